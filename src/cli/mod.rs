@@ -1,0 +1,335 @@
+//! Command-line definition and dispatch. Every command returns a `Result`; `run` prints the
+//! error once, on one line, and turns it into the exit code (0 success, 1 mismatch, 2 usage or
+//! input error).
+
+use anyhow::{Result, bail};
+use clap::{Args, Parser, Subcommand};
+use cvperft::notation::{board_diagram, parse_position, play_moves, to_fen};
+use cvperft::perft::{divide_threads, perft_threads};
+use cvperft::position::Position;
+use cvperft::variant::Rules;
+use cvperft::variants;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Deepest perft the command line accepts: deeper runs could not finish in any budget.
+pub const MAX_DEPTH: u32 = 15;
+/// Most moves accepted in `--moves`.
+pub const MAX_MOVES: usize = 10_000;
+
+/// A failure with its exit code.
+#[derive(Debug)]
+pub struct Failure {
+    /// 1 mismatch, 2 usage or input error.
+    pub code: u8,
+    /// One-line cause (may be empty when the command already reported).
+    pub message: String,
+}
+
+impl Failure {
+    /// A usage or input error (exit 2).
+    pub fn input(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
+    }
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cvperft",
+    version,
+    about = "Perft and rules-conformance harness for chess variants"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Where the position comes from: variant, options, FEN, a path of moves.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// Variant id (see `cvperft variants`).
+    #[arg(short = 'v', long = "variant", default_value = "chess")]
+    pub variant: String,
+    /// Start from this FEN (default: the variant's start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Play these moves first (space-separated move text).
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Set a rule option, `name=value` (repeatable); `game-end=rules|movegen` for every variant.
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List variants with board sizes and rule options.
+    Variants,
+    /// Count the leaf nodes at DEPTH: prints the count alone.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Print time and nodes per second on stderr.
+        #[arg(long)]
+        stats: bool,
+        /// Worker threads (split at the root).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// One `move count` line per legal move, a blank line, then the total.
+    Divide {
+        /// Depth in plies.
+        depth: u32,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Worker threads (split at the root).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// The perftree script protocol: `cvperft perftree DEPTH FEN [MOVES]`.
+    Perftree {
+        /// Depth in plies.
+        depth: u32,
+        /// Position.
+        fen: String,
+        /// Space-separated moves to play first.
+        moves: Option<String>,
+        /// Variant id.
+        #[arg(short = 'v', long = "variant", default_value = "chess")]
+        variant: String,
+        /// Rule option `name=value` (repeatable).
+        #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
+    /// Validate a FEN: prints the normalised FEN and a board diagram.
+    Fen {
+        /// The FEN to check.
+        fen: String,
+        /// Variant id.
+        #[arg(short = 'v', long = "variant", default_value = "chess")]
+        variant: String,
+        /// Rule option `name=value` (repeatable).
+        #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
+}
+
+/// Parses arguments, runs the command, prints any error once, returns the exit code.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    match dispatch(cli.command, &mut out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if let Some(io) = e.downcast_ref::<std::io::Error>()
+                && io.kind() == std::io::ErrorKind::BrokenPipe
+            {
+                return ExitCode::SUCCESS;
+            }
+            if let Some(f) = e.downcast_ref::<Failure>() {
+                if !f.message.is_empty() {
+                    eprintln!("cvperft: {}", f.message);
+                }
+                return ExitCode::from(f.code);
+            }
+            eprintln!("cvperft: {}", one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+impl std::error::Error for Failure {}
+
+fn one_line(e: &anyhow::Error) -> String {
+    let parts: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+    parts.join(": ").replace('\n', " ")
+}
+
+/// Builds rules from a variant id and `name=value` options.
+///
+/// # Errors
+/// Unknown variant, malformed or unknown option.
+pub fn build_rules(variant: &str, options: &[String]) -> Result<Rules> {
+    let mut rules = variants::rules(variant).ok_or_else(|| {
+        Failure::input(format!(
+            "unknown variant `{variant}` (variants: {})",
+            variants::IDS.join(", ")
+        ))
+    })?;
+    for opt in options {
+        let (name, value) = opt.split_once('=').ok_or_else(|| {
+            Failure::input(format!("option `{opt}` is not of the form name=value"))
+        })?;
+        rules
+            .set(name.trim(), value.trim())
+            .map_err(|e| Failure::input(e.to_string()))?;
+    }
+    Ok(rules)
+}
+
+/// Builds the position the arguments describe.
+///
+/// # Errors
+/// Unknown variant or option, bad FEN, illegal move.
+pub fn build_position(args: &PositionArgs) -> Result<Position> {
+    let rules = build_rules(&args.variant, &args.options)?;
+    let fen = args.fen.clone().unwrap_or_else(|| rules.start_fen());
+    let pos = parse_position(rules, &fen).map_err(|e| Failure::input(format!("--fen: {e}")))?;
+    match &args.moves {
+        None => Ok(pos),
+        Some(moves) => apply_moves(&pos, moves, "--moves"),
+    }
+}
+
+fn apply_moves(pos: &Position, moves: &str, what: &str) -> Result<Position> {
+    let count = moves.split_whitespace().count();
+    if count > MAX_MOVES {
+        return Err(Failure::input(format!(
+            "{what}: {count} moves, at most {MAX_MOVES} are accepted"
+        ))
+        .into());
+    }
+    play_moves(pos, moves)
+        .map_err(|(ply, e)| Failure::input(format!("{what}: ply {ply}: {e}")).into())
+}
+
+fn check_depth(depth: u32) -> Result<()> {
+    if depth > MAX_DEPTH {
+        bail!(Failure::input(format!(
+            "depth {depth} is above the limit of {MAX_DEPTH}"
+        )));
+    }
+    Ok(())
+}
+
+fn check_threads(threads: usize) -> Result<()> {
+    if threads == 0 || threads > 256 {
+        bail!(Failure::input(format!(
+            "--threads {threads}: expected 1 to 256"
+        )));
+    }
+    Ok(())
+}
+
+fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
+    match command {
+        Command::Variants => list_variants(out),
+        Command::Perft {
+            depth,
+            position,
+            stats,
+            threads,
+        } => {
+            check_depth(depth)?;
+            check_threads(threads)?;
+            let pos = build_position(&position)?;
+            let start = Instant::now();
+            let nodes = perft_threads(&pos, depth, threads);
+            let elapsed = start.elapsed();
+            writeln!(out, "{nodes}")?;
+            if stats {
+                let secs = elapsed.as_secs_f64();
+                eprintln!(
+                    "time {:.3} s, {:.0} nodes/s ({} thread{})",
+                    secs,
+                    nodes as f64 / secs.max(1e-9),
+                    threads,
+                    if threads == 1 { "" } else { "s" }
+                );
+            }
+            Ok(())
+        }
+        Command::Divide {
+            depth,
+            position,
+            threads,
+        } => {
+            check_depth(depth)?;
+            check_threads(threads)?;
+            let pos = build_position(&position)?;
+            print_divide(out, &pos, depth, threads)
+        }
+        Command::Perftree {
+            depth,
+            fen,
+            moves,
+            variant,
+            options,
+        } => {
+            check_depth(depth)?;
+            let rules = build_rules(&variant, &options)?;
+            let pos =
+                parse_position(rules, &fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
+            let pos = match moves {
+                Some(m) => apply_moves(&pos, &m, "moves")?,
+                None => pos,
+            };
+            print_divide(out, &pos, depth, 1)
+        }
+        Command::Fen {
+            fen,
+            variant,
+            options,
+        } => {
+            let rules = build_rules(&variant, &options)?;
+            let pos = parse_position(rules, &fen).map_err(|e| Failure::input(e.to_string()))?;
+            writeln!(out, "{}", to_fen(&pos))?;
+            write!(out, "{}", board_diagram(&pos))?;
+            Ok(())
+        }
+    }
+}
+
+fn print_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: usize) -> Result<()> {
+    let entries = divide_threads(pos, depth, threads);
+    let total: u64 = entries.iter().map(|e| e.count).sum();
+    for e in &entries {
+        writeln!(out, "{} {}", e.text, e.count)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "{total}")?;
+    Ok(())
+}
+
+fn list_variants(out: &mut impl Write) -> Result<()> {
+    for v in variants::all() {
+        let s = &v.spec;
+        writeln!(out, "{} ({}x{}) {}", s.id, s.files, s.ranks, s.name)?;
+        let rules = Rules::new(v);
+        writeln!(out, "  start: {}", rules.start_fen())?;
+        for o in &s.options {
+            writeln!(
+                out,
+                "  option {} = {} (default {}; {}) {}",
+                o.name,
+                o.values.join(" | "),
+                o.values[0],
+                o.ruling,
+                o.help
+            )?;
+        }
+        writeln!(
+            out,
+            "  option game-end = rules | movegen (default rules; GE-1)"
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! cvperft: a perft and rules-conformance harness for chess variants.
+//!
+//! The library holds everything: geometry, piece movement as data, variant declarations,
+//! positions and move generation, notation, perft, the suite model and runners, external
+//! engines. The `cvperft` binary is a thin command line over it. Library code never prints.
+
+pub mod geometry;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod variant;
+pub mod variants;

@@ -1,0 +1,844 @@
+//! Validated positions, moves, move generation and make-move.
+//!
+//! A [`Position`] is always legal for its [`Rules`]: it is built from a [`Setup`] (the unchecked
+//! result of parsing a FEN) by [`Position::from_setup`], which lists every reason a setup is
+//! refused. Moves are generated pseudo-legally from the variant's tables and the hooks, made by
+//! copy ([`Position::play`]), and kept when the mover's royal pieces are not attacked afterwards.
+
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::variant::{Colour, GameEnd, MAX_KINDS, Outcome, Rules, Variant, Wing};
+use std::fmt;
+
+/// A square value meaning "none" in compact fields.
+pub const NO_SQUARE: Square = Square(255);
+
+/// A piece: kind index into the variant's declaration, and colour.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    /// Index into the variant's piece list.
+    pub kind: u8,
+    /// Owner.
+    pub colour: Colour,
+}
+
+impl Piece {
+    fn encode(self) -> u8 {
+        1 + self.kind + 16 * self.colour.index() as u8
+    }
+    fn decode(byte: u8) -> Option<Piece> {
+        if byte == 0 {
+            return None;
+        }
+        let v = byte - 1;
+        Some(Piece {
+            kind: v % 16,
+            colour: if v >= 16 {
+                Colour::Black
+            } else {
+                Colour::White
+            },
+        })
+    }
+}
+
+/// One piece put on the board from the hand as part of a move.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Placement {
+    /// Kind index + 1 (0: no placement).
+    pub kind: u8,
+    /// Where it goes.
+    pub square: Square,
+}
+
+impl Placement {
+    const NONE: Placement = Placement {
+        kind: 0,
+        square: NO_SQUARE,
+    };
+}
+
+/// Move flags.
+pub mod flags {
+    /// Castling toward the King-side Rook.
+    pub const CASTLE_KING: u8 = 1;
+    /// Castling toward the Queen-side Rook.
+    pub const CASTLE_QUEEN: u8 = 2;
+    /// En-passant capture.
+    pub const EN_PASSANT: u8 = 4;
+    /// A pawn's double step: sets the en-passant square.
+    pub const DOUBLE_STEP: u8 = 8;
+    /// Pink Panther: the mover passes over the jewel square and ends carrying the jewel.
+    pub const ACQUIRE: u8 = 16;
+    /// Pink Panther: the carrier hands the jewel to the ally on `via`.
+    pub const PASS: u8 = 32;
+}
+
+/// A move: a moving part (from, to, promotion) and up to four placements. A pure placement
+/// move (a setup) has `from == to == NO_SQUARE`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    /// Origin of the moving part.
+    pub from: Square,
+    /// Destination of the moving part (the King's for castling).
+    pub to: Square,
+    /// Kind index + 1 of the piece after promotion (0: none).
+    pub promotion: u8,
+    /// See [`flags`].
+    pub flags: u8,
+    /// The square jumped over by a jewel move.
+    pub via: Square,
+    /// Placements, unused ones with kind 0, sorted by file then rank.
+    pub placements: [Placement; 4],
+}
+
+impl Move {
+    /// A plain move.
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move {
+            from,
+            to,
+            promotion: 0,
+            flags: 0,
+            via: NO_SQUARE,
+            placements: [Placement::NONE; 4],
+        }
+    }
+    /// A move of placements only.
+    pub fn placements_only(list: &[(u8, Square)]) -> Move {
+        let mut m = Move::new(NO_SQUARE, NO_SQUARE);
+        for &(kind, sq) in list {
+            m.add_placement(kind, sq);
+        }
+        m
+    }
+    /// Whether the move has a moving part.
+    pub fn has_moving_part(&self) -> bool {
+        self.from != NO_SQUARE
+    }
+    /// Adds a placement of `kind` on `square`, keeping the list sorted by file then rank.
+    ///
+    /// # Panics
+    /// With more than four placements (a variant hook bug).
+    pub fn add_placement(&mut self, kind: u8, square: Square) {
+        let slot = self
+            .placements
+            .iter()
+            .position(|p| p.kind == 0)
+            .expect("at most four placements per move");
+        self.placements[slot] = Placement {
+            kind: kind + 1,
+            square,
+        };
+        self.placements[..=slot].sort_by_key(|p| (p.square.file(), p.square.rank()));
+    }
+    /// The placements made.
+    pub fn placement_list(&self) -> impl Iterator<Item = (u8, Square)> + '_ {
+        self.placements
+            .iter()
+            .filter(|p| p.kind != 0)
+            .map(|p| (p.kind - 1, p.square))
+    }
+}
+
+/// A position that passed validation.
+#[derive(Clone)]
+pub struct Position {
+    rules: Rules,
+    board: [u8; SQUARE_COUNT],
+    by_colour: [Bitboard; 2],
+    by_kind: [Bitboard; MAX_KINDS],
+    side: Colour,
+    castling: u8,
+    ep: Option<Square>,
+    ep_victim: Option<Square>,
+    halfmove: u32,
+    fullmove: u32,
+    hand: [[u8; MAX_KINDS]; 2],
+    neutral: Bitboard,
+}
+
+/// Unchecked position data, as a FEN parser produces it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Pieces on the board.
+    pub pieces: Vec<(Square, Piece)>,
+    /// Squares that cannot be entered and block slides (the unclaimed Pink Panther jewel).
+    pub neutral: Vec<Square>,
+    /// Pieces in hand per colour, by kind.
+    pub hand: [[u8; MAX_KINDS]; 2],
+    /// Side to move.
+    pub side: Colour,
+    /// Castling rights as (colour, wing).
+    pub castling: Vec<(Colour, Wing)>,
+    /// En-passant square.
+    pub ep: Option<Square>,
+    /// Halfmove clock.
+    pub halfmove: u32,
+    /// Fullmove number.
+    pub fullmove: u32,
+}
+
+/// Why a setup is not a legal position: every reason found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// One line per reason.
+    pub reasons: Vec<String>,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal position: {}", self.reasons.join("; "))
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Position {
+    /// Validates a setup.
+    ///
+    /// # Errors
+    /// Every reason the setup is not a legal position for these rules.
+    pub fn from_setup(rules: Rules, setup: &Setup) -> Result<Position, PositionError> {
+        let v = rules.variant;
+        let mut reasons = Vec::new();
+        let mut pos = Position {
+            rules,
+            board: [0; SQUARE_COUNT],
+            by_colour: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; MAX_KINDS],
+            side: setup.side,
+            castling: 0,
+            ep: None,
+            ep_victim: None,
+            halfmove: setup.halfmove,
+            fullmove: setup.fullmove.max(1),
+            hand: setup.hand,
+            neutral: Bitboard::EMPTY,
+        };
+        for &(sq, piece) in &setup.pieces {
+            if !v.geometry.mask.has(sq) || piece.kind as usize >= v.spec.pieces.len() {
+                reasons.push(format!("no square {sq} on this board"));
+                continue;
+            }
+            pos.put(sq, piece);
+        }
+        for &sq in &setup.neutral {
+            pos.neutral.set(sq);
+        }
+        for colour in Colour::BOTH {
+            let sovereigns = pos.sovereign_count(colour);
+            if sovereigns != 1 {
+                reasons.push(format!(
+                    "{} has {} royal pieces (expected exactly one)",
+                    colour_name(colour),
+                    sovereigns
+                ));
+            }
+            for (kind, piece) in v.spec.pieces.iter().enumerate() {
+                if !piece.pawn && v.promotion_kinds[kind].is_empty() {
+                    continue;
+                }
+                let last = if colour == Colour::White {
+                    v.spec.ranks - 1
+                } else {
+                    0
+                };
+                let first = if colour == Colour::White {
+                    0
+                } else {
+                    v.spec.ranks - 1
+                };
+                for sq in pos.pieces_of(kind as u8, colour) {
+                    if !v.promotion_kinds[kind].is_empty() && sq.rank() == last {
+                        reasons.push(format!(
+                            "{} on {sq} stands on its promotion rank",
+                            piece.name
+                        ));
+                    } else if piece.pawn && sq.rank() == first {
+                        reasons.push(format!(
+                            "{} on {sq} stands on its own first rank",
+                            piece.name
+                        ));
+                    }
+                }
+            }
+        }
+        for &(colour, wing) in &setup.castling {
+            match rules.castles[colour.index()][wing as usize] {
+                None => reasons.push(format!(
+                    "{} has no {} castling in this variant",
+                    colour_name(colour),
+                    wing_name(wing)
+                )),
+                Some(c) => {
+                    let king_ok = pos.piece_at(c.king_from).is_some_and(|p| {
+                        p.colour == colour && v.spec.pieces[p.kind as usize].royal
+                    });
+                    let rook_ok = pos.piece_at(c.rook_from).is_some_and(|p| {
+                        p.colour == colour && v.spec.pieces[p.kind as usize].fen == "R"
+                    });
+                    if !king_ok || !rook_ok {
+                        reasons.push(format!(
+                            "castling right {} needs the King on {} and a Rook on {}",
+                            castle_letter(colour, wing),
+                            c.king_from,
+                            c.rook_from
+                        ));
+                    } else {
+                        pos.castling |= 1 << (colour.index() * 2 + wing as usize);
+                    }
+                }
+            }
+        }
+        if let Some(ep) = setup.ep {
+            if !v.spec.en_passant {
+                reasons.push("this variant has no en passant".to_string());
+            } else {
+                let mover = setup.side.flip();
+                let (ep_rank, dir) = if mover == Colour::White {
+                    (2u8, 1i32)
+                } else {
+                    (v.spec.ranks - 3, -1)
+                };
+                let victim = v.geometry.offset(ep, 0, dir);
+                let behind = v.geometry.offset(ep, 0, -dir);
+                let ok = ep.rank() == ep_rank
+                    && pos.piece_at(ep).is_none()
+                    && behind.is_some_and(|b| pos.piece_at(b).is_none())
+                    && victim.is_some_and(|s| {
+                        pos.piece_at(s).is_some_and(|p| {
+                            p.colour == mover && v.spec.pieces[p.kind as usize].pawn
+                        })
+                    });
+                if ok {
+                    pos.ep = Some(ep);
+                    pos.ep_victim = victim;
+                } else {
+                    reasons.push(format!(
+                        "en-passant square {ep} does not follow a double step of {}",
+                        colour_name(mover)
+                    ));
+                }
+            }
+        }
+        if reasons.is_empty() {
+            if pos.royal_attacked(setup.side.flip()) {
+                reasons.push(format!(
+                    "{} is in check with {} to move",
+                    colour_name(setup.side.flip()),
+                    colour_name(setup.side)
+                ));
+            }
+            if let Err(e) = v.spec.hooks.validate(&pos) {
+                reasons.push(e);
+            }
+        }
+        if reasons.is_empty() {
+            Ok(pos)
+        } else {
+            Err(PositionError { reasons })
+        }
+    }
+
+    /// The data of this position as an unchecked setup.
+    pub fn to_setup(&self) -> Setup {
+        let mut castling = Vec::new();
+        for colour in Colour::BOTH {
+            for wing in [Wing::King, Wing::Queen] {
+                if self.has_castling(colour, wing) {
+                    castling.push((colour, wing));
+                }
+            }
+        }
+        Setup {
+            pieces: self
+                .occupied()
+                .map(|sq| (sq, self.piece_at(sq).expect("occupied")))
+                .collect(),
+            neutral: self.neutral.collect(),
+            hand: self.hand,
+            side: self.side,
+            castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        }
+    }
+
+    fn sovereign_count(&self, colour: Colour) -> u32 {
+        let v = self.rules.variant;
+        v.spec
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal || p.fen.starts_with('+') && p.fen.ends_with('G'))
+            .map(|(k, _)| self.pieces_of(k as u8, colour).count())
+            .sum()
+    }
+
+    // ----- accessors -----
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The compiled variant.
+    pub fn variant(&self) -> &'static Variant {
+        self.rules.variant
+    }
+    /// Side to move.
+    pub fn side(&self) -> Colour {
+        self.side
+    }
+    /// The piece on `sq`.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::decode(*self.board.get(sq.index())?)
+    }
+    /// Squares of `colour`'s pieces.
+    pub fn colour_bb(&self, colour: Colour) -> Bitboard {
+        self.by_colour[colour.index()]
+    }
+    /// Squares of pieces of `kind` (both colours).
+    pub fn kind_bb(&self, kind: u8) -> Bitboard {
+        self.by_kind[kind as usize]
+    }
+    /// Squares of `colour`'s pieces of `kind`.
+    pub fn pieces_of(&self, kind: u8, colour: Colour) -> Bitboard {
+        self.by_kind[kind as usize] & self.by_colour[colour.index()]
+    }
+    /// Squares holding a piece.
+    pub fn occupied(&self) -> Bitboard {
+        self.by_colour[0] | self.by_colour[1]
+    }
+    /// Squares that cannot be entered and block slides (the unclaimed jewel).
+    pub fn neutral(&self) -> Bitboard {
+        self.neutral
+    }
+    /// Pieces of `kind` in `colour`'s hand.
+    pub fn hand_count(&self, colour: Colour, kind: u8) -> u8 {
+        self.hand[colour.index()][kind as usize]
+    }
+    /// Whether `colour` has anything in hand.
+    pub fn hand_is_empty(&self, colour: Colour) -> bool {
+        self.hand[colour.index()].iter().all(|&n| n == 0)
+    }
+    /// Whether the castling right is held.
+    pub fn has_castling(&self, colour: Colour, wing: Wing) -> bool {
+        self.castling >> (colour.index() * 2 + wing as usize) & 1 != 0
+    }
+    /// En-passant square.
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+    /// Halfmove clock.
+    pub fn halfmove(&self) -> u32 {
+        self.halfmove
+    }
+    /// Fullmove number.
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    // ----- low-level editing (for make-move and hooks) -----
+
+    /// Puts a piece on an empty square.
+    #[inline(always)]
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        self.board[sq.index()] = piece.encode();
+        self.by_colour[piece.colour.index()].set(sq);
+        self.by_kind[piece.kind as usize].set(sq);
+    }
+    /// Removes and returns the piece on `sq`.
+    #[inline(always)]
+    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.piece_at(sq)?;
+        self.board[sq.index()] = 0;
+        self.by_colour[piece.colour.index()].clear(sq);
+        self.by_kind[piece.kind as usize].clear(sq);
+        Some(piece)
+    }
+    /// Changes the hand of `colour` by `delta` pieces of `kind`.
+    pub fn add_to_hand(&mut self, colour: Colour, kind: u8, delta: i32) {
+        let slot = &mut self.hand[colour.index()][kind as usize];
+        *slot = (*slot as i32 + delta).clamp(0, 255) as u8;
+    }
+    /// Sets or clears the neutral square set.
+    pub fn set_neutral(&mut self, bb: Bitboard) {
+        self.neutral = bb;
+    }
+
+    // ----- attacks -----
+
+    /// Squares of pieces an enemy may capture.
+    #[inline(always)]
+    pub fn capturable(&self, colour: Colour) -> Bitboard {
+        let mut bb = self.by_colour[colour.index()];
+        for &k in &self.rules.variant.uncapturable_kinds {
+            bb &= !self.by_kind[k as usize];
+        }
+        bb
+    }
+
+    /// Whether a piece of `by` could capture on `sq` (pins ignored).
+    pub fn attacked(&self, sq: Square, by: Colour) -> bool {
+        let v = self.rules.variant;
+        let theirs = self.by_colour[by.index()];
+        for k in 0..v.spec.pieces.len() as u8 {
+            let pcs = self.by_kind[k as usize] & theirs;
+            if pcs.is_empty() {
+                continue;
+            }
+            if v.leap_attackers[Variant::slot(k, by, sq)].intersects(pcs) {
+                return true;
+            }
+        }
+        let blockers = self.occupied() | self.neutral;
+        for dir in 0..v.directions.len() as u8 {
+            for (n, &s) in v.back_ray(dir, sq).iter().enumerate() {
+                if blockers.has(s) {
+                    if theirs.has(s) {
+                        let p = self.piece_at(s).expect("occupied");
+                        if v.ride_capture_range[Variant::slot(p.kind, by, s)][dir as usize] as usize
+                            > n
+                        {
+                            return true;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        if v.special_captures {
+            for from in theirs {
+                let p = self.piece_at(from).expect("occupied");
+                for leap in &v.special[Variant::slot(p.kind, by, from)] {
+                    if leap.capture && leap.to == sq && !leap.path.intersects(blockers) {
+                        return true;
+                    }
+                }
+            }
+        }
+        v.spec.hooks.extra_attacks(self, sq, by)
+    }
+
+    /// Whether any royal piece of `colour` is attacked.
+    pub fn royal_attacked(&self, colour: Colour) -> bool {
+        let v = self.rules.variant;
+        for &k in &v.royal_kinds {
+            for sq in self.pieces_of(k, colour) {
+                if self.attacked(sq, colour.flip()) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.royal_attacked(self.side)
+    }
+
+    // ----- move generation -----
+
+    /// Pseudo-legal moves: every move the pieces can make, own royal safety not yet tested.
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let v = self.rules.variant;
+        if v.spec.hooks.replace_moves(self, out) {
+            return;
+        }
+        let us = self.side;
+        let ours = self.by_colour[us.index()];
+        let blockers = self.occupied() | self.neutral;
+        let empty = v.geometry.mask & !blockers;
+        let targets = self.capturable(us.flip());
+        let last_rank = if us == Colour::White {
+            v.spec.ranks - 1
+        } else {
+            0
+        };
+        for from in ours {
+            let piece = self.piece_at(from).expect("occupied");
+            let slot = Variant::slot(piece.kind, us, from);
+            let promotions = &v.promotion_kinds[piece.kind as usize];
+            let is_pawn = v.spec.pieces[piece.kind as usize].pawn;
+            let push = |to: Square, flag: u8, out: &mut Vec<Move>| {
+                let mut m = Move::new(from, to);
+                m.flags = flag;
+                if !promotions.is_empty() && to.rank() == last_rank {
+                    for &p in promotions {
+                        m.promotion = p + 1;
+                        out.push(m);
+                    }
+                } else {
+                    out.push(m);
+                }
+            };
+            for to in v.leap_quiet[slot] & empty {
+                push(to, 0, out);
+            }
+            for to in v.leap_capture[slot] & targets {
+                push(to, 0, out);
+            }
+            if is_pawn
+                && let Some(ep) = self.ep
+                && v.leap_capture[slot].has(ep)
+            {
+                push(ep, flags::EN_PASSANT, out);
+            }
+            for leap in &v.special[slot] {
+                if leap.path.intersects(blockers) {
+                    continue;
+                }
+                let flag = if is_pawn && v.spec.en_passant && leap.quiet && !leap.capture {
+                    flags::DOUBLE_STEP
+                } else {
+                    0
+                };
+                if (leap.quiet && empty.has(leap.to)) || (leap.capture && targets.has(leap.to)) {
+                    push(leap.to, flag, out);
+                }
+            }
+            for ride in &v.rides[slot] {
+                for (n, &to) in v.ray(ride.dir, from).iter().enumerate() {
+                    if n >= ride.range as usize {
+                        break;
+                    }
+                    if blockers.has(to) {
+                        if ride.capture && targets.has(to) {
+                            push(to, 0, out);
+                        }
+                        break;
+                    }
+                    if ride.quiet {
+                        push(to, 0, out);
+                    }
+                }
+            }
+        }
+        self.castling_moves(out);
+        v.spec.hooks.extra_moves(self, out);
+    }
+
+    fn castling_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        for wing in [Wing::King, Wing::Queen] {
+            if !self.has_castling(us, wing) {
+                continue;
+            }
+            let Some(c) = self.rules.castles[us.index()][wing as usize] else {
+                continue;
+            };
+            let rank = c.king_from.rank();
+            let files = [c.king_from, c.king_to, c.rook_from, c.rook_to].map(|s| s.file());
+            let lo = *files.iter().min().expect("four files");
+            let hi = *files.iter().max().expect("four files");
+            let blocked = (lo..=hi).map(|f| Square::new(f, rank)).any(|sq| {
+                sq != c.king_from && sq != c.rook_from && (self.occupied() | self.neutral).has(sq)
+            });
+            if blocked || self.in_check() {
+                continue;
+            }
+            let (a, b) = (
+                c.king_from.file().min(c.king_to.file()),
+                c.king_from.file().max(c.king_to.file()),
+            );
+            let through_attack = (a..=b)
+                .map(|f| Square::new(f, rank))
+                .filter(|&sq| sq != c.king_from && sq != c.king_to)
+                .any(|sq| self.attacked(sq, us.flip()));
+            if through_attack {
+                continue;
+            }
+            let mut m = Move::new(c.king_from, c.king_to);
+            m.flags = if wing == Wing::King {
+                flags::CASTLE_KING
+            } else {
+                flags::CASTLE_QUEEN
+            };
+            out.push(m);
+        }
+    }
+
+    /// Calls `f` with every legal move and the position it leads to, ignoring whether the game
+    /// is already decided (see [`Position::decided`]).
+    pub fn for_each_legal_unchecked(&self, mut f: impl FnMut(Move, &Position)) {
+        let v = self.rules.variant;
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        let us = self.side;
+        if v.spec.hooks.expands() {
+            let mut expanded = Vec::new();
+            for m in pseudo {
+                let after = self.play(m);
+                expanded.clear();
+                v.spec.hooks.expand(self, &after, m, &mut expanded);
+                for &e in &expanded {
+                    let after_e = if e == m { after.clone() } else { self.play(e) };
+                    if !after_e.royal_attacked(us) {
+                        f(e, &after_e);
+                    }
+                }
+            }
+            return;
+        }
+        for m in pseudo {
+            let after = self.play(m);
+            if !after.royal_attacked(us) {
+                f(m, &after);
+            }
+        }
+    }
+
+    /// Calls `f` with every legal move and the position after it; none when the game is decided
+    /// by the variant's own rules under `game-end = rules`.
+    pub fn for_each_legal(&self, f: impl FnMut(Move, &Position)) {
+        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+            return;
+        }
+        self.for_each_legal_unchecked(f);
+    }
+
+    /// The legal moves (none when decided under `game-end = rules`).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.for_each_legal(|m, _| out.push(m));
+        out
+    }
+
+    /// The legal moves, ignoring the variant's decisive rules.
+    pub fn legal_moves_unchecked(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.for_each_legal_unchecked(|m, _| out.push(m));
+        out
+    }
+
+    /// The number of legal moves (perft 1).
+    pub fn count_legal(&self) -> u64 {
+        let mut n = 0;
+        self.for_each_legal(|_, _| n += 1);
+        n
+    }
+
+    /// The variant's own decision (bare King, marriage), whatever the game-end mode.
+    pub fn decided(&self) -> Option<Outcome> {
+        self.rules.variant.spec.hooks.decided(self)
+    }
+
+    /// The outcome when the game is over under the rules' game-end mode; `None` while it goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.rules.game_end == GameEnd::Rules
+            && let Some(o) = self.decided()
+        {
+            return Some(o);
+        }
+        let mut any = false;
+        self.for_each_legal_unchecked(|_, _| any = true);
+        if any {
+            None
+        } else if self.in_check() {
+            Some(Outcome::win(self.side.flip()))
+        } else {
+            Some(Outcome::Draw)
+        }
+    }
+
+    // ----- make move -----
+
+    /// The position after `m`, which must come from this position's generator.
+    pub fn play(&self, m: Move) -> Position {
+        let v = self.rules.variant;
+        let mut next = self.clone();
+        let us = self.side;
+        next.ep = None;
+        next.ep_victim = None;
+        next.halfmove += 1;
+        if m.has_moving_part() {
+            let mut piece = next.take(m.from).expect("a move starts on a piece");
+            let spec = &v.spec.pieces[piece.kind as usize];
+            if spec.pawn {
+                next.halfmove = 0;
+            }
+            if m.flags & (flags::CASTLE_KING | flags::CASTLE_QUEEN) != 0 {
+                let wing = if m.flags & flags::CASTLE_KING != 0 {
+                    0
+                } else {
+                    1
+                };
+                let c = self.rules.castles[us.index()][wing].expect("castling move has a spec");
+                let rook = next.take(c.rook_from).expect("castling Rook present");
+                next.put(c.king_to, piece);
+                next.put(c.rook_to, rook);
+            } else {
+                let victim_sq = if m.flags & flags::EN_PASSANT != 0 {
+                    self.ep_victim.expect("en passant needs a victim")
+                } else {
+                    m.to
+                };
+                if let Some(captured) = next.take(victim_sq) {
+                    next.halfmove = 0;
+                    if v.spec.hand == crate::variant::HandKind::LostPieces {
+                        next.add_to_hand(captured.colour, captured.kind, 1);
+                    }
+                }
+                if m.flags & flags::DOUBLE_STEP != 0 {
+                    next.ep = Some(Square((m.from.0 + m.to.0) / 2));
+                    next.ep_victim = Some(m.to);
+                }
+                if m.flags & (flags::ACQUIRE | flags::PASS) != 0 {
+                    piece = v.spec.hooks.after_jump(&mut next, m, piece);
+                }
+                if m.promotion != 0 {
+                    piece.kind = m.promotion - 1;
+                }
+                next.put(m.to, piece);
+            }
+            // Castling rights: a King or Rook leaving or being captured on its square.
+            for colour in Colour::BOTH {
+                for wing in [Wing::King, Wing::Queen] {
+                    if let Some(c) = self.rules.castles[colour.index()][wing as usize] {
+                        let touched = [m.from, m.to];
+                        if touched.contains(&c.king_from) || touched.contains(&c.rook_from) {
+                            next.castling &= !(1 << (colour.index() * 2 + wing as usize));
+                        }
+                    }
+                }
+            }
+        }
+        for (kind, sq) in m.placement_list() {
+            next.put(sq, Piece { kind, colour: us });
+            next.add_to_hand(us, kind, -1);
+        }
+        if us == Colour::Black {
+            next.fullmove += 1;
+        }
+        next.side = us.flip();
+        next
+    }
+}
+
+/// "White" or "Black".
+pub fn colour_name(c: Colour) -> &'static str {
+    match c {
+        Colour::White => "White",
+        Colour::Black => "Black",
+    }
+}
+
+fn wing_name(w: Wing) -> &'static str {
+    match w {
+        Wing::King => "King-side",
+        Wing::Queen => "Queen-side",
+    }
+}
+
+/// FEN letter of a castling right.
+pub fn castle_letter(c: Colour, w: Wing) -> char {
+    match (c, w) {
+        (Colour::White, Wing::King) => 'K',
+        (Colour::White, Wing::Queen) => 'Q',
+        (Colour::Black, Wing::King) => 'k',
+        (Colour::Black, Wing::Queen) => 'q',
+    }
+}

@@ -1,0 +1,745 @@
+//! Variant descriptions: a variant is data (board, pieces, start position, promotion, castling,
+//! options) plus a few hooks for what data cannot say.
+//!
+//! [`VariantSpec`] is what a variant file declares; [`Variant`] is the same compiled into move
+//! tables; [`Rules`] is a variant with its rule options chosen, as positions carry it.
+
+use crate::geometry::{Bitboard, Geometry, SQUARE_COUNT, Square};
+use crate::piece::{BetzaError, parse_betza};
+use crate::position::{Move, Position};
+use std::fmt;
+
+/// Most piece kinds a variant may declare.
+pub const MAX_KINDS: usize = 16;
+/// Most rule options a variant may declare (besides `game-end`).
+pub const MAX_OPTIONS: usize = 4;
+
+/// A side.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Colour {
+    /// The side that moves first.
+    White = 0,
+    /// The other side.
+    Black = 1,
+}
+
+impl Colour {
+    /// The other side.
+    pub const fn flip(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+    /// 0 for White, 1 for Black.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    /// Both sides, White first.
+    pub const BOTH: [Colour; 2] = [Colour::White, Colour::Black];
+}
+
+/// How a piece moves: the same everywhere, or by the colour of the square it stands on.
+#[derive(Clone, Copy, Debug)]
+pub enum MovementSpec {
+    /// One Betza string.
+    Uniform(&'static str),
+    /// One Betza string on light squares, another on dark squares (a1 is dark).
+    BySquareColour {
+        /// Movement from a light square.
+        light: &'static str,
+        /// Movement from a dark square.
+        dark: &'static str,
+    },
+}
+
+/// One piece kind as a variant declares it.
+#[derive(Clone, Debug)]
+pub struct PieceSpec {
+    /// FEN spelling for White (`N`, or `+G` for a Pink Panther carrier).
+    pub fen: &'static str,
+    /// Human name.
+    pub name: &'static str,
+    /// Movement.
+    pub movement: MovementSpec,
+    /// Whether the piece is royal: a side whose royal piece could be captured is in check.
+    pub royal: bool,
+    /// A pawn: resets the halfmove clock, may capture en passant, its double step sets the
+    /// en-passant square.
+    pub pawn: bool,
+    /// FEN letters (White's spelling) of the pieces this one promotes to on the last rank.
+    pub promotes_to: &'static [&'static str],
+    /// Whether an enemy may capture it.
+    pub capturable: bool,
+}
+
+impl PieceSpec {
+    /// A plain, capturable, non-royal piece.
+    pub const fn new(fen: &'static str, name: &'static str, betza: &'static str) -> PieceSpec {
+        PieceSpec {
+            fen,
+            name,
+            movement: MovementSpec::Uniform(betza),
+            royal: false,
+            pawn: false,
+            promotes_to: &[],
+            capturable: true,
+        }
+    }
+    /// The same piece, royal.
+    pub const fn royal(mut self) -> PieceSpec {
+        self.royal = true;
+        self
+    }
+    /// The same piece as a pawn promoting to `to`.
+    pub const fn pawn(mut self, to: &'static [&'static str]) -> PieceSpec {
+        self.pawn = true;
+        self.promotes_to = to;
+        self
+    }
+    /// The same piece promoting to `to` (not a pawn).
+    pub const fn promotes(mut self, to: &'static [&'static str]) -> PieceSpec {
+        self.promotes_to = to;
+        self
+    }
+    /// The same piece, uncapturable.
+    pub const fn uncapturable(mut self) -> PieceSpec {
+        self.capturable = false;
+        self
+    }
+}
+
+/// Which wing a castling goes to.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Wing {
+    /// Toward the Rook on the higher file (FEN `K`/`k`).
+    King = 0,
+    /// Toward the Rook on the a side (FEN `Q`/`q`).
+    Queen = 1,
+}
+
+/// One castling: where King and Rook start and land.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct CastleSpec {
+    /// King's start square.
+    pub king_from: Square,
+    /// King's destination.
+    pub king_to: Square,
+    /// Rook's start square.
+    pub rook_from: Square,
+    /// Rook's destination.
+    pub rook_to: Square,
+}
+
+/// A named rule option with its values; the first is the default.
+#[derive(Clone, Debug)]
+pub struct OptionSpec {
+    /// The name used with `-o name=value` and in suites.
+    pub name: &'static str,
+    /// Allowed values, default first.
+    pub values: &'static [&'static str],
+    /// The ruling id in RULES.md.
+    pub ruling: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+}
+
+/// What lives in the `[...]` field of a FEN.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum HandKind {
+    /// No hands.
+    None,
+    /// Each side's captured pieces go to its own hand (Cerimon); always printed.
+    LostPieces,
+    /// Pieces waiting to be placed at the start (Silver Elephant); printed when non-empty.
+    Setup,
+}
+
+/// Everything a variant file declares.
+pub struct VariantSpec {
+    /// Id used on the command line and in suites.
+    pub id: &'static str,
+    /// Human name.
+    pub name: &'static str,
+    /// Files.
+    pub files: u8,
+    /// Ranks.
+    pub ranks: u8,
+    /// Piece kinds; their order is the kind index.
+    pub pieces: Vec<PieceSpec>,
+    /// The default start position.
+    pub start_fen: &'static str,
+    /// Castlings for the default options, King side before Queen side, White then Black.
+    pub castling: Vec<(Colour, Wing, CastleSpec)>,
+    /// Whether double steps set the en-passant square and pawns capture en passant.
+    pub en_passant: bool,
+    /// The hand, if any.
+    pub hand: HandKind,
+    /// Whether FEN may hold the neutral `*` square (the unclaimed Pink Panther jewel).
+    pub jewel: bool,
+    /// Rule options besides `game-end`.
+    pub options: Vec<OptionSpec>,
+    /// Ruling ids this variant's suites may cite.
+    pub rulings: &'static [&'static str],
+    /// Behaviour data cannot say.
+    pub hooks: &'static dyn Hooks,
+}
+
+/// An outcome of a finished game.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// White has won.
+    WhiteWins,
+    /// Black has won.
+    BlackWins,
+    /// A draw.
+    Draw,
+}
+
+impl Outcome {
+    /// The win of `c`.
+    pub fn win(c: Colour) -> Outcome {
+        match c {
+            Colour::White => Outcome::WhiteWins,
+            Colour::Black => Outcome::BlackWins,
+        }
+    }
+    /// Suite spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "white-wins",
+            Outcome::BlackWins => "black-wins",
+            Outcome::Draw => "draw",
+        }
+    }
+}
+
+/// GE-1: which positions end the game in perft.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum GameEnd {
+    /// Checkmate, stalemate and the variant's own decisive rules.
+    Rules,
+    /// Only positions without legal moves.
+    Movegen,
+}
+
+impl GameEnd {
+    /// Parses `rules` or `movegen`.
+    pub fn parse(text: &str) -> Option<GameEnd> {
+        match text {
+            "rules" => Some(GameEnd::Rules),
+            "movegen" => Some(GameEnd::Movegen),
+            _ => None,
+        }
+    }
+    /// The option value's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameEnd::Rules => "rules",
+            GameEnd::Movegen => "movegen",
+        }
+    }
+}
+
+/// The small hooks a variant implements for what its data cannot say. Every method has a no-op
+/// default, so chess implements none.
+pub trait Hooks: Sync + Send {
+    /// The start position under these options.
+    fn start_fen(&self, rules: &Rules) -> String {
+        rules.variant.spec.start_fen.to_string()
+    }
+    /// The castlings under these options (default: the declared ones).
+    fn castling(&self, rules: &Rules) -> Vec<(Colour, Wing, CastleSpec)> {
+        rules.variant.spec.castling.clone()
+    }
+    /// A decision beyond checkmate and stalemate, asked only under `game-end = rules`, before
+    /// any move is generated: `Some` ends the game (bare King, marriage).
+    fn decided(&self, _pos: &Position) -> Option<Outcome> {
+        None
+    }
+    /// Replaces the whole pseudo-legal move list when it returns true (a setup phase).
+    fn replace_moves(&self, _pos: &Position, _out: &mut Vec<Move>) -> bool {
+        false
+    }
+    /// Adds pseudo-legal moves the tables cannot describe (jewel jumps).
+    fn extra_moves(&self, _pos: &Position, _out: &mut Vec<Move>) {}
+    /// Whether the extra moves of `by` capture on `sq` (jewel jumps give check).
+    fn extra_attacks(&self, _pos: &Position, _sq: Square, _by: Colour) -> bool {
+        false
+    }
+    /// Turns one legal-or-not base move into its variants (resurrection placements): pushes
+    /// every variant, the base move included, onto `out`. Default: the move alone.
+    fn expand(&self, _before: &Position, _after: &Position, m: Move, out: &mut Vec<Move>) {
+        out.push(m);
+    }
+    /// Applies a jewel jump (`ACQUIRE` or `PASS` move) to `next`, where the mover has been
+    /// lifted from its square and any captured piece removed; returns the mover as it lands.
+    fn after_jump(
+        &self,
+        _next: &mut Position,
+        _m: Move,
+        piece: crate::position::Piece,
+    ) -> crate::position::Piece {
+        piece
+    }
+    /// Whether `expand` may add moves (so the generator knows to call it).
+    fn expands(&self) -> bool {
+        false
+    }
+    /// Extra validation of a setup, with a one-line reason.
+    fn validate(&self, _pos: &Position) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A variant compiled into move tables.
+pub struct Variant {
+    /// The declaration.
+    pub spec: VariantSpec,
+    /// The board.
+    pub geometry: Geometry,
+    /// Per (kind, colour, square): quiet leap targets.
+    pub leap_quiet: Vec<Bitboard>,
+    /// Per (kind, colour, square): capturing leap targets.
+    pub leap_capture: Vec<Bitboard>,
+    /// Per (kind, colour, square): origins from which such a piece captures on the square by leap.
+    pub leap_attackers: Vec<Bitboard>,
+    /// Per (kind, colour, square): lame or initial leaps.
+    pub special: Vec<Vec<SpecialLeap>>,
+    /// Per (kind, colour, square): slides.
+    pub rides: Vec<Vec<Ride>>,
+    /// Per (kind, colour, square, direction): longest capturing slide (0 none, 255 unlimited).
+    pub ride_capture_range: Vec<[u8; MAX_DIRECTIONS]>,
+    /// Per (direction, square): the ray of squares.
+    pub rays: Vec<Vec<Square>>,
+    /// The direction vectors used by slides.
+    pub directions: Vec<(i8, i8)>,
+    /// Per kind, for each side: the leap vectors as declared (for jewel jumps), White's view.
+    pub atoms: Vec<Vec<crate::piece::Atom>>,
+    /// Kind index of each promotion target, per kind.
+    pub promotion_kinds: Vec<Vec<u8>>,
+    /// Whether any kind has special (lame or initial) capturing leaps.
+    pub special_captures: bool,
+    /// Royal kinds.
+    pub royal_kinds: Vec<u8>,
+    /// Kinds an enemy may not capture.
+    pub uncapturable_kinds: Vec<u8>,
+    /// Per (direction, square): the ray walked backwards (toward a possible slider).
+    pub back_rays: Vec<Vec<Square>>,
+}
+
+/// Most slide directions any variant uses.
+pub const MAX_DIRECTIONS: usize = 16;
+
+/// A lame or initial leap from one square.
+#[derive(Copy, Clone, Debug)]
+pub struct SpecialLeap {
+    /// Destination.
+    pub to: Square,
+    /// Squares that must be empty.
+    pub path: Bitboard,
+    /// May go to an empty square.
+    pub quiet: bool,
+    /// May capture.
+    pub capture: bool,
+}
+
+/// A slide from one square in one direction.
+#[derive(Copy, Clone, Debug)]
+pub struct Ride {
+    /// Index into [`Variant::rays`] directions.
+    pub dir: u8,
+    /// Most steps (255 unlimited).
+    pub range: u8,
+    /// May stop on empty squares.
+    pub quiet: bool,
+    /// May capture.
+    pub capture: bool,
+}
+
+/// A declaration that does not compile.
+#[derive(Debug)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<BetzaError> for SpecError {
+    fn from(e: BetzaError) -> SpecError {
+        SpecError(e.to_string())
+    }
+}
+
+impl Variant {
+    /// Index into per (kind, colour, square) tables.
+    #[inline(always)]
+    pub fn slot(kind: u8, colour: Colour, sq: Square) -> usize {
+        (kind as usize * 2 + colour.index()) * SQUARE_COUNT + sq.index()
+    }
+
+    /// Compiles a declaration.
+    ///
+    /// # Errors
+    /// A bad Betza string, an unknown promotion letter, too many kinds or directions.
+    pub fn compile(spec: VariantSpec) -> Result<Variant, SpecError> {
+        let geometry = Geometry::new(spec.files, spec.ranks);
+        let kinds = spec.pieces.len();
+        if kinds > MAX_KINDS {
+            return Err(SpecError(format!("{}: too many piece kinds", spec.id)));
+        }
+        let slots = kinds * 2 * SQUARE_COUNT;
+        let mut leap_quiet = vec![Bitboard::EMPTY; slots];
+        let mut leap_capture = vec![Bitboard::EMPTY; slots];
+        let mut leap_attackers = vec![Bitboard::EMPTY; slots];
+        let mut special = vec![Vec::new(); slots];
+        let mut rides = vec![Vec::new(); slots];
+        let mut ride_capture_range = vec![[0u8; MAX_DIRECTIONS]; slots];
+        let mut directions: Vec<(i8, i8)> = Vec::new();
+        let mut atoms_per_kind = Vec::new();
+        let mut special_captures = false;
+        for (k, piece) in spec.pieces.iter().enumerate() {
+            let (light, dark) = match piece.movement {
+                MovementSpec::Uniform(b) => (parse_betza(b)?, parse_betza(b)?),
+                MovementSpec::BySquareColour { light, dark } => {
+                    (parse_betza(light)?, parse_betza(dark)?)
+                }
+            };
+            atoms_per_kind.push(light.atoms.clone());
+            for colour in Colour::BOTH {
+                let sign: i32 = if colour == Colour::White { 1 } else { -1 };
+                let second_rank = if colour == Colour::White {
+                    1
+                } else {
+                    spec.ranks as i32 - 2
+                };
+                for from in geometry.squares() {
+                    let movement = if from.is_light() { &light } else { &dark };
+                    let slot = Variant::slot(k as u8, colour, from);
+                    for atom in &movement.atoms {
+                        let (dx, dy) = (atom.dx as i32 * sign, atom.dy as i32 * sign);
+                        if atom.rider {
+                            let dir =
+                                match directions.iter().position(|d| *d == (dx as i8, dy as i8)) {
+                                    Some(d) => d,
+                                    None => {
+                                        directions.push((dx as i8, dy as i8));
+                                        directions.len() - 1
+                                    }
+                                };
+                            if dir >= MAX_DIRECTIONS {
+                                return Err(SpecError(format!(
+                                    "{}: too many slide directions",
+                                    spec.id
+                                )));
+                            }
+                            if atom.initial || atom.lame {
+                                return Err(SpecError(format!(
+                                    "{}: `i` and `n` are not supported on riders",
+                                    spec.id
+                                )));
+                            }
+                            let range = if atom.range == 0 { 255 } else { atom.range };
+                            rides[slot].push(Ride {
+                                dir: dir as u8,
+                                range,
+                                quiet: atom.quiet,
+                                capture: atom.capture,
+                            });
+                            if atom.capture {
+                                let r = &mut ride_capture_range[slot][dir];
+                                *r = (*r).max(range);
+                            }
+                            continue;
+                        }
+                        let Some(to) = geometry.offset(from, dx, dy) else {
+                            continue;
+                        };
+                        if atom.initial && from.rank() as i32 != second_rank {
+                            continue;
+                        }
+                        if atom.initial || atom.lame {
+                            let mut path = Bitboard::EMPTY;
+                            if atom.lame {
+                                for sq in lame_path(&geometry, from, dx, dy) {
+                                    path.set(sq);
+                                }
+                            }
+                            special[slot].push(SpecialLeap {
+                                to,
+                                path,
+                                quiet: atom.quiet,
+                                capture: atom.capture,
+                            });
+                            special_captures |= atom.capture;
+                            continue;
+                        }
+                        if atom.quiet {
+                            leap_quiet[slot].set(to);
+                        }
+                        if atom.capture {
+                            leap_capture[slot].set(to);
+                            leap_attackers[Variant::slot(k as u8, colour, to)].set(from);
+                        }
+                    }
+                }
+            }
+        }
+        let build_rays = |sign: i8| {
+            let mut out = Vec::new();
+            for &(dx, dy) in &directions {
+                for sq in 0..SQUARE_COUNT {
+                    let mut ray = Vec::new();
+                    let from = Square(sq as u8);
+                    if geometry.mask.has(from) {
+                        let mut cur = from;
+                        while let Some(next) =
+                            geometry.offset(cur, (dx * sign) as i32, (dy * sign) as i32)
+                        {
+                            ray.push(next);
+                            cur = next;
+                        }
+                    }
+                    out.push(ray);
+                }
+            }
+            out
+        };
+        let rays = build_rays(1);
+        let back_rays = build_rays(-1);
+        let mut promotion_kinds = Vec::new();
+        for piece in &spec.pieces {
+            let mut list = Vec::new();
+            for target in piece.promotes_to {
+                let idx = spec
+                    .pieces
+                    .iter()
+                    .position(|p| p.fen == *target)
+                    .ok_or_else(|| {
+                        SpecError(format!("{}: unknown promotion piece {target}", spec.id))
+                    })?;
+                list.push(idx as u8);
+            }
+            promotion_kinds.push(list);
+        }
+        let royal_kinds = spec
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .map(|(i, _)| i as u8)
+            .collect();
+        let uncapturable_kinds = spec
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.capturable)
+            .map(|(i, _)| i as u8)
+            .collect();
+        Ok(Variant {
+            uncapturable_kinds,
+            back_rays,
+            geometry,
+            leap_quiet,
+            leap_capture,
+            leap_attackers,
+            special,
+            rides,
+            ride_capture_range,
+            rays,
+            directions,
+            atoms: atoms_per_kind,
+            promotion_kinds,
+            special_captures,
+            royal_kinds,
+            spec,
+        })
+    }
+
+    /// The ray from `sq` in direction `dir`.
+    #[inline(always)]
+    pub fn ray(&self, dir: u8, sq: Square) -> &[Square] {
+        &self.rays[dir as usize * SQUARE_COUNT + sq.index()]
+    }
+
+    /// The ray from `sq` against direction `dir`.
+    #[inline(always)]
+    pub fn back_ray(&self, dir: u8, sq: Square) -> &[Square] {
+        &self.back_rays[dir as usize * SQUARE_COUNT + sq.index()]
+    }
+
+    /// The kind whose FEN spelling (White's) is `fen`.
+    pub fn kind_by_fen(&self, fen: &str) -> Option<u8> {
+        self.spec
+            .pieces
+            .iter()
+            .position(|p| p.fen == fen)
+            .map(|k| k as u8)
+    }
+
+    /// The option declared as `name`, with its index.
+    pub fn option(&self, name: &str) -> Option<(usize, &OptionSpec)> {
+        self.spec
+            .options
+            .iter()
+            .enumerate()
+            .find(|(_, o)| o.name == name)
+    }
+}
+
+/// The squares passed by a lame leap: along the line for straight and diagonal leaps, the
+/// orthogonal first step for oblique ones.
+fn lame_path(g: &Geometry, from: Square, dx: i32, dy: i32) -> Vec<Square> {
+    let steps = dx.abs().max(dy.abs());
+    let mut path = Vec::new();
+    if dx == 0 || dy == 0 || dx.abs() == dy.abs() {
+        for i in 1..steps {
+            if let Some(sq) = g.offset(from, dx / steps * i, dy / steps * i) {
+                path.push(sq);
+            }
+        }
+    } else if let Some(sq) = g.offset(
+        from,
+        if dx.abs() > dy.abs() { dx.signum() } else { 0 },
+        if dy.abs() > dx.abs() { dy.signum() } else { 0 },
+    ) {
+        path.push(sq);
+    }
+    path
+}
+
+/// A variant with its rule options chosen.
+#[derive(Copy, Clone)]
+pub struct Rules {
+    /// The compiled variant.
+    pub variant: &'static Variant,
+    /// Value index per declared option.
+    pub options: [u8; MAX_OPTIONS],
+    /// GE-1.
+    pub game_end: GameEnd,
+    /// Castlings by colour and wing.
+    pub castles: [[Option<CastleSpec>; 2]; 2],
+}
+
+impl fmt::Debug for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Rules({}", self.variant.spec.id)?;
+        for (name, value) in self.option_pairs() {
+            write!(f, " {name}={value}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl PartialEq for Rules {
+    fn eq(&self, o: &Rules) -> bool {
+        std::ptr::eq(self.variant, o.variant)
+            && self.options == o.options
+            && self.game_end == o.game_end
+    }
+}
+
+/// An option name or value that the variant does not declare.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionError(pub String);
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for OptionError {}
+
+impl Rules {
+    /// The variant with every option at its default.
+    pub fn new(variant: &'static Variant) -> Rules {
+        let mut rules = Rules {
+            variant,
+            options: [0; MAX_OPTIONS],
+            game_end: GameEnd::Rules,
+            castles: [[None; 2]; 2],
+        };
+        rules.resolve();
+        rules
+    }
+
+    fn resolve(&mut self) {
+        self.castles = [[None; 2]; 2];
+        for (colour, wing, spec) in self.variant.spec.hooks.castling(self) {
+            self.castles[colour.index()][wing as usize] = Some(spec);
+        }
+    }
+
+    /// Sets `name` (an option or `game-end`) to `value`.
+    ///
+    /// # Errors
+    /// The name or value is not declared; the message lists what is.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        if name == "game-end" {
+            self.game_end = GameEnd::parse(value).ok_or_else(|| {
+                OptionError(format!(
+                    "option game-end: unknown value `{value}` (expected rules or movegen)"
+                ))
+            })?;
+            return Ok(());
+        }
+        let (idx, spec) = self.variant.option(name).ok_or_else(|| {
+            let mut known: Vec<&str> = self.variant.spec.options.iter().map(|o| o.name).collect();
+            known.push("game-end");
+            OptionError(format!(
+                "variant {} has no option `{name}` (options: {})",
+                self.variant.spec.id,
+                known.join(", ")
+            ))
+        })?;
+        let v = spec
+            .values
+            .iter()
+            .position(|v| *v == value)
+            .ok_or_else(|| {
+                OptionError(format!(
+                    "option {name}: unknown value `{value}` (expected {})",
+                    spec.values.join(" or ")
+                ))
+            })?;
+        self.options[idx] = v as u8;
+        self.resolve();
+        Ok(())
+    }
+
+    /// The value of option `name`, when declared.
+    pub fn get(&self, name: &str) -> Option<&'static str> {
+        if name == "game-end" {
+            return Some(self.game_end.name());
+        }
+        let (idx, _) = self.variant.option(name)?;
+        let values = self.variant.spec.options[idx].values;
+        Some(values[self.options[idx] as usize])
+    }
+
+    /// Whether option `name` has `value`.
+    pub fn is(&self, name: &str, value: &str) -> bool {
+        self.get(name) == Some(value)
+    }
+
+    /// Every declared option with its current value, then `game-end`.
+    pub fn option_pairs(&self) -> Vec<(&'static str, &'static str)> {
+        let mut out: Vec<(&'static str, &'static str)> = self
+            .variant
+            .spec
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.name, o.values[self.options[i] as usize]))
+            .collect();
+        out.push(("game-end", self.game_end.name()));
+        out
+    }
+
+    /// The start position's FEN under these options.
+    pub fn start_fen(&self) -> String {
+        self.variant.spec.hooks.start_fen(self)
+    }
+}
