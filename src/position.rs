@@ -371,7 +371,7 @@ impl Position {
             .pieces
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.royal || p.fen.starts_with('+') && p.fen.ends_with('G'))
+            .filter(|(_, p)| p.sovereign)
             .map(|(k, _)| self.pieces_of(k as u8, colour).count())
             .sum()
     }
@@ -520,6 +520,47 @@ impl Position {
             }
         }
         v.spec.hooks.extra_attacks(self, sq, by)
+    }
+
+    /// Squares of `by`'s pieces that could capture on `sq` by their table moves (leaps and
+    /// slides; hook moves not included).
+    pub fn attackers(&self, sq: Square, by: Colour) -> Bitboard {
+        let v = self.rules.variant;
+        let theirs = self.by_colour[by.index()];
+        let mut found = Bitboard::EMPTY;
+        for k in 0..v.spec.pieces.len() as u8 {
+            let pcs = self.by_kind[k as usize] & theirs;
+            if !pcs.is_empty() {
+                found |= v.leap_attackers[Variant::slot(k, by, sq)] & pcs;
+            }
+        }
+        let blockers = self.occupied() | self.neutral;
+        for dir in 0..v.directions.len() as u8 {
+            for (n, &s) in v.back_ray(dir, sq).iter().enumerate() {
+                if blockers.has(s) {
+                    if theirs.has(s) {
+                        let p = self.piece_at(s).expect("occupied");
+                        if v.ride_capture_range[Variant::slot(p.kind, by, s)][dir as usize] as usize
+                            > n
+                        {
+                            found.set(s);
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        if v.special_captures {
+            for from in theirs {
+                let p = self.piece_at(from).expect("occupied");
+                for leap in &v.special[Variant::slot(p.kind, by, from)] {
+                    if leap.capture && leap.to == sq && !leap.path.intersects(blockers) {
+                        found.set(from);
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// Whether any royal piece of `colour` is attacked.

@@ -71,6 +71,9 @@ pub struct PieceSpec {
     pub promotes_to: &'static [&'static str],
     /// Whether an enemy may capture it.
     pub capturable: bool,
+    /// Each side has exactly one piece among its sovereign kinds (the King; Pink Panther's
+    /// General or King). Royal pieces are sovereign.
+    pub sovereign: bool,
 }
 
 impl PieceSpec {
@@ -84,11 +87,18 @@ impl PieceSpec {
             pawn: false,
             promotes_to: &[],
             capturable: true,
+            sovereign: false,
         }
     }
     /// The same piece, royal.
     pub const fn royal(mut self) -> PieceSpec {
         self.royal = true;
+        self.sovereign = true;
+        self
+    }
+    /// The same piece, sovereign but not royal (it cannot be checked).
+    pub const fn sovereign(mut self) -> PieceSpec {
+        self.sovereign = true;
         self
     }
     /// The same piece as a pawn promoting to `to`.
