@@ -109,8 +109,11 @@ enum Command {
     },
     /// Validate a FEN: prints the normalised FEN and a board diagram.
     Fen {
-        /// The FEN to check.
-        fen: String,
+        /// The FEN to check (default: the variant's start position).
+        fen: Option<String>,
+        /// Play these moves first (space-separated move text).
+        #[arg(long)]
+        moves: Option<String>,
         /// Variant id.
         #[arg(short = 'v', long = "variant", default_value = "chess")]
         variant: String,
@@ -192,7 +195,7 @@ pub fn build_rules(variant: &str, options: &[String]) -> Result<Rules> {
 pub fn build_position(args: &PositionArgs) -> Result<Position> {
     let rules = build_rules(&args.variant, &args.options)?;
     let fen = args.fen.clone().unwrap_or_else(|| rules.start_fen());
-    let pos = parse_position(rules, &fen).map_err(|e| Failure::input(format!("--fen: {e}")))?;
+    let pos = parse_position(rules, &fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
     match &args.moves {
         None => Ok(pos),
         Some(moves) => apply_moves(&pos, moves, "--moves"),
@@ -286,11 +289,16 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
         }
         Command::Fen {
             fen,
+            moves,
             variant,
             options,
         } => {
-            let rules = build_rules(&variant, &options)?;
-            let pos = parse_position(rules, &fen).map_err(|e| Failure::input(e.to_string()))?;
+            let pos = build_position(&PositionArgs {
+                variant,
+                fen,
+                moves,
+                options,
+            })?;
             writeln!(out, "{}", to_fen(&pos))?;
             write!(out, "{}", board_diagram(&pos))?;
             Ok(())
