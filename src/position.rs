@@ -484,29 +484,19 @@ impl Position {
     pub fn attacked(&self, sq: Square, by: Colour) -> bool {
         let v = self.rules.variant;
         let theirs = self.by_colour[by.index()];
-        for k in 0..v.spec.pieces.len() as u8 {
+        for &k in &v.leap_kinds {
             let pcs = self.by_kind[k as usize] & theirs;
-            if pcs.is_empty() {
-                continue;
-            }
-            if v.leap_attackers[Variant::slot(k, by, sq)].intersects(pcs) {
+            if !pcs.is_empty() && v.leap_attackers[Variant::slot(k, by, sq)].intersects(pcs) {
                 return true;
             }
         }
         let blockers = self.occupied() | self.neutral;
         for dir in 0..v.directions.len() as u8 {
-            for (n, &s) in v.back_ray(dir, sq).iter().enumerate() {
-                if blockers.has(s) {
-                    if theirs.has(s) {
-                        let p = self.piece_at(s).expect("occupied");
-                        if v.ride_capture_range[Variant::slot(p.kind, by, s)][dir as usize] as usize
-                            > n
-                        {
-                            return true;
-                        }
-                    }
-                    break;
-                }
+            if let Some((s, steps)) = v.nearest_back(dir, sq, blockers)
+                && theirs.has(s)
+                && self.rides_to(s, by, dir, steps)
+            {
+                return true;
             }
         }
         if v.special_captures {
@@ -536,18 +526,11 @@ impl Position {
         }
         let blockers = self.occupied() | self.neutral;
         for dir in 0..v.directions.len() as u8 {
-            for (n, &s) in v.back_ray(dir, sq).iter().enumerate() {
-                if blockers.has(s) {
-                    if theirs.has(s) {
-                        let p = self.piece_at(s).expect("occupied");
-                        if v.ride_capture_range[Variant::slot(p.kind, by, s)][dir as usize] as usize
-                            > n
-                        {
-                            found.set(s);
-                        }
-                    }
-                    break;
-                }
+            if let Some((s, steps)) = v.nearest_back(dir, sq, blockers)
+                && theirs.has(s)
+                && self.rides_to(s, by, dir, steps)
+            {
+                found.set(s);
             }
         }
         if v.special_captures {
@@ -561,6 +544,63 @@ impl Position {
             }
         }
         found
+    }
+
+    /// Whether the piece of `by` on `s` captures `steps` steps away along direction `dir`.
+    #[inline(always)]
+    fn rides_to(&self, s: Square, by: Colour, dir: u8, steps: u32) -> bool {
+        let p = self.piece_at(s).expect("occupied");
+        let range =
+            self.rules.variant.ride_capture_range[Variant::slot(p.kind, by, s)][dir as usize];
+        range != 0 && (range == 255 || range as u32 >= steps)
+    }
+
+    /// What the side to move needs to decide legality cheaply: `None` when every move must be
+    /// made and tested (in check, hook captures, more than one royal piece).
+    pub fn legality(&self) -> Option<Bitboard> {
+        let v = self.rules.variant;
+        if !v.fast_legality || v.royal_kinds.len() != 1 {
+            return None;
+        }
+        let us = self.side;
+        let mut royals = self.pieces_of(v.royal_kinds[0], us);
+        let king = royals.next()?;
+        if royals.next().is_some() || self.attacked(king, us.flip()) {
+            return None;
+        }
+        let ours = self.by_colour[us.index()];
+        let theirs = self.by_colour[us.flip().index()];
+        let blockers = self.occupied() | self.neutral;
+        let mut pinned = Bitboard::EMPTY;
+        for dir in 0..v.directions.len() as u8 {
+            let Some((first, _)) = v.nearest_back(dir, king, blockers) else {
+                continue;
+            };
+            if !ours.has(first) {
+                continue;
+            }
+            let mut rest = blockers;
+            rest.clear(first);
+            if let Some((next, steps)) = v.nearest_back(dir, king, rest)
+                && theirs.has(next)
+                && self.rides_to(next, us.flip(), dir, steps)
+            {
+                pinned.set(first);
+            }
+        }
+        Some(pinned)
+    }
+
+    /// Whether `m` must be made and tested, given [`Position::legality`]'s pinned set.
+    #[inline(always)]
+    pub fn needs_test(&self, m: &Move, pinned: Bitboard) -> bool {
+        const SPECIAL: u8 = flags::EN_PASSANT | flags::CASTLE_KING | flags::CASTLE_QUEEN;
+        !m.has_moving_part()
+            || m.flags & SPECIAL != 0
+            || pinned.has(m.from)
+            || self
+                .piece_at(m.from)
+                .is_some_and(|p| self.rules.variant.spec.pieces[p.kind as usize].royal)
     }
 
     /// Whether any royal piece of `colour` is attacked.
@@ -724,9 +764,11 @@ impl Position {
             }
             return;
         }
+        let pinned = self.legality();
         for m in pseudo {
             let after = self.play(m);
-            if !after.royal_attacked(us) {
+            let test = pinned.is_none_or(|p| self.needs_test(&m, p));
+            if !test || !after.royal_attacked(us) {
                 f(m, &after);
             }
         }
@@ -757,9 +799,28 @@ impl Position {
 
     /// The number of legal moves (perft 1).
     pub fn count_legal(&self) -> u64 {
-        let mut n = 0;
-        self.for_each_legal(|_, _| n += 1);
-        n
+        let v = self.rules.variant;
+        if v.spec.hooks.expands() {
+            let mut n = 0;
+            self.for_each_legal(|_, _| n += 1);
+            return n;
+        }
+        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+            return 0;
+        }
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        let us = self.side;
+        match self.legality() {
+            Some(pinned) => pseudo
+                .iter()
+                .filter(|m| !self.needs_test(m, pinned) || !self.play(**m).royal_attacked(us))
+                .count() as u64,
+            None => pseudo
+                .iter()
+                .filter(|m| !self.play(**m).royal_attacked(us))
+                .count() as u64,
+        }
     }
 
     /// The variant's own decision (bare King, marriage), whatever the game-end mode.

@@ -170,6 +170,10 @@ impl Hooks for PinkPanther {
         jewel_jumps(pos, pos.side(), out);
     }
 
+    fn table_attacks_only(&self) -> bool {
+        false
+    }
+
     fn extra_attacks(&self, pos: &Position, sq: Square, by: Colour) -> bool {
         let mut jumps = Vec::new();
         jewel_jumps(pos, by, &mut jumps);
