@@ -625,8 +625,15 @@ impl Position {
 
     /// Pseudo-legal moves: every move the pieces can make, own royal safety not yet tested.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+
+    /// Generates the pseudo-legal moves into any sink (a list, or a counter at perft leaves).
+    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
         let v = self.rules.variant;
-        if v.spec.hooks.replace_moves(self, out) {
+        let mut hook_moves = Vec::new();
+        if v.spec.hooks.replace_moves(self, &mut hook_moves) {
+            hook_moves.into_iter().for_each(|m| sink.add(self, m));
             return;
         }
         let us = self.side;
@@ -634,53 +641,13 @@ impl Position {
         let blockers = self.occupied() | self.neutral;
         let empty = v.geometry.mask & !blockers;
         let targets = self.capturable(us.flip());
-        let last_rank = if us == Colour::White {
-            v.spec.ranks - 1
-        } else {
-            0
-        };
+        let last_rank = v.last_rank_bb[us.index()];
         for from in ours {
             let piece = self.piece_at(from).expect("occupied");
             let slot = Variant::slot(piece.kind, us, from);
             let promotions = &v.promotion_kinds[piece.kind as usize];
             let is_pawn = v.spec.pieces[piece.kind as usize].pawn;
-            let push = |to: Square, flag: u8, out: &mut Vec<Move>| {
-                let mut m = Move::new(from, to);
-                m.flags = flag;
-                if !promotions.is_empty() && to.rank() == last_rank {
-                    for &p in promotions {
-                        m.promotion = p + 1;
-                        out.push(m);
-                    }
-                } else {
-                    out.push(m);
-                }
-            };
-            for to in v.leap_quiet[slot] & empty {
-                push(to, 0, out);
-            }
-            for to in v.leap_capture[slot] & targets {
-                push(to, 0, out);
-            }
-            if is_pawn
-                && let Some(ep) = self.ep
-                && v.leap_capture[slot].has(ep)
-            {
-                push(ep, flags::EN_PASSANT, out);
-            }
-            for leap in &v.special[slot] {
-                if leap.path.intersects(blockers) {
-                    continue;
-                }
-                let flag = if is_pawn && v.spec.en_passant && leap.quiet && !leap.capture {
-                    flags::DOUBLE_STEP
-                } else {
-                    0
-                };
-                if (leap.quiet && empty.has(leap.to)) || (leap.capture && targets.has(leap.to)) {
-                    push(leap.to, flag, out);
-                }
-            }
+            let mut plain = (v.leap_quiet[slot] & empty) | (v.leap_capture[slot] & targets);
             for ride in &v.rides[slot] {
                 for (n, &to) in v.ray(ride.dir, from).iter().enumerate() {
                     if n >= ride.range as usize {
@@ -688,18 +655,51 @@ impl Position {
                     }
                     if blockers.has(to) {
                         if ride.capture && targets.has(to) {
-                            push(to, 0, out);
+                            plain.set(to);
                         }
                         break;
                     }
                     if ride.quiet {
-                        push(to, 0, out);
+                        plain.set(to);
                     }
                 }
             }
+            let flagged = |to: Square, flag: u8, sink: &mut S| {
+                let mut m = Move::new(from, to);
+                m.flags = flag;
+                if !promotions.is_empty() && last_rank.has(to) {
+                    for &p in promotions {
+                        m.promotion = p + 1;
+                        sink.add(self, m);
+                    }
+                } else {
+                    sink.add(self, m);
+                }
+            };
+            if is_pawn
+                && let Some(ep) = self.ep
+                && v.leap_capture[slot].has(ep)
+            {
+                flagged(ep, flags::EN_PASSANT, sink);
+            }
+            for leap in &v.special[slot] {
+                if leap.path.intersects(blockers) {
+                    continue;
+                }
+                if (leap.quiet && empty.has(leap.to)) || (leap.capture && targets.has(leap.to)) {
+                    if is_pawn && v.spec.en_passant && leap.quiet && !leap.capture {
+                        flagged(leap.to, flags::DOUBLE_STEP, sink);
+                    } else {
+                        plain.set(leap.to);
+                    }
+                }
+            }
+            sink.add_targets(self, from, plain, promotions, last_rank);
         }
-        self.castling_moves(out);
-        v.spec.hooks.extra_moves(self, out);
+        let mut rest = Vec::new();
+        self.castling_moves(&mut rest);
+        v.spec.hooks.extra_moves(self, &mut rest);
+        rest.into_iter().for_each(|m| sink.add(self, m));
     }
 
     fn castling_moves(&self, out: &mut Vec<Move>) {
@@ -808,18 +808,21 @@ impl Position {
         if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
             return 0;
         }
-        let mut pseudo = Vec::with_capacity(64);
-        self.pseudo_moves(&mut pseudo);
         let us = self.side;
         match self.legality() {
-            Some(pinned) => pseudo
-                .iter()
-                .filter(|m| !self.needs_test(m, pinned) || !self.play(**m).royal_attacked(us))
-                .count() as u64,
-            None => pseudo
-                .iter()
-                .filter(|m| !self.play(**m).royal_attacked(us))
-                .count() as u64,
+            Some(pinned) => {
+                let mut counter = LeafCounter { pinned, count: 0 };
+                self.generate(&mut counter);
+                counter.count
+            }
+            None => {
+                let mut pseudo = Vec::with_capacity(64);
+                self.pseudo_moves(&mut pseudo);
+                pseudo
+                    .iter()
+                    .filter(|m| !self.play(**m).royal_attacked(us))
+                    .count() as u64
+            }
         }
     }
 
@@ -917,6 +920,87 @@ impl Position {
         }
         next.side = us.flip();
         next
+    }
+}
+
+/// Receives generated moves.
+pub trait MoveSink {
+    /// One move.
+    fn add(&mut self, pos: &Position, m: Move);
+    /// Plain moves (no flags) from `from` to every square of `to`; arriving on `last_rank`
+    /// promotes to each of `promotions` when that list is not empty.
+    fn add_targets(
+        &mut self,
+        pos: &Position,
+        from: Square,
+        to: Bitboard,
+        promotions: &[u8],
+        last_rank: Bitboard,
+    ) {
+        for sq in to {
+            let mut m = Move::new(from, sq);
+            if !promotions.is_empty() && last_rank.has(sq) {
+                for &p in promotions {
+                    m.promotion = p + 1;
+                    self.add(pos, m);
+                }
+            } else {
+                self.add(pos, m);
+            }
+        }
+    }
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline(always)]
+    fn add(&mut self, _pos: &Position, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts legal moves at a perft leaf without building the safe ones.
+struct LeafCounter {
+    pinned: Bitboard,
+    count: u64,
+}
+
+impl MoveSink for LeafCounter {
+    #[inline(always)]
+    fn add(&mut self, pos: &Position, m: Move) {
+        if !pos.needs_test(&m, self.pinned) || !pos.play(m).royal_attacked(pos.side) {
+            self.count += 1;
+        }
+    }
+    #[inline(always)]
+    fn add_targets(
+        &mut self,
+        pos: &Position,
+        from: Square,
+        to: Bitboard,
+        promotions: &[u8],
+        last_rank: Bitboard,
+    ) {
+        let royal = pos
+            .piece_at(from)
+            .is_some_and(|p| pos.rules.variant.spec.pieces[p.kind as usize].royal);
+        if royal || self.pinned.has(from) {
+            for sq in to {
+                let mut m = Move::new(from, sq);
+                if !promotions.is_empty() && last_rank.has(sq) {
+                    for &p in promotions {
+                        m.promotion = p + 1;
+                        self.add(pos, m);
+                    }
+                } else {
+                    self.add(pos, m);
+                }
+            }
+            return;
+        }
+        self.count += to.count() as u64;
+        if !promotions.is_empty() {
+            self.count += (to & last_rank).count() as u64 * (promotions.len() as u64 - 1);
+        }
     }
 }
 

@@ -349,6 +349,8 @@ pub struct Variant {
     pub step_length: Vec<u8>,
     /// Kinds with at least one capturing table leap.
     pub leap_kinds: Vec<u8>,
+    /// Per colour: that side's last rank (where its pieces promote).
+    pub last_rank_bb: [Bitboard; 2],
     /// Legality may be decided from pins and checks found in the tables (no hook captures, no
     /// expansions, no lame capturing leaps).
     pub fast_legality: bool,
@@ -586,7 +588,11 @@ impl Variant {
             .collect();
         let fast_legality =
             spec.hooks.table_attacks_only() && !spec.hooks.expands() && !special_captures;
+        let rank_bb =
+            |r: u8| (0..spec.files).fold(Bitboard::EMPTY, |acc, f| acc | Square::new(f, r).bb());
+        let last_rank_bb = [rank_bb(spec.ranks - 1), rank_bb(0)];
         Ok(Variant {
+            last_rank_bb,
             back_ray_bb,
             back_ray_ascending,
             step_length,
