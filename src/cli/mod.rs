@@ -5,7 +5,7 @@
 use anyhow::{Result, bail};
 use clap::{Args, Parser, Subcommand};
 use cvperft::notation::{board_diagram, parse_position, play_moves, to_fen};
-use cvperft::perft::{divide_threads, perft_threads};
+use cvperft::perft::{HashTable, PerftConfig, divide_with, perft_with};
 use cvperft::position::Position;
 use cvperft::variant::Rules;
 use cvperft::variants;
@@ -36,6 +36,8 @@ impl Failure {
         }
     }
 }
+
+mod shard;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -81,6 +83,24 @@ enum Command {
         /// Worker threads (split at the root).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Transposition table of this many MB (off by default; never used for suites).
+        #[arg(long, value_name = "MB")]
+        hash: Option<usize>,
+        /// Split the tree this many plies deep (with --shard).
+        #[arg(long, value_name = "K")]
+        split: Option<u32>,
+        /// Compute shard I of N of the split paths.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Output: the count alone (text) or a shard report (json).
+        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+        format: String,
+    },
+    /// Sum shard reports of `perft --split K --shard I/N --format json`, checking that every
+    /// shard is present exactly once.
+    Merge {
+        /// Shard report files.
+        files: Vec<std::path::PathBuf>,
     },
     /// One `move count` line per legal move, a blank line, then the total.
     Divide {
@@ -240,14 +260,53 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
             position,
             stats,
             threads,
+            hash,
+            split,
+            shard,
+            format,
         } => {
             check_depth(depth)?;
             check_threads(threads)?;
             let pos = build_position(&position)?;
+            let table = match hash {
+                Some(0) | None => None,
+                Some(mb) if mb > 65536 => {
+                    bail!(Failure::input(format!("--hash {mb}: at most 65536 MB")))
+                }
+                Some(mb) => Some(HashTable::new(mb)),
+            };
+            let cfg = PerftConfig {
+                threads,
+                hash: table.as_ref(),
+            };
             let start = Instant::now();
-            let nodes = perft_threads(&pos, depth, threads);
+            let nodes = if split.is_some() || shard.is_some() || format == "json" {
+                let (k, n) = match &shard {
+                    Some(s) => shard::parse_shard(s)?,
+                    None => (1, 1),
+                };
+                let info = shard::RunInfo {
+                    variant: &position.variant,
+                    options: &position.options,
+                    fen: position
+                        .fen
+                        .clone()
+                        .unwrap_or_else(|| pos.rules().start_fen()),
+                    moves: position.moves.clone().unwrap_or_default(),
+                };
+                let report = shard::run_shard(&pos, info, depth, split.unwrap_or(0), (k, n), &cfg)?;
+                if format == "json" {
+                    writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+                } else {
+                    writeln!(out, "{}", report.nodes)?;
+                }
+                report.nodes
+            } else {
+                let nodes = perft_with(&pos, depth, &cfg);
+                writeln!(out, "{nodes}")?;
+                nodes
+            };
             let elapsed = start.elapsed();
-            writeln!(out, "{nodes}")?;
             if stats {
                 let secs = elapsed.as_secs_f64();
                 eprintln!(
@@ -258,6 +317,11 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                     if threads == 1 { "" } else { "s" }
                 );
             }
+            Ok(())
+        }
+        Command::Merge { files } => {
+            let total = shard::merge(&files)?;
+            writeln!(out, "{total}")?;
             Ok(())
         }
         Command::Divide {
@@ -307,7 +371,14 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
 }
 
 fn print_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: usize) -> Result<()> {
-    let entries = divide_threads(pos, depth, threads);
+    let entries = divide_with(
+        pos,
+        depth,
+        &PerftConfig {
+            threads,
+            hash: None,
+        },
+    );
     let total: u64 = entries.iter().map(|e| e.count).sum();
     for e in &entries {
         writeln!(out, "{} {}", e.text, e.count)?;
