@@ -176,7 +176,7 @@ pub fn paths(pos: &Position, plies: u32) -> Vec<(Vec<String>, Position)> {
     let mut out = Vec::new();
     let mut path = Vec::new();
     collect_paths(pos, plies, &mut path, &mut out);
-    out.sort_by(|a, b| a.0.join(" ").cmp(&b.0.join(" ")));
+    out.sort_by_key(|a| a.0.join(" "));
     out
 }
 
