@@ -484,20 +484,9 @@ impl Position {
     pub fn attacked(&self, sq: Square, by: Colour) -> bool {
         let v = self.rules.variant;
         let theirs = self.by_colour[by.index()];
-        for &k in &v.leap_kinds {
-            let pcs = self.by_kind[k as usize] & theirs;
-            if !pcs.is_empty() && v.leap_attackers[Variant::slot(k, by, sq)].intersects(pcs) {
-                return true;
-            }
-        }
         let blockers = self.occupied() | self.neutral;
-        for dir in 0..v.directions.len() as u8 {
-            if let Some((s, steps)) = v.nearest_back(dir, sq, blockers)
-                && theirs.has(s)
-                && self.rides_to(s, by, dir, steps)
-            {
-                return true;
-            }
+        if self.table_attacked(sq, by, theirs, blockers) {
+            return true;
         }
         if v.special_captures {
             for from in theirs {
@@ -546,6 +535,28 @@ impl Position {
         found
     }
 
+    /// Whether one of `theirs` (pieces of `by`) captures on `sq` by a table leap or slide, with
+    /// `blockers` blocking slides.
+    #[inline(always)]
+    fn table_attacked(&self, sq: Square, by: Colour, theirs: Bitboard, blockers: Bitboard) -> bool {
+        let v = self.rules.variant;
+        for &k in &v.leap_kinds {
+            let pcs = self.by_kind[k as usize] & theirs;
+            if !pcs.is_empty() && v.leap_attackers[Variant::slot(k, by, sq)].intersects(pcs) {
+                return true;
+            }
+        }
+        for dir in 0..v.directions.len() as u8 {
+            if let Some((s, steps)) = v.nearest_back(dir, sq, blockers)
+                && theirs.has(s)
+                && self.rides_to(s, by, dir, steps)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether the piece of `by` on `s` captures `steps` steps away along direction `dir`.
     #[inline(always)]
     fn rides_to(&self, s: Square, by: Colour, dir: u8, steps: u32) -> bool {
@@ -557,21 +568,33 @@ impl Position {
 
     /// What the side to move needs to decide legality cheaply: `None` when every move must be
     /// made and tested (in check, hook captures, more than one royal piece).
-    pub fn legality(&self) -> Option<Bitboard> {
+    pub fn legality(&self) -> Option<Legality> {
         let v = self.rules.variant;
         if !v.fast_legality || v.royal_kinds.len() != 1 {
             return None;
         }
         let us = self.side;
-        let mut royals = self.pieces_of(v.royal_kinds[0], us);
-        let king = royals.next()?;
-        if royals.next().is_some() || self.attacked(king, us.flip()) {
+        let royals = self.pieces_of(v.royal_kinds[0], us);
+        let king = royals.first()?;
+        if royals.count() != 1 {
+            return None;
+        }
+        let blockers = self.occupied() | self.neutral;
+        let mut without_king = blockers;
+        without_king.clear(king);
+        let attacked = self.attack_map(us.flip(), without_king);
+        if attacked.has(king) {
             return None;
         }
         let ours = self.by_colour[us.index()];
         let theirs = self.by_colour[us.flip().index()];
-        let blockers = self.occupied() | self.neutral;
-        let mut pinned = Bitboard::EMPTY;
+        let mut legality = Legality {
+            attacked,
+            royals,
+            pinned: Bitboard::EMPTY,
+            pins: [(NO_SQUARE, Bitboard::EMPTY); crate::variant::MAX_DIRECTIONS],
+            pin_count: 0,
+        };
         for dir in 0..v.directions.len() as u8 {
             let Some((first, _)) = v.nearest_back(dir, king, blockers) else {
                 continue;
@@ -585,22 +608,62 @@ impl Position {
                 && theirs.has(next)
                 && self.rides_to(next, us.flip(), dir, steps)
             {
-                pinned.set(first);
+                legality.pinned.set(first);
+                let segment = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()]
+                    & !v.back_ray_bb[dir as usize * SQUARE_COUNT + next.index()];
+                legality.pins[legality.pin_count] = (first, segment);
+                legality.pin_count += 1;
             }
         }
-        Some(pinned)
+        Some(legality)
     }
 
-    /// Whether `m` must be made and tested, given [`Position::legality`]'s pinned set.
+    /// Whether `m` is legal, when [`Position::legality`] decides it without making the move;
+    /// `None` when it must be made and tested (placements, en passant, castling).
     #[inline(always)]
-    pub fn needs_test(&self, m: &Move, pinned: Bitboard) -> bool {
+    pub fn quick_legal(&self, m: &Move, legality: &Legality) -> Option<bool> {
         const SPECIAL: u8 = flags::EN_PASSANT | flags::CASTLE_KING | flags::CASTLE_QUEEN;
-        !m.has_moving_part()
-            || m.flags & SPECIAL != 0
-            || pinned.has(m.from)
-            || self
-                .piece_at(m.from)
-                .is_some_and(|p| self.rules.variant.spec.pieces[p.kind as usize].royal)
+        if !m.has_moving_part() || m.flags & SPECIAL != 0 {
+            None
+        } else if legality.royals.has(m.from) {
+            Some(!legality.attacked.has(m.to))
+        } else if legality.pinned.has(m.from) {
+            Some(legality.pin_mask(m.from).has(m.to))
+        } else {
+            Some(true)
+        }
+    }
+
+    /// Every square `by` attacks by its table moves, slides blocked by `blockers`.
+    pub fn attack_map(&self, by: Colour, blockers: Bitboard) -> Bitboard {
+        let v = self.rules.variant;
+        let mut map = Bitboard::EMPTY;
+        for from in self.by_colour[by.index()] {
+            let p = self.piece_at(from).expect("occupied");
+            let slot = Variant::slot(p.kind, by, from);
+            map |= v.leap_capture[slot];
+            for ride in &v.rides[slot] {
+                if !ride.capture {
+                    continue;
+                }
+                if ride.range == 255 {
+                    map |= v.slide(ride.dir, from, blockers).0;
+                    continue;
+                }
+                for &to in v.ray(ride.dir, from).iter().take(ride.range as usize) {
+                    map.set(to);
+                    if blockers.has(to) {
+                        break;
+                    }
+                }
+            }
+            for leap in &v.special[slot] {
+                if leap.capture && !leap.path.intersects(blockers) {
+                    map.set(leap.to);
+                }
+            }
+        }
+        map
     }
 
     /// A 64-bit Zobrist key of everything that decides the moves and their future: pieces,
@@ -661,6 +724,12 @@ impl Position {
 
     /// Generates the pseudo-legal moves into any sink (a list, or a counter at perft leaves).
     pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_with(sink, None);
+    }
+
+    /// Generates into `sink`; `attacked` (the opponent's attack map, when known) spares the
+    /// castling test its attack scans.
+    pub fn generate_with<S: MoveSink>(&self, sink: &mut S, attacked: Option<Bitboard>) {
         let v = self.rules.variant;
         let mut hook_moves = Vec::new();
         if v.spec.hooks.replace_moves(self, &mut hook_moves) {
@@ -680,6 +749,19 @@ impl Position {
             let is_pawn = v.spec.pieces[piece.kind as usize].pawn;
             let mut plain = (v.leap_quiet[slot] & empty) | (v.leap_capture[slot] & targets);
             for ride in &v.rides[slot] {
+                if ride.range == 255 {
+                    let (reach, first) = v.slide(ride.dir, from, blockers);
+                    if ride.quiet {
+                        plain |= reach & !blockers;
+                    }
+                    if ride.capture
+                        && let Some(f) = first
+                        && targets.has(f)
+                    {
+                        plain.set(f);
+                    }
+                    continue;
+                }
                 for (n, &to) in v.ray(ride.dir, from).iter().enumerate() {
                     if n >= ride.range as usize {
                         break;
@@ -728,12 +810,12 @@ impl Position {
             sink.add_targets(self, from, plain, promotions, last_rank);
         }
         let mut rest = Vec::new();
-        self.castling_moves(&mut rest);
+        self.castling_moves(&mut rest, attacked);
         v.spec.hooks.extra_moves(self, &mut rest);
         rest.into_iter().for_each(|m| sink.add(self, m));
     }
 
-    fn castling_moves(&self, out: &mut Vec<Move>) {
+    fn castling_moves(&self, out: &mut Vec<Move>, attacked: Option<Bitboard>) {
         let us = self.side;
         for wing in [Wing::King, Wing::Queen] {
             if !self.has_castling(us, wing) {
@@ -749,7 +831,7 @@ impl Position {
             let blocked = (lo..=hi).map(|f| Square::new(f, rank)).any(|sq| {
                 sq != c.king_from && sq != c.rook_from && (self.occupied() | self.neutral).has(sq)
             });
-            if blocked || self.in_check() {
+            if blocked || attacked.map_or_else(|| self.in_check(), |a| a.has(c.king_from)) {
                 continue;
             }
             let (a, b) = (
@@ -759,7 +841,7 @@ impl Position {
             let through_attack = (a..=b)
                 .map(|f| Square::new(f, rank))
                 .filter(|&sq| sq != c.king_from && sq != c.king_to)
-                .any(|sq| self.attacked(sq, us.flip()));
+                .any(|sq| attacked.map_or_else(|| self.attacked(sq, us.flip()), |a| a.has(sq)));
             if through_attack {
                 continue;
             }
@@ -778,9 +860,9 @@ impl Position {
     pub fn for_each_legal_unchecked(&self, mut f: impl FnMut(Move, &Position)) {
         let v = self.rules.variant;
         let mut pseudo = Vec::with_capacity(64);
-        self.pseudo_moves(&mut pseudo);
         let us = self.side;
         if v.spec.hooks.expands() {
+            self.pseudo_moves(&mut pseudo);
             let mut expanded = Vec::new();
             for m in pseudo {
                 let after = self.play(m);
@@ -795,12 +877,18 @@ impl Position {
             }
             return;
         }
-        let pinned = self.legality();
+        let legality = self.legality();
+        self.generate_with(&mut pseudo, legality.map(|l| l.attacked));
         for m in pseudo {
-            let after = self.play(m);
-            let test = pinned.is_none_or(|p| self.needs_test(&m, p));
-            if !test || !after.royal_attacked(us) {
-                f(m, &after);
+            match legality.as_ref().and_then(|l| self.quick_legal(&m, l)) {
+                Some(false) => {}
+                Some(true) => f(m, &self.play(m)),
+                None => {
+                    let after = self.play(m);
+                    if !after.royal_attacked(us) {
+                        f(m, &after);
+                    }
+                }
             }
         }
     }
@@ -841,9 +929,9 @@ impl Position {
         }
         let us = self.side;
         match self.legality() {
-            Some(pinned) => {
-                let mut counter = LeafCounter { pinned, count: 0 };
-                self.generate(&mut counter);
+            Some(legality) => {
+                let mut counter = LeafCounter { legality, count: 0 };
+                self.generate_with(&mut counter, Some(legality.attacked));
                 counter.count
             }
             None => {
@@ -989,45 +1077,65 @@ impl MoveSink for Vec<Move> {
     }
 }
 
-/// Counts legal moves at a perft leaf without building the safe ones.
+/// Pins found by [`Position::legality`]: a pinned piece may only move inside its segment
+/// (between its King and the pinning piece, the pinner included).
+#[derive(Clone, Copy, Debug)]
+pub struct Legality {
+    /// Squares the opponent attacks, slides passing through the side to move's royal piece.
+    pub attacked: Bitboard,
+    /// The side to move's royal piece.
+    pub royals: Bitboard,
+    /// Pinned pieces of the side to move.
+    pub pinned: Bitboard,
+    pins: [(Square, Bitboard); crate::variant::MAX_DIRECTIONS],
+    pin_count: usize,
+}
+
+impl Legality {
+    /// Squares the pinned piece on `from` may move to.
+    #[inline(always)]
+    pub fn pin_mask(&self, from: Square) -> Bitboard {
+        self.pins[..self.pin_count]
+            .iter()
+            .filter(|(s, _)| *s == from)
+            .fold(Bitboard(!0), |acc, (_, mask)| acc & *mask)
+    }
+}
+
+/// Counts legal moves at a perft leaf without making the moves whose legality the pins and
+/// attack tables already decide.
 struct LeafCounter {
-    pinned: Bitboard,
+    legality: Legality,
     count: u64,
 }
 
 impl MoveSink for LeafCounter {
     #[inline(always)]
     fn add(&mut self, pos: &Position, m: Move) {
-        if !pos.needs_test(&m, self.pinned) || !pos.play(m).royal_attacked(pos.side) {
+        let legal = match pos.quick_legal(&m, &self.legality) {
+            Some(known) => known,
+            None => !pos.play(m).royal_attacked(pos.side),
+        };
+        if legal {
             self.count += 1;
         }
     }
     #[inline(always)]
     fn add_targets(
         &mut self,
-        pos: &Position,
+        _pos: &Position,
         from: Square,
         to: Bitboard,
         promotions: &[u8],
         last_rank: Bitboard,
     ) {
-        let royal = pos
-            .piece_at(from)
-            .is_some_and(|p| pos.rules.variant.spec.pieces[p.kind as usize].royal);
-        if royal || self.pinned.has(from) {
-            for sq in to {
-                let mut m = Move::new(from, sq);
-                if !promotions.is_empty() && last_rank.has(sq) {
-                    for &p in promotions {
-                        m.promotion = p + 1;
-                        self.add(pos, m);
-                    }
-                } else {
-                    self.add(pos, m);
-                }
-            }
-            return;
-        }
+        let to = if self.legality.royals.has(from) {
+            to & !self.legality.attacked
+        } else if self.legality.pinned.has(from) {
+            to & self.legality.pin_mask(from)
+        } else {
+            to
+        };
         self.count += to.count() as u64;
         if !promotions.is_empty() {
             self.count += (to & last_rank).count() as u64 * (promotions.len() as u64 - 1);

@@ -341,6 +341,8 @@ pub struct Variant {
     pub uncapturable_kinds: Vec<u8>,
     /// Per (direction, square): the ray walked backwards (toward a possible slider).
     pub back_rays: Vec<Vec<Square>>,
+    /// Per (direction, square): the forward ray as a set.
+    pub ray_bb: Vec<Bitboard>,
     /// Per (direction, square): the backward ray as a set.
     pub back_ray_bb: Vec<Bitboard>,
     /// Per direction: whether square indices grow along the backward ray.
@@ -570,6 +572,10 @@ impl Variant {
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
             .collect();
+        let ray_bb = rays
+            .iter()
+            .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
+            .collect();
         let back_ray_ascending = directions
             .iter()
             .map(|&(dx, dy)| -(dy as i32) * crate::geometry::STRIDE - dx as i32 > 0)
@@ -592,6 +598,7 @@ impl Variant {
             |r: u8| (0..spec.files).fold(Bitboard::EMPTY, |acc, f| acc | Square::new(f, r).bb());
         let last_rank_bb = [rank_bb(spec.ranks - 1), rank_bb(0)];
         Ok(Variant {
+            ray_bb,
             last_rank_bb,
             back_ray_bb,
             back_ray_ascending,
@@ -647,6 +654,27 @@ impl Variant {
             .unsigned_abs()
             .max((s.rank() as i32 - sq.rank() as i32).unsigned_abs());
         Some((s, cheb / self.step_length[dir as usize] as u32))
+    }
+
+    /// Squares a slide from `sq` along `dir` reaches before or on the first of `blockers`
+    /// (unlimited range), with that first blocker if any.
+    #[inline(always)]
+    pub fn slide(&self, dir: u8, sq: Square, blockers: Bitboard) -> (Bitboard, Option<Square>) {
+        let idx = dir as usize * SQUARE_COUNT + sq.index();
+        let ray = self.ray_bb[idx];
+        let hits = ray.0 & blockers.0;
+        if hits == 0 {
+            return (ray, None);
+        }
+        // The forward ray ascends exactly when the backward one descends.
+        let first = if self.back_ray_ascending[dir as usize] {
+            127 - hits.leading_zeros()
+        } else {
+            hits.trailing_zeros()
+        } as u8;
+        let first = Square(first);
+        let beyond = self.ray_bb[dir as usize * SQUARE_COUNT + first.index()];
+        (Bitboard(ray.0 & !beyond.0), Some(first))
     }
 
     /// The kind whose FEN spelling (White's) is `fen`.
