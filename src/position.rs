@@ -254,7 +254,9 @@ impl Position {
                             "{} on {sq} stands on its promotion rank",
                             piece.name
                         ));
-                    } else if piece.pawn && sq.rank() == first {
+                    } else if piece.pawn && sq.rank() == first && !v.spec.jewel {
+                        // With the Pink Panther a robbed Silvergeneral becomes a Pawn wherever
+                        // it stands, its own first rank included; elsewhere a pawn cannot get there.
                         reasons.push(format!(
                             "{} on {sq} stands on its own first rank",
                             piece.name
