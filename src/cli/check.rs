@@ -233,7 +233,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         Some(target) => {
             let temp = temp_path(target);
             let file = File::create(&temp)
-                .with_context(|| format!("--output: cannot create {}", temp.display()))?;
+                .with_context(|| format!("--output: cannot write {}", target.display()))?;
             Sink::File {
                 writer: BufWriter::new(file),
                 temp,

@@ -64,10 +64,8 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
         line(format!("reading {}: {}", alt.number, alt.reading));
     }
     match &result.mismatch {
-        Some(Mismatch::Count { expected, actual }) => {
-            line(format!("expected: {expected}"));
-            line(format!("actual:   {actual}"));
-        }
+        // Counts and outcomes are in the check's one-line message.
+        Some(Mismatch::Count { .. } | Mismatch::Outcome { .. }) | None => {}
         Some(Mismatch::Divide { diff, .. }) => {
             line("--- expected".to_string());
             line("+++ actual".to_string());
@@ -90,12 +88,7 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
         Some(Mismatch::NotIllegal { moves }) => {
             line(format!("legal after all: {}", moves.join(" ")));
         }
-        Some(Mismatch::Outcome { expected, actual }) => {
-            line(format!("expected: {expected}"));
-            line(format!("actual:   {actual}"));
-        }
         Some(Mismatch::Error { message }) => line(format!("error: {message}")),
-        None => {}
     }
     line(format!("fen: {}", result.fen));
     if let Some(cmd) = &result.reproduce {

@@ -295,11 +295,15 @@ pub fn load_file(path: &Path) -> Result<Suite, Vec<LoadError>> {
     let text = String::from_utf8(bytes).map_err(|e| {
         let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = upto.iter().filter(|b| **b == b'\n').count() + 1;
+        let lossy = String::from_utf8_lossy(e.as_bytes());
+        let case = SourceMap::scan(&lossy)
+            .item_at(line)
+            .and_then(|(_, it)| it.id.clone());
         vec![LoadError {
             file: path.to_path_buf(),
             line: Some(line),
             column: None,
-            case: None,
+            case,
             message: "not valid UTF-8".into(),
         }]
     })?;
@@ -312,6 +316,18 @@ pub fn load_file(path: &Path) -> Result<Suite, Vec<LoadError>> {
 /// Every problem found, each naming file, line and (inside a case) the case id.
 pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
     let map = SourceMap::scan(text);
+    if text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#') || l.trim() == "---")
+    {
+        return Err(vec![LoadError {
+            file: path.to_path_buf(),
+            line: Some(1),
+            column: None,
+            case: None,
+            message: "empty suite: expected variant, description, game-end and cases".into(),
+        }]);
+    }
     let file: SuiteFile =
         serde_yaml::from_str(text).map_err(|e| vec![yaml_error(&e, path, &map)])?;
     Validator {
@@ -327,14 +343,17 @@ fn yaml_error(e: &serde_yaml::Error, path: &Path, map: &SourceMap) -> LoadError 
     let mut message = e.to_string();
     let (line, column) = match e.location() {
         Some(loc) => {
-            let suffix = format!(" at line {} column {}", loc.line(), loc.column());
-            if let Some(stripped) = message.strip_suffix(&suffix) {
-                message = stripped.to_string();
-            }
+            // The location goes in front, as file:line:column; drop its repetition.
+            let mark = format!(" at line {} column {}", loc.line(), loc.column());
+            message = message.replacen(&mark, "", 1);
             (Some(loc.line()), Some(loc.column()))
         }
         None => (Some(1), None),
     };
+    if message.contains("missing field `game-end`") {
+        message
+            .push_str(" (RULES.md GE-1: a suite states `game-end: rules` or `game-end: movegen`)");
+    }
     let case = line
         .and_then(|l| map.item_at(l))
         .and_then(|(_, it)| it.id.clone());

@@ -8,7 +8,11 @@ use std::collections::BTreeMap;
 
 /// A whole suite file.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a suite: a mapping with variant, description, game-end, options and cases"
+)]
 pub struct SuiteFile {
     /// Variant id (`cvperft variants`).
     pub variant: String,
@@ -45,7 +49,11 @@ impl GameEndFile {
 
 /// One case as written.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a case: a mapping with id, source and at least one expectation"
+)]
 pub struct CaseFile {
     /// Stable id, unique in the file: `[a-z0-9][a-z0-9-]*`.
     pub id: String,
@@ -91,7 +99,11 @@ pub struct CaseFile {
 
 /// An expected divide: every root move with its count.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a divide: a mapping with depth and moves"
+)]
 pub struct DivideFile {
     /// Depth (at least 1).
     pub depth: u32,
@@ -151,7 +163,11 @@ impl StatusFile {
 
 /// Where a case's expectations come from.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a source: a mapping with kind and its fields"
+)]
 pub struct SourceFile {
     /// The kind of source.
     pub kind: SourceKind,
@@ -193,7 +209,11 @@ impl SourceKind {
 
 /// Another reading of a disputed case.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an alternative: a mapping with reading, options and expectations"
+)]
 pub struct AlternativeFile {
     /// The reading in words (which option value, whose interpretation).
     pub reading: String,
