@@ -13,6 +13,8 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod check;
+
 /// Deepest perft the command line accepts: deeper runs could not finish in any budget.
 pub const MAX_DEPTH: u32 = 15;
 /// Most moves accepted in `--moves`.
@@ -127,6 +129,8 @@ enum Command {
         #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
+    Check(check::CheckArgs),
     /// Validate a FEN: prints the normalised FEN and a board diagram.
     Fen {
         /// The FEN to check (default: the variant's start position).
@@ -255,6 +259,7 @@ fn check_threads(threads: usize) -> Result<()> {
 fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::Variants => list_variants(out),
+        Command::Check(args) => check::run(args, out),
         Command::Perft {
             depth,
             position,
