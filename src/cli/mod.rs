@@ -278,7 +278,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                 Some(mb) if mb > 65536 => {
                     bail!(Failure::input(format!("--hash {mb}: at most 65536 MB")))
                 }
-                Some(mb) => Some(HashTable::new(mb)),
+                Some(mb) => Some(HashTable::new(mb).map_err(Failure::input)?),
             };
             let cfg = PerftConfig {
                 threads,
