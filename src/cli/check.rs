@@ -191,10 +191,13 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     let suites = match load_all(&args.paths) {
         Ok(s) => s,
         Err(errors) => {
-            for e in &errors[..errors.len() - 1] {
+            let Some((last, before)) = errors.split_last() else {
+                return Err(Failure::input("the suites could not be read").into());
+            };
+            for e in before {
                 eprintln!("cvperft: {e}");
             }
-            return Err(Failure::input(errors[errors.len() - 1].to_string()).into());
+            return Err(Failure::input(last.to_string()).into());
         }
     };
     let selection = Selection {
@@ -284,6 +287,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
             }
             case_start = results.len();
         }
+        write_error.is_none()
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {

@@ -520,7 +520,7 @@ impl Validator<'_> {
                 );
             }
         }
-        self.source(index, &id, &case.source, source_line);
+        self.source(&id, &case.source, source_line);
         let status = match (case.status, case.reason.clone()) {
             (StatusFile::Normal, None) => Status::Normal,
             (StatusFile::Normal, Some(_)) => {
@@ -559,7 +559,8 @@ impl Validator<'_> {
             ),
             _ => {}
         }
-        let position = self.position(index, &id, &case.fen, &case.moves, rules, "")?;
+        // Keep validating after a bad position: every problem of the case is reported.
+        let position = self.position(index, &id, &case.fen, &case.moves, rules, "");
         let expect = self.expectations(
             index,
             &id,
@@ -587,6 +588,7 @@ impl Validator<'_> {
                 alternatives.push(a);
             }
         }
+        let position = position?;
         if self.errors.len() > before {
             return None;
         }
@@ -606,7 +608,7 @@ impl Validator<'_> {
         })
     }
 
-    fn source(&mut self, _index: usize, id: &str, source: &SourceFile, line: usize) {
+    fn source(&mut self, id: &str, source: &SourceFile, line: usize) {
         let present = |v: &Option<String>| v.as_ref().is_some_and(|s| !s.trim().is_empty());
         let required: &[(&str, bool)] = match source.kind {
             SourceKind::Public => &[("citation", present(&source.citation))],
