@@ -472,7 +472,7 @@ fn compare_divide(depth: u32, want: &Divide, got: Vec<(String, u64)>) -> Compare
         );
     Err((
         format!(
-            "divide {depth}: {differing} move line(s) differ; expected total {}, actual {actual_total}",
+            "divide {depth}: {differing} of the move lines differ; expected total {}, actual {actual_total}",
             want.total()
         ),
         Mismatch::Divide {

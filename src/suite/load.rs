@@ -581,12 +581,12 @@ impl Validator<'_> {
                 "the case expects nothing (give perft, divide, legal, illegal or outcome)".into(),
             );
         }
+        // The alternatives replay the case's FEN and moves under their options; when those
+        // already failed, saying so again for each alternative would only repeat it.
+        let replay = position.is_some().then_some((&case.fen, &case.moves));
         let mut alternatives = Vec::new();
         for (k, alt) in case.alternatives.into_iter().enumerate() {
-            if let Some(a) = self.alternative(index, &id, k + 1, alt, &case.fen, &case.moves, rules)
-            {
-                alternatives.push(a);
-            }
+            alternatives.push(self.alternative(index, &id, k + 1, alt, replay, rules));
         }
         let position = position?;
         if self.errors.len() > before {
@@ -783,17 +783,15 @@ impl Validator<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn alternative(
         &mut self,
         index: usize,
         id: &str,
         number: usize,
         alt: AlternativeFile,
-        fen: &Option<String>,
-        moves: &Option<String>,
+        replay: Option<(&Option<String>, &Option<String>)>,
         case_rules: Rules,
-    ) -> Option<Alternative> {
+    ) -> Alternative {
         let line = self.map.case_key_line(index, "alternatives");
         let context = format!("alternatives[{number}]: ");
         if alt.reading.trim().is_empty() {
@@ -807,10 +805,11 @@ impl Validator<'_> {
                 options_ok = false;
             }
         }
-        let position = if alt.options.is_empty() || !options_ok {
-            None
-        } else {
-            self.position(index, id, fen, moves, rules, &context)
+        let position = match replay {
+            Some((fen, moves)) if options_ok && !alt.options.is_empty() => {
+                self.position(index, id, fen, moves, rules, &context)
+            }
+            _ => None,
         };
         let expect = self.expectations(
             index,
@@ -828,12 +827,12 @@ impl Validator<'_> {
         if expect.is_empty() {
             self.error(line, Some(id), format!("{context}expects nothing"));
         }
-        Some(Alternative {
+        Alternative {
             reading: alt.reading,
             options: alt.options,
             position,
             expect,
-        })
+        }
     }
 }
 
