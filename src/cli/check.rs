@@ -249,7 +249,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         let bar =
             ProgressBar::with_draw_target(Some(planned.len() as u64), ProgressDrawTarget::stderr());
         if let Ok(style) =
-            ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {msg}")
+            ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {wide_msg}")
         {
             bar.set_style(style);
         }
