@@ -316,3 +316,35 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: CheckArgs,
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Wrapper::command().debug_assert();
+    }
+
+    #[test]
+    fn arguments_become_typed_options() {
+        let w = Wrapper::try_parse_from(["check"]).expect("defaults parse");
+        assert_eq!(w.args.paths, vec![PathBuf::from("suites")]);
+        assert_eq!(w.args.format, FormatArg::Human);
+        let w = Wrapper::try_parse_from(["check", "a.yaml", "dir", "--shard", "2/3", "-j", "4"])
+            .expect("arguments parse");
+        assert_eq!(w.args.paths.len(), 2);
+        assert_eq!(w.args.shard, Some(Shard { index: 2, count: 3 }));
+        assert_eq!(w.args.jobs, Some(4));
+        for bad in [["check", "--shard", "3/2"], ["check", "--format", "xml"]] {
+            assert!(Wrapper::try_parse_from(bad).is_err(), "{bad:?}");
+        }
+    }
+}
