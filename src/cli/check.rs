@@ -200,6 +200,10 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
             return Err(Failure::input(last.to_string()).into());
         }
     };
+    if suites.is_empty() {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Failure::input(format!("no suite (*.yaml) in {}", paths.join(" "))).into());
+    }
     let selection = Selection {
         filter: args.filter.clone(),
         rule: args.rule.clone(),
