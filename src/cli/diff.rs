@@ -277,12 +277,12 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
         Ok(b) => b,
         Err((side, e)) => {
             let who = match side {
-                Side::Reference => "reference",
-                Side::Engine => "engine",
+                Side::Reference => "the reference side failed",
+                Side::Engine => "the engine failed",
             };
             drop(engine);
             drop(reference);
-            return Err(Failure::input(format!("{who} failed: {e}")).into());
+            return Err(Failure::input(format!("{who}: {e}")).into());
         }
     };
     if bisection.agrees() {

@@ -334,19 +334,21 @@ enum Line {
 
 fn classify(line: &str) -> Line {
     let t = line.trim();
+    let lower = t.to_ascii_lowercase();
+    if lower.contains("illegal move")
+        || lower.contains("invalid move")
+        || lower.contains("unknown move")
+    {
+        return Line::Illegal;
+    }
     if t.is_empty() || t.starts_with("info") {
         return Line::Chatter;
     }
-    let lower = t.to_ascii_lowercase();
     if let Some(rest) = t.strip_prefix("Nodes searched:") {
         return match rest.trim().parse() {
             Ok(n) => Line::Total(n),
             Err(_) => Line::Malformed("`Nodes searched: N` with a number"),
         };
-    }
-    if lower.contains("illegal") || lower.contains("invalid move") || lower.contains("unknown move")
-    {
-        return Line::Illegal;
     }
     if let Some((head, count)) = t.split_once(':') {
         let head = head.trim();
@@ -392,6 +394,7 @@ mod tests {
         assert_eq!(classify(""), Line::Chatter);
         assert_eq!(classify("Stockfish 15 by someone"), Line::Chatter);
         assert_eq!(classify("Illegal move: e2e5"), Line::Illegal);
+        assert_eq!(classify("info string illegal move e2e5"), Line::Illegal);
         assert!(matches!(classify("e2e4: lots"), Line::Malformed(_)));
         assert!(matches!(
             classify("Nodes searched: many"),
