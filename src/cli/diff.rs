@@ -100,7 +100,9 @@ pub fn engine_config(
     let mut config = EngineConfig::new(command, protocol);
     config.variant = variant.clone();
     for o in options {
-        config.options.push(parse_option(o).map_err(Failure::input)?);
+        config
+            .options
+            .push(parse_option(o).map_err(Failure::input)?);
     }
     if !(timeout > 0.0 && timeout <= 86_400.0) {
         return Err(Failure::input(format!(
@@ -170,7 +172,10 @@ impl AgainstArgs {
         };
         let mut out = vec!["--against".to_string(), shell_quote(cmd)];
         if self.against_protocol != "uci" {
-            out.extend(["--against-protocol".to_string(), self.against_protocol.clone()]);
+            out.extend([
+                "--against-protocol".to_string(),
+                self.against_protocol.clone(),
+            ]);
         }
         if let Some(v) = &self.against_variant {
             out.extend(["--against-variant".to_string(), shell_quote(v)]);
@@ -234,7 +239,9 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
     let rules = build_rules(&args.position.variant, &args.position.options)?;
     let root = root_query(&rules, &args.position, args.depth)?;
     let config = args.engine.config()?;
-    let mut engine = config.open(rules).map_err(|e| Failure::input(e.to_string()))?;
+    let mut engine = config
+        .open(rules)
+        .map_err(|e| Failure::input(e.to_string()))?;
     let mut reference: Box<dyn Engine> = match &args.against.against {
         Some(cmd) => {
             let a = &args.against;
@@ -261,11 +268,7 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             Box::new(reference)
         }
     };
-    writeln!(
-        out,
-        "diff {}, depth {}",
-        rules.variant.spec.id, root.depth
-    )?;
+    writeln!(out, "diff {}, depth {}", rules.variant.spec.id, root.depth)?;
     writeln!(out, "  fen:       {}", root.fen)?;
     if !root.moves.is_empty() {
         writeln!(out, "  moves:     {}", root.moves.join(" "))?;
@@ -364,11 +367,14 @@ fn report(out: &mut impl Write, args: &DiffArgs, root: &Query, b: &Bisection) ->
         } else {
             format!("after {}", played.join(" "))
         };
-        write!(out, "  {place}, depth {}: {}", step.query.depth, summary(step))?;
+        write!(
+            out,
+            "  {place}, depth {}: {}",
+            step.query.depth,
+            summary(step)
+        )?;
         match (&step.next, step.comparison.counts.first()) {
-            (Some(next), Some((_, r, e))) => {
-                writeln!(out, "; descend into {next} ({r} vs {e})")?
-            }
+            (Some(next), Some((_, r, e))) => writeln!(out, "; descend into {next} ({r} vs {e})")?,
             _ => writeln!(out)?,
         }
     }

@@ -59,8 +59,8 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
     )?;
     writeln!(out, "  engine: {}", engine.name())?;
     out.flush()?;
-    let reports = identify(rules, &probes, engine.as_mut())
-        .map_err(|e| Failure::input(e.to_string()))?;
+    let reports =
+        identify(rules, &probes, engine.as_mut()).map_err(|e| Failure::input(e.to_string()))?;
     let mut departed = false;
     for r in &reports {
         match &r.verdict {
