@@ -244,13 +244,15 @@ pub fn identify(
         }
         let mut theirs = Vec::new();
         for &i in &used {
-            if !answers.contains_key(&i) {
-                let d = engine
-                    .divide(&probes[i].query(base))
-                    .map_err(IdentifyError::Engine)?;
-                answers.insert(i, d);
-            }
-            theirs.push(answers[&i].clone());
+            let answer = match answers.entry(i) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => e.insert(
+                    engine
+                        .divide(&probes[i].query(base))
+                        .map_err(IdentifyError::Engine)?,
+                ),
+            };
+            theirs.push(answer.clone());
         }
         let matches: Vec<usize> = (0..values.len())
             .map(|v| (0..used.len()).filter(|&k| ours[v][k] == theirs[k]).count())

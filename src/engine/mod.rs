@@ -153,7 +153,7 @@ pub struct EngineError {
     /// The engine's name (its command line).
     pub engine: String,
     /// The query, when the failure happened while answering one.
-    pub query: Option<Query>,
+    pub query: Option<Box<Query>>,
     /// What happened.
     pub kind: EngineErrorKind,
 }
@@ -163,7 +163,7 @@ impl EngineError {
     pub fn new(engine: &str, query: Option<&Query>, kind: EngineErrorKind) -> EngineError {
         EngineError {
             engine: engine.to_string(),
-            query: query.cloned(),
+            query: query.map(|q| Box::new(q.clone())),
             kind,
         }
     }

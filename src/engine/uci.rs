@@ -87,7 +87,7 @@ impl UciEngine {
             let known = |info: &Handshake| {
                 info.variants
                     .as_ref()
-                    .is_some_and(|v| v.iter().any(|x| *x == variant))
+                    .is_some_and(|v| v.contains(&variant))
             };
             if !known(&info) && !options.is_empty() {
                 // Options such as VariantPath may have loaded more variants.
@@ -297,7 +297,7 @@ impl Engine for UciEngine {
         if self.process.is_none() {
             self.start().map_err(|mut e| {
                 // The handshake failed while answering this query.
-                e.query = Some(query.clone());
+                e.query = Some(Box::new(query.clone()));
                 e
             })?;
         }
