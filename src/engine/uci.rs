@@ -84,11 +84,8 @@ impl UciEngine {
             self.send(None, &format!("setoption name {name} value {value}"))?;
         }
         if let Some(variant) = self.variant.clone() {
-            let known = |info: &Handshake| {
-                info.variants
-                    .as_ref()
-                    .is_some_and(|v| v.contains(&variant))
-            };
+            let known =
+                |info: &Handshake| info.variants.as_ref().is_some_and(|v| v.contains(&variant));
             if !known(&info) && !options.is_empty() {
                 // Options such as VariantPath may have loaded more variants.
                 self.send(None, "uci")?;
