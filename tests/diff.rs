@@ -2,6 +2,7 @@
 //! faults must be found at the exact position and move, misbehaving engines must end in one
 //! clear line with exit 2 and leave no process behind, and Stockfish must agree with us.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -459,7 +460,12 @@ fn stockfish() -> bool {
     if Path::new(STOCKFISH).exists() {
         true
     } else {
-        println!("skipped: stockfish not installed ({STOCKFISH})");
+        // Written to the stream itself, not through the test harness's capture, so that the
+        // skip shows in every `cargo test` run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: stockfish not installed ({STOCKFISH})"
+        );
         false
     }
 }

@@ -209,7 +209,7 @@ impl MoveMap {
             return format!("{letter}@{square}");
         }
         match part.chars().last() {
-            Some(last) if part.len() == 5 && last.is_ascii_alphabetic() => {
+            Some(last) if part.len() == 5 && part.is_ascii() && last.is_ascii_alphabetic() => {
                 format!("{}{}", &part[..4], map(last))
             }
             _ => part.to_string(),
