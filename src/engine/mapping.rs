@@ -264,16 +264,18 @@ impl<E: Engine> Engine for MappedEngine<E> {
         };
         let answer = self.inner.divide(&asked)?;
         let table = pos.as_ref().map(|p| self.map.table(&self.rules, p));
-        let entries: BTreeMap<String, u64> = answer
-            .entries
-            .iter()
-            .map(|e| {
-                (
-                    self.map.to_ours(&self.rules, table.as_ref(), &e.text),
-                    e.count,
-                )
-            })
-            .collect();
+        let mut entries: BTreeMap<String, u64> = BTreeMap::new();
+        for e in &answer.entries {
+            let ours = self.map.to_ours(&self.rules, table.as_ref(), &e.text);
+            // Two engine moves with one spelling of ours (a castling listed both ways): keep the
+            // second as the engine wrote it, so that it shows up as an extra move.
+            let key = if entries.contains_key(&ours) {
+                e.text.clone()
+            } else {
+                ours
+            };
+            *entries.entry(key).or_insert(0) += e.count;
+        }
         let mut divide = Divide::from_entries(
             entries
                 .into_iter()

@@ -91,6 +91,11 @@ impl UciEngine {
                 self.send(None, "uci")?;
                 info = self.read_handshake()?;
             }
+            if info.variants.is_none() && variant == "chess" {
+                // An engine without UCI_Variant plays orthodox chess: nothing to select.
+                self.send(None, "isready")?;
+                return self.await_ready();
+            }
             if !known(&info) {
                 let why = match &info.variants {
                     None => "it declares no UCI_Variant option".to_string(),
@@ -104,6 +109,11 @@ impl UciEngine {
             self.send(None, &format!("setoption name UCI_Variant value {variant}"))?;
         }
         self.send(None, "isready")?;
+        self.await_ready()
+    }
+
+    /// Reads up to `readyok`, failing on a complaint about an option.
+    fn await_ready(&mut self) -> Result<(), EngineError> {
         let mut chatter = 0;
         loop {
             let line = self.read(None, "readyok")?;
