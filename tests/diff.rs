@@ -245,28 +245,31 @@ fn uci_adapter_over_a_shim() {
 }
 
 #[test]
-fn castling_map_translates_the_moves_sent() {
-    // With `--map-castling king-to-rook`, our `e1g1` reaches the engine as `e1h1`. Our own
-    // perftree writes castling as the King's move, so it refuses that spelling: the error
-    // shows what the engine was actually sent. (Both directions are unit-tested in
-    // src/engine/mapping.rs.)
-    let engine = format!("{CVPERFT} perftree");
-    let run = cvperft(&[
+fn castling_map_works_both_ways() {
+    // This engine writes castling as King-takes-Rook (e1h1). Without a map, the castlings
+    // look missing and extra; with one, sent moves and received divides are translated.
+    let engine = format!("{} '{CVPERFT} perftree'", fixture("perftree-king-to-rook"));
+    let base = [
         "diff",
-        "2",
+        "3",
         "--fen",
         KIWIPETE,
-        "--moves",
-        "e1g1",
         "--engine",
         &engine,
         "--protocol",
         "perftree",
-        "--map-castling",
-        "king-to-rook",
-    ]);
-    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains("moves \"e1h1\""), "{}", run.stderr);
+    ];
+    let run = cvperft(&base);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(moves(&run.stdout, "missing"), "e1c1 e1g1");
+    assert_eq!(moves(&run.stdout, "extra"), "e1a1 e1h1");
+    let mut mapped = base.to_vec();
+    mapped.extend(["--map-castling", "king-to-rook"]);
+    let run = cvperft(&mapped);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    mapped.extend(["--moves", "e1g1 h3g2"]);
+    let run = cvperft(&mapped);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
 
 // ----- engine faults end cleanly -----
