@@ -301,3 +301,124 @@ pub fn identify(
     }
     Ok(reports)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::variant::VariantSpec;
+    use crate::variant::{Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Variant};
+
+    /// A test rule: with `lone-king = loses`, a side left with its King alone has lost.
+    struct LoneKing;
+    impl Hooks for LoneKing {
+        fn decided(&self, pos: &Position) -> Option<Outcome> {
+            let alone = |c: Colour| pos.colour_bb(c).count() == 1;
+            (pos.rules().is("lone-king", "loses") && alone(pos.side()))
+                .then(|| Outcome::win(pos.side().flip()))
+        }
+    }
+
+    fn test_rules() -> Rules {
+        let spec = VariantSpec {
+            id: "lone-king-test",
+            name: "Chess with a test option",
+            files: 8,
+            ranks: 8,
+            pieces: vec![
+                PieceSpec::new("P", "Pawn", "fmWfcFifmnD").pawn(&["N", "B", "R", "Q"]),
+                PieceSpec::new("N", "Knight", "N"),
+                PieceSpec::new("B", "Bishop", "B"),
+                PieceSpec::new("R", "Rook", "R"),
+                PieceSpec::new("Q", "Queen", "Q"),
+                PieceSpec::new("K", "King", "K").royal(),
+            ],
+            start_fen: "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1",
+            castling: vec![],
+            en_passant: true,
+            hand: HandKind::None,
+            jewel: false,
+            options: vec![OptionSpec {
+                name: "lone-king",
+                values: &["plays", "loses"],
+                ruling: "TEST-1",
+                help: "a lone King loses",
+            }],
+            rulings: &[],
+            hooks: &LoneKing,
+        };
+        let variant: &'static Variant =
+            Box::leak(Box::new(Variant::compile(spec).expect("test variant")));
+        Rules::new(variant)
+    }
+
+    fn probe(name: &str, fen: &str, depth: u32) -> Probe {
+        Probe {
+            name: name.into(),
+            fen: Some(fen.into()),
+            moves: None,
+            depth,
+            options: BTreeMap::new(),
+            note: None,
+        }
+    }
+
+    fn verdicts(engine_rules: Rules, probes: &[Probe]) -> Vec<(String, String)> {
+        let base = test_rules();
+        let mut engine = ReferenceEngine::new(engine_rules);
+        identify(base, probes, &mut engine)
+            .expect("identify runs")
+            .into_iter()
+            .map(|r| {
+                let v = match r.verdict {
+                    Verdict::Agrees { value, .. } => format!("agrees {value}"),
+                    Verdict::Undecided { values } => format!("undecided {}", values.join(" ")),
+                    Verdict::MatchesNone { closest, probe, .. } => {
+                        format!("none, closest {closest} at {probe}")
+                    }
+                };
+                (r.option, v)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tells_the_option_values_apart() {
+        let probes = [
+            probe("quiet", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 2),
+            probe("bare-black", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", 1),
+        ];
+        let base = test_rules();
+        let mut loses = base;
+        loses.set("lone-king", "loses").expect("option");
+        let plays = verdicts(base, &probes);
+        assert_eq!(plays[0], ("lone-king".into(), "agrees plays".into()));
+        // Under `plays`, game-end changes nothing on these probes.
+        assert_eq!(
+            plays[1],
+            ("game-end".into(), "undecided rules movegen".into())
+        );
+
+        let found = verdicts(loses, &probes);
+        assert_eq!(found[0], ("lone-king".into(), "agrees loses".into()));
+        // The base assumes `plays`, which no game-end value reconciles with this engine.
+        assert_eq!(
+            found[1],
+            ("game-end".into(), "none, closest rules at quiet".into())
+        );
+    }
+
+    #[test]
+    fn probes_fixing_the_option_are_left_out() {
+        let mut fixed = probe("bare-black", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", 1);
+        fixed.options.insert("lone-king".into(), "loses".into());
+        let reports = identify(
+            test_rules(),
+            &[fixed],
+            &mut ReferenceEngine::new(test_rules()),
+        );
+        let reports = reports.expect("identify runs");
+        assert!(reports[0].probes.is_empty());
+        assert!(matches!(reports[0].verdict, Verdict::Undecided { .. }));
+    }
+}
