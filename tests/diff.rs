@@ -318,19 +318,28 @@ fn engine_crashes_mid_output() {
 fn assert_gone(pidfile: &Path) {
     let text = std::fs::read_to_string(pidfile).expect("the fake engine wrote its pids");
     for pid in text.split_whitespace() {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        // Gone, or a zombie waiting for a parent that does not reap: no longer running.
-        let state = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next();
-        assert!(
-            stat.is_empty() || state == Some("Z") || state == Some("X"),
-            "process {pid} still alive: {stat}"
-        );
+        // SIGKILL is delivered asynchronously: give a loaded machine a moment to act on it.
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // Gone, or a zombie waiting for a parent that does not reap: no longer running.
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next();
+            if stat.is_empty() || state == Some("Z") || state == Some("X") {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "process {pid} still alive: {stat}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
+    let _ = std::fs::remove_file(pidfile);
 }
 
 fn pidfile(name: &str) -> PathBuf {
@@ -532,4 +541,40 @@ fn stockfish_against_a_faulty_engine() {
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_eq!(field(&run.stdout, "path"), "a1b1 a6e2");
     assert_eq!(moves(&run.stdout, "extra"), "e1g1");
+}
+
+#[test]
+fn stockfish_options_are_sent_and_checked() {
+    if !stockfish() {
+        return;
+    }
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--engine",
+        STOCKFISH,
+        "--engine-option",
+        "Hash=32",
+        "--engine-option",
+        "Threads=1",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--engine",
+        STOCKFISH,
+        "--engine-option",
+        "Hsh=16",
+    ]);
+    assert_one_line_error(&run, STOCKFISH, "No such option: Hsh");
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--engine",
+        STOCKFISH,
+        "--engine-variant",
+        "atomic",
+    ]);
+    assert_one_line_error(&run, STOCKFISH, "declares no UCI_Variant option");
 }

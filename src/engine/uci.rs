@@ -121,11 +121,7 @@ impl UciEngine {
             if t == "readyok" {
                 return Ok(());
             }
-            let lower = t.to_ascii_lowercase();
-            if lower.starts_with("no such option")
-                || lower.contains("unknown option")
-                || lower.contains("invalid option")
-            {
+            if refuses_option(t) {
                 return Err(self.error(None, EngineErrorKind::Rejected(t.to_string())));
             }
             chatter += 1;
@@ -154,6 +150,11 @@ impl UciEngine {
                         }
                     }
                     info.variants = Some(values);
+                }
+                _ if refuses_option(&line) => {
+                    return Err(
+                        self.error(None, EngineErrorKind::Rejected(line.trim().to_string()))
+                    );
                 }
                 _ => {
                     chatter += 1;
@@ -327,6 +328,14 @@ impl Drop for UciEngine {
             p.shut_down(Some("quit"), Duration::from_millis(200));
         }
     }
+}
+
+/// Whether a line is an engine's complaint about a `setoption` (Stockfish: `No such option: X`).
+fn refuses_option(line: &str) -> bool {
+    let lower = line.trim().to_ascii_lowercase();
+    lower.starts_with("no such option")
+        || lower.contains("unknown option")
+        || lower.contains("invalid option")
 }
 
 /// One line of a `go perft` answer.
