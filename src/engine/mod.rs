@@ -219,8 +219,9 @@ impl std::error::Error for EngineError {}
 
 /// A move generator that can be asked for divides.
 ///
-/// Implementations keep any process they start alive between queries and end it on drop.
-pub trait Engine {
+/// Implementations keep any process they start alive between queries and end it on drop. They
+/// are `Send`, so a runner may move each engine to a worker thread.
+pub trait Engine: Send {
     /// The divide of `query`, moves in our spelling, sorted.
     ///
     /// # Errors
