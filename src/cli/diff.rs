@@ -31,7 +31,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "NAME=VALUE")]
     pub engine_option: Vec<String>,
     /// How the engine writes castling.
-    #[arg(long, default_value = "king-move", value_parser = ["king-move", "king-to-rook"])]
+    #[arg(long, default_value = "king-move", value_name = "STYLE", value_parser = ["king-move", "king-to-rook"])]
     pub map_castling: String,
     /// A spelling map OURS=THEIRS: two letters map a piece letter, else a whole move
     /// (repeatable).
@@ -49,7 +49,7 @@ pub struct AgainstArgs {
     #[arg(long, value_name = "CMD")]
     pub against: Option<String>,
     /// Its protocol.
-    #[arg(long, default_value = "uci", value_parser = ["uci", "perftree"])]
+    #[arg(long, default_value = "uci", value_name = "PROTOCOL", value_parser = ["uci", "perftree"])]
     pub against_protocol: String,
     /// Its UCI_Variant.
     #[arg(long, value_name = "NAME")]
@@ -58,7 +58,7 @@ pub struct AgainstArgs {
     #[arg(long, value_name = "NAME=VALUE")]
     pub against_option: Vec<String>,
     /// How it writes castling.
-    #[arg(long, default_value = "king-move", value_parser = ["king-move", "king-to-rook"])]
+    #[arg(long, default_value = "king-move", value_name = "STYLE", value_parser = ["king-move", "king-to-rook"])]
     pub against_map_castling: String,
     /// Its spelling map (repeatable).
     #[arg(long = "against-map", value_name = "OURS=THEIRS")]

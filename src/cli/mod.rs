@@ -113,8 +113,11 @@ enum Command {
         #[arg(long = "inject", value_name = "FAULT")]
         inject: Vec<String>,
     },
-    /// Compare an engine's divide with ours (or another engine's) and bisect to the first
-    /// position where the move lists differ. Exit 0 agree, 1 differ, 2 error.
+    /// Compare an engine's divide with ours and bisect to the first differing move.
+    ///
+    /// Compares with our reference, or with a second engine (`--against`), descends into the
+    /// first move whose counts differ until the move lists differ, and prints that position.
+    /// Exit 0 agree, 1 differ, 2 error.
     Diff(diff::DiffArgs),
     /// Tell which value of each rule option an engine implements.
     Identify(identify::IdentifyArgs),
