@@ -89,6 +89,17 @@ impl Bitboard {
             Some(Square(self.0.trailing_zeros() as u8))
         }
     }
+    /// The squares for which `keep` holds.
+    #[inline(always)]
+    pub fn filter_squares(self, mut keep: impl FnMut(Square) -> bool) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for sq in self {
+            if keep(sq) {
+                out.set(sq);
+            }
+        }
+        out
+    }
     /// Whether the two sets share a square.
     pub const fn intersects(self, other: Bitboard) -> bool {
         self.0 & other.0 != 0

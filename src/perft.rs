@@ -1,11 +1,14 @@
 //! Perft and divide.
 //!
 //! Perft(d) counts the legal move sequences of length d; the last ply is bulk-counted (the
-//! number of legal moves, without making the moves a second time). Divide lists perft(d-1) for
-//! every root move, sorted by move text.
+//! number of legal moves, without making the safe moves at all). Divide lists perft(d-1) for
+//! every root move, sorted by move text. Both can split the work at the root over threads
+//! (rayon's work stealing) and use an optional transposition table ([`HashTable`]), which is
+//! off by default and never used for suite expectations.
 
 use crate::notation::move_text;
 use crate::position::Position;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The number of legal move sequences of length `depth`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -20,6 +23,81 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
+/// A perft transposition table: entries keyed by the full 64-bit Zobrist key and the depth,
+/// both verified on every probe. Lock-free: each entry is two atomics written with the XOR
+/// trick, so a torn entry written by two threads at once fails verification and is ignored.
+pub struct HashTable {
+    entries: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+impl HashTable {
+    /// A table of about `megabytes` MB (rounded down to a power of two of entries; at least one).
+    pub fn new(megabytes: usize) -> HashTable {
+        let wanted = (megabytes.max(1) * 1024 * 1024 / 16).max(1);
+        let size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let entries = (0..size)
+            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+            .collect();
+        HashTable {
+            entries,
+            mask: size - 1,
+        }
+    }
+
+    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        let e = &self.entries[key as usize & self.mask];
+        let data = e[1].load(Ordering::Relaxed);
+        let check = e[0].load(Ordering::Relaxed);
+        if check ^ data == key && data & 0xff == depth as u64 && data != 0 {
+            Some(data >> 8)
+        } else {
+            None
+        }
+    }
+
+    fn store(&self, key: u64, depth: u32, count: u64) {
+        if count >= 1 << 56 {
+            return;
+        }
+        let data = count << 8 | depth as u64;
+        let e = &self.entries[key as usize & self.mask];
+        e[0].store(key ^ data, Ordering::Relaxed);
+        e[1].store(data, Ordering::Relaxed);
+    }
+}
+
+/// Perft with a transposition table for the inner nodes.
+pub fn perft_hashed(pos: &Position, depth: u32, table: &HashTable) -> u64 {
+    if depth <= 1 {
+        return perft(pos, depth);
+    }
+    let key = pos.zobrist();
+    if let Some(n) = table.probe(key, depth) {
+        return n;
+    }
+    let mut total = 0;
+    pos.for_each_legal(|_, next| total += perft_hashed(next, depth - 1, table));
+    table.store(key, depth, total);
+    total
+}
+
+/// How to run a perft.
+#[derive(Default, Clone, Copy)]
+pub struct PerftConfig<'a> {
+    /// Worker threads (0 or 1: this thread alone).
+    pub threads: usize,
+    /// Optional transposition table.
+    pub hash: Option<&'a HashTable>,
+}
+
+fn count(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
+    match cfg.hash {
+        Some(t) => perft_hashed(pos, depth, t),
+        None => perft(pos, depth),
+    }
+}
+
 /// One root move with the leaf count below it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DivideEntry {
@@ -31,71 +109,90 @@ pub struct DivideEntry {
 
 /// Perft(depth - 1) for each root move, sorted by move text. Depth 0 has no root moves.
 pub fn divide(pos: &Position, depth: u32) -> Vec<DivideEntry> {
-    let mut out = Vec::new();
-    if depth == 0 {
-        return out;
-    }
-    let mut children = Vec::new();
-    pos.for_each_legal(|m, next| children.push((move_text(pos, &m), next.clone())));
-    out = run_parallel(children, |(text, next)| DivideEntry {
-        text,
-        count: perft(&next, depth - 1),
-    });
-    out.sort_by(|a, b| a.text.cmp(&b.text));
-    out
+    divide_with(pos, depth, &PerftConfig::default())
 }
 
-/// Perft split at the root over `threads` worker threads (1 = this thread alone).
-pub fn perft_threads(pos: &Position, depth: u32, threads: usize) -> u64 {
-    if threads <= 1 || depth < 3 {
-        return perft(pos, depth);
+/// Perft under a configuration.
+pub fn perft_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
+    if cfg.threads <= 1 || depth < 3 {
+        return count(pos, depth, cfg);
     }
-    divide_threads(pos, depth, threads)
-        .iter()
-        .map(|e| e.count)
-        .sum()
+    divide_with(pos, depth, cfg).iter().map(|e| e.count).sum()
 }
 
-/// Divide split at the root over `threads` worker threads.
-pub fn divide_threads(pos: &Position, depth: u32, threads: usize) -> Vec<DivideEntry> {
-    if threads <= 1 {
-        return divide(pos, depth);
-    }
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| divide_parallel(pos, depth)),
-        Err(_) => divide(pos, depth),
-    }
-}
-
-fn divide_parallel(pos: &Position, depth: u32) -> Vec<DivideEntry> {
-    use rayon::prelude::*;
+/// Divide under a configuration.
+pub fn divide_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> Vec<DivideEntry> {
     if depth == 0 {
         return Vec::new();
     }
     let mut children = Vec::new();
     pos.for_each_legal(|m, next| children.push((move_text(pos, &m), next.clone())));
-    let mut out: Vec<DivideEntry> = children
-        .into_par_iter()
-        .map(|(text, next)| DivideEntry {
-            count: perft_split(&next, depth - 1),
-            text,
-        })
-        .collect();
+    let mut out: Vec<DivideEntry> = if cfg.threads <= 1 {
+        children
+            .into_iter()
+            .map(|(text, next)| DivideEntry {
+                count: count(&next, depth - 1, cfg),
+                text,
+            })
+            .collect()
+    } else {
+        use rayon::prelude::*;
+        let run = || {
+            children
+                .into_par_iter()
+                .map(|(text, next)| DivideEntry {
+                    count: split_below(&next, depth - 1, cfg),
+                    text,
+                })
+                .collect()
+        };
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(cfg.threads)
+            .build()
+        {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        }
+    };
     out.sort_by(|a, b| a.text.cmp(&b.text));
     out
 }
 
-/// Splits one more level below the root so two threads stay busy when the root has few moves.
-fn perft_split(pos: &Position, depth: u32) -> u64 {
+/// Splits one more level below the root so every thread stays busy when the root has few moves.
+fn split_below(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
     use rayon::prelude::*;
     if depth < 4 {
-        return perft(pos, depth);
+        return count(pos, depth, cfg);
     }
     let mut children = Vec::new();
     pos.for_each_legal(|_, next| children.push(next.clone()));
-    children.par_iter().map(|c| perft(c, depth - 1)).sum()
+    children.par_iter().map(|c| count(c, depth - 1, cfg)).sum()
 }
 
-fn run_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
-    items.into_iter().map(f).collect()
+/// Every move path of exactly `plies` legal moves from `pos`, with the position reached, in a
+/// deterministic order (sorted by the space-joined move text). Lines where the game ends
+/// earlier are left out: they add nothing to any perft at least `plies` deep.
+pub fn paths(pos: &Position, plies: u32) -> Vec<(Vec<String>, Position)> {
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    collect_paths(pos, plies, &mut path, &mut out);
+    out.sort_by_key(|a| a.0.join(" "));
+    out
+}
+
+fn collect_paths(
+    pos: &Position,
+    plies: u32,
+    path: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, Position)>,
+) {
+    if plies == 0 {
+        out.push((path.clone(), pos.clone()));
+        return;
+    }
+    pos.for_each_legal(|m, next| {
+        path.push(move_text(pos, &m));
+        collect_paths(next, plies - 1, path, out);
+        path.pop();
+    });
 }

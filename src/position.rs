@@ -254,7 +254,9 @@ impl Position {
                             "{} on {sq} stands on its promotion rank",
                             piece.name
                         ));
-                    } else if piece.pawn && sq.rank() == first {
+                    } else if piece.pawn && sq.rank() == first && !v.spec.jewel {
+                        // With the Pink Panther a robbed Silvergeneral becomes a Pawn wherever
+                        // it stands, its own first rank included; elsewhere a pawn cannot get there.
                         reasons.push(format!(
                             "{} on {sq} stands on its own first rank",
                             piece.name
@@ -371,7 +373,7 @@ impl Position {
             .pieces
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.royal || p.fen.starts_with('+') && p.fen.ends_with('G'))
+            .filter(|(_, p)| p.sovereign)
             .map(|(k, _)| self.pieces_of(k as u8, colour).count())
             .sum()
     }
@@ -484,30 +486,9 @@ impl Position {
     pub fn attacked(&self, sq: Square, by: Colour) -> bool {
         let v = self.rules.variant;
         let theirs = self.by_colour[by.index()];
-        for k in 0..v.spec.pieces.len() as u8 {
-            let pcs = self.by_kind[k as usize] & theirs;
-            if pcs.is_empty() {
-                continue;
-            }
-            if v.leap_attackers[Variant::slot(k, by, sq)].intersects(pcs) {
-                return true;
-            }
-        }
         let blockers = self.occupied() | self.neutral;
-        for dir in 0..v.directions.len() as u8 {
-            for (n, &s) in v.back_ray(dir, sq).iter().enumerate() {
-                if blockers.has(s) {
-                    if theirs.has(s) {
-                        let p = self.piece_at(s).expect("occupied");
-                        if v.ride_capture_range[Variant::slot(p.kind, by, s)][dir as usize] as usize
-                            > n
-                        {
-                            return true;
-                        }
-                    }
-                    break;
-                }
-            }
+        if self.table_attacked(sq, by, theirs, blockers) {
+            return true;
         }
         if v.special_captures {
             for from in theirs {
@@ -520,6 +501,202 @@ impl Position {
             }
         }
         v.spec.hooks.extra_attacks(self, sq, by)
+    }
+
+    /// Squares of `by`'s pieces that could capture on `sq` by their table moves (leaps and
+    /// slides; hook moves not included).
+    pub fn attackers(&self, sq: Square, by: Colour) -> Bitboard {
+        let v = self.rules.variant;
+        let theirs = self.by_colour[by.index()];
+        let mut found = Bitboard::EMPTY;
+        for k in 0..v.spec.pieces.len() as u8 {
+            let pcs = self.by_kind[k as usize] & theirs;
+            if !pcs.is_empty() {
+                found |= v.leap_attackers[Variant::slot(k, by, sq)] & pcs;
+            }
+        }
+        let blockers = self.occupied() | self.neutral;
+        for dir in 0..v.directions.len() as u8 {
+            if let Some((s, steps)) = v.nearest_back(dir, sq, blockers)
+                && theirs.has(s)
+                && self.rides_to(s, by, dir, steps)
+            {
+                found.set(s);
+            }
+        }
+        if v.special_captures {
+            for from in theirs {
+                let p = self.piece_at(from).expect("occupied");
+                for leap in &v.special[Variant::slot(p.kind, by, from)] {
+                    if leap.capture && leap.to == sq && !leap.path.intersects(blockers) {
+                        found.set(from);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether one of `theirs` (pieces of `by`) captures on `sq` by a table leap or slide, with
+    /// `blockers` blocking slides.
+    #[inline(always)]
+    fn table_attacked(&self, sq: Square, by: Colour, theirs: Bitboard, blockers: Bitboard) -> bool {
+        let v = self.rules.variant;
+        for &k in &v.leap_kinds {
+            let pcs = self.by_kind[k as usize] & theirs;
+            if !pcs.is_empty() && v.leap_attackers[Variant::slot(k, by, sq)].intersects(pcs) {
+                return true;
+            }
+        }
+        for dir in 0..v.directions.len() as u8 {
+            if let Some((s, steps)) = v.nearest_back(dir, sq, blockers)
+                && theirs.has(s)
+                && self.rides_to(s, by, dir, steps)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the piece of `by` on `s` captures `steps` steps away along direction `dir`.
+    #[inline(always)]
+    fn rides_to(&self, s: Square, by: Colour, dir: u8, steps: u32) -> bool {
+        let p = self.piece_at(s).expect("occupied");
+        let range =
+            self.rules.variant.ride_capture_range[Variant::slot(p.kind, by, s)][dir as usize];
+        range != 0 && (range == 255 || range as u32 >= steps)
+    }
+
+    /// What the side to move needs to decide legality cheaply: `None` when every move must be
+    /// made and tested (in check, hook captures, more than one royal piece).
+    pub fn legality(&self) -> Option<Legality> {
+        let v = self.rules.variant;
+        if !v.fast_legality || v.royal_kinds.len() != 1 {
+            return None;
+        }
+        let us = self.side;
+        let royals = self.pieces_of(v.royal_kinds[0], us);
+        let king = royals.first()?;
+        if royals.count() != 1 {
+            return None;
+        }
+        let blockers = self.occupied() | self.neutral;
+        let mut without_king = blockers;
+        without_king.clear(king);
+        let attacked = self.attack_map(us.flip(), without_king);
+        if attacked.has(king) {
+            return None;
+        }
+        let ours = self.by_colour[us.index()];
+        let theirs = self.by_colour[us.flip().index()];
+        let mut legality = Legality {
+            attacked,
+            royals,
+            pinned: Bitboard::EMPTY,
+            pins: [(NO_SQUARE, Bitboard::EMPTY); crate::variant::MAX_DIRECTIONS],
+            pin_count: 0,
+        };
+        for dir in 0..v.directions.len() as u8 {
+            let Some((first, _)) = v.nearest_back(dir, king, blockers) else {
+                continue;
+            };
+            if !ours.has(first) {
+                continue;
+            }
+            let mut rest = blockers;
+            rest.clear(first);
+            if let Some((next, steps)) = v.nearest_back(dir, king, rest)
+                && theirs.has(next)
+                && self.rides_to(next, us.flip(), dir, steps)
+            {
+                legality.pinned.set(first);
+                let segment = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()]
+                    & !v.back_ray_bb[dir as usize * SQUARE_COUNT + next.index()];
+                legality.pins[legality.pin_count] = (first, segment);
+                legality.pin_count += 1;
+            }
+        }
+        Some(legality)
+    }
+
+    /// Whether `m` is legal, when [`Position::legality`] decides it without making the move;
+    /// `None` when it must be made and tested (placements, en passant, castling).
+    #[inline(always)]
+    pub fn quick_legal(&self, m: &Move, legality: &Legality) -> Option<bool> {
+        const SPECIAL: u8 = flags::EN_PASSANT | flags::CASTLE_KING | flags::CASTLE_QUEEN;
+        if !m.has_moving_part() || m.flags & SPECIAL != 0 {
+            None
+        } else if legality.royals.has(m.from) {
+            Some(!legality.attacked.has(m.to))
+        } else if legality.pinned.has(m.from) {
+            Some(legality.pin_mask(m.from).has(m.to))
+        } else {
+            Some(true)
+        }
+    }
+
+    /// Every square `by` attacks by its table moves, slides blocked by `blockers`.
+    pub fn attack_map(&self, by: Colour, blockers: Bitboard) -> Bitboard {
+        let v = self.rules.variant;
+        let mut map = Bitboard::EMPTY;
+        for from in self.by_colour[by.index()] {
+            let p = self.piece_at(from).expect("occupied");
+            let slot = Variant::slot(p.kind, by, from);
+            map |= v.leap_capture[slot];
+            for ride in &v.rides[slot] {
+                if !ride.capture {
+                    continue;
+                }
+                if ride.range == 255 {
+                    map |= v.slide(ride.dir, from, blockers).0;
+                    continue;
+                }
+                for &to in v.ray(ride.dir, from).iter().take(ride.range as usize) {
+                    map.set(to);
+                    if blockers.has(to) {
+                        break;
+                    }
+                }
+            }
+            for leap in &v.special[slot] {
+                if leap.capture && !leap.path.intersects(blockers) {
+                    map.set(leap.to);
+                }
+            }
+        }
+        map
+    }
+
+    /// A 64-bit Zobrist key of everything that decides the moves and their future: pieces,
+    /// neutral squares, hands, side, castling rights and the en-passant square (the rules are
+    /// the same for every position of one perft run).
+    pub fn zobrist(&self) -> u64 {
+        let z = zobrist_table();
+        let mut key = if self.side == Colour::Black {
+            z.side
+        } else {
+            0
+        };
+        for sq in self.occupied() {
+            key ^= z.piece[self.board[sq.index()] as usize][sq.index()];
+        }
+        for sq in self.neutral {
+            key ^= z.piece[0][sq.index()];
+        }
+        key ^= z.castling[self.castling as usize & 15];
+        if let Some(ep) = self.ep {
+            key ^= z.ep[ep.index()];
+        }
+        for c in 0..2 {
+            for k in 0..MAX_KINDS {
+                let n = self.hand[c][k] as usize;
+                if n > 0 {
+                    key ^= z.hand[c][k][n.min(63)];
+                }
+            }
+        }
+        key
     }
 
     /// Whether any royal piece of `colour` is attacked.
@@ -544,8 +721,21 @@ impl Position {
 
     /// Pseudo-legal moves: every move the pieces can make, own royal safety not yet tested.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+
+    /// Generates the pseudo-legal moves into any sink (a list, or a counter at perft leaves).
+    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_with(sink, None);
+    }
+
+    /// Generates into `sink`; `attacked` (the opponent's attack map, when known) spares the
+    /// castling test its attack scans.
+    pub fn generate_with<S: MoveSink>(&self, sink: &mut S, attacked: Option<Bitboard>) {
         let v = self.rules.variant;
-        if v.spec.hooks.replace_moves(self, out) {
+        let mut hook_moves = Vec::new();
+        if v.spec.hooks.replace_moves(self, &mut hook_moves) {
+            hook_moves.into_iter().for_each(|m| sink.add(self, m));
             return;
         }
         let us = self.side;
@@ -553,75 +743,81 @@ impl Position {
         let blockers = self.occupied() | self.neutral;
         let empty = v.geometry.mask & !blockers;
         let targets = self.capturable(us.flip());
-        let last_rank = if us == Colour::White {
-            v.spec.ranks - 1
-        } else {
-            0
-        };
+        let last_rank = v.last_rank_bb[us.index()];
         for from in ours {
             let piece = self.piece_at(from).expect("occupied");
             let slot = Variant::slot(piece.kind, us, from);
             let promotions = &v.promotion_kinds[piece.kind as usize];
             let is_pawn = v.spec.pieces[piece.kind as usize].pawn;
-            let push = |to: Square, flag: u8, out: &mut Vec<Move>| {
-                let mut m = Move::new(from, to);
-                m.flags = flag;
-                if !promotions.is_empty() && to.rank() == last_rank {
-                    for &p in promotions {
-                        m.promotion = p + 1;
-                        out.push(m);
+            let mut plain = (v.leap_quiet[slot] & empty) | (v.leap_capture[slot] & targets);
+            for ride in &v.rides[slot] {
+                if ride.range == 255 {
+                    let (reach, first) = v.slide(ride.dir, from, blockers);
+                    if ride.quiet {
+                        plain |= reach & !blockers;
                     }
-                } else {
-                    out.push(m);
-                }
-            };
-            for to in v.leap_quiet[slot] & empty {
-                push(to, 0, out);
-            }
-            for to in v.leap_capture[slot] & targets {
-                push(to, 0, out);
-            }
-            if is_pawn
-                && let Some(ep) = self.ep
-                && v.leap_capture[slot].has(ep)
-            {
-                push(ep, flags::EN_PASSANT, out);
-            }
-            for leap in &v.special[slot] {
-                if leap.path.intersects(blockers) {
+                    if ride.capture
+                        && let Some(f) = first
+                        && targets.has(f)
+                    {
+                        plain.set(f);
+                    }
                     continue;
                 }
-                let flag = if is_pawn && v.spec.en_passant && leap.quiet && !leap.capture {
-                    flags::DOUBLE_STEP
-                } else {
-                    0
-                };
-                if (leap.quiet && empty.has(leap.to)) || (leap.capture && targets.has(leap.to)) {
-                    push(leap.to, flag, out);
-                }
-            }
-            for ride in &v.rides[slot] {
                 for (n, &to) in v.ray(ride.dir, from).iter().enumerate() {
                     if n >= ride.range as usize {
                         break;
                     }
                     if blockers.has(to) {
                         if ride.capture && targets.has(to) {
-                            push(to, 0, out);
+                            plain.set(to);
                         }
                         break;
                     }
                     if ride.quiet {
-                        push(to, 0, out);
+                        plain.set(to);
                     }
                 }
             }
+            let flagged = |to: Square, flag: u8, sink: &mut S| {
+                let mut m = Move::new(from, to);
+                m.flags = flag;
+                if !promotions.is_empty() && last_rank.has(to) {
+                    for &p in promotions {
+                        m.promotion = p + 1;
+                        sink.add(self, m);
+                    }
+                } else {
+                    sink.add(self, m);
+                }
+            };
+            if is_pawn
+                && let Some(ep) = self.ep
+                && v.leap_capture[slot].has(ep)
+            {
+                flagged(ep, flags::EN_PASSANT, sink);
+            }
+            for leap in &v.special[slot] {
+                if leap.path.intersects(blockers) {
+                    continue;
+                }
+                if (leap.quiet && empty.has(leap.to)) || (leap.capture && targets.has(leap.to)) {
+                    if is_pawn && v.spec.en_passant && leap.quiet && !leap.capture {
+                        flagged(leap.to, flags::DOUBLE_STEP, sink);
+                    } else {
+                        plain.set(leap.to);
+                    }
+                }
+            }
+            sink.add_targets(self, from, plain, promotions, last_rank);
         }
-        self.castling_moves(out);
-        v.spec.hooks.extra_moves(self, out);
+        let mut rest = Vec::new();
+        self.castling_moves(&mut rest, attacked);
+        v.spec.hooks.extra_moves(self, &mut rest);
+        rest.into_iter().for_each(|m| sink.add(self, m));
     }
 
-    fn castling_moves(&self, out: &mut Vec<Move>) {
+    fn castling_moves(&self, out: &mut Vec<Move>, attacked: Option<Bitboard>) {
         let us = self.side;
         for wing in [Wing::King, Wing::Queen] {
             if !self.has_castling(us, wing) {
@@ -637,7 +833,7 @@ impl Position {
             let blocked = (lo..=hi).map(|f| Square::new(f, rank)).any(|sq| {
                 sq != c.king_from && sq != c.rook_from && (self.occupied() | self.neutral).has(sq)
             });
-            if blocked || self.in_check() {
+            if blocked || attacked.map_or_else(|| self.in_check(), |a| a.has(c.king_from)) {
                 continue;
             }
             let (a, b) = (
@@ -647,7 +843,7 @@ impl Position {
             let through_attack = (a..=b)
                 .map(|f| Square::new(f, rank))
                 .filter(|&sq| sq != c.king_from && sq != c.king_to)
-                .any(|sq| self.attacked(sq, us.flip()));
+                .any(|sq| attacked.map_or_else(|| self.attacked(sq, us.flip()), |a| a.has(sq)));
             if through_attack {
                 continue;
             }
@@ -666,9 +862,9 @@ impl Position {
     pub fn for_each_legal_unchecked(&self, mut f: impl FnMut(Move, &Position)) {
         let v = self.rules.variant;
         let mut pseudo = Vec::with_capacity(64);
-        self.pseudo_moves(&mut pseudo);
         let us = self.side;
         if v.spec.hooks.expands() {
+            self.pseudo_moves(&mut pseudo);
             let mut expanded = Vec::new();
             for m in pseudo {
                 let after = self.play(m);
@@ -683,10 +879,18 @@ impl Position {
             }
             return;
         }
+        let legality = self.legality();
+        self.generate_with(&mut pseudo, legality.map(|l| l.attacked));
         for m in pseudo {
-            let after = self.play(m);
-            if !after.royal_attacked(us) {
-                f(m, &after);
+            match legality.as_ref().and_then(|l| self.quick_legal(&m, l)) {
+                Some(false) => {}
+                Some(true) => f(m, &self.play(m)),
+                None => {
+                    let after = self.play(m);
+                    if !after.royal_attacked(us) {
+                        f(m, &after);
+                    }
+                }
             }
         }
     }
@@ -716,9 +920,31 @@ impl Position {
 
     /// The number of legal moves (perft 1).
     pub fn count_legal(&self) -> u64 {
-        let mut n = 0;
-        self.for_each_legal(|_, _| n += 1);
-        n
+        let v = self.rules.variant;
+        if v.spec.hooks.expands() {
+            let mut n = 0;
+            self.for_each_legal(|_, _| n += 1);
+            return n;
+        }
+        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+            return 0;
+        }
+        let us = self.side;
+        match self.legality() {
+            Some(legality) => {
+                let mut counter = LeafCounter { legality, count: 0 };
+                self.generate_with(&mut counter, Some(legality.attacked));
+                counter.count
+            }
+            None => {
+                let mut pseudo = Vec::with_capacity(64);
+                self.pseudo_moves(&mut pseudo);
+                pseudo
+                    .iter()
+                    .filter(|m| !self.play(**m).royal_attacked(us))
+                    .count() as u64
+            }
+        }
     }
 
     /// The variant's own decision (bare King, marriage), whatever the game-end mode.
@@ -816,6 +1042,148 @@ impl Position {
         next.side = us.flip();
         next
     }
+}
+
+/// Receives generated moves.
+pub trait MoveSink {
+    /// One move.
+    fn add(&mut self, pos: &Position, m: Move);
+    /// Plain moves (no flags) from `from` to every square of `to`; arriving on `last_rank`
+    /// promotes to each of `promotions` when that list is not empty.
+    fn add_targets(
+        &mut self,
+        pos: &Position,
+        from: Square,
+        to: Bitboard,
+        promotions: &[u8],
+        last_rank: Bitboard,
+    ) {
+        for sq in to {
+            let mut m = Move::new(from, sq);
+            if !promotions.is_empty() && last_rank.has(sq) {
+                for &p in promotions {
+                    m.promotion = p + 1;
+                    self.add(pos, m);
+                }
+            } else {
+                self.add(pos, m);
+            }
+        }
+    }
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline(always)]
+    fn add(&mut self, _pos: &Position, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Pins found by [`Position::legality`]: a pinned piece may only move inside its segment
+/// (between its King and the pinning piece, the pinner included).
+#[derive(Clone, Copy, Debug)]
+pub struct Legality {
+    /// Squares the opponent attacks, slides passing through the side to move's royal piece.
+    pub attacked: Bitboard,
+    /// The side to move's royal piece.
+    pub royals: Bitboard,
+    /// Pinned pieces of the side to move.
+    pub pinned: Bitboard,
+    pins: [(Square, Bitboard); crate::variant::MAX_DIRECTIONS],
+    pin_count: usize,
+}
+
+impl Legality {
+    /// Squares the pinned piece on `from` may move to.
+    #[inline(always)]
+    pub fn pin_mask(&self, from: Square) -> Bitboard {
+        self.pins[..self.pin_count]
+            .iter()
+            .filter(|(s, _)| *s == from)
+            .fold(Bitboard(!0), |acc, (_, mask)| acc & *mask)
+    }
+}
+
+/// Counts legal moves at a perft leaf without making the moves whose legality the pins and
+/// attack tables already decide.
+struct LeafCounter {
+    legality: Legality,
+    count: u64,
+}
+
+impl MoveSink for LeafCounter {
+    #[inline(always)]
+    fn add(&mut self, pos: &Position, m: Move) {
+        let legal = match pos.quick_legal(&m, &self.legality) {
+            Some(known) => known,
+            None => !pos.play(m).royal_attacked(pos.side),
+        };
+        if legal {
+            self.count += 1;
+        }
+    }
+    #[inline(always)]
+    fn add_targets(
+        &mut self,
+        _pos: &Position,
+        from: Square,
+        to: Bitboard,
+        promotions: &[u8],
+        last_rank: Bitboard,
+    ) {
+        let to = if self.legality.royals.has(from) {
+            to & !self.legality.attacked
+        } else if self.legality.pinned.has(from) {
+            to & self.legality.pin_mask(from)
+        } else {
+            to
+        };
+        self.count += to.count() as u64;
+        if !promotions.is_empty() {
+            self.count += (to & last_rank).count() as u64 * (promotions.len() as u64 - 1);
+        }
+    }
+}
+
+struct ZobristTable {
+    piece: Vec<[u64; SQUARE_COUNT]>,
+    side: u64,
+    castling: [u64; 16],
+    ep: [u64; SQUARE_COUNT],
+    hand: [[[u64; 64]; MAX_KINDS]; 2],
+}
+
+fn zobrist_table() -> &'static ZobristTable {
+    static TABLE: std::sync::OnceLock<ZobristTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        // splitmix64: fixed seed, so keys are the same in every run.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut t = ZobristTable {
+            piece: vec![[0; SQUARE_COUNT]; 64],
+            side: next(),
+            castling: [0; 16],
+            ep: [0; SQUARE_COUNT],
+            hand: [[[0; 64]; MAX_KINDS]; 2],
+        };
+        for row in t.piece.iter_mut() {
+            row.iter_mut().for_each(|v| *v = next());
+        }
+        t.castling.iter_mut().for_each(|v| *v = next());
+        t.ep.iter_mut().for_each(|v| *v = next());
+        for side in t.hand.iter_mut() {
+            for kind in side.iter_mut() {
+                kind.iter_mut().for_each(|v| *v = next());
+            }
+        }
+        t
+    })
 }
 
 /// "White" or "Black".

@@ -71,6 +71,9 @@ pub struct PieceSpec {
     pub promotes_to: &'static [&'static str],
     /// Whether an enemy may capture it.
     pub capturable: bool,
+    /// Each side has exactly one piece among its sovereign kinds (the King; Pink Panther's
+    /// General or King). Royal pieces are sovereign.
+    pub sovereign: bool,
 }
 
 impl PieceSpec {
@@ -84,11 +87,18 @@ impl PieceSpec {
             pawn: false,
             promotes_to: &[],
             capturable: true,
+            sovereign: false,
         }
     }
     /// The same piece, royal.
     pub const fn royal(mut self) -> PieceSpec {
         self.royal = true;
+        self.sovereign = true;
+        self
+    }
+    /// The same piece, sovereign but not royal (it cannot be checked).
+    pub const fn sovereign(mut self) -> PieceSpec {
+        self.sovereign = true;
         self
     }
     /// The same piece as a pawn promoting to `to`.
@@ -282,6 +292,11 @@ pub trait Hooks: Sync + Send {
     ) -> crate::position::Piece {
         piece
     }
+    /// Whether the tables describe every capture (no `extra_attacks`), so pins and checks can
+    /// be computed from them alone.
+    fn table_attacks_only(&self) -> bool {
+        true
+    }
     /// Whether `expand` may add moves (so the generator knows to call it).
     fn expands(&self) -> bool {
         false
@@ -326,6 +341,21 @@ pub struct Variant {
     pub uncapturable_kinds: Vec<u8>,
     /// Per (direction, square): the ray walked backwards (toward a possible slider).
     pub back_rays: Vec<Vec<Square>>,
+    /// Per (direction, square): the forward ray as a set.
+    pub ray_bb: Vec<Bitboard>,
+    /// Per (direction, square): the backward ray as a set.
+    pub back_ray_bb: Vec<Bitboard>,
+    /// Per direction: whether square indices grow along the backward ray.
+    pub back_ray_ascending: Vec<bool>,
+    /// Per direction: the step length (Chebyshev) of one step.
+    pub step_length: Vec<u8>,
+    /// Kinds with at least one capturing table leap.
+    pub leap_kinds: Vec<u8>,
+    /// Per colour: that side's last rank (where its pieces promote).
+    pub last_rank_bb: [Bitboard; 2],
+    /// Legality may be decided from pins and checks found in the tables (no hook captures, no
+    /// expansions, no lame capturing leaps).
+    pub fast_legality: bool,
 }
 
 /// Most slide directions any variant uses.
@@ -538,7 +568,43 @@ impl Variant {
             .filter(|(_, p)| !p.capturable)
             .map(|(i, _)| i as u8)
             .collect();
+        let back_ray_bb = back_rays
+            .iter()
+            .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
+            .collect();
+        let ray_bb = rays
+            .iter()
+            .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
+            .collect();
+        let back_ray_ascending = directions
+            .iter()
+            .map(|&(dx, dy)| -(dy as i32) * crate::geometry::STRIDE - dx as i32 > 0)
+            .collect();
+        let step_length = directions
+            .iter()
+            .map(|&(dx, dy)| dx.unsigned_abs().max(dy.unsigned_abs()))
+            .collect();
+        let leap_kinds = (0..kinds as u8)
+            .filter(|&k| {
+                Colour::BOTH.iter().any(|&c| {
+                    (0..SQUARE_COUNT)
+                        .any(|s| !leap_capture[Variant::slot(k, c, Square(s as u8))].is_empty())
+                })
+            })
+            .collect();
+        let fast_legality =
+            spec.hooks.table_attacks_only() && !spec.hooks.expands() && !special_captures;
+        let rank_bb =
+            |r: u8| (0..spec.files).fold(Bitboard::EMPTY, |acc, f| acc | Square::new(f, r).bb());
+        let last_rank_bb = [rank_bb(spec.ranks - 1), rank_bb(0)];
         Ok(Variant {
+            ray_bb,
+            last_rank_bb,
+            back_ray_bb,
+            back_ray_ascending,
+            step_length,
+            leap_kinds,
+            fast_legality,
             uncapturable_kinds,
             back_rays,
             geometry,
@@ -568,6 +634,47 @@ impl Variant {
     #[inline(always)]
     pub fn back_ray(&self, dir: u8, sq: Square) -> &[Square] {
         &self.back_rays[dir as usize * SQUARE_COUNT + sq.index()]
+    }
+
+    /// The nearest square of `blockers` on the backward ray of `dir` from `sq`, with its
+    /// distance in steps.
+    #[inline(always)]
+    pub fn nearest_back(&self, dir: u8, sq: Square, blockers: Bitboard) -> Option<(Square, u32)> {
+        let hits = self.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].0 & blockers.0;
+        if hits == 0 {
+            return None;
+        }
+        let s = if self.back_ray_ascending[dir as usize] {
+            hits.trailing_zeros()
+        } else {
+            127 - hits.leading_zeros()
+        } as u8;
+        let s = Square(s);
+        let cheb = (s.file() as i32 - sq.file() as i32)
+            .unsigned_abs()
+            .max((s.rank() as i32 - sq.rank() as i32).unsigned_abs());
+        Some((s, cheb / self.step_length[dir as usize] as u32))
+    }
+
+    /// Squares a slide from `sq` along `dir` reaches before or on the first of `blockers`
+    /// (unlimited range), with that first blocker if any.
+    #[inline(always)]
+    pub fn slide(&self, dir: u8, sq: Square, blockers: Bitboard) -> (Bitboard, Option<Square>) {
+        let idx = dir as usize * SQUARE_COUNT + sq.index();
+        let ray = self.ray_bb[idx];
+        let hits = ray.0 & blockers.0;
+        if hits == 0 {
+            return (ray, None);
+        }
+        // The forward ray ascends exactly when the backward one descends.
+        let first = if self.back_ray_ascending[dir as usize] {
+            127 - hits.leading_zeros()
+        } else {
+            hits.trailing_zeros()
+        } as u8;
+        let first = Square(first);
+        let beyond = self.ray_bb[dir as usize * SQUARE_COUNT + first.index()];
+        (Bitboard(ray.0 & !beyond.0), Some(first))
     }
 
     /// The kind whose FEN spelling (White's) is `fen`.

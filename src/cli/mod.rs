@@ -5,7 +5,7 @@
 use anyhow::{Result, bail};
 use clap::{Args, Parser, Subcommand};
 use cvperft::notation::{board_diagram, parse_position, play_moves, to_fen};
-use cvperft::perft::{divide_threads, perft_threads};
+use cvperft::perft::{HashTable, PerftConfig, divide_with, perft_with};
 use cvperft::position::Position;
 use cvperft::variant::Rules;
 use cvperft::variants;
@@ -39,6 +39,8 @@ impl Failure {
         }
     }
 }
+
+mod shard;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -84,6 +86,24 @@ enum Command {
         /// Worker threads (split at the root).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Transposition table of this many MB (off by default; never used for suites).
+        #[arg(long, value_name = "MB")]
+        hash: Option<usize>,
+        /// Split the tree this many plies deep (with --shard).
+        #[arg(long, value_name = "K")]
+        split: Option<u32>,
+        /// Compute shard I of N of the split paths.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Output: the count alone (text) or a shard report (json).
+        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+        format: String,
+    },
+    /// Sum shard reports of `perft --split K --shard I/N --format json`, checking that every
+    /// shard is present exactly once.
+    Merge {
+        /// Shard report files.
+        files: Vec<std::path::PathBuf>,
     },
     /// One `move count` line per legal move, a blank line, then the total.
     Divide {
@@ -123,8 +143,11 @@ enum Command {
     Identify(identify::IdentifyArgs),
     /// Validate a FEN: prints the normalised FEN and a board diagram.
     Fen {
-        /// The FEN to check.
-        fen: String,
+        /// The FEN to check (default: the variant's start position).
+        fen: Option<String>,
+        /// Play these moves first (space-separated move text).
+        #[arg(long)]
+        moves: Option<String>,
         /// Variant id.
         #[arg(short = 'v', long = "variant", default_value = "chess")]
         variant: String,
@@ -206,7 +229,7 @@ pub fn build_rules(variant: &str, options: &[String]) -> Result<Rules> {
 pub fn build_position(args: &PositionArgs) -> Result<Position> {
     let rules = build_rules(&args.variant, &args.options)?;
     let fen = args.fen.clone().unwrap_or_else(|| rules.start_fen());
-    let pos = parse_position(rules, &fen).map_err(|e| Failure::input(format!("--fen: {e}")))?;
+    let pos = parse_position(rules, &fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
     match &args.moves {
         None => Ok(pos),
         Some(moves) => apply_moves(&pos, moves, "--moves"),
@@ -251,14 +274,53 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
             position,
             stats,
             threads,
+            hash,
+            split,
+            shard,
+            format,
         } => {
             check_depth(depth)?;
             check_threads(threads)?;
             let pos = build_position(&position)?;
+            let table = match hash {
+                Some(0) | None => None,
+                Some(mb) if mb > 65536 => {
+                    bail!(Failure::input(format!("--hash {mb}: at most 65536 MB")))
+                }
+                Some(mb) => Some(HashTable::new(mb)),
+            };
+            let cfg = PerftConfig {
+                threads,
+                hash: table.as_ref(),
+            };
             let start = Instant::now();
-            let nodes = perft_threads(&pos, depth, threads);
+            let nodes = if split.is_some() || shard.is_some() || format == "json" {
+                let (k, n) = match &shard {
+                    Some(s) => shard::parse_shard(s)?,
+                    None => (1, 1),
+                };
+                let info = shard::RunInfo {
+                    variant: &position.variant,
+                    options: &position.options,
+                    fen: position
+                        .fen
+                        .clone()
+                        .unwrap_or_else(|| pos.rules().start_fen()),
+                    moves: position.moves.clone().unwrap_or_default(),
+                };
+                let report = shard::run_shard(&pos, info, depth, split.unwrap_or(0), (k, n), &cfg)?;
+                if format == "json" {
+                    writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+                } else {
+                    writeln!(out, "{}", report.nodes)?;
+                }
+                report.nodes
+            } else {
+                let nodes = perft_with(&pos, depth, &cfg);
+                writeln!(out, "{nodes}")?;
+                nodes
+            };
             let elapsed = start.elapsed();
-            writeln!(out, "{nodes}")?;
             if stats {
                 let secs = elapsed.as_secs_f64();
                 eprintln!(
@@ -269,6 +331,11 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                     if threads == 1 { "" } else { "s" }
                 );
             }
+            Ok(())
+        }
+        Command::Merge { files } => {
+            let total = shard::merge(&files)?;
+            writeln!(out, "{total}")?;
             Ok(())
         }
         Command::Divide {
@@ -309,11 +376,16 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
         Command::Identify(args) => identify::run(args, out),
         Command::Fen {
             fen,
+            moves,
             variant,
             options,
         } => {
-            let rules = build_rules(&variant, &options)?;
-            let pos = parse_position(rules, &fen).map_err(|e| Failure::input(e.to_string()))?;
+            let pos = build_position(&PositionArgs {
+                variant,
+                fen,
+                moves,
+                options,
+            })?;
             writeln!(out, "{}", to_fen(&pos))?;
             write!(out, "{}", board_diagram(&pos))?;
             Ok(())
@@ -322,7 +394,15 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
 }
 
 fn print_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: usize) -> Result<()> {
-    print_entries(out, &divide_threads(pos, depth, threads))
+    let entries = divide_with(
+        pos,
+        depth,
+        &PerftConfig {
+            threads,
+            hash: None,
+        },
+    );
+    print_entries(out, &entries)
 }
 
 fn print_entries(out: &mut impl Write, entries: &[cvperft::perft::DivideEntry]) -> Result<()> {

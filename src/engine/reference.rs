@@ -70,7 +70,14 @@ impl Engine for ReferenceEngine {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
         let pos = self.position(query)?;
         let entries = if self.faults.is_empty() {
-            crate::perft::divide_threads(&pos, query.depth, self.threads)
+            crate::perft::divide_with(
+                &pos,
+                query.depth,
+                &crate::perft::PerftConfig {
+                    threads: self.threads,
+                    hash: None,
+                },
+            )
         } else {
             crate::faults::divide(&pos, query.depth, &self.faults)
         };

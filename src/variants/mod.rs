@@ -4,14 +4,32 @@ use crate::geometry::Square;
 use crate::variant::{CastleSpec, Colour, Rules, Variant, VariantSpec, Wing};
 use std::sync::OnceLock;
 
+pub mod bachelor_kamil;
+pub mod cerimon;
 pub mod chess;
+pub mod marriage;
+pub mod pink_panther;
+pub mod plutonian;
+pub mod silver_elephant;
 
 /// Ids of every variant, in the order `cvperft variants` lists them.
-pub const IDS: &[&str] = &["chess"];
+pub const IDS: &[&str] = &[
+    "chess",
+    "silver-elephant",
+    "bachelor-kamil",
+    "cerimon",
+    "plutonian",
+    "pink-panther",
+];
 
 fn declare(id: &str) -> Option<VariantSpec> {
     Some(match id {
         "chess" => chess::spec(),
+        "silver-elephant" => silver_elephant::spec(),
+        "bachelor-kamil" => bachelor_kamil::spec(),
+        "cerimon" => cerimon::spec(),
+        "plutonian" => plutonian::spec(),
+        "pink-panther" => pink_panther::spec(),
         _ => return None,
     })
 }
