@@ -8,12 +8,10 @@
 //!
 //! # Adding a fault
 //! Add one [`FaultSpec`] to [`FAULTS`]: a name, the variants it applies to (empty: all), one
-//! line of help, and a function that edits the legal moves of one position. Per-variant faults
-//! planned for the fairy rules belong here too, next to the chess ones:
-//! - `no-resurrection` (cerimon): drop every move that both moves a piece and places one;
-//! - `no-jewel-pass` (pink-panther): drop moves flagged [`flags::PASS`];
-//! - `elephant-no-leap` (silver-elephant): drop Elephant moves of two squares;
-//! - `bare-king-ignored` (silver-elephant): the game goes on after a side is bared.
+//! line of help, and a function that edits the legal moves of one position. Besides the three
+//! orthodox faults, each fairy variant has one on its own special rule (an Elephant that forgets
+//! its leap, a Gnu without its Camel half, a Changeling without its Knight half, checks that
+//! never resurrect, a jewel that is never passed on).
 
 use crate::geometry::Square;
 use crate::notation::move_text;
@@ -59,6 +57,36 @@ pub const FAULTS: &[FaultSpec] = &[
         variants: &[],
         help: "never promotes to a Knight",
         edit: drop_knight_promotions,
+    },
+    FaultSpec {
+        name: "elephant-no-leap",
+        variants: &["silver-elephant"],
+        help: "the Silver Elephant never leaps two squares",
+        edit: elephant_no_leap,
+    },
+    FaultSpec {
+        name: "gnu-no-camel",
+        variants: &["bachelor-kamil"],
+        help: "the Gnu moves as a Knight only",
+        edit: gnu_no_camel,
+    },
+    FaultSpec {
+        name: "changeling-no-knight",
+        variants: &["plutonian"],
+        help: "the Changeling never makes its Knight moves",
+        edit: changeling_no_knight,
+    },
+    FaultSpec {
+        name: "no-resurrection",
+        variants: &["cerimon"],
+        help: "a check never brings a lost piece back",
+        edit: no_resurrection,
+    },
+    FaultSpec {
+        name: "no-jewel-pass",
+        variants: &["pink-panther"],
+        help: "a carrier never hands the Pink Panther to an ally",
+        edit: no_jewel_pass,
     },
 ];
 
@@ -195,6 +223,45 @@ fn drop_en_passant(_pos: &Position, moves: &mut Vec<Child>) {
 fn drop_knight_promotions(pos: &Position, moves: &mut Vec<Child>) {
     let knight = pos.variant().kind_by_fen("N");
     moves.retain(|(m, _)| m.promotion == 0 || Some(m.promotion - 1) != knight);
+}
+
+/// Drops the moves of pieces spelled `fen` whose (file, rank) offset, ignoring signs and order,
+/// is `leap`.
+fn drop_leaps(pos: &Position, moves: &mut Vec<Child>, fen: &str, leap: (u8, u8)) {
+    let Some(kind) = pos.variant().kind_by_fen(fen) else {
+        return;
+    };
+    moves.retain(|(m, _)| {
+        if !m.has_moving_part() || m.flags & (flags::CASTLE_KING | flags::CASTLE_QUEEN) != 0 {
+            return true;
+        }
+        let moving = pos.piece_at(m.from).map(|p| p.kind);
+        let dx = m.from.file().abs_diff(m.to.file());
+        let dy = m.from.rank().abs_diff(m.to.rank());
+        let (small, large) = (dx.min(dy), dx.max(dy));
+        !(moving == Some(kind) && (small, large) == leap)
+    });
+}
+
+fn elephant_no_leap(pos: &Position, moves: &mut Vec<Child>) {
+    drop_leaps(pos, moves, "E", (0, 2));
+    drop_leaps(pos, moves, "E", (2, 2));
+}
+
+fn gnu_no_camel(pos: &Position, moves: &mut Vec<Child>) {
+    drop_leaps(pos, moves, "W", (1, 3));
+}
+
+fn changeling_no_knight(pos: &Position, moves: &mut Vec<Child>) {
+    drop_leaps(pos, moves, "C", (1, 2));
+}
+
+fn no_resurrection(_pos: &Position, moves: &mut Vec<Child>) {
+    moves.retain(|(m, _)| !(m.has_moving_part() && m.placement_list().next().is_some()));
+}
+
+fn no_jewel_pass(_pos: &Position, moves: &mut Vec<Child>) {
+    moves.retain(|(m, _)| m.flags & flags::PASS == 0);
 }
 
 /// Adds the castlings the correct generator refused only because the King would pass over an

@@ -70,6 +70,7 @@ fn moves(stdout: &str, label: &str) -> String {
 // ----- planted faults are found -----
 
 struct FaultCase {
+    variant: &'static str,
     fault: &'static str,
     fen: &'static str,
     depth: &'static str,
@@ -80,10 +81,15 @@ struct FaultCase {
 }
 
 fn check_fault(case: &FaultCase) {
-    let engine = injected(case.fault);
+    let engine = format!(
+        "{CVPERFT} perftree -v {} --inject {}",
+        case.variant, case.fault
+    );
     let run = cvperft(&[
         "diff",
         case.depth,
+        "-v",
+        case.variant,
         "--fen",
         case.fen,
         "--engine",
@@ -110,6 +116,7 @@ fn check_fault(case: &FaultCase) {
 #[test]
 fn finds_no_en_passant() {
     check_fault(&FaultCase {
+        variant: "chess",
         fault: "no-en-passant",
         fen: POSITION_3,
         depth: "3",
@@ -123,6 +130,7 @@ fn finds_no_en_passant() {
 #[test]
 fn finds_castle_through_check() {
     check_fault(&FaultCase {
+        variant: "chess",
         fault: "castle-through-check",
         fen: KIWIPETE,
         depth: "3",
@@ -136,12 +144,87 @@ fn finds_castle_through_check() {
 #[test]
 fn finds_no_promotion_to_knight() {
     check_fault(&FaultCase {
+        variant: "chess",
         fault: "no-promotion-to-knight",
         fen: POSITION_4,
         depth: "3",
         path: "b4c5",
         fen_found: "r3k2r/Pppp1ppp/1b3nbN/nPB5/B1P1P3/q4N2/Pp1P2PP/R2Q1RK1 b kq - 1 1",
         missing: "b2a1n b2b1n",
+        extra: "-",
+    });
+}
+
+// One fault per fairy variant, each on the variant's own rule, from a position where the
+// faulty move only becomes possible two plies down.
+
+#[test]
+fn finds_elephant_no_leap() {
+    check_fault(&FaultCase {
+        variant: "silver-elephant",
+        fault: "elephant-no-leap",
+        fen: "5k3r/pp8/2P1P1P3/10/4E5/10/2P3P3/5K4 w - - 0 1",
+        depth: "3",
+        path: "c2c3 a7a5",
+        fen_found: "5k3r/1p8/2P1P1P3/p9/4E5/2P7/6P3/5K4 w - a6 0 2",
+        missing: "e4c2",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_gnu_no_camel() {
+    check_fault(&FaultCase {
+        variant: "bachelor-kamil",
+        fault: "gnu-no-camel",
+        fen: "4k4/1P7/9/9/9/9/9/4K4 w - - 0 1",
+        depth: "3",
+        path: "b7b8w e8d8",
+        fen_found: "1W1k5/9/9/9/9/9/9/4K4 w - - 1 2",
+        missing: "b8a5 b8c5 b8e7",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_changeling_no_knight() {
+    check_fault(&FaultCase {
+        variant: "plutonian",
+        fault: "changeling-no-knight",
+        fen: "4k3/7p/8/8/8/1P6/2P5/C3K3 w - - 0 1",
+        depth: "3",
+        path: "a1a2 e8d7",
+        fen_found: "8/3k3p/8/8/8/1P6/C1P5/4K3 w - - 2 2",
+        missing: "a2b4 a2c1 a2c3",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_no_resurrection() {
+    check_fault(&FaultCase {
+        variant: "cerimon",
+        fault: "no-resurrection",
+        fen: "4k3/s7/8/8/8/2N5/8/4K3[N] w - - 0 1",
+        depth: "3",
+        path: "c3a4 e8d7",
+        fen_found: "8/s2k4/8/8/N7/8/8/4K3[N] w - - 2 2",
+        missing: "a4b6,N@a2 a4b6,N@b2 a4b6,N@g2 a4b6,N@h2 \
+                  a4c5,N@a2 a4c5,N@b2 a4c5,N@g2 a4c5,N@h2",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_no_jewel_pass() {
+    check_fault(&FaultCase {
+        variant: "pink-panther",
+        fault: "no-jewel-pass",
+        fen: "4g2/6p/7/2N4/7/4G2/+R6 w - - 0 1",
+        depth: "3",
+        path: "a1a2 e7d7",
+        fen_found: "3g3/6p/7/2N4/7/+R3G2/7 w - - 2 2",
+        missing: "a2f2 a2g2",
         extra: "-",
     });
 }
