@@ -549,6 +549,49 @@ fn identify_reports_where_an_engine_departs() {
     assert_eq!(field(&run.stdout, "missing"), "b4a3");
 }
 
+/// For every variant, option and value: an engine configured with that reading is identified
+/// as having it (or, where the probe file says no divide can tell, as undecided), and no other
+/// option is reported as matching none. The probe files must keep up with the options.
+#[test]
+fn identify_names_every_reading_of_every_variant() {
+    use cvperft::engine::identify::{load_probes, option_values};
+    for variant in cvperft::variants::IDS {
+        let rules = cvperft::variants::rules(variant).expect("registered");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/identify")
+            .join(format!("{variant}.yaml"));
+        let file = load_probes(&path, rules).unwrap_or_else(|e| panic!("{e}"));
+        for (option, values) in option_values(&rules) {
+            for value in &values {
+                let engine = format!("{CVPERFT} perftree -v {variant} -o {option}={value}");
+                let run = cvperft(&[
+                    "identify",
+                    "-v",
+                    variant,
+                    "--engine",
+                    &engine,
+                    "--protocol",
+                    "perftree",
+                ]);
+                let context = format!("{variant} {option}={value}:\n{}{}", run.stdout, run.stderr);
+                assert_eq!(run.code, 0, "{context}");
+                let line = run
+                    .stdout
+                    .lines()
+                    .find(|l| l.starts_with(&format!("{option}: ")))
+                    .unwrap_or_else(|| panic!("no verdict for {option}: {context}"));
+                let expected = if file.undecidable.contains_key(&option) {
+                    format!("{option}: undecided")
+                } else {
+                    format!("{option}: {value}  ")
+                };
+                assert!(line.starts_with(&expected), "{context}");
+                assert!(!run.stdout.contains("matches none"), "{context}");
+            }
+        }
+    }
+}
+
 // ----- Stockfish -----
 
 fn stockfish() -> bool {

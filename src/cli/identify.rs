@@ -4,7 +4,9 @@ use super::diff::EngineArgs;
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
+use cvperft::engine::bisect::Bisection;
 use cvperft::engine::identify::{Verdict, identify, load_probes};
+use cvperft::perft::DivideEntry;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -54,15 +56,29 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
         out,
         "identify {} with {} probes from {}",
         rules.variant.spec.id,
-        probes.len(),
+        probes.probes.len(),
         path.display()
     )?;
     writeln!(out, "  engine: {}", engine.name())?;
     out.flush()?;
     let reports =
         identify(rules, &probes, engine.as_mut()).map_err(|e| Failure::input(e.to_string()))?;
+    let given = rules.option_pairs();
+    let changed: Vec<String> = reports
+        .assumed
+        .iter()
+        .filter(|(o, v)| !given.iter().any(|(go, gv)| go == o && gv == v))
+        .map(|(o, v)| format!("{o}={v}"))
+        .collect();
+    if !changed.is_empty() {
+        writeln!(
+            out,
+            "  assuming the readings found: {} (each option is judged with the others at these)",
+            changed.join(" ")
+        )?;
+    }
     let mut departed = false;
-    for r in &reports {
+    for r in &reports.reports {
         match &r.verdict {
             Verdict::Agrees { value, deciding } => writeln!(
                 out,
@@ -71,17 +87,26 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
                 r.values.join(" | "),
                 deciding.join(", ")
             )?,
-            Verdict::Undecided { values } => writeln!(
-                out,
-                "{}: undecided between {}  (no probe among {} tells them apart)",
-                r.option,
-                values.join(" | "),
-                r.probes.len()
-            )?,
+            Verdict::Undecided { values, reason } => match reason {
+                Some(why) => writeln!(
+                    out,
+                    "{}: undecided between {}  ({why})",
+                    r.option,
+                    values.join(" | ")
+                )?,
+                None => writeln!(
+                    out,
+                    "{}: undecided between {}  (no probe among {} tells them apart)",
+                    r.option,
+                    values.join(" | "),
+                    r.probes.len()
+                )?,
+            },
             Verdict::MatchesNone {
                 closest,
                 probe,
                 bisection,
+                refusal,
             } => {
                 departed = true;
                 writeln!(
@@ -90,34 +115,12 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
                     r.option,
                     r.values.join(" | ")
                 )?;
-                let last = bisection.last();
-                writeln!(
-                    out,
-                    "  path:    {}",
-                    if bisection.path.is_empty() {
-                        "(probe position)".to_string()
-                    } else {
-                        bisection.path.join(" ")
-                    }
-                )?;
-                writeln!(
-                    out,
-                    "  fen:     {}",
-                    bisection.fen.as_deref().unwrap_or("(unknown)")
-                )?;
-                let list = |entries: &[cvperft::perft::DivideEntry]| {
-                    if entries.is_empty() {
-                        "-".to_string()
-                    } else {
-                        entries
-                            .iter()
-                            .map(|e| e.text.clone())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    }
-                };
-                writeln!(out, "  missing: {}", list(&last.comparison.missing))?;
-                writeln!(out, "  extra:   {}", list(&last.comparison.extra))?;
+                if let Some(why) = refusal {
+                    writeln!(out, "  {why}")?;
+                }
+                if let Some(b) = bisection {
+                    print_departure(out, b.as_ref())?;
+                }
             }
         }
     }
@@ -128,5 +131,34 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
         }
         .into());
     }
+    Ok(())
+}
+
+fn print_departure(out: &mut impl Write, b: &Bisection) -> Result<()> {
+    let last = b.last();
+    let path = if b.path.is_empty() {
+        "(probe position)".to_string()
+    } else {
+        b.path.join(" ")
+    };
+    writeln!(out, "  path:    {path}")?;
+    writeln!(
+        out,
+        "  fen:     {}",
+        b.fen.as_deref().unwrap_or("(unknown)")
+    )?;
+    let list = |entries: &[DivideEntry]| {
+        if entries.is_empty() {
+            "-".to_string()
+        } else {
+            entries
+                .iter()
+                .map(|e| e.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    writeln!(out, "  missing: {}", list(&last.comparison.missing))?;
+    writeln!(out, "  extra:   {}", list(&last.comparison.extra))?;
     Ok(())
 }

@@ -5,7 +5,7 @@
 
 use super::bisect::{Bisection, bisect};
 use super::reference::ReferenceEngine;
-use super::{Divide, Engine, EngineError, Query};
+use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::variant::Rules;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -23,6 +23,10 @@ pub struct ProbeFile {
     pub variant: String,
     /// The probes, in the order they are tried.
     pub probes: Vec<Probe>,
+    /// Options no divide can tell apart, with the reason (for example an option that only
+    /// changes the start position, which every probe states explicitly).
+    #[serde(default)]
+    pub undecidable: BTreeMap<String, String>,
 }
 
 /// One position to ask about.
@@ -64,8 +68,8 @@ impl std::error::Error for ProbeError {}
 /// # Errors
 /// Unreadable file, YAML that is not a probe file (with line and column), another variant, a
 /// duplicate name, a depth of 0 or above [`MAX_PROBE_DEPTH`], an unknown option, or a probe
-/// whose position or moves the reference refuses.
-pub fn load_probes(path: &Path, rules: Rules) -> Result<Vec<Probe>, ProbeError> {
+/// whose position or moves the reference refuses under every option value.
+pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
     let shown = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| ProbeError(format!("probe file {shown}: {e}")))?;
@@ -77,6 +81,14 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<Vec<Probe>, ProbeError> 
             "probe file {shown} is for variant {}, not {id}",
             file.variant
         )));
+    }
+    let options = option_values(&rules);
+    for name in file.undecidable.keys() {
+        if !options.iter().any(|(o, _)| o == name) {
+            return Err(ProbeError(format!(
+                "probe file {shown}: undecidable: {id} has no option `{name}`"
+            )));
+        }
     }
     let mut seen = Vec::new();
     for probe in &file.probes {
@@ -91,13 +103,39 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<Vec<Probe>, ProbeError> 
                 probe.depth
             )));
         }
-        let probe_rules =
-            probe_rules(rules, probe, None).map_err(|e| ProbeError(format!("{here}: {e}")))?;
-        ReferenceEngine::new(probe_rules)
-            .position(&probe.query(rules))
-            .map_err(|e| ProbeError(format!("{here}: {}", e.kind)))?;
+        // The probe must be a legal question under at least one reading.
+        let mut first_error = None;
+        let mut accepted = false;
+        let readings = std::iter::once(None).chain(
+            options
+                .iter()
+                .flat_map(|(o, vs)| vs.iter().map(move |v| Some((o.as_str(), v.as_str())))),
+        );
+        for set in readings {
+            let result = probe_rules(rules, probe, set).and_then(|r| {
+                ReferenceEngine::new(r)
+                    .position(&probe.query(rules))
+                    .map(|_| ())
+                    .map_err(|e| e.kind.to_string())
+            });
+            match result {
+                Ok(()) => {
+                    accepted = true;
+                    break;
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        if !accepted {
+            return Err(ProbeError(format!(
+                "{here}: {}",
+                first_error.unwrap_or_default()
+            )));
+        }
     }
-    Ok(file.probes)
+    Ok(file)
 }
 
 impl Probe {
@@ -144,6 +182,8 @@ pub enum Verdict {
     Undecided {
         /// The matching values.
         values: Vec<String>,
+        /// Why no probe can, when the probe file says so.
+        reason: Option<String>,
     },
     /// No value matches.
     MatchesNone {
@@ -151,8 +191,11 @@ pub enum Verdict {
         closest: String,
         /// The first probe where the engine departs from it.
         probe: String,
-        /// The descent from that probe to the first differing position.
-        bisection: Box<Bisection>,
+        /// The descent from that probe to the first differing position, when both sides
+        /// accept the probe.
+        bisection: Option<Box<Bisection>>,
+        /// When one side refuses the probe: which, and why.
+        refusal: Option<String>,
     },
 }
 
@@ -210,58 +253,127 @@ pub fn option_values(base: &Rules) -> Vec<(String, Vec<String>)> {
     out
 }
 
+/// One side's answer to a probe: a divide, or the reason it refused the question.
+pub type Answer = Result<Divide, String>;
+
+/// An engine failure that means "I refuse this question" rather than "I am broken".
+fn refusal(e: &EngineError) -> Option<String> {
+    match &e.kind {
+        EngineErrorKind::Rejected(m) | EngineErrorKind::IllegalMove(m) => Some(m.clone()),
+        _ => None,
+    }
+}
+
+/// What identify found.
+#[derive(Debug)]
+pub struct Identification {
+    /// One report per option, `game-end` last.
+    pub reports: Vec<OptionReport>,
+    /// The values assumed for the other options in the last round: the caller's, replaced by
+    /// those identified in earlier rounds.
+    pub assumed: Vec<(String, String)>,
+}
+
 /// Identifies, for every option of `base`'s variant, which value `engine` implements.
-/// `base` holds the values assumed for the options not under study.
+///
+/// Options are studied one at a time, the others held at the values of `base`. When the engine
+/// turns out to follow another value of some option, that value is assumed from then on and
+/// the others are studied again, until nothing changes (an engine with two non-default readings
+/// would otherwise match no value of either). A probe that one reading refuses (a position
+/// illegal under it) and the engine refuses too counts as agreement.
 ///
 /// # Errors
-/// A probe the rules refuse, or an engine failure.
+/// A probe with an unknown option, or an engine failure other than refusing a probe.
 pub fn identify(
     base: Rules,
-    probes: &[Probe],
+    file: &ProbeFile,
     engine: &mut dyn Engine,
+) -> Result<Identification, IdentifyError> {
+    let mut answers: BTreeMap<usize, Answer> = BTreeMap::new();
+    let mut assumed = base;
+    let rounds = option_values(&base).len() + 1;
+    let mut reports = Vec::new();
+    for _ in 0..rounds {
+        reports = identify_round(assumed, file, engine, &mut answers)?;
+        let mut next = assumed;
+        for r in &reports {
+            if let Verdict::Agrees { value, .. } = &r.verdict {
+                next.set(&r.option, value)
+                    .map_err(|e| IdentifyError::Probe(e.to_string()))?;
+            }
+        }
+        if next == assumed {
+            break;
+        }
+        assumed = next;
+    }
+    Ok(Identification {
+        reports,
+        assumed: assumed
+            .option_pairs()
+            .into_iter()
+            .map(|(o, v)| (o.to_string(), v.to_string()))
+            .collect(),
+    })
+}
+
+/// One round: every option studied with the others at `base`'s values. `answers` caches the
+/// engine's answers by probe index (they do not depend on our options).
+fn identify_round(
+    base: Rules,
+    file: &ProbeFile,
+    engine: &mut dyn Engine,
+    answers: &mut BTreeMap<usize, Answer>,
 ) -> Result<Vec<OptionReport>, IdentifyError> {
-    let mut answers: BTreeMap<usize, Divide> = BTreeMap::new();
+    let probes = &file.probes;
     let mut reports = Vec::new();
     for (option, values) in option_values(&base) {
         let used: Vec<usize> = (0..probes.len())
             .filter(|&i| !probes[i].options.contains_key(&option))
             .collect();
-        // ours[v][k]: our divide for value v on probe used[k].
-        let mut ours: Vec<Vec<Divide>> = Vec::new();
+        // ours[v][k]: our answer under value v to probe used[k].
+        let mut ours: Vec<Vec<Answer>> = Vec::new();
         for value in &values {
             let mut row = Vec::new();
             for &i in &used {
                 let rules = probe_rules(base, &probes[i], Some((&option, value))).map_err(|e| {
                     IdentifyError::Probe(format!("probe `{}`: {e}", probes[i].name))
                 })?;
-                let mut reference = ReferenceEngine::new(rules);
-                let d = reference.divide(&probes[i].query(base)).map_err(|e| {
-                    IdentifyError::Probe(format!("probe `{}`: {e}", probes[i].name))
-                })?;
-                row.push(d);
+                let answer = ReferenceEngine::new(rules)
+                    .divide(&probes[i].query(base))
+                    .map_err(|e| e.kind.to_string());
+                row.push(answer);
             }
             ours.push(row);
         }
         let mut theirs = Vec::new();
         for &i in &used {
-            let answer = match answers.entry(i) {
-                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::btree_map::Entry::Vacant(e) => e.insert(
-                    engine
-                        .divide(&probes[i].query(base))
-                        .map_err(IdentifyError::Engine)?,
-                ),
-            };
-            theirs.push(answer.clone());
+            if let std::collections::btree_map::Entry::Vacant(slot) = answers.entry(i) {
+                let answer = match engine.divide(&probes[i].query(base)) {
+                    Ok(d) => Ok(d),
+                    Err(e) => Err(refusal(&e).ok_or(IdentifyError::Engine(e))?),
+                };
+                slot.insert(answer);
+            }
+            theirs.push(answers[&i].clone());
         }
+        let same = |a: &Answer, b: &Answer| match (a, b) {
+            (Ok(x), Ok(y)) => x == y,
+            (Err(_), Err(_)) => true,
+            _ => false,
+        };
         let matches: Vec<usize> = (0..values.len())
-            .map(|v| (0..used.len()).filter(|&k| ours[v][k] == theirs[k]).count())
+            .map(|v| {
+                (0..used.len())
+                    .filter(|&k| same(&ours[v][k], &theirs[k]))
+                    .count()
+            })
             .collect();
         let full: Vec<usize> = (0..values.len())
             .filter(|&v| matches[v] == used.len())
             .collect();
         let deciding: Vec<String> = (0..used.len())
-            .filter(|&k| (1..values.len()).any(|v| ours[v][k] != ours[0][k]))
+            .filter(|&k| (1..values.len()).any(|v| !same(&ours[v][k], &ours[0][k])))
             .map(|k| probes[used[k]].name.clone())
             .collect();
         let verdict = match full.as_slice() {
@@ -274,22 +386,37 @@ pub fn identify(
                     .max_by_key(|&v| (matches[v], std::cmp::Reverse(v)))
                     .unwrap_or(0);
                 let k = (0..used.len())
-                    .find(|&k| ours[best][k] != theirs[k])
+                    .find(|&k| !same(&ours[best][k], &theirs[k]))
                     .unwrap_or(0);
                 let probe = &probes[used[k]];
-                let rules = probe_rules(base, probe, Some((&option, &values[best])))
-                    .map_err(IdentifyError::Probe)?;
-                let mut reference = ReferenceEngine::new(rules);
-                let bisection = bisect(&mut reference, engine, &probe.query(base), rules)
-                    .map_err(|(_, e)| IdentifyError::Engine(e))?;
+                let (bisection, refusal) = match (&ours[best][k], &theirs[k]) {
+                    (Ok(_), Ok(_)) => {
+                        let rules = probe_rules(base, probe, Some((&option, &values[best])))
+                            .map_err(IdentifyError::Probe)?;
+                        let mut reference = ReferenceEngine::new(rules);
+                        let b = bisect(&mut reference, engine, &probe.query(base), rules)
+                            .map_err(|(_, e)| IdentifyError::Engine(e))?;
+                        (Some(Box::new(b)), None)
+                    }
+                    (Err(why), _) => (
+                        None,
+                        Some(format!(
+                            "under {} our reference refuses it: {why}",
+                            values[best]
+                        )),
+                    ),
+                    (_, Err(why)) => (None, Some(format!("the engine refuses it: {why}"))),
+                };
                 Verdict::MatchesNone {
                     closest: values[best].clone(),
                     probe: probe.name.clone(),
-                    bisection: Box::new(bisection),
+                    bisection,
+                    refusal,
                 }
             }
             several => Verdict::Undecided {
                 values: several.iter().map(|&v| values[v].clone()).collect(),
+                reason: file.undecidable.get(&option).cloned(),
             },
         };
         reports.push(OptionReport {
@@ -363,16 +490,27 @@ mod tests {
         }
     }
 
+    fn file(probes: &[Probe]) -> ProbeFile {
+        ProbeFile {
+            variant: "lone-king-test".into(),
+            probes: probes.to_vec(),
+            undecidable: BTreeMap::new(),
+        }
+    }
+
     fn verdicts(engine_rules: Rules, probes: &[Probe]) -> Vec<(String, String)> {
         let base = test_rules();
         let mut engine = ReferenceEngine::new(engine_rules);
-        identify(base, probes, &mut engine)
+        identify(base, &file(probes), &mut engine)
             .expect("identify runs")
+            .reports
             .into_iter()
             .map(|r| {
                 let v = match r.verdict {
                     Verdict::Agrees { value, .. } => format!("agrees {value}"),
-                    Verdict::Undecided { values } => format!("undecided {}", values.join(" ")),
+                    Verdict::Undecided { values, .. } => {
+                        format!("undecided {}", values.join(" "))
+                    }
                     Verdict::MatchesNone { closest, probe, .. } => {
                         format!("none, closest {closest} at {probe}")
                     }
@@ -401,11 +539,39 @@ mod tests {
 
         let found = verdicts(loses, &probes);
         assert_eq!(found[0], ("lone-king".into(), "agrees loses".into()));
-        // The base assumes `plays`, which no game-end value reconciles with this engine.
-        assert_eq!(
-            found[1],
-            ("game-end".into(), "none, closest rules at quiet".into())
-        );
+        // Once `loses` is known, game-end is judged under it.
+        assert_eq!(found[1], ("game-end".into(), "agrees rules".into()));
+    }
+
+    #[test]
+    fn an_engine_no_value_explains_matches_none() {
+        let probes = [
+            probe("quiet", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 2),
+            probe("en-passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", 1),
+        ];
+        let faults = crate::faults::Faults::parse("lone-king-test", &["no-en-passant".to_string()])
+            .expect("fault");
+        let mut engine = ReferenceEngine::with_faults(test_rules(), faults);
+        let found = identify(test_rules(), &file(&probes), &mut engine).expect("identify runs");
+        match &found.reports[0].verdict {
+            Verdict::MatchesNone {
+                closest,
+                probe,
+                bisection: Some(b),
+                ..
+            } => {
+                assert_eq!((closest.as_str(), probe.as_str()), ("plays", "en-passant"));
+                let missing: Vec<&str> = b
+                    .last()
+                    .comparison
+                    .missing
+                    .iter()
+                    .map(|e| e.text.as_str())
+                    .collect();
+                assert_eq!(missing, ["e5d6"]);
+            }
+            other => panic!("unexpected verdict {other:?}"),
+        }
     }
 
     #[test]
@@ -414,10 +580,10 @@ mod tests {
         fixed.options.insert("lone-king".into(), "loses".into());
         let reports = identify(
             test_rules(),
-            &[fixed],
+            &file(&[fixed]),
             &mut ReferenceEngine::new(test_rules()),
         );
-        let reports = reports.expect("identify runs");
+        let reports = reports.expect("identify runs").reports;
         assert!(reports[0].probes.is_empty());
         assert!(matches!(reports[0].verdict, Verdict::Undecided { .. }));
     }

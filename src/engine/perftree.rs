@@ -96,16 +96,27 @@ impl Engine for PerftreeEngine {
         let succeeded = status.is_some_and(|s| s.success());
         if !succeeded {
             let said = format!("{stderr} {}", lines.join(" ")).to_ascii_lowercase();
-            if said.contains("illegal")
-                || said.contains("not a legal move")
-                || said.contains("invalid move")
-                || said.contains("unknown move")
+            let what = if stderr.is_empty() {
+                lines.join(" | ")
+            } else {
+                stderr.clone()
+            };
+            // A refusal is an exit with a reason; a death by signal is a crash whatever it said.
+            let exited = status.is_some_and(|s| s.code().is_some());
+            if exited
+                && (said.contains("illegal position")
+                    || said.contains("fen:")
+                    || said.contains("invalid fen")
+                    || said.contains("bad fen"))
             {
-                let what = if stderr.is_empty() {
-                    lines.join(" | ")
-                } else {
-                    stderr
-                };
+                return Err(self.error(query, EngineErrorKind::Rejected(what)));
+            }
+            if exited
+                && (said.contains("illegal move")
+                    || said.contains("not a legal move")
+                    || said.contains("invalid move")
+                    || said.contains("unknown move"))
+            {
                 return Err(self.error(query, EngineErrorKind::IllegalMove(what)));
             }
             return Err(self.error(
