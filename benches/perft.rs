@@ -17,7 +17,7 @@ const BENCHES: &[(&str, &str, u32)] = &[
     ("bachelor-kamil.yaml", "start-reflective", 4),
     ("cerimon.yaml", "start", 4),
     ("plutonian.yaml", "start-text", 4),
-    ("pink-panther.yaml", "start", 4),
+    ("pink-panther.yaml", "start-deep", 4),
 ];
 
 struct Case {

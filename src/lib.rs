@@ -11,5 +11,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod report;
+pub mod suite;
 pub mod variant;
 pub mod variants;

@@ -13,6 +13,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod check;
 mod diff;
 mod identify;
 
@@ -141,6 +142,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Tell which value of each rule option an engine implements.
     Identify(identify::IdentifyArgs),
+    /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
+    Check(check::CheckArgs),
     /// Validate a FEN: prints the normalised FEN and a board diagram.
     Fen {
         /// The FEN to check (default: the variant's start position).
@@ -269,6 +272,7 @@ pub(crate) fn check_threads(threads: usize) -> Result<()> {
 fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::Variants => list_variants(out),
+        Command::Check(args) => check::run(args, out),
         Command::Perft {
             depth,
             position,

@@ -6,6 +6,19 @@ use crate::variant::{HandKind, Hooks, PieceSpec, VariantSpec};
 struct Orthodox;
 impl Hooks for Orthodox {}
 
+/// Ruling ids chess suites may cite: GE-1 (RULES.md) and the FIDE rules the edge cases
+/// exercise, each named after its FIDE Laws of Chess article (documented in
+/// `docs/suite-format.md`): castling (Art. 3.8), en passant and promotion (Art. 3.7), not leaving
+/// the King in check (Art. 3.9, 3.10), checkmate and stalemate (Art. 5.1, 5.2).
+pub const RULINGS: &[&str] = &[
+    "GE-1",
+    "FIDE-CASTLING",
+    "FIDE-EN-PASSANT",
+    "FIDE-PROMOTION",
+    "FIDE-CHECK",
+    "FIDE-END",
+];
+
 /// The declaration.
 pub fn spec() -> VariantSpec {
     VariantSpec {
@@ -27,7 +40,7 @@ pub fn spec() -> VariantSpec {
         hand: HandKind::None,
         jewel: false,
         options: vec![],
-        rulings: &["GE-1"],
+        rulings: RULINGS,
         hooks: &Orthodox,
     }
 }

@@ -1,0 +1,314 @@
+//! `cvperft check`: runs the conformance suites against the reference generator.
+//!
+//! Arguments are turned into a [`Selection`] and validated before anything runs; every suite is
+//! loaded (all problems reported, exit 2) before the first check; results stream to the chosen
+//! renderer case by case; `--output` writes a temporary file beside the target and renames it,
+//! so a reader never sees half a report. Exit 0 when nothing failed, 1 otherwise.
+
+use super::Failure;
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use cvperft::report::{Format, renderer};
+use cvperft::suite::run::execute;
+use cvperft::suite::{
+    Reference, RunReport, Selection, Shard, Summary, load_all, plan, suite_infos,
+};
+use cvperft::variants;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Most worker threads accepted by `--jobs`.
+const MAX_JOBS: usize = 256;
+
+/// Report formats on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Per-case lines and a summary.
+    Human,
+    /// One JSON document.
+    Json,
+    /// JUnit XML.
+    Junit,
+}
+
+/// When to colour human output.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColourArg {
+    /// When writing to a terminal and NO_COLOR is unset.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Arguments of `cvperft check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Suite files or directories (every *.yaml in a directory, sorted).
+    #[arg(value_name = "PATH", default_value = "suites")]
+    pub paths: Vec<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+    /// Write the report to FILE (atomically: a temporary file renamed into place).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Run only checks whose name (`variant::file::case::check`) contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+    /// Run only cases citing this ruling id (e.g. GE-1).
+    #[arg(long, value_name = "ID")]
+    pub rule: Option<String>,
+    /// Run only suites of this variant.
+    #[arg(short = 'v', long = "variant", value_name = "ID")]
+    pub variant: Option<String>,
+    /// Run shard K of N (1-based): cases dealt out by expected cost, deterministically.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// Include cases marked slow.
+    #[arg(long)]
+    pub slow: bool,
+    /// Skip perft and divide checks expecting more than N leaf nodes (reported as skipped).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Worker threads (default: the number of CPUs).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Colour human output.
+    #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
+    pub color: ColourArg,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    text.parse()
+}
+
+/// Where the report goes: standard output, or a temporary file renamed on success.
+enum Sink<'a> {
+    Stdout(&'a mut dyn Write),
+    File {
+        writer: BufWriter<File>,
+        temp: PathBuf,
+        target: PathBuf,
+    },
+}
+
+impl Sink<'_> {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::Stdout(w) => *w,
+            Sink::File { writer, .. } => writer,
+        }
+    }
+
+    fn commit(self) -> Result<()> {
+        match self {
+            Sink::Stdout(w) => Ok(w.flush()?),
+            Sink::File {
+                writer,
+                temp,
+                target,
+            } => {
+                let file = writer
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .with_context(|| format!("writing {}", temp.display()))?;
+                file.sync_all()
+                    .with_context(|| format!("writing {}", temp.display()))?;
+                drop(file);
+                std::fs::rename(&temp, &target).with_context(|| {
+                    format!("renaming {} to {}", temp.display(), target.display())
+                })?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Removes the temporary report file when the run ends early (after the rename it is gone).
+struct TempCleanup(PathBuf);
+
+impl Drop for TempCleanup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn temp_path(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "report".into());
+    target.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+fn validate(args: &CheckArgs) -> Result<()> {
+    if let Some(v) = &args.variant
+        && variants::get(v).is_none()
+    {
+        return Err(Failure::input(format!(
+            "--variant: unknown variant `{v}` (variants: {})",
+            variants::IDS.join(", ")
+        ))
+        .into());
+    }
+    if let Some(rule) = &args.rule
+        && !variants::all()
+            .iter()
+            .any(|v| v.spec.rulings.contains(&rule.as_str()))
+    {
+        let mut known: Vec<&str> = variants::all()
+            .iter()
+            .flat_map(|v| v.spec.rulings.iter().copied())
+            .collect();
+        known.sort();
+        known.dedup();
+        return Err(Failure::input(format!(
+            "--rule: no variant cites ruling `{rule}` (rulings: {})",
+            known.join(", ")
+        ))
+        .into());
+    }
+    if let Some(jobs) = args.jobs
+        && (jobs == 0 || jobs > MAX_JOBS)
+    {
+        return Err(Failure::input(format!("--jobs {jobs}: expected 1 to {MAX_JOBS}")).into());
+    }
+    Ok(())
+}
+
+/// Runs `cvperft check`.
+///
+/// # Errors
+/// A [`Failure`] with code 2 for bad arguments or unreadable suites, code 1 when a check failed;
+/// I/O errors writing the report.
+pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
+    validate(&args)?;
+    let suites = match load_all(&args.paths) {
+        Ok(s) => s,
+        Err(errors) => {
+            for e in &errors[..errors.len() - 1] {
+                eprintln!("cvperft: {e}");
+            }
+            return Err(Failure::input(errors[errors.len() - 1].to_string()).into());
+        }
+    };
+    let selection = Selection {
+        filter: args.filter.clone(),
+        rule: args.rule.clone(),
+        variant: args.variant.clone(),
+        slow: args.slow,
+        max_nodes: args.max_nodes,
+        shard: args.shard,
+    };
+    let planned = plan(&suites, &selection);
+    if planned.is_empty() && args.shard.is_none() {
+        return Err(Failure::input(
+            "no check matches the selection (--filter, --rule, --variant)".to_string(),
+        )
+        .into());
+    }
+    let colour = match args.color {
+        ColourArg::Always => true,
+        ColourArg::Never => false,
+        ColourArg::Auto => {
+            args.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let format = match args.format {
+        FormatArg::Human => Format::Human,
+        FormatArg::Json => Format::Json,
+        FormatArg::Junit => Format::Junit,
+    };
+    let mut render = renderer(format, colour);
+    let _cleanup = args.output.as_deref().map(|t| TempCleanup(temp_path(t)));
+    let mut sink = match &args.output {
+        None => Sink::Stdout(stdout),
+        Some(target) => {
+            let temp = temp_path(target);
+            let file = File::create(&temp)
+                .with_context(|| format!("--output: cannot write {}", target.display()))?;
+            Sink::File {
+                writer: BufWriter::new(file),
+                temp,
+                target: target.clone(),
+            }
+        }
+    };
+    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
+    let bar = if std::io::stderr().is_terminal() && !planned.is_empty() {
+        let bar =
+            ProgressBar::with_draw_target(Some(planned.len() as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {msg}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let start = Instant::now();
+    let mut results = Vec::with_capacity(planned.len());
+    let mut case_start = 0;
+    let mut write_error: Option<std::io::Error> = None;
+    execute(&suites, &planned, &Reference, jobs, |i, result| {
+        bar.inc(1);
+        bar.set_message(result.name.clone());
+        results.push(result);
+        let last_of_case = planned.get(i + 1).is_none_or(|next| {
+            (next.check.suite, next.check.case) != (planned[i].check.suite, planned[i].check.case)
+        });
+        if last_of_case {
+            if write_error.is_none() {
+                let case_results = &results[case_start..];
+                let outcome = if to_terminal {
+                    bar.suspend(|| render.case(sink.writer(), case_results))
+                } else {
+                    render.case(sink.writer(), case_results)
+                };
+                if let Err(e) = outcome {
+                    write_error = Some(e);
+                }
+            }
+            case_start = results.len();
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    let summary = Summary::of(&results);
+    let report = RunReport {
+        generator: "reference".into(),
+        suites: suite_infos(&suites),
+        results,
+        summary,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    render.finish(sink.writer(), &report)?;
+    let to_file = matches!(sink, Sink::File { .. });
+    sink.commit()?;
+    if to_file {
+        eprintln!("{}", summary.line());
+    }
+    if summary.failed > 0 {
+        return Err(Failure {
+            code: 1,
+            message: String::new(),
+        }
+        .into());
+    }
+    Ok(())
+}

@@ -1,0 +1,188 @@
+//! Human-readable text: one line per case, details under a case for every check that did not
+//! simply pass, and a closing `N passed, N failed, N skipped` line.
+
+use super::Renderer;
+use crate::suite::result::{DiffTag, Mismatch};
+use crate::suite::{CheckResult, RunReport, Status, Summary};
+use std::io::{self, Write};
+
+/// The human renderer.
+pub struct Human {
+    /// Use ANSI colours.
+    pub colour: bool,
+}
+
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32m";
+const YELLOW: &str = "\x1b[33m";
+const CYAN: &str = "\x1b[36m";
+const RESET: &str = "\x1b[0m";
+
+fn paint(colour: bool, code: &str, text: &str) -> String {
+    if colour {
+        format!("{code}{text}{RESET}")
+    } else {
+        text.to_string()
+    }
+}
+
+fn status_colour(status: Status) -> &'static str {
+    match status {
+        Status::Passed => GREEN,
+        Status::Failed | Status::UnexpectedPass => RED,
+        Status::ExpectedFailure => CYAN,
+        Status::Skipped => YELLOW,
+    }
+}
+
+/// The label of a whole case: FAIL if any check failed, else XFAIL if any failed as expected,
+/// else PASS if any passed, else SKIP.
+pub fn case_status(results: &[CheckResult]) -> Status {
+    let any = |s: Status| results.iter().any(|r| r.status == s);
+    if any(Status::Failed) || any(Status::UnexpectedPass) {
+        Status::Failed
+    } else if any(Status::ExpectedFailure) {
+        Status::ExpectedFailure
+    } else if any(Status::Passed) {
+        Status::Passed
+    } else {
+        Status::Skipped
+    }
+}
+
+/// The lines explaining one check's result (without the check's own heading), indented by
+/// `indent` spaces: expected and actual, the FEN, a divide diff, a command to reproduce.
+pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    let mut line = |text: String| {
+        out.push_str(&pad);
+        out.push_str(&text);
+        out.push('\n');
+    };
+    if let Some(alt) = &result.alternative {
+        line(format!("reading {}: {}", alt.number, alt.reading));
+    }
+    match &result.mismatch {
+        // Counts and outcomes are in the check's one-line message.
+        Some(Mismatch::Count { .. } | Mismatch::Outcome { .. }) | None => {}
+        Some(Mismatch::Divide { diff, .. }) => {
+            line("--- expected".to_string());
+            line("+++ actual".to_string());
+            let equal = diff.iter().filter(|d| d.tag == DiffTag::Equal).count();
+            for d in diff {
+                match d.tag {
+                    DiffTag::Equal => {}
+                    DiffTag::Expected => line(paint(colour, RED, &format!("-{}", d.text))),
+                    DiffTag::Actual => line(paint(colour, GREEN, &format!("+{}", d.text))),
+                }
+            }
+            if equal > 0 {
+                line(format!("({equal} line(s) equal)"));
+            }
+        }
+        Some(Mismatch::NotLegal { moves, legal_moves }) => {
+            line(format!("not legal: {}", moves.join(" ")));
+            line(format!("legal moves: {}", legal_moves.join(" ")));
+        }
+        Some(Mismatch::NotIllegal { moves }) => {
+            line(format!("legal after all: {}", moves.join(" ")));
+        }
+        Some(Mismatch::Error { message }) => line(format!("error: {message}")),
+    }
+    line(format!("fen: {}", result.fen));
+    if let Some(cmd) = &result.reproduce {
+        line(format!("reproduce: {cmd}"));
+    }
+    line(format!("at: {}:{}", result.file.display(), result.line));
+    out
+}
+
+fn case_name(r: &CheckResult) -> String {
+    format!("{}::{}::{}", r.variant, r.suite, r.case)
+}
+
+impl Human {
+    fn write_case(&self, out: &mut dyn Write, results: &[CheckResult]) -> io::Result<()> {
+        let Some(first) = results.first() else {
+            return Ok(());
+        };
+        let status = case_status(results);
+        let counts = Summary::of(results);
+        let label = paint(
+            self.colour,
+            status_colour(status),
+            &format!("{:<5}", status.label()),
+        );
+        let all_skipped_alike = results.iter().all(|r| r.status == Status::Skipped)
+            && results.iter().all(|r| r.message == first.message);
+        let detail = if all_skipped_alike {
+            first.message.clone()
+        } else if counts.passed == results.len() {
+            let xfail = results
+                .iter()
+                .filter(|r| r.status == Status::ExpectedFailure)
+                .count();
+            if xfail > 0 {
+                format!("{} check(s), {xfail} failed as expected", results.len())
+            } else {
+                format!("{} check(s)", results.len())
+            }
+        } else {
+            counts.line()
+        };
+        writeln!(out, "{label} {} ({detail})", case_name(first))?;
+        if all_skipped_alike {
+            return Ok(());
+        }
+        for r in results {
+            let show = r.status != Status::Passed || r.alternative.is_some();
+            if !show {
+                continue;
+            }
+            let label = paint(self.colour, status_colour(r.status), r.status.label());
+            writeln!(out, "      {} {label}: {}", r.check, r.message)?;
+            if matches!(
+                r.status,
+                Status::Failed | Status::UnexpectedPass | Status::ExpectedFailure
+            ) {
+                out.write_all(check_detail(r, self.colour, 8).as_bytes())?;
+            } else if let Some(alt) = &r.alternative {
+                writeln!(out, "        reading {}: {}", alt.number, alt.reading)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Renderer for Human {
+    fn case(&mut self, out: &mut dyn Write, results: &[CheckResult]) -> io::Result<()> {
+        self.write_case(out, results)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
+        let failed: Vec<&CheckResult> = report
+            .results
+            .iter()
+            .filter(|r| matches!(r.status, Status::Failed | Status::UnexpectedPass))
+            .collect();
+        if !failed.is_empty() {
+            writeln!(out)?;
+            writeln!(out, "failed checks:")?;
+            for r in failed {
+                writeln!(out, "    {}", r.name)?;
+            }
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} check(s) from {} suite(s) against the {} generator in {:.2} s",
+            report.results.len(),
+            report.suites.len(),
+            report.generator,
+            report.seconds
+        )?;
+        writeln!(out, "{}", report.summary.line())?;
+        Ok(())
+    }
+}

@@ -1,0 +1,35 @@
+//! One JSON document per run: the generator, the suites, every check result and the summary.
+//!
+//! The shape is [`RunReport`] serialised with serde, wrapped with a format name and version so
+//! readers can tell what they hold.
+
+use super::Renderer;
+use crate::suite::RunReport;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// Version of the JSON report's shape; bumped on incompatible changes.
+pub const JSON_VERSION: u32 = 1;
+
+/// The JSON renderer.
+pub struct Json;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    format: &'static str,
+    version: u32,
+    #[serde(flatten)]
+    report: &'a RunReport,
+}
+
+impl Renderer for Json {
+    fn finish(&mut self, out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
+        let doc = Document {
+            format: "cvperft-check",
+            version: JSON_VERSION,
+            report,
+        };
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+        writeln!(out)
+    }
+}

@@ -1,0 +1,134 @@
+//! JUnit XML, the report format CI systems display: one `<testsuite>` per suite file, one
+//! `<testcase>` per check (`classname` = `<variant>::<file-stem>::<case-id>`, `name` = the check),
+//! `<failure>` for failed checks and unexpected passes, `<skipped>` for skipped ones. Expected
+//! failures pass, with the difference in `<system-out>`.
+
+use super::Renderer;
+use super::human::check_detail;
+use crate::suite::{CheckResult, RunReport, Status, Summary};
+use std::io::{self, Write};
+
+/// The JUnit renderer.
+pub struct Junit;
+
+/// Escapes text for XML attributes and content, dropping characters XML 1.0 forbids.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn testcase(out: &mut dyn Write, r: &CheckResult) -> io::Result<()> {
+    let classname = format!("{}::{}::{}", r.variant, r.suite, r.case);
+    write!(
+        out,
+        "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\" file=\"{}\" line=\"{}\"",
+        escape(&classname),
+        escape(&r.check),
+        r.seconds,
+        escape(&r.file.display().to_string()),
+        r.line
+    )?;
+    match r.status {
+        Status::Passed => writeln!(out, "/>"),
+        Status::ExpectedFailure => {
+            writeln!(out, ">")?;
+            writeln!(
+                out,
+                "      <system-out>{}</system-out>",
+                escape(&format!(
+                    "expected failure (xfail): {}\n{}",
+                    r.message,
+                    check_detail(r, false, 0)
+                ))
+            )?;
+            writeln!(out, "    </testcase>")
+        }
+        Status::Failed | Status::UnexpectedPass => {
+            writeln!(out, ">")?;
+            let kind = if r.status == Status::UnexpectedPass {
+                "unexpected-pass"
+            } else {
+                "mismatch"
+            };
+            writeln!(
+                out,
+                "      <failure type=\"{kind}\" message=\"{}\">{}</failure>",
+                escape(&r.message),
+                escape(&check_detail(r, false, 0))
+            )?;
+            writeln!(out, "    </testcase>")
+        }
+        Status::Skipped => {
+            writeln!(out, ">")?;
+            writeln!(out, "      <skipped message=\"{}\"/>", escape(&r.message))?;
+            writeln!(out, "    </testcase>")
+        }
+    }
+}
+
+impl Renderer for Junit {
+    fn finish(&mut self, out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
+        writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
+        let s = report.summary;
+        writeln!(
+            out,
+            "<testsuites name=\"cvperft check\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
+            report.results.len(),
+            s.failed,
+            s.skipped,
+            report.seconds
+        )?;
+        // Group by suite file, in run order.
+        let mut groups: Vec<(String, Vec<&CheckResult>)> = Vec::new();
+        for r in &report.results {
+            let name = format!("{}::{}", r.variant, r.suite);
+            match groups.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, list)) => list.push(r),
+                None => groups.push((name, vec![r])),
+            }
+        }
+        for (name, list) in groups {
+            let counts = Summary::from_statuses(list.iter().map(|r| r.status));
+            let time: f64 = list.iter().map(|r| r.seconds).sum();
+            writeln!(
+                out,
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
+                escape(&name),
+                list.len(),
+                counts.failed,
+                counts.skipped,
+                time
+            )?;
+            for r in list {
+                testcase(out, r)?;
+            }
+            writeln!(out, "  </testsuite>")?;
+        }
+        writeln!(out, "</testsuites>")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escapes_markup_and_drops_forbidden_characters() {
+        assert_eq!(
+            escape("a<b & \"c\" 'd'>\u{1}\u{1b}[31m"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;[31m"
+        );
+    }
+}

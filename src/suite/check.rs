@@ -1,0 +1,484 @@
+//! The checks of a case and how one is run against a move generator.
+//!
+//! A case yields one check per expected perft depth (`perft-d<N>`), one for its divide
+//! (`divide-d<N>`), `legal`, `illegal` and `outcome`, and the same again for each alternative of
+//! a disputed case (prefixed `alt<K>-`). The generator answering them sits behind
+//! [`Generator`], so the same checks can run against the built-in [`Reference`] or, later, an
+//! external engine.
+
+use super::load::{Case, Divide, Expectations, Status as CaseStatus, Suite};
+use super::model::OutcomeFile;
+use super::result::{AlternativeInfo, CheckResult, DiffLine, DiffTag, Mismatch, Status};
+use crate::notation::{move_text, normalise_move_text, to_fen};
+use crate::perft::{divide, perft};
+use crate::position::Position;
+use crate::variant::Outcome;
+use similar::{ChangeTag, TextDiff};
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// What a check compares.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CheckKind {
+    /// perft at this depth.
+    Perft(u32),
+    /// The full divide at this depth.
+    Divide(u32),
+    /// The listed moves are legal.
+    Legal,
+    /// The listed moves are not legal.
+    Illegal,
+    /// The game state.
+    Outcome,
+}
+
+impl CheckKind {
+    /// `perft-d3`, `divide-d2`, `legal`, `illegal`, `outcome`.
+    pub fn name(self) -> String {
+        match self {
+            CheckKind::Perft(d) => format!("perft-d{d}"),
+            CheckKind::Divide(d) => format!("divide-d{d}"),
+            CheckKind::Legal => "legal".into(),
+            CheckKind::Illegal => "illegal".into(),
+            CheckKind::Outcome => "outcome".into(),
+        }
+    }
+}
+
+/// The checks an expectation set yields, in run order.
+pub fn kinds_of(expect: &Expectations) -> Vec<CheckKind> {
+    let mut out: Vec<CheckKind> = expect.perft.keys().map(|d| CheckKind::Perft(*d)).collect();
+    if let Some(d) = &expect.divide {
+        out.push(CheckKind::Divide(d.depth));
+    }
+    if !expect.legal.is_empty() {
+        out.push(CheckKind::Legal);
+    }
+    if !expect.illegal.is_empty() {
+        out.push(CheckKind::Illegal);
+    }
+    if expect.outcome.is_some() {
+        out.push(CheckKind::Outcome);
+    }
+    out
+}
+
+/// One check of one case: indices into the suites it was planned from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CheckRef {
+    /// Index of the suite.
+    pub suite: usize,
+    /// Index of the case in the suite.
+    pub case: usize,
+    /// 0-based index of the alternative, for a disputed case's other readings.
+    pub alternative: Option<usize>,
+    /// What is compared.
+    pub kind: CheckKind,
+}
+
+impl CheckRef {
+    /// The check's name within its case: `perft-d3`, or `alt1-perft-d3` for an alternative.
+    pub fn check_name(&self) -> String {
+        match self.alternative {
+            None => self.kind.name(),
+            Some(k) => format!("alt{}-{}", k + 1, self.kind.name()),
+        }
+    }
+    /// `<variant>::<file-stem>::<case-id>::<check>`.
+    pub fn name(&self, suites: &[Suite]) -> String {
+        let suite = &suites[self.suite];
+        format!(
+            "{}::{}::{}",
+            suite.prefix(),
+            suite.cases[self.case].id,
+            self.check_name()
+        )
+    }
+    /// The expectations the check reads.
+    pub fn expectations<'a>(&self, suites: &'a [Suite]) -> &'a Expectations {
+        let case = &suites[self.suite].cases[self.case];
+        match self.alternative {
+            None => &case.expect,
+            Some(k) => &case.alternatives[k].expect,
+        }
+    }
+    /// The number of leaf nodes the check expects to visit (0 for move-list checks).
+    pub fn expected_nodes(&self, suites: &[Suite]) -> u64 {
+        let e = self.expectations(suites);
+        match self.kind {
+            CheckKind::Perft(d) => e.perft.get(&d).copied().unwrap_or(0),
+            CheckKind::Divide(_) => e.divide.as_ref().map_or(0, Divide::total),
+            _ => 0,
+        }
+    }
+}
+
+/// Every check of a case, main expectations first, then each alternative's.
+pub fn checks_of(suite: usize, case_index: usize, case: &Case) -> Vec<CheckRef> {
+    let mut out: Vec<CheckRef> = kinds_of(&case.expect)
+        .into_iter()
+        .map(|kind| CheckRef {
+            suite,
+            case: case_index,
+            alternative: None,
+            kind,
+        })
+        .collect();
+    for (k, alt) in case.alternatives.iter().enumerate() {
+        out.extend(kinds_of(&alt.expect).into_iter().map(|kind| CheckRef {
+            suite,
+            case: case_index,
+            alternative: Some(k),
+            kind,
+        }));
+    }
+    out
+}
+
+/// Why a generator gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoAnswer {
+    /// It cannot answer this kind of question (reported as skipped).
+    Unsupported(String),
+    /// It failed while answering (reported as failed).
+    Error(String),
+}
+
+/// A move generator the checks run against.
+pub trait Generator: Sync {
+    /// A short name for reports (`reference`).
+    fn name(&self) -> String;
+    /// perft(depth) of the position.
+    ///
+    /// # Errors
+    /// [`NoAnswer`] when the generator cannot or did not answer.
+    fn perft(&self, pos: &Position, depth: u32) -> Result<u64, NoAnswer>;
+    /// The divide at `depth`: move text and count per root move.
+    ///
+    /// # Errors
+    /// [`NoAnswer`] when the generator cannot or did not answer.
+    fn divide(&self, pos: &Position, depth: u32) -> Result<Vec<(String, u64)>, NoAnswer>;
+    /// The legal moves' text.
+    ///
+    /// # Errors
+    /// [`NoAnswer`] when the generator cannot or did not answer.
+    fn legal_moves(&self, pos: &Position) -> Result<Vec<String>, NoAnswer>;
+    /// The game state (`None`: ongoing).
+    ///
+    /// # Errors
+    /// [`NoAnswer`] when the generator cannot or did not answer.
+    fn outcome(&self, pos: &Position) -> Result<Option<Outcome>, NoAnswer>;
+}
+
+/// The built-in reference generator.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Reference;
+
+impl Generator for Reference {
+    fn name(&self) -> String {
+        "reference".into()
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> Result<u64, NoAnswer> {
+        Ok(perft(pos, depth))
+    }
+    fn divide(&self, pos: &Position, depth: u32) -> Result<Vec<(String, u64)>, NoAnswer> {
+        Ok(divide(pos, depth)
+            .into_iter()
+            .map(|e| (e.text, e.count))
+            .collect())
+    }
+    fn legal_moves(&self, pos: &Position) -> Result<Vec<String>, NoAnswer> {
+        Ok(pos
+            .legal_moves()
+            .iter()
+            .map(|m| move_text(pos, m))
+            .collect())
+    }
+    fn outcome(&self, pos: &Position) -> Result<Option<Outcome>, NoAnswer> {
+        Ok(pos.outcome())
+    }
+}
+
+/// The suite spelling of a game state.
+pub fn outcome_name(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        None => OutcomeFile::Ongoing.name(),
+        Some(o) => o.name(),
+    }
+}
+
+/// A shell-quoted command that shows the generator's view of the check.
+pub fn reproduce_command(pos: &Position, kind: CheckKind) -> Option<String> {
+    let (verb, depth) = match kind {
+        CheckKind::Perft(d) | CheckKind::Divide(d) => ("divide", d),
+        CheckKind::Legal | CheckKind::Illegal => ("divide", 1),
+        CheckKind::Outcome => ("fen", 0),
+    };
+    let rules = pos.rules();
+    let mut cmd = String::from("cvperft ");
+    let options: Vec<String> = rules
+        .option_pairs()
+        .iter()
+        .map(|(n, v)| format!(" -o {n}={v}"))
+        .collect();
+    let fen = shell_quote(&to_fen(pos));
+    if verb == "fen" {
+        cmd.push_str(&format!(
+            "fen -v {}{} {fen}",
+            rules.variant.spec.id,
+            options.concat()
+        ));
+    } else {
+        cmd.push_str(&format!(
+            "{verb} {depth} -v {}{} --fen {fen}",
+            rules.variant.spec.id,
+            options.concat()
+        ));
+    }
+    Some(cmd)
+}
+
+/// Single-quotes `text` for a POSIX shell.
+pub fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// A raw comparison: `Ok(message)` when the expectation held, `Err((message, mismatch))` when
+/// it did not.
+type Compared = Result<String, (String, Mismatch)>;
+
+/// Runs one check against `generator`.
+pub fn run_check(suites: &[Suite], check: &CheckRef, generator: &dyn Generator) -> CheckResult {
+    let suite = &suites[check.suite];
+    let case = &suite.cases[check.case];
+    let alternative = check.alternative.map(|k| &case.alternatives[k]);
+    let position = match alternative {
+        None => Some(&case.position),
+        Some(a) => a.position.as_ref(),
+    };
+    let fen = position.map_or_else(|| case.fen_reached(), to_fen);
+    let mut result = CheckResult {
+        name: check.name(suites),
+        variant: suite.variant.spec.id.to_string(),
+        file: suite.path.clone(),
+        suite: suite.stem.clone(),
+        case: case.id.clone(),
+        line: case.line,
+        check: check.check_name(),
+        alternative: check.alternative.map(|k| AlternativeInfo {
+            number: k + 1,
+            reading: case.alternatives[k].reading.clone(),
+        }),
+        status: Status::Skipped,
+        message: String::new(),
+        mismatch: None,
+        fen,
+        reproduce: position.and_then(|p| reproduce_command(p, check.kind)),
+        seconds: 0.0,
+    };
+    let Some(position) = position else {
+        result.message = "no option selects this reading, so the reference cannot check it".into();
+        return result;
+    };
+    let start = Instant::now();
+    let compared = compare(check.kind, check.expectations(suites), position, generator);
+    result.seconds = start.elapsed().as_secs_f64();
+    let xfail = matches!(case.status, CaseStatus::Xfail { .. });
+    match compared {
+        Answer::Unsupported(reason) => {
+            result.status = Status::Skipped;
+            result.message = reason;
+        }
+        Answer::Done(Ok(message)) => {
+            result.status = if xfail {
+                Status::UnexpectedPass
+            } else {
+                Status::Passed
+            };
+            result.message = if xfail {
+                format!("{message}, but the case is marked xfail")
+            } else {
+                message
+            };
+        }
+        Answer::Done(Err((message, mismatch))) => {
+            let is_error = matches!(mismatch, Mismatch::Error { .. });
+            result.status = if xfail && !is_error {
+                Status::ExpectedFailure
+            } else {
+                Status::Failed
+            };
+            result.message = message;
+            result.mismatch = Some(mismatch);
+        }
+    }
+    result
+}
+
+enum Answer {
+    Unsupported(String),
+    Done(Compared),
+}
+
+fn compare(
+    kind: CheckKind,
+    expect: &Expectations,
+    pos: &Position,
+    generator: &dyn Generator,
+) -> Answer {
+    let answer = |r: Result<Compared, NoAnswer>| match r {
+        Ok(c) => Answer::Done(c),
+        Err(NoAnswer::Unsupported(reason)) => Answer::Unsupported(reason),
+        Err(NoAnswer::Error(message)) => Answer::Done(Err((
+            format!("{} failed: {message}", generator.name()),
+            Mismatch::Error { message },
+        ))),
+    };
+    match kind {
+        CheckKind::Perft(depth) => {
+            let expected = expect.perft.get(&depth).copied().unwrap_or(0);
+            answer(generator.perft(pos, depth).map(|actual| {
+                if actual == expected {
+                    Ok(format!("perft {depth} = {actual}"))
+                } else {
+                    Err((
+                        format!(
+                            "perft {depth}: expected {expected}, actual {actual} ({:+})",
+                            actual as i128 - expected as i128
+                        ),
+                        Mismatch::Count { expected, actual },
+                    ))
+                }
+            }))
+        }
+        CheckKind::Divide(depth) => {
+            let Some(want) = &expect.divide else {
+                return Answer::Unsupported("no divide expected".into());
+            };
+            answer(generator.divide(pos, depth).map(|got| {
+                let variant = pos.variant();
+                let got: Vec<(String, u64)> = got
+                    .into_iter()
+                    .map(|(t, c)| (normalise_move_text(variant, &t).unwrap_or(t), c))
+                    .collect();
+                compare_divide(depth, want, got)
+            }))
+        }
+        CheckKind::Legal | CheckKind::Illegal => answer(generator.legal_moves(pos).map(|moves| {
+            let variant = pos.variant();
+            let legal: BTreeSet<String> = moves
+                .into_iter()
+                .map(|t| normalise_move_text(variant, &t).unwrap_or(t))
+                .collect();
+            if kind == CheckKind::Legal {
+                let missing: Vec<String> = expect
+                    .legal
+                    .iter()
+                    .filter(|m| !legal.contains(*m))
+                    .cloned()
+                    .collect();
+                if missing.is_empty() {
+                    Ok(format!("{} moves legal", expect.legal.len()))
+                } else {
+                    Err((
+                        format!("expected legal but not: {}", missing.join(" ")),
+                        Mismatch::NotLegal {
+                            moves: missing,
+                            legal_moves: legal.into_iter().collect(),
+                        },
+                    ))
+                }
+            } else {
+                let present: Vec<String> = expect
+                    .illegal
+                    .iter()
+                    .filter(|m| legal.contains(*m))
+                    .cloned()
+                    .collect();
+                if present.is_empty() {
+                    Ok(format!("{} moves illegal", expect.illegal.len()))
+                } else {
+                    Err((
+                        format!("expected illegal but legal: {}", present.join(" ")),
+                        Mismatch::NotIllegal { moves: present },
+                    ))
+                }
+            }
+        })),
+        CheckKind::Outcome => {
+            let expected = expect.outcome.map_or("ongoing", OutcomeFile::name);
+            answer(generator.outcome(pos).map(|o| {
+                let actual = outcome_name(o);
+                if actual == expected {
+                    Ok(format!("outcome {actual}"))
+                } else {
+                    Err((
+                        format!("outcome: expected {expected}, actual {actual}"),
+                        Mismatch::Outcome {
+                            expected: expected.into(),
+                            actual: actual.into(),
+                        },
+                    ))
+                }
+            }))
+        }
+    }
+}
+
+fn divide_lines(entries: &[(String, u64)]) -> String {
+    let mut sorted: Vec<&(String, u64)> = entries.iter().collect();
+    sorted.sort();
+    let total: u64 = entries.iter().map(|(_, c)| c).sum();
+    let mut text = String::new();
+    for (m, c) in sorted {
+        text.push_str(&format!("{m} {c}\n"));
+    }
+    text.push_str(&format!("total {total}\n"));
+    text
+}
+
+fn compare_divide(depth: u32, want: &Divide, got: Vec<(String, u64)>) -> Compared {
+    let want_list: Vec<(String, u64)> = want.moves.iter().map(|(m, c)| (m.clone(), *c)).collect();
+    let expected_text = divide_lines(&want_list);
+    let actual_text = divide_lines(&got);
+    let actual_total: u64 = got.iter().map(|(_, c)| c).sum();
+    if expected_text == actual_text {
+        return Ok(format!(
+            "divide {depth}: {} moves, total {actual_total}",
+            got.len()
+        ));
+    }
+    let diff = TextDiff::from_lines(&expected_text, &actual_text);
+    let lines: Vec<DiffLine> = diff
+        .iter_all_changes()
+        .map(|c| DiffLine {
+            tag: match c.tag() {
+                ChangeTag::Equal => DiffTag::Equal,
+                ChangeTag::Delete => DiffTag::Expected,
+                ChangeTag::Insert => DiffTag::Actual,
+            },
+            text: c.value().trim_end().to_string(),
+        })
+        .collect();
+    let differing = lines
+        .iter()
+        .filter(|l| l.tag == DiffTag::Expected && !l.text.starts_with("total "))
+        .count()
+        .max(
+            lines
+                .iter()
+                .filter(|l| l.tag == DiffTag::Actual && !l.text.starts_with("total "))
+                .count(),
+        );
+    Err((
+        format!(
+            "divide {depth}: {differing} move line(s) differ; expected total {}, actual {actual_total}",
+            want.total()
+        ),
+        Mismatch::Divide {
+            expected_total: want.total(),
+            actual_total,
+            diff: lines,
+        },
+    ))
+}

@@ -1,0 +1,844 @@
+//! Reading suite files: YAML → [`SuiteFile`] → validated [`Suite`], every error located.
+
+use super::locate::SourceMap;
+use super::model::{
+    AlternativeFile, CaseFile, DivideFile, OutcomeFile, SourceFile, SourceKind, StatusFile,
+    SuiteFile,
+};
+use crate::notation::{normalise_move_text, parse_position, play_moves, to_fen};
+use crate::position::Position;
+use crate::variant::{Rules, Variant};
+use crate::variants;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Deepest perft or divide a suite may ask for.
+pub const MAX_DEPTH: u32 = 15;
+/// Largest suite file read (bytes).
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
+/// Most moves in one case's `moves`.
+pub const MAX_MOVES: usize = 10_000;
+
+/// A suite that cannot be read, or one problem in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file, as given.
+    pub file: PathBuf,
+    /// 1-based line, when the problem has one (a missing file has none).
+    pub line: Option<usize>,
+    /// 1-based column, when known (YAML syntax and type errors).
+    pub column: Option<usize>,
+    /// The case's id, when the problem is inside a case whose id is known.
+    pub case: Option<String>,
+    /// What is wrong, on one line.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        write!(f, ": ")?;
+        if let Some(case) = &self.case {
+            write!(f, "case `{case}`: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Where a case's expectations come from (validated: the kind's required fields are present).
+pub type Source = SourceFile;
+
+/// A case's status with its reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Every check must pass.
+    Normal,
+    /// The main expectation must hold; alternatives are checked under their options.
+    Disputed {
+        /// Why.
+        reason: String,
+    },
+    /// Every check is expected to fail.
+    Xfail {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Status {
+    /// The suite spelling.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Status::Normal => "normal",
+            Status::Disputed { .. } => "disputed",
+            Status::Xfail { .. } => "xfail",
+        }
+    }
+}
+
+/// An expected divide with canonical move text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divide {
+    /// Depth (at least 1).
+    pub depth: u32,
+    /// Canonical move text → count.
+    pub moves: BTreeMap<String, u64>,
+}
+
+impl Divide {
+    /// The sum of the counts: perft(depth).
+    pub fn total(&self) -> u64 {
+        self.moves.values().sum()
+    }
+}
+
+/// What a case (or one of its alternatives) expects.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expectations {
+    /// perft by depth.
+    pub perft: BTreeMap<u32, u64>,
+    /// A full divide.
+    pub divide: Option<Divide>,
+    /// Canonical text of moves that must be legal.
+    pub legal: Vec<String>,
+    /// Canonical text of moves that must not be legal.
+    pub illegal: Vec<String>,
+    /// Game state.
+    pub outcome: Option<OutcomeFile>,
+}
+
+impl Expectations {
+    /// Whether nothing is expected.
+    pub fn is_empty(&self) -> bool {
+        self.perft.is_empty()
+            && self.divide.is_none()
+            && self.legal.is_empty()
+            && self.illegal.is_empty()
+            && self.outcome.is_none()
+    }
+}
+
+/// Another reading of a disputed case.
+#[derive(Clone)]
+pub struct Alternative {
+    /// The reading in words.
+    pub reading: String,
+    /// The option overrides as written (on top of the case's).
+    pub options: BTreeMap<String, String>,
+    /// The position under the reading's options; `None` when no option selects the reading.
+    pub position: Option<Position>,
+    /// What the reading expects.
+    pub expect: Expectations,
+}
+
+/// A validated case.
+#[derive(Clone)]
+pub struct Case {
+    /// Stable id.
+    pub id: String,
+    /// 1-based line of the case in its file.
+    pub line: usize,
+    /// The FEN as written (`None`: the start position).
+    pub fen: Option<String>,
+    /// The moves as written.
+    pub moves: Option<String>,
+    /// The position the checks run on (after `moves`).
+    pub position: Position,
+    /// Ruling ids exercised.
+    pub rules: Vec<String>,
+    /// The main expectations.
+    pub expect: Expectations,
+    /// Where they come from.
+    pub source: Source,
+    /// Kept out of default runs.
+    pub slow: bool,
+    /// normal, disputed or xfail.
+    pub status: Status,
+    /// Other readings (disputed cases).
+    pub alternatives: Vec<Alternative>,
+    /// Free text.
+    pub note: Option<String>,
+}
+
+impl fmt::Debug for Alternative {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Alternative")
+            .field("reading", &self.reading)
+            .field("options", &self.options)
+            .field("expect", &self.expect)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for Case {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Case")
+            .field("id", &self.id)
+            .field("line", &self.line)
+            .field("fen", &self.fen_reached())
+            .field("expect", &self.expect)
+            .field("status", &self.status)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for Suite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Suite")
+            .field("path", &self.path)
+            .field("variant", &self.variant.spec.id)
+            .field("cases", &self.cases)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Case {
+    /// The FEN of the position the checks run on.
+    pub fn fen_reached(&self) -> String {
+        to_fen(&self.position)
+    }
+}
+
+/// A validated suite file.
+#[derive(Clone)]
+pub struct Suite {
+    /// The file, as given.
+    pub path: PathBuf,
+    /// The file name without `.yaml`: the second part of trial names.
+    pub stem: String,
+    /// The variant.
+    pub variant: &'static Variant,
+    /// What the suite covers.
+    pub description: String,
+    /// GE-1 mode stated by the suite.
+    pub game_end: &'static str,
+    /// Suite-level default options as written.
+    pub options: BTreeMap<String, String>,
+    /// The cases, in file order.
+    pub cases: Vec<Case>,
+}
+
+impl Suite {
+    /// `<variant>::<file-stem>`, the prefix of every trial name in this suite.
+    pub fn prefix(&self) -> String {
+        format!("{}::{}", self.variant.spec.id, self.stem)
+    }
+}
+
+/// Lists the suite files named by `paths`: files as given, directories scanned (not
+/// recursively) for `*.yaml`, sorted by name; each file once.
+///
+/// # Errors
+/// A path that does not exist or a directory that cannot be read.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let fail = |p: &Path, message: String| LoadError {
+        file: p.to_path_buf(),
+        line: None,
+        column: None,
+        case: None,
+        message,
+    };
+    for path in paths {
+        let meta = std::fs::metadata(path).map_err(|e| fail(path, e.to_string()))?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            for entry in std::fs::read_dir(path).map_err(|e| fail(path, e.to_string()))? {
+                let entry = entry.map_err(|e| fail(path, e.to_string()))?;
+                let p = entry.path();
+                if p.extension().is_some_and(|e| e == "yaml") && p.is_file() {
+                    found.push(p);
+                }
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    let mut seen = BTreeSet::new();
+    out.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
+    Ok(out)
+}
+
+/// Reads and validates one suite file.
+///
+/// # Errors
+/// Every problem found, each naming file, line and (inside a case) the case id.
+pub fn load_file(path: &Path) -> Result<Suite, Vec<LoadError>> {
+    let fail = |message: String| {
+        vec![LoadError {
+            file: path.to_path_buf(),
+            line: None,
+            column: None,
+            case: None,
+            message,
+        }]
+    };
+    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "{} bytes, larger than the limit of {MAX_FILE_BYTES}",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = upto.iter().filter(|b| **b == b'\n').count() + 1;
+        let lossy = String::from_utf8_lossy(e.as_bytes());
+        let case = SourceMap::scan(&lossy)
+            .item_at(line)
+            .and_then(|(_, it)| it.id.clone());
+        vec![LoadError {
+            file: path.to_path_buf(),
+            line: Some(line),
+            column: None,
+            case,
+            message: "not valid UTF-8".into(),
+        }]
+    })?;
+    load_str(&text, path)
+}
+
+/// Validates suite text; `path` names it in errors and gives the file stem.
+///
+/// # Errors
+/// Every problem found, each naming file, line and (inside a case) the case id.
+pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
+    let map = SourceMap::scan(text);
+    if text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#') || l.trim() == "---")
+    {
+        return Err(vec![LoadError {
+            file: path.to_path_buf(),
+            line: Some(1),
+            column: None,
+            case: None,
+            message: "empty suite: expected variant, description, game-end and cases".into(),
+        }]);
+    }
+    let file: SuiteFile =
+        serde_yaml::from_str(text).map_err(|e| vec![yaml_error(&e, path, &map)])?;
+    Validator {
+        path,
+        map: &map,
+        errors: Vec::new(),
+    }
+    .suite(file)
+}
+
+/// A serde_yaml error with its location and, when it falls inside a case, the case id.
+fn yaml_error(e: &serde_yaml::Error, path: &Path, map: &SourceMap) -> LoadError {
+    let mut message = e.to_string();
+    let (line, column) = match e.location() {
+        Some(loc) => {
+            // The location goes in front, as file:line:column; drop its repetition.
+            let mark = format!(" at line {} column {}", loc.line(), loc.column());
+            message = message.replacen(&mark, "", 1);
+            (Some(loc.line()), Some(loc.column()))
+        }
+        None => (Some(1), None),
+    };
+    if message.contains("missing field `game-end`") {
+        message
+            .push_str(" (RULES.md GE-1: a suite states `game-end: rules` or `game-end: movegen`)");
+    }
+    let case = line
+        .and_then(|l| map.item_at(l))
+        .and_then(|(_, it)| it.id.clone());
+    LoadError {
+        file: path.to_path_buf(),
+        line,
+        column,
+        case,
+        message: message.replace('\n', " "),
+    }
+}
+
+struct Validator<'a> {
+    path: &'a Path,
+    map: &'a SourceMap,
+    errors: Vec<LoadError>,
+}
+
+/// Whether `id` is a stable case id: `[a-z0-9][a-z0-9-]*`.
+pub fn is_valid_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+impl Validator<'_> {
+    fn error(&mut self, line: usize, case: Option<&str>, message: String) {
+        self.errors.push(LoadError {
+            file: self.path.to_path_buf(),
+            line: Some(line),
+            column: None,
+            case: case.map(str::to_string),
+            message,
+        });
+    }
+
+    fn top_line(&self, key: &str) -> usize {
+        self.map.top_line(key).unwrap_or(1)
+    }
+
+    fn suite(mut self, file: SuiteFile) -> Result<Suite, Vec<LoadError>> {
+        let Some(variant) = variants::get(&file.variant) else {
+            self.error(
+                self.top_line("variant"),
+                None,
+                format!(
+                    "unknown variant `{}` (variants: {})",
+                    file.variant,
+                    variants::IDS.join(", ")
+                ),
+            );
+            return Err(self.errors);
+        };
+        if file.description.trim().is_empty() {
+            self.error(
+                self.top_line("description"),
+                None,
+                "description is empty".into(),
+            );
+        }
+        let mut base = Rules::new(variant);
+        let game_end = file.game_end.name();
+        if let Err(e) = base.set("game-end", game_end) {
+            self.error(self.top_line("game-end"), None, e.to_string());
+        }
+        for (name, value) in &file.options {
+            if name == "game-end" {
+                self.error(
+                    self.top_line("options"),
+                    None,
+                    "options: state game-end with the suite-level `game-end` key".into(),
+                );
+            } else if let Err(e) = base.set(name, value) {
+                self.error(self.top_line("options"), None, format!("options: {e}"));
+            }
+        }
+        if file.cases.is_empty() {
+            self.error(
+                self.top_line("cases"),
+                None,
+                "no cases: a suite must check something".into(),
+            );
+        }
+        let mut cases = Vec::new();
+        let mut first_line: BTreeMap<String, usize> = BTreeMap::new();
+        for (index, case) in file.cases.into_iter().enumerate() {
+            let line = self.map.case_line(index);
+            if let Some(first) = first_line.get(&case.id) {
+                self.error(
+                    self.map.case_key_line(index, "id"),
+                    Some(&case.id),
+                    format!("duplicate id (first used on line {first})"),
+                );
+            } else {
+                first_line.insert(case.id.clone(), line);
+            }
+            if let Some(c) = self.case(index, case, base, variant) {
+                cases.push(c);
+            }
+        }
+        if !self.errors.is_empty() {
+            return Err(self.errors);
+        }
+        let stem = self
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "suite".into());
+        Ok(Suite {
+            path: self.path.to_path_buf(),
+            stem,
+            variant,
+            description: file.description,
+            game_end,
+            options: file.options,
+            cases,
+        })
+    }
+
+    fn case(
+        &mut self,
+        index: usize,
+        case: CaseFile,
+        base: Rules,
+        variant: &'static Variant,
+    ) -> Option<Case> {
+        let before = self.errors.len();
+        let id = case.id.clone();
+        let at = |key: &str| self.map.case_key_line(index, key);
+        let (id_line, options_line, rules_line, source_line, status_line) = (
+            at("id"),
+            at("options"),
+            at("rules"),
+            at("source"),
+            at("status"),
+        );
+        let (reason_line, alternatives_line) = (at("reason"), at("alternatives"));
+        if !is_valid_id(&id) {
+            self.error(
+                id_line,
+                Some(&id),
+                "id must be lower-case letters, digits and `-`, starting with a letter or digit"
+                    .into(),
+            );
+        }
+        let mut rules = base;
+        for (name, value) in &case.options {
+            if let Err(e) = rules.set(name, value) {
+                self.error(options_line, Some(&id), format!("options: {e}"));
+            }
+        }
+        for rule in &case.rules {
+            if !variant.spec.rulings.contains(&rule.as_str()) {
+                self.error(
+                    rules_line,
+                    Some(&id),
+                    format!(
+                        "unknown rule id `{rule}` ({} suites may cite: {})",
+                        variant.spec.id,
+                        variant.spec.rulings.join(", ")
+                    ),
+                );
+            }
+        }
+        self.source(index, &id, &case.source, source_line);
+        let status = match (case.status, case.reason.clone()) {
+            (StatusFile::Normal, None) => Status::Normal,
+            (StatusFile::Normal, Some(_)) => {
+                self.error(
+                    reason_line,
+                    Some(&id),
+                    "reason is only for disputed or xfail cases".into(),
+                );
+                Status::Normal
+            }
+            (StatusFile::Disputed, Some(reason)) if !reason.trim().is_empty() => {
+                Status::Disputed { reason }
+            }
+            (StatusFile::Xfail, Some(reason)) if !reason.trim().is_empty() => {
+                Status::Xfail { reason }
+            }
+            (s, _) => {
+                self.error(
+                    status_line,
+                    Some(&id),
+                    format!("status {} needs a reason", s.name()),
+                );
+                Status::Normal
+            }
+        };
+        match (&status, case.alternatives.is_empty()) {
+            (Status::Disputed { .. }, true) => self.error(
+                status_line,
+                Some(&id),
+                "a disputed case lists its alternatives (reading, options, expectations)".into(),
+            ),
+            (Status::Normal | Status::Xfail { .. }, false) => self.error(
+                alternatives_line,
+                Some(&id),
+                "alternatives are only for disputed cases".into(),
+            ),
+            _ => {}
+        }
+        let position = self.position(index, &id, &case.fen, &case.moves, rules, "")?;
+        let expect = self.expectations(
+            index,
+            &id,
+            variant,
+            "",
+            ExpectFields {
+                perft: case.perft,
+                divide: case.divide,
+                legal: case.legal,
+                illegal: case.illegal,
+                outcome: case.outcome,
+            },
+        );
+        if expect.is_empty() {
+            self.error(
+                self.map.case_line(index),
+                Some(&id),
+                "the case expects nothing (give perft, divide, legal, illegal or outcome)".into(),
+            );
+        }
+        let mut alternatives = Vec::new();
+        for (k, alt) in case.alternatives.into_iter().enumerate() {
+            if let Some(a) = self.alternative(index, &id, k + 1, alt, &case.fen, &case.moves, rules)
+            {
+                alternatives.push(a);
+            }
+        }
+        if self.errors.len() > before {
+            return None;
+        }
+        Some(Case {
+            id,
+            line: self.map.case_line(index),
+            fen: case.fen,
+            moves: case.moves,
+            position,
+            rules: case.rules,
+            expect,
+            source: case.source,
+            slow: case.slow,
+            status,
+            alternatives,
+            note: case.note,
+        })
+    }
+
+    fn source(&mut self, _index: usize, id: &str, source: &SourceFile, line: usize) {
+        let present = |v: &Option<String>| v.as_ref().is_some_and(|s| !s.trim().is_empty());
+        let required: &[(&str, bool)] = match source.kind {
+            SourceKind::Public => &[("citation", present(&source.citation))],
+            SourceKind::Hand => &[("derivation", present(&source.derivation))],
+            SourceKind::FairyStockfish => &[("command", present(&source.command))],
+            SourceKind::Reference => &[
+                ("command", present(&source.command)),
+                ("cross-check", present(&source.cross_check)),
+            ],
+        };
+        for (field, ok) in required {
+            if !ok {
+                self.error(
+                    line,
+                    Some(id),
+                    format!("source of kind {} needs `{field}`", source.kind.name()),
+                );
+            }
+        }
+    }
+
+    /// Builds the position from `fen` (default: start) and `moves` under `rules`.
+    fn position(
+        &mut self,
+        index: usize,
+        id: &str,
+        fen: &Option<String>,
+        moves: &Option<String>,
+        rules: Rules,
+        context: &str,
+    ) -> Option<Position> {
+        let fen_text = fen.clone().unwrap_or_else(|| rules.start_fen());
+        let pos = match parse_position(rules, &fen_text) {
+            Ok(p) => p,
+            Err(e) => {
+                let line = if fen.is_some() {
+                    self.map.case_key_line(index, "fen")
+                } else {
+                    self.map.case_line(index)
+                };
+                self.error(line, Some(id), format!("{context}fen: {e}"));
+                return None;
+            }
+        };
+        let Some(moves) = moves else {
+            return Some(pos);
+        };
+        let line = self.map.case_key_line(index, "moves");
+        let count = moves.split_whitespace().count();
+        if count > MAX_MOVES {
+            self.error(
+                line,
+                Some(id),
+                format!("{context}moves: {count} moves, at most {MAX_MOVES} are accepted"),
+            );
+            return None;
+        }
+        match play_moves(&pos, moves) {
+            Ok(p) => Some(p),
+            Err((ply, e)) => {
+                self.error(line, Some(id), format!("{context}moves: ply {ply}: {e}"));
+                None
+            }
+        }
+    }
+
+    fn expectations(
+        &mut self,
+        index: usize,
+        id: &str,
+        variant: &Variant,
+        context: &str,
+        fields: ExpectFields,
+    ) -> Expectations {
+        let at = |key: &str| {
+            if context.is_empty() {
+                self.map.case_key_line(index, key)
+            } else {
+                self.map.case_key_line(index, "alternatives")
+            }
+        };
+        let (perft_line, divide_line, legal_line, illegal_line) =
+            (at("perft"), at("divide"), at("legal"), at("illegal"));
+        for depth in fields.perft.keys() {
+            if *depth == 0 || *depth > MAX_DEPTH {
+                self.error(
+                    perft_line,
+                    Some(id),
+                    format!("{context}perft: depth {depth} is outside 1..={MAX_DEPTH}"),
+                );
+            }
+        }
+        let divide = fields.divide.and_then(|d| {
+            if d.depth == 0 || d.depth > MAX_DEPTH {
+                self.error(
+                    divide_line,
+                    Some(id),
+                    format!(
+                        "{context}divide: depth {} is outside 1..={MAX_DEPTH}",
+                        d.depth
+                    ),
+                );
+                return None;
+            }
+            let mut moves = BTreeMap::new();
+            for (text, count) in d.moves {
+                match normalise_move_text(variant, &text) {
+                    Ok(canonical) => {
+                        if moves.insert(canonical.clone(), count).is_some() {
+                            self.error(
+                                divide_line,
+                                Some(id),
+                                format!("{context}divide: move `{canonical}` is listed twice"),
+                            );
+                        }
+                    }
+                    Err(e) => self.error(divide_line, Some(id), format!("{context}divide: {e}")),
+                }
+            }
+            Some(Divide {
+                depth: d.depth,
+                moves,
+            })
+        });
+        if let (Some(d), Some(p)) = (
+            &divide,
+            fields.perft.get(&divide.as_ref().map_or(0, |d| d.depth)),
+        ) && d.total() != *p
+        {
+            self.error(
+                divide_line,
+                Some(id),
+                format!(
+                    "{context}divide: the counts sum to {}, but perft {} says {p}",
+                    d.total(),
+                    d.depth
+                ),
+            );
+        }
+        let mut canonical_list = |list: Vec<String>, key: &str, line: usize| {
+            let mut out: Vec<String> = Vec::new();
+            for text in list {
+                match normalise_move_text(variant, &text) {
+                    Ok(c) if out.contains(&c) => self.error(
+                        line,
+                        Some(id),
+                        format!("{context}{key}: move `{c}` is listed twice"),
+                    ),
+                    Ok(c) => out.push(c),
+                    Err(e) => self.error(line, Some(id), format!("{context}{key}: {e}")),
+                }
+            }
+            out
+        };
+        let legal = canonical_list(fields.legal, "legal", legal_line);
+        let illegal = canonical_list(fields.illegal, "illegal", illegal_line);
+        for m in &legal {
+            if illegal.contains(m) {
+                self.error(
+                    illegal_line,
+                    Some(id),
+                    format!("{context}move `{m}` is listed both as legal and as illegal"),
+                );
+            }
+        }
+        Expectations {
+            perft: fields.perft,
+            divide,
+            legal,
+            illegal,
+            outcome: fields.outcome,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn alternative(
+        &mut self,
+        index: usize,
+        id: &str,
+        number: usize,
+        alt: AlternativeFile,
+        fen: &Option<String>,
+        moves: &Option<String>,
+        case_rules: Rules,
+    ) -> Option<Alternative> {
+        let line = self.map.case_key_line(index, "alternatives");
+        let context = format!("alternatives[{number}]: ");
+        if alt.reading.trim().is_empty() {
+            self.error(line, Some(id), format!("{context}reading is empty"));
+        }
+        let mut rules = case_rules;
+        let mut options_ok = true;
+        for (name, value) in &alt.options {
+            if let Err(e) = rules.set(name, value) {
+                self.error(line, Some(id), format!("{context}options: {e}"));
+                options_ok = false;
+            }
+        }
+        let position = if alt.options.is_empty() || !options_ok {
+            None
+        } else {
+            self.position(index, id, fen, moves, rules, &context)
+        };
+        let expect = self.expectations(
+            index,
+            id,
+            case_rules.variant,
+            &context,
+            ExpectFields {
+                perft: alt.perft,
+                divide: alt.divide,
+                legal: alt.legal,
+                illegal: alt.illegal,
+                outcome: alt.outcome,
+            },
+        );
+        if expect.is_empty() {
+            self.error(line, Some(id), format!("{context}expects nothing"));
+        }
+        Some(Alternative {
+            reading: alt.reading,
+            options: alt.options,
+            position,
+            expect,
+        })
+    }
+}
+
+struct ExpectFields {
+    perft: BTreeMap<u32, u64>,
+    divide: Option<DivideFile>,
+    legal: Vec<String>,
+    illegal: Vec<String>,
+    outcome: Option<OutcomeFile>,
+}

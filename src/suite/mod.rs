@@ -1,0 +1,61 @@
+//! Conformance suites: curated positions with expected counts and rule edge cases.
+//!
+//! A suite is a YAML file (`docs/suite-format.md`, `suites/schema.json`). Loading goes text →
+//! [`model::SuiteFile`] (serde, unknown keys refused) → [`Suite`] (variant, options, rule ids,
+//! FENs and moves all checked), and every problem becomes a [`LoadError`] naming the file, the
+//! line and the case. A case yields checks ([`check`]); a [`plan::Selection`] chooses which run;
+//! [`run::execute`] runs them against a [`check::Generator`] and hands back
+//! [`result::CheckResult`]s for the renderers in [`crate::report`]. Nothing here prints.
+
+pub mod check;
+pub mod load;
+pub mod locate;
+pub mod model;
+pub mod plan;
+pub mod result;
+pub mod run;
+
+pub use check::{CheckKind, CheckRef, Generator, Reference, checks_of, run_check};
+pub use load::{
+    Alternative, Case, Divide, Expectations, LoadError, Status as CaseStatus, Suite, discover,
+    load_file, load_str,
+};
+pub use plan::{PlannedCheck, Selection, Shard, plan};
+pub use result::{CheckResult, RunReport, Status, SuiteInfo, Summary};
+
+use std::path::PathBuf;
+
+/// Discovers and loads every suite under `paths`.
+///
+/// # Errors
+/// Every problem of every file (a missing path stops at once).
+pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Suite>, Vec<LoadError>> {
+    let files = discover(paths).map_err(|e| vec![e])?;
+    let mut suites = Vec::new();
+    let mut errors = Vec::new();
+    for file in files {
+        match load_file(&file) {
+            Ok(s) => suites.push(s),
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(suites)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Header information for reports.
+pub fn suite_infos(suites: &[Suite]) -> Vec<SuiteInfo> {
+    suites
+        .iter()
+        .map(|s| SuiteInfo {
+            file: s.path.clone(),
+            name: s.prefix(),
+            variant: s.variant.spec.id.to_string(),
+            game_end: s.game_end.to_string(),
+            description: s.description.trim().to_string(),
+        })
+        .collect()
+}

@@ -1,0 +1,202 @@
+//! Choosing which checks run: filters, slow cases, the node budget and sharding.
+//!
+//! Sharding works on whole cases so a case's checks stay together. Cases are dealt out by
+//! expected cost (the leaf counts their checks expect): largest first, each to the shard with
+//! the least work so far, ties to the lower shard, ties between equal cases by name. The result
+//! depends only on the suites and the selection, so every shard of a CI matrix computes the same
+//! partition: the shards are disjoint and together cover every selected case.
+
+use super::check::{CheckRef, checks_of};
+use super::load::Suite;
+use std::fmt;
+use std::str::FromStr;
+
+/// Shard `index` (1-based) of `count`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which shard, 1..=count.
+    pub index: usize,
+    /// How many shards.
+    pub count: usize,
+}
+
+/// Most shards accepted.
+pub const MAX_SHARDS: usize = 10_000;
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("shard `{text}` is not of the form K/N with 1 <= K <= N");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index == 0 || index > count {
+            return Err(bad());
+        }
+        if count > MAX_SHARDS {
+            return Err(format!("shard `{text}`: at most {MAX_SHARDS} shards"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Which checks to run.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// Keep checks whose trial name contains this text.
+    pub filter: Option<String>,
+    /// Keep cases citing this ruling id.
+    pub rule: Option<String>,
+    /// Keep suites of this variant.
+    pub variant: Option<String>,
+    /// Run slow cases (otherwise they are reported as skipped).
+    pub slow: bool,
+    /// Skip perft and divide checks expecting more leaf nodes than this.
+    pub max_nodes: Option<u64>,
+    /// Run one shard of the selected cases.
+    pub shard: Option<Shard>,
+}
+
+/// A check chosen to run, or to be reported as skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedCheck {
+    /// The check.
+    pub check: CheckRef,
+    /// Its trial name.
+    pub name: String,
+    /// Why it is not run, when it is not.
+    pub skip: Option<String>,
+}
+
+/// The checks `selection` chooses from `suites`, in suite, case and check order.
+pub fn plan(suites: &[Suite], selection: &Selection) -> Vec<PlannedCheck> {
+    // Group by case: (case cost, case name, its checks).
+    let mut cases: Vec<(u64, String, Vec<PlannedCheck>)> = Vec::new();
+    for (s, suite) in suites.iter().enumerate() {
+        if selection
+            .variant
+            .as_ref()
+            .is_some_and(|v| v != suite.variant.spec.id)
+        {
+            continue;
+        }
+        for (c, case) in suite.cases.iter().enumerate() {
+            if selection
+                .rule
+                .as_ref()
+                .is_some_and(|r| !case.rules.contains(r))
+            {
+                continue;
+            }
+            let mut checks = Vec::new();
+            let mut cost = 0u64;
+            for check in checks_of(s, c, case) {
+                let name = check.name(suites);
+                if selection
+                    .filter
+                    .as_ref()
+                    .is_some_and(|f| !name.contains(f.as_str()))
+                {
+                    continue;
+                }
+                let nodes = check.expected_nodes(suites);
+                let skip = if case.slow && !selection.slow {
+                    Some("slow case: run with --slow".to_string())
+                } else {
+                    match selection.max_nodes {
+                        Some(max) if nodes > max => {
+                            Some(format!("expects {nodes} nodes, above --max-nodes {max}"))
+                        }
+                        _ => None,
+                    }
+                };
+                if skip.is_none() {
+                    cost = cost.saturating_add(nodes.saturating_add(1));
+                }
+                checks.push(PlannedCheck { check, name, skip });
+            }
+            if !checks.is_empty() {
+                let case_name = format!("{}::{}", suite.prefix(), case.id);
+                cases.push((cost, case_name, checks));
+            }
+        }
+    }
+    if let Some(shard) = selection.shard {
+        let owner = assign_shards(
+            &cases
+                .iter()
+                .map(|(cost, name, _)| (*cost, name.as_str()))
+                .collect::<Vec<_>>(),
+            shard.count,
+        );
+        let mut i = 0;
+        cases.retain(|_| {
+            let keep = owner[i] == shard.index - 1;
+            i += 1;
+            keep
+        });
+    }
+    cases.into_iter().flat_map(|(_, _, c)| c).collect()
+}
+
+/// The 0-based shard of each case, given `(cost, name)` per case: largest first to the least
+/// loaded shard.
+pub fn assign_shards(cases: &[(u64, &str)], count: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..cases.len()).collect();
+    order.sort_by(|a, b| {
+        cases[*b]
+            .0
+            .cmp(&cases[*a].0)
+            .then_with(|| cases[*a].1.cmp(cases[*b].1))
+            .then_with(|| a.cmp(b))
+    });
+    let mut load = vec![0u64; count.max(1)];
+    let mut owner = vec![0usize; cases.len()];
+    for i in order {
+        let (best, _) = load
+            .iter()
+            .enumerate()
+            .min_by_key(|(k, l)| (**l, *k))
+            .unwrap_or((0, &0));
+        owner[i] = best;
+        load[best] = load[best].saturating_add(cases[i].0.max(1));
+    }
+    owner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_text_is_validated() {
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+        for bad in ["0/3", "4/3", "1/0", "x/2", "1", "1/2/3", "-1/2", ""] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shards_are_balanced_disjoint_and_covering() {
+        let cases = [(100, "a"), (1, "b"), (60, "c"), (50, "d"), (0, "e")];
+        let owner = assign_shards(&cases, 2);
+        assert_eq!(owner.len(), cases.len());
+        let load = |k: usize| -> u64 {
+            cases
+                .iter()
+                .zip(&owner)
+                .filter(|(_, o)| **o == k)
+                .map(|(c, _)| c.0)
+                .sum()
+        };
+        assert_eq!(load(0) + load(1), 211);
+        assert!(load(0).abs_diff(load(1)) <= 11, "{owner:?}");
+        assert_eq!(owner, assign_shards(&cases, 2), "deterministic");
+    }
+}

@@ -1,0 +1,467 @@
+//! `cvperft check` run as a user runs it: the built binary, real suites, real files.
+//!
+//! Expected counts stay in YAML (`suites/`, `fixtures/suites/`); malformed suites live in
+//! `fixtures/bad/suites/`, each with the error line it must produce in a sibling `.expected`
+//! file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `cvperft` from the package root.
+fn cvperft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cvperft"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_check-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// Parses `N passed, N failed, N skipped` from the last line.
+fn summary(text: &str) -> (usize, usize, usize) {
+    let last = text.lines().last().expect("output has lines");
+    let parts: Vec<&str> = last.split(", ").collect();
+    assert_eq!(parts.len(), 3, "summary line: {last:?}");
+    let number = |s: &str, word: &str| -> usize {
+        let (n, w) = s.split_once(' ').expect("count and word");
+        assert_eq!(w, word, "summary line: {last:?}");
+        n.parse().expect("a count")
+    };
+    (
+        number(parts[0], "passed"),
+        number(parts[1], "failed"),
+        number(parts[2], "skipped"),
+    )
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("JSON report: {e}\n{}", stdout(o)))
+}
+
+/// Names of the cases (`variant::file::case`) in a JSON report.
+fn case_names(report: &serde_json::Value) -> BTreeSet<String> {
+    report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            format!(
+                "{}::{}::{}",
+                r["variant"].as_str().unwrap(),
+                r["suite"].as_str().unwrap(),
+                r["case"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_shipped_suites_pass_within_a_node_budget() {
+    let o = cvperft(&["check", "--max-nodes", "200000"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let (passed, failed, skipped) = summary(&stdout(&o));
+    assert!(passed > 100, "{passed} passed");
+    assert_eq!(failed, 0);
+    assert!(skipped > 0, "deep and slow checks are skipped");
+    assert!(stdout(&o).contains("above --max-nodes 200000"));
+    assert!(stdout(&o).contains("slow case: run with --slow"));
+}
+
+#[test]
+fn a_wrong_count_exits_1_and_shows_the_difference() {
+    let o = cvperft(&["check", "fixtures/suites/wrong-count.yaml"]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), 1, "{out}{}", stderr(&o));
+    assert_eq!(summary(&out), (3, 2, 0));
+    assert!(
+        out.contains("FAIL  chess::wrong-count::start-wrong-perft"),
+        "{out}"
+    );
+    assert!(
+        out.contains("perft 2: expected 401, actual 400 (-1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        "{out}"
+    );
+    // The divide diff: the wrong entry, the move that does not exist, and the totals.
+    for line in [
+        "-e2e4 21",
+        "+e2e4 20",
+        "-h2h5 20",
+        "+h2h4 20",
+        "-total 401",
+        "+total 400",
+    ] {
+        assert!(
+            out.lines().any(|l| l.trim() == line),
+            "missing {line:?}:\n{out}"
+        );
+    }
+    assert!(
+        out.contains("PASS  chess::wrong-count::start-right"),
+        "{out}"
+    );
+    assert!(!out.contains('\x1b'), "no colour when not on a terminal");
+}
+
+#[test]
+fn forced_colour_marks_the_divide_diff() {
+    let o = cvperft(&[
+        "check",
+        "--color",
+        "always",
+        "fixtures/suites/wrong-count.yaml",
+    ]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(out.contains("\x1b[31m-e2e4 21\x1b[0m"), "{out}");
+    assert!(out.contains("\x1b[32m+e2e4 20\x1b[0m"), "{out}");
+}
+
+#[test]
+fn expected_failures_pass_and_alternatives_are_reported() {
+    let o = cvperft(&["check", "fixtures/suites/statuses.yaml"]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), 0, "{out}{}", stderr(&o));
+    assert!(out.contains("XFAIL chess::statuses::known-wrong"), "{out}");
+    assert!(out.contains("alt1-perft-d1 PASS"), "{out}");
+    assert!(out.contains("reading 1: game-end = movegen"), "{out}");
+    assert!(
+        out.contains("alt2-perft-d1 SKIP: no option selects this reading"),
+        "{out}"
+    );
+    assert_eq!(summary(&out), (5, 0, 1));
+}
+
+#[test]
+fn an_unexpected_pass_is_a_failure() {
+    let o = cvperft(&["check", "fixtures/suites/xpass.yaml"]);
+    assert_eq!(code(&o), 1);
+    assert!(stdout(&o).contains("XPASS: perft 1 = 20, but the case is marked xfail"));
+    assert_eq!(summary(&stdout(&o)), (0, 1, 0));
+}
+
+#[test]
+fn slow_cases_run_only_with_slow() {
+    let o = cvperft(&["check", "fixtures/suites/slow.yaml"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("SKIP  chess::slow::quick-but-slow (slow case: run with --slow)"));
+    assert_eq!(summary(&stdout(&o)), (0, 0, 2));
+    let o = cvperft(&["check", "--slow", "fixtures/suites/slow.yaml"]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(summary(&stdout(&o)), (2, 0, 0));
+}
+
+#[test]
+fn malformed_suites_exit_2_naming_file_and_line() {
+    let dir = root().join("fixtures/bad/suites");
+    let mut yaml: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/bad/suites")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    yaml.sort();
+    assert!(yaml.len() >= 15, "the corpus of broken suites is there");
+    for path in yaml {
+        let rel = path
+            .strip_prefix(root())
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let expected_file = path.with_extension("expected");
+        let expected = std::fs::read_to_string(&expected_file)
+            .unwrap_or_else(|_| panic!("{} has no .expected sibling", rel));
+        let expected = expected.trim_end();
+        let o = cvperft(&["check", &rel]);
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{rel}: {err}");
+        assert!(stdout(&o).is_empty(), "{rel}: nothing runs");
+        assert_eq!(err.trim_end(), expected, "{rel}");
+        assert!(
+            err.starts_with(&format!("cvperft: {rel}:")),
+            "{rel}: the message names the file and line: {err}"
+        );
+        assert!(!err.contains("panicked"), "{rel}: {err}");
+    }
+}
+
+#[test]
+fn every_problem_of_a_suite_is_reported() {
+    let dir = scratch("many-problems");
+    let file = dir.join("many.yaml");
+    std::fs::write(
+        &file,
+        "variant: chess\ndescription: two broken cases\ngame-end: rules\ncases:\n\
+         - id: a\n  rules: [XX-1]\n  perft: {1: 20}\n  source: {kind: hand, derivation: x}\n\
+         - id: b\n  fen: \"8/8 w - - 0 1\"\n  perft: {1: 20}\n  source: {kind: hand, derivation: x}\n",
+    )
+    .unwrap();
+    let o = cvperft(&["check", file.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].ends_with(":6: case `a`: unknown rule id `XX-1` (chess suites may cite: GE-1, FIDE-CASTLING, FIDE-EN-PASSANT, FIDE-PROMOTION, FIDE-CHECK, FIDE-END)"), "{err}");
+    assert!(lines[1].contains(":10: case `b`: fen: "), "{err}");
+}
+
+#[test]
+fn a_missing_path_exits_2() {
+    let o = cvperft(&["check", "no/such/suites"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).starts_with("cvperft: no/such/suites: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn shards_are_disjoint_and_cover_every_case() {
+    let base = ["check", "--max-nodes", "100000", "--format", "json"];
+    let whole = cvperft(&base);
+    assert_eq!(code(&whole), 0, "{}", stderr(&whole));
+    let all = case_names(&json(&whole));
+    assert!(all.len() > 40);
+    for n in [1usize, 2, 3, 7] {
+        let mut union = BTreeSet::new();
+        let mut total = 0;
+        for k in 1..=n {
+            let shard = format!("{k}/{n}");
+            let mut args = base.to_vec();
+            args.extend(["--shard", &shard]);
+            let o = cvperft(&args);
+            assert_eq!(code(&o), 0, "{shard}: {}", stderr(&o));
+            let names = case_names(&json(&o));
+            assert!(
+                union.is_disjoint(&names),
+                "shard {shard} repeats a case: {:?}",
+                union.intersection(&names).collect::<Vec<_>>()
+            );
+            total += names.len();
+            union.extend(names);
+            // Deterministic: the same shard twice gives the same cases.
+            assert_eq!(case_names(&json(&cvperft(&args))), case_names(&json(&o)));
+        }
+        assert_eq!(union, all, "{n} shards cover every case");
+        assert_eq!(total, all.len());
+    }
+}
+
+#[test]
+fn bad_shards_are_refused() {
+    for bad in ["0/3", "4/3", "1/0", "a/b", "2"] {
+        let o = cvperft(&["check", "--shard", bad]);
+        assert_eq!(code(&o), 2, "--shard {bad}");
+        assert!(stderr(&o).contains("K/N"), "--shard {bad}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn json_report_parses_and_agrees_with_the_summary() {
+    let o = cvperft(&[
+        "check",
+        "--format",
+        "json",
+        "fixtures/suites/wrong-count.yaml",
+    ]);
+    assert_eq!(code(&o), 1);
+    let report = json(&o);
+    assert_eq!(report["format"], "cvperft-check");
+    let results = report["results"].as_array().unwrap();
+    let count = |s: &str| results.iter().filter(|r| r["status"] == s).count();
+    assert_eq!(report["summary"]["passed"], count("passed"));
+    assert_eq!(report["summary"]["failed"], count("failed"));
+    assert_eq!(report["summary"]["skipped"], count("skipped"));
+    let perft = results
+        .iter()
+        .find(|r| r["name"] == "chess::wrong-count::start-wrong-perft::perft-d2")
+        .expect("the failing perft check");
+    assert_eq!(perft["mismatch"]["expected"], 401);
+    assert_eq!(perft["mismatch"]["actual"], 400);
+    let divide = results
+        .iter()
+        .find(|r| r["check"] == "divide-d2")
+        .expect("the failing divide check");
+    assert_eq!(divide["mismatch"]["kind"], "divide");
+    assert!(!divide["mismatch"]["diff"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn junit_report_is_well_formed_xml_written_atomically() {
+    let dir = scratch("junit");
+    let file = dir.join("report.xml");
+    let o = cvperft(&[
+        "check",
+        "--format",
+        "junit",
+        "--output",
+        file.to_str().unwrap(),
+        "fixtures/suites/wrong-count.yaml",
+        "fixtures/suites/statuses.yaml",
+        "fixtures/suites/slow.yaml",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "the report goes to the file");
+    assert_eq!(stderr(&o).trim_end(), "8 passed, 2 failed, 3 skipped");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("report.xml")]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let top = doc.root_element();
+    assert_eq!(top.tag_name().name(), "testsuites");
+    assert_eq!(top.attribute("tests"), Some("13"));
+    assert_eq!(top.attribute("failures"), Some("2"));
+    assert_eq!(top.attribute("skipped"), Some("3"));
+    let suites: Vec<_> = top
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 3);
+    let failures = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .count();
+    assert_eq!(failures, 2);
+    let skipped = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("skipped"))
+        .count();
+    assert_eq!(skipped, 3);
+    // Python's parser agrees, where Python is installed.
+    if let Ok(py) = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])",
+            file.to_str().unwrap(),
+        ])
+        .output()
+    {
+        assert!(
+            py.status.success(),
+            "{}",
+            String::from_utf8_lossy(&py.stderr)
+        );
+    }
+}
+
+#[test]
+fn output_to_an_unwritable_place_exits_2_and_leaves_nothing() {
+    let o = cvperft(&[
+        "check",
+        "--output",
+        "no/such/dir/report.json",
+        "fixtures/suites/slow.yaml",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--output"), "{}", stderr(&o));
+}
+
+#[test]
+fn filter_rule_and_variant_select_checks() {
+    let o = cvperft(&["check", "--format", "json", "--filter", "castling-white-"]);
+    assert_eq!(code(&o), 0);
+    let names = case_names(&json(&o));
+    assert!(!names.is_empty());
+    assert!(
+        names.iter().all(|n| n.contains("castling-white-")),
+        "{names:?}"
+    );
+
+    let o = cvperft(&["check", "--format", "json", "--filter", "::perft-d1"]);
+    let report = json(&o);
+    let results = report["results"].as_array().unwrap();
+    assert!(results.iter().all(|r| r["check"] == "perft-d1"));
+
+    let o = cvperft(&["check", "--format", "json", "--rule", "FIDE-PROMOTION"]);
+    assert_eq!(code(&o), 0);
+    let names = case_names(&json(&o));
+    assert!(
+        names.contains("chess::chess::promotion-push-white"),
+        "{names:?}"
+    );
+    assert!(names.iter().all(|n| n.contains("promotion")), "{names:?}");
+
+    let o = cvperft(&["check", "--variant", "chess", "--filter", "fools-mate"]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(summary(&stdout(&o)), (3, 0, 0));
+}
+
+#[test]
+fn selections_that_cannot_match_are_usage_errors() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["check", "--variant", "chesss"],
+            "--variant: unknown variant `chesss`",
+        ),
+        (
+            &["check", "--rule", "XX-1"],
+            "--rule: no variant cites ruling `XX-1`",
+        ),
+        (
+            &["check", "--filter", "no-such-case"],
+            "no check matches the selection",
+        ),
+        (&["check", "--jobs", "0"], "--jobs 0: expected 1 to 256"),
+    ];
+    for (args, message) in cases {
+        let o = cvperft(args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_jobs() {
+    let run = |jobs: &str| {
+        let o = cvperft(&[
+            "check",
+            "--max-nodes",
+            "50000",
+            "--format",
+            "json",
+            "--jobs",
+            jobs,
+        ]);
+        assert_eq!(code(&o), 0);
+        let report = json(&o);
+        report["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["name"].to_string(), r["status"].to_string()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("1"), run("3"));
+}
