@@ -14,6 +14,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod check;
+mod diff;
+mod identify;
 
 /// Deepest perft the command line accepts: deeper runs could not finish in any budget.
 pub const MAX_DEPTH: u32 = 15;
@@ -128,7 +130,18 @@ enum Command {
         /// Rule option `name=value` (repeatable).
         #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
+        /// Plant a move-generation bug (repeatable), to test `diff`: see docs/engines.md.
+        #[arg(long = "inject", value_name = "FAULT")]
+        inject: Vec<String>,
     },
+    /// Compare an engine's divide with ours and bisect to the first differing move.
+    ///
+    /// Compares with our reference, or with a second engine (`--against`), descends into the
+    /// first move whose counts differ until the move lists differ, and prints that position.
+    /// Exit 0 agree, 1 differ, 2 error.
+    Diff(diff::DiffArgs),
+    /// Tell which value of each rule option an engine implements.
+    Identify(identify::IdentifyArgs),
     /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
     Check(check::CheckArgs),
     /// Validate a FEN: prints the normalised FEN and a board diagram.
@@ -247,7 +260,7 @@ fn check_depth(depth: u32) -> Result<()> {
     Ok(())
 }
 
-fn check_threads(threads: usize) -> Result<()> {
+pub(crate) fn check_threads(threads: usize) -> Result<()> {
     if threads == 0 || threads > 256 {
         bail!(Failure::input(format!(
             "--threads {threads}: expected 1 to 256"
@@ -345,17 +358,26 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
             moves,
             variant,
             options,
+            inject,
         } => {
             check_depth(depth)?;
             let rules = build_rules(&variant, &options)?;
+            let faults = cvperft::faults::Faults::parse(&variant, &inject)
+                .map_err(|e| Failure::input(e.to_string()))?;
             let pos =
                 parse_position(rules, &fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
             let pos = match moves {
                 Some(m) => apply_moves(&pos, &m, "moves")?,
                 None => pos,
             };
-            print_divide(out, &pos, depth, 1)
+            if faults.is_empty() {
+                print_divide(out, &pos, depth, 1)
+            } else {
+                print_entries(out, &cvperft::faults::divide(&pos, depth, &faults))
+            }
         }
+        Command::Diff(args) => diff::run(args, out),
+        Command::Identify(args) => identify::run(args, out),
         Command::Fen {
             fen,
             moves,
@@ -384,8 +406,12 @@ fn print_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: usize
             hash: None,
         },
     );
+    print_entries(out, &entries)
+}
+
+fn print_entries(out: &mut impl Write, entries: &[cvperft::perft::DivideEntry]) -> Result<()> {
     let total: u64 = entries.iter().map(|e| e.count).sum();
-    for e in &entries {
+    for e in entries {
         writeln!(out, "{} {}", e.text, e.count)?;
     }
     writeln!(out)?;

@@ -1,0 +1,455 @@
+//! `cvperft diff`: compare an engine's divide with ours (or another engine's), show the
+//! difference, and walk down to the first position where the move lists differ.
+
+use super::{Failure, MAX_DEPTH, MAX_MOVES, PositionArgs, build_rules};
+use anyhow::Result;
+use clap::Args;
+use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect};
+use cvperft::engine::process::shell_quote;
+use cvperft::engine::{
+    CastlingStyle, DEFAULT_TIMEOUT_SECS, Divide, Engine, EngineConfig, MoveMap, Protocol, Query,
+    ReferenceEngine, parse_option,
+};
+use cvperft::variant::Rules;
+use similar::{ChangeTag, TextDiff};
+use std::io::Write;
+use std::time::Duration;
+
+/// The engine under test, as the command line describes it.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// The engine's command line, shell-quoted (e.g. "/usr/games/stockfish").
+    #[arg(long, value_name = "CMD")]
+    pub engine: String,
+    /// How to talk to it.
+    #[arg(long, default_value = "uci", value_parser = ["uci", "perftree"])]
+    pub protocol: String,
+    /// UCI_Variant value to select (UCI only).
+    #[arg(long, value_name = "NAME")]
+    pub engine_variant: Option<String>,
+    /// UCI option `name=value` sent before the variant (repeatable; e.g. VariantPath=...).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub engine_option: Vec<String>,
+    /// How the engine writes castling.
+    #[arg(long, default_value = "king-move", value_name = "STYLE", value_parser = ["king-move", "king-to-rook"])]
+    pub map_castling: String,
+    /// A spelling map OURS=THEIRS: two letters map a piece letter, else a whole move
+    /// (repeatable).
+    #[arg(long = "map", value_name = "OURS=THEIRS")]
+    pub map: Vec<String>,
+    /// Seconds an engine may take for one read before its process group is killed.
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECONDS")]
+    pub timeout: f64,
+}
+
+/// A second engine to compare with instead of our reference.
+#[derive(Args, Debug, Clone)]
+pub struct AgainstArgs {
+    /// Compare with this engine instead of cvperft's reference.
+    #[arg(long, value_name = "CMD")]
+    pub against: Option<String>,
+    /// Its protocol.
+    #[arg(long, default_value = "uci", value_name = "PROTOCOL", value_parser = ["uci", "perftree"])]
+    pub against_protocol: String,
+    /// Its UCI_Variant.
+    #[arg(long, value_name = "NAME")]
+    pub against_variant: Option<String>,
+    /// Its UCI options (repeatable).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub against_option: Vec<String>,
+    /// How it writes castling.
+    #[arg(long, default_value = "king-move", value_name = "STYLE", value_parser = ["king-move", "king-to-rook"])]
+    pub against_map_castling: String,
+    /// Its spelling map (repeatable).
+    #[arg(long = "against-map", value_name = "OURS=THEIRS")]
+    pub against_map: Vec<String>,
+}
+
+/// `cvperft diff` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct DiffArgs {
+    /// Depth in plies.
+    pub depth: u32,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[command(flatten)]
+    pub against: AgainstArgs,
+    /// Worker threads for our reference at the root.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+}
+
+/// Builds an engine configuration, checking every setting.
+///
+/// # Errors
+/// A bad protocol, option, map or timeout.
+#[allow(clippy::too_many_arguments)]
+pub fn engine_config(
+    command: &str,
+    protocol: &str,
+    variant: &Option<String>,
+    options: &[String],
+    castling: &str,
+    map: &[String],
+    timeout: f64,
+) -> Result<EngineConfig> {
+    let protocol = Protocol::parse(protocol)
+        .ok_or_else(|| Failure::input(format!("unknown protocol `{protocol}`")))?;
+    let mut config = EngineConfig::new(command, protocol);
+    config.variant = variant.clone();
+    for o in options {
+        config
+            .options
+            .push(parse_option(o).map_err(Failure::input)?);
+    }
+    if !(timeout > 0.0 && timeout <= 86_400.0) {
+        return Err(Failure::input(format!(
+            "--timeout {timeout}: expected more than 0 and at most 86400 seconds"
+        ))
+        .into());
+    }
+    config.timeout = Duration::from_secs_f64(timeout);
+    let mut move_map = MoveMap {
+        castling: CastlingStyle::parse(castling)
+            .ok_or_else(|| Failure::input(format!("unknown castling style `{castling}`")))?,
+        ..MoveMap::default()
+    };
+    for pair in map {
+        move_map.add_pair(pair).map_err(Failure::input)?;
+    }
+    config.map = move_map;
+    Ok(config)
+}
+
+impl EngineArgs {
+    /// The configuration of the engine under test.
+    ///
+    /// # Errors
+    /// As [`engine_config`].
+    pub fn config(&self) -> Result<EngineConfig> {
+        engine_config(
+            &self.engine,
+            &self.protocol,
+            &self.engine_variant,
+            &self.engine_option,
+            &self.map_castling,
+            &self.map,
+            self.timeout,
+        )
+    }
+
+    /// The flags that reproduce this configuration, shell-quoted.
+    pub fn flags(&self) -> Vec<String> {
+        let mut out = vec!["--engine".to_string(), shell_quote(&self.engine)];
+        if self.protocol != "uci" {
+            out.extend(["--protocol".to_string(), self.protocol.clone()]);
+        }
+        if let Some(v) = &self.engine_variant {
+            out.extend(["--engine-variant".to_string(), shell_quote(v)]);
+        }
+        for o in &self.engine_option {
+            out.extend(["--engine-option".to_string(), shell_quote(o)]);
+        }
+        if self.map_castling != "king-move" {
+            out.extend(["--map-castling".to_string(), self.map_castling.clone()]);
+        }
+        for m in &self.map {
+            out.extend(["--map".to_string(), shell_quote(m)]);
+        }
+        if self.timeout != DEFAULT_TIMEOUT_SECS {
+            out.extend(["--timeout".to_string(), self.timeout.to_string()]);
+        }
+        out
+    }
+}
+
+impl AgainstArgs {
+    fn flags(&self) -> Vec<String> {
+        let Some(cmd) = &self.against else {
+            return Vec::new();
+        };
+        let mut out = vec!["--against".to_string(), shell_quote(cmd)];
+        if self.against_protocol != "uci" {
+            out.extend([
+                "--against-protocol".to_string(),
+                self.against_protocol.clone(),
+            ]);
+        }
+        if let Some(v) = &self.against_variant {
+            out.extend(["--against-variant".to_string(), shell_quote(v)]);
+        }
+        for o in &self.against_option {
+            out.extend(["--against-option".to_string(), shell_quote(o)]);
+        }
+        if self.against_map_castling != "king-move" {
+            out.extend([
+                "--against-map-castling".to_string(),
+                self.against_map_castling.clone(),
+            ]);
+        }
+        for m in &self.against_map {
+            out.extend(["--against-map".to_string(), shell_quote(m)]);
+        }
+        out
+    }
+}
+
+/// The root query of a command line: its FEN (default: the start position) and moves.
+///
+/// # Errors
+/// Too many moves.
+pub fn root_query(rules: &Rules, position: &PositionArgs, depth: u32) -> Result<Query> {
+    let fen = position.fen.clone().unwrap_or_else(|| rules.start_fen());
+    let moves: Vec<String> = position
+        .moves
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    if moves.len() > MAX_MOVES {
+        return Err(Failure::input(format!(
+            "--moves: {} moves, at most {MAX_MOVES} are accepted",
+            moves.len()
+        ))
+        .into());
+    }
+    Ok(Query::new(fen, &moves, depth))
+}
+
+/// Checks a depth for commands that ask engines.
+///
+/// # Errors
+/// Depth 0 or above the limit.
+pub fn check_engine_depth(depth: u32) -> Result<()> {
+    if depth == 0 || depth > MAX_DEPTH {
+        return Err(Failure::input(format!("depth {depth}: expected 1 to {MAX_DEPTH}")).into());
+    }
+    Ok(())
+}
+
+/// Runs `cvperft diff`.
+///
+/// # Errors
+/// Bad arguments or an engine failure (exit 2); a difference (exit 1, already reported).
+pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
+    check_engine_depth(args.depth)?;
+    let rules = build_rules(&args.position.variant, &args.position.options)?;
+    let root = root_query(&rules, &args.position, args.depth)?;
+    let config = args.engine.config()?;
+    let mut engine = config
+        .open(rules)
+        .map_err(|e| Failure::input(e.to_string()))?;
+    let mut reference: Box<dyn Engine> = match &args.against.against {
+        Some(cmd) => {
+            let a = &args.against;
+            let against = engine_config(
+                cmd,
+                &a.against_protocol,
+                &a.against_variant,
+                &a.against_option,
+                &a.against_map_castling,
+                &a.against_map,
+                args.engine.timeout,
+            )?;
+            against
+                .open(rules)
+                .map_err(|e| Failure::input(e.to_string()))?
+        }
+        None => {
+            super::check_threads(args.threads)?;
+            let reference = ReferenceEngine::new(rules).threads(args.threads);
+            // Refuse a bad position or move before starting any engine.
+            reference
+                .position(&root)
+                .map_err(|e| Failure::input(e.kind.to_string()))?;
+            Box::new(reference)
+        }
+    };
+    writeln!(out, "diff {}, depth {}", rules.variant.spec.id, root.depth)?;
+    writeln!(out, "  fen:       {}", root.fen)?;
+    if !root.moves.is_empty() {
+        writeln!(out, "  moves:     {}", root.moves.join(" "))?;
+    }
+    writeln!(out, "  reference: {}", reference.name())?;
+    writeln!(out, "  engine:    {}", engine.name())?;
+    out.flush()?;
+    let bisection = match bisect(reference.as_mut(), engine.as_mut(), &root, rules) {
+        Ok(b) => b,
+        Err((side, e)) => {
+            let who = match side {
+                Side::Reference => "the reference side failed",
+                Side::Engine => "the engine failed",
+            };
+            drop(engine);
+            drop(reference);
+            return Err(Failure::input(format!("{who}: {e}")).into());
+        }
+    };
+    if bisection.agrees() {
+        let d = &bisection.last().reference;
+        writeln!(
+            out,
+            "agree: {} moves, {} nodes at depth {}",
+            d.entries.len(),
+            d.total,
+            root.depth
+        )?;
+        return Ok(());
+    }
+    report(out, &args, &root, &bisection)?;
+    Err(Failure {
+        code: 1,
+        message: String::new(),
+    }
+    .into())
+}
+
+/// Prints the line diff of two divides: `-` reference only, `+` engine only.
+pub fn print_divide_diff(out: &mut impl Write, reference: &Divide, engine: &Divide) -> Result<()> {
+    let text = |d: &Divide| -> String {
+        d.entries
+            .iter()
+            .map(|e| format!("{} {}\n", e.text, e.count))
+            .collect()
+    };
+    let (old, new) = (text(reference), text(engine));
+    let diff = TextDiff::from_lines(&old, &new);
+    for change in diff.iter_all_changes() {
+        let sign = match change.tag() {
+            ChangeTag::Delete => "-",
+            ChangeTag::Insert => "+",
+            ChangeTag::Equal => continue,
+        };
+        write!(out, "{sign}{change}")?;
+    }
+    Ok(())
+}
+
+fn summary(step: &Step) -> String {
+    let c = &step.comparison;
+    format!(
+        "{} missing, {} extra, {} counts differ, {} agree; totals {} (reference) vs {} (engine)",
+        c.missing.len(),
+        c.extra.len(),
+        c.counts.len(),
+        c.same,
+        c.reference_total,
+        c.engine_total
+    )
+}
+
+fn texts(entries: &[cvperft::perft::DivideEntry]) -> String {
+    if entries.is_empty() {
+        "-".to_string()
+    } else {
+        entries
+            .iter()
+            .map(|e| e.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn report(out: &mut impl Write, args: &DiffArgs, root: &Query, b: &Bisection) -> Result<()> {
+    let first = &b.steps[0];
+    writeln!(out, "differ at depth {}: {}", root.depth, summary(first))?;
+    writeln!(out, "--- reference")?;
+    writeln!(out, "+++ engine")?;
+    print_divide_diff(out, &first.reference, &first.engine)?;
+    writeln!(out, "bisect:")?;
+    for step in &b.steps {
+        let played = &step.query.moves[root.moves.len()..];
+        let place = if played.is_empty() {
+            "root".to_string()
+        } else {
+            format!("after {}", played.join(" "))
+        };
+        write!(
+            out,
+            "  {place}, depth {}: {}",
+            step.query.depth,
+            summary(step)
+        )?;
+        match (&step.next, step.comparison.counts.first()) {
+            (Some(next), Some((_, r, e))) => writeln!(out, "; descend into {next} ({r} vs {e})")?,
+            _ => writeln!(out)?,
+        }
+    }
+    let last = b.last();
+    writeln!(out)?;
+    let headline = match b.stop {
+        Some(Stop::MovesDiffer) => "first difference: the move lists differ",
+        Some(Stop::CountsAtDepthOne) => {
+            "first difference: same moves at depth 1 but different counts"
+        }
+        Some(Stop::Vanished) => {
+            "first difference: counts differ above, but the divides after the move agree"
+        }
+        None => "first difference",
+    };
+    writeln!(out, "{headline}")?;
+    writeln!(
+        out,
+        "  path:      {}",
+        if b.path.is_empty() {
+            "(root)".to_string()
+        } else {
+            b.path.join(" ")
+        }
+    )?;
+    writeln!(
+        out,
+        "  fen:       {}",
+        b.fen
+            .as_deref()
+            .unwrap_or("(our reference cannot follow this path)")
+    )?;
+    writeln!(out, "  depth:     {}", last.query.depth)?;
+    writeln!(
+        out,
+        "  missing:   {}  (the reference has them, the engine does not)",
+        texts(&last.comparison.missing)
+    )?;
+    writeln!(
+        out,
+        "  extra:     {}  (the engine has them, the reference does not)",
+        texts(&last.comparison.extra)
+    )?;
+    if b.stop == Some(Stop::CountsAtDepthOne) {
+        for (mv, r, e) in &last.comparison.counts {
+            writeln!(out, "  count:     {mv} {r} (reference) vs {e} (engine)")?;
+        }
+    }
+    for note in &b.notes {
+        writeln!(out, "  note:      {note}")?;
+    }
+    writeln!(out, "  reproduce: {}", reproduce(args, root, last))?;
+    Ok(())
+}
+
+/// A command line that asks the same question at the last step.
+fn reproduce(args: &DiffArgs, root: &Query, last: &Step) -> String {
+    let mut words = vec![
+        "cvperft".to_string(),
+        "diff".to_string(),
+        last.query.depth.to_string(),
+        "-v".to_string(),
+        shell_quote(&args.position.variant),
+    ];
+    for o in &args.position.options {
+        words.extend(["-o".to_string(), shell_quote(o)]);
+    }
+    words.extend(["--fen".to_string(), shell_quote(&root.fen)]);
+    if !last.query.moves.is_empty() {
+        words.extend([
+            "--moves".to_string(),
+            shell_quote(&last.query.moves.join(" ")),
+        ]);
+    }
+    words.extend(args.engine.flags());
+    words.extend(args.against.flags());
+    words.join(" ")
+}

@@ -1,0 +1,164 @@
+//! `cvperft identify`: which value of each rule option does an engine implement?
+
+use super::diff::EngineArgs;
+use super::{Failure, build_rules};
+use anyhow::Result;
+use clap::Args;
+use cvperft::engine::bisect::Bisection;
+use cvperft::engine::identify::{Verdict, identify, load_probes};
+use cvperft::perft::DivideEntry;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `cvperft identify` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct IdentifyArgs {
+    /// Variant id.
+    #[arg(short = 'v', long = "variant", default_value = "chess")]
+    pub variant: String,
+    /// Values assumed for the options not under study (`name=value`, repeatable).
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Probe file (default: fixtures/identify/<variant>.yaml).
+    #[arg(long, value_name = "FILE")]
+    pub probes: Option<PathBuf>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// The default probe file: under the current directory, else under the source tree.
+fn default_probes(variant: &str) -> PathBuf {
+    let relative = PathBuf::from("fixtures/identify").join(format!("{variant}.yaml"));
+    if relative.exists() {
+        return relative;
+    }
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(&relative);
+    if built.exists() { built } else { relative }
+}
+
+/// Runs `cvperft identify`.
+///
+/// # Errors
+/// Bad arguments, a bad probe file or an engine failure (exit 2); an engine matching no value of
+/// some option (exit 1, already reported).
+pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
+    let rules = build_rules(&args.variant, &args.options)?;
+    let path = args
+        .probes
+        .clone()
+        .unwrap_or_else(|| default_probes(&args.variant));
+    let probes = load_probes(&path, rules).map_err(|e| Failure::input(e.to_string()))?;
+    let config = args.engine.config()?;
+    let mut engine = config
+        .open(rules)
+        .map_err(|e| Failure::input(e.to_string()))?;
+    writeln!(
+        out,
+        "identify {} with {} probes from {}",
+        rules.variant.spec.id,
+        probes.probes.len(),
+        path.display()
+    )?;
+    writeln!(out, "  engine: {}", engine.name())?;
+    out.flush()?;
+    let reports =
+        identify(rules, &probes, engine.as_mut()).map_err(|e| Failure::input(e.to_string()))?;
+    let given = rules.option_pairs();
+    let changed: Vec<String> = reports
+        .assumed
+        .iter()
+        .filter(|(o, v)| !given.iter().any(|(go, gv)| go == o && gv == v))
+        .map(|(o, v)| format!("{o}={v}"))
+        .collect();
+    if !changed.is_empty() {
+        writeln!(
+            out,
+            "  assuming the readings found: {} (each option is judged with the others at these)",
+            changed.join(" ")
+        )?;
+    }
+    let mut departed = false;
+    for r in &reports.reports {
+        match &r.verdict {
+            Verdict::Agrees { value, deciding } => writeln!(
+                out,
+                "{}: {value}  (of {}; decided by {})",
+                r.option,
+                r.values.join(" | "),
+                deciding.join(", ")
+            )?,
+            Verdict::Undecided { values, reason } => match reason {
+                Some(why) => writeln!(
+                    out,
+                    "{}: undecided between {}  ({why})",
+                    r.option,
+                    values.join(" | ")
+                )?,
+                None => writeln!(
+                    out,
+                    "{}: undecided between {}  (no probe among {} tells them apart)",
+                    r.option,
+                    values.join(" | "),
+                    r.probes.len()
+                )?,
+            },
+            Verdict::MatchesNone {
+                closest,
+                probe,
+                bisection,
+                refusal,
+            } => {
+                departed = true;
+                writeln!(
+                    out,
+                    "{}: matches none of {}; closest {closest}, departs at probe `{probe}`",
+                    r.option,
+                    r.values.join(" | ")
+                )?;
+                if let Some(why) = refusal {
+                    writeln!(out, "  {why}")?;
+                }
+                if let Some(b) = bisection {
+                    print_departure(out, b.as_ref())?;
+                }
+            }
+        }
+    }
+    if departed {
+        return Err(Failure {
+            code: 1,
+            message: String::new(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+fn print_departure(out: &mut impl Write, b: &Bisection) -> Result<()> {
+    let last = b.last();
+    let path = if b.path.is_empty() {
+        "(probe position)".to_string()
+    } else {
+        b.path.join(" ")
+    };
+    writeln!(out, "  path:    {path}")?;
+    writeln!(
+        out,
+        "  fen:     {}",
+        b.fen.as_deref().unwrap_or("(unknown)")
+    )?;
+    let list = |entries: &[DivideEntry]| {
+        if entries.is_empty() {
+            "-".to_string()
+        } else {
+            entries
+                .iter()
+                .map(|e| e.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    writeln!(out, "  missing: {}", list(&last.comparison.missing))?;
+    writeln!(out, "  extra:   {}", list(&last.comparison.extra))?;
+    Ok(())
+}

@@ -1,0 +1,333 @@
+//! Move spellings: engines agree on coordinate notation but not on every detail. A [`MoveMap`]
+//! translates our move text to an engine's and back:
+//! - castling written as the King's own move (ours) or as "King takes own Rook" (`e1h1`, the
+//!   Chess960 convention some engines use everywhere);
+//! - piece letters (`--map e=x`: our Elephant is the engine's `x`), in promotion suffixes and
+//!   placements;
+//! - whole moves (`--map f1i1=f1j1`), for anything else.
+//!
+//! Translation uses the position when our generator can follow the path (so a Rook move
+//! `e1g1` is never mistaken for a castling), and falls back to the castling declarations of the
+//! variant when it cannot. [`MappedEngine`] applies a map around any engine, both ways.
+
+use super::{Divide, Engine, EngineError, Query};
+use crate::notation::{move_text, parse_move, parse_position};
+use crate::perft::DivideEntry;
+use crate::position::{Move, Position, flags};
+use crate::variant::{CastleSpec, Colour, Rules, Wing};
+use std::collections::BTreeMap;
+
+/// How an engine writes castling.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum CastlingStyle {
+    /// The King's own move, `e1g1` (ours, and UCI's for orthodox chess).
+    #[default]
+    KingMove,
+    /// The King onto its own Rook, `e1h1`.
+    KingToRook,
+}
+
+impl CastlingStyle {
+    /// Parses `king-move` or `king-to-rook`.
+    pub fn parse(text: &str) -> Option<CastlingStyle> {
+        match text {
+            "king-move" => Some(CastlingStyle::KingMove),
+            "king-to-rook" => Some(CastlingStyle::KingToRook),
+            _ => None,
+        }
+    }
+}
+
+/// Translations between our move text and an engine's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveMap {
+    /// How the engine writes castling.
+    pub castling: CastlingStyle,
+    /// Piece letters, ours (upper case) to the engine's (upper case).
+    pub pieces: Vec<(char, char)>,
+    /// Whole moves, ours to the engine's.
+    pub moves: Vec<(String, String)>,
+}
+
+impl MoveMap {
+    /// Whether the map changes nothing.
+    pub fn is_identity(&self) -> bool {
+        self.castling == CastlingStyle::KingMove && self.pieces.is_empty() && self.moves.is_empty()
+    }
+
+    /// Adds one `OURS=THEIRS` pair: two single letters map a piece letter, anything else a
+    /// whole move.
+    ///
+    /// # Errors
+    /// No `=`, an empty side, or a spelling already mapped (the map must work both ways).
+    pub fn add_pair(&mut self, text: &str) -> Result<(), String> {
+        let Some((ours, theirs)) = text.split_once('=') else {
+            return Err(format!("--map `{text}` is not of the form OURS=THEIRS"));
+        };
+        let (ours, theirs) = (ours.trim(), theirs.trim());
+        if ours.is_empty() || theirs.is_empty() {
+            return Err(format!("--map `{text}`: both sides are needed"));
+        }
+        let mut letters = (ours.chars(), theirs.chars());
+        if let ((Some(a), None), (Some(b), None)) = (
+            (letters.0.next(), letters.0.next()),
+            (letters.1.next(), letters.1.next()),
+        ) {
+            if !a.is_ascii_alphabetic() || !b.is_ascii_alphabetic() {
+                return Err(format!("--map `{text}`: piece letters must be letters"));
+            }
+            let (a, b) = (a.to_ascii_uppercase(), b.to_ascii_uppercase());
+            if self.pieces.iter().any(|&(x, y)| x == a || y == b) {
+                return Err(format!("--map `{text}`: letter already mapped"));
+            }
+            self.pieces.push((a, b));
+            return Ok(());
+        }
+        if self.moves.iter().any(|(x, y)| x == ours || y == theirs) {
+            return Err(format!("--map `{text}`: move already mapped"));
+        }
+        self.moves.push((ours.to_string(), theirs.to_string()));
+        Ok(())
+    }
+
+    fn piece_to_engine(&self, c: char) -> char {
+        self.map_letter(c, |&(ours, theirs)| (ours, theirs))
+    }
+
+    fn piece_to_ours(&self, c: char) -> char {
+        self.map_letter(c, |&(ours, theirs)| (theirs, ours))
+    }
+
+    fn map_letter(&self, c: char, dir: impl Fn(&(char, char)) -> (char, char)) -> char {
+        let upper = c.to_ascii_uppercase();
+        for pair in &self.pieces {
+            let (from, to) = dir(pair);
+            if from == upper {
+                return if c.is_ascii_lowercase() {
+                    to.to_ascii_lowercase()
+                } else {
+                    to
+                };
+            }
+        }
+        c
+    }
+
+    /// Our move text as the engine writes it; `pos` is the position it is played in, when our
+    /// generator knows it.
+    pub fn to_engine(&self, rules: &Rules, pos: Option<&Position>, ours: &str) -> String {
+        match pos.and_then(|p| parse_move(p, ours).ok().map(|m| (p, m))) {
+            Some((p, m)) => self.spell(rules, p, &m),
+            None => {
+                let castle =
+                    static_castle(rules, ours, |c| format!("{}{}", c.king_from, c.king_to));
+                self.spell_text(ours, castle)
+            }
+        }
+    }
+
+    /// The engine's spelling of a legal move `m` of `pos`.
+    pub fn spell(&self, rules: &Rules, pos: &Position, m: &Move) -> String {
+        let wing = if m.flags & flags::CASTLE_KING != 0 {
+            Some(Wing::King)
+        } else if m.flags & flags::CASTLE_QUEEN != 0 {
+            Some(Wing::Queen)
+        } else {
+            None
+        };
+        let castle = wing.and_then(|w| rules.castles[pos.side().index()][w as usize]);
+        self.spell_text(&move_text(pos, m), castle)
+    }
+
+    fn spell_text(&self, ours: &str, castle: Option<CastleSpec>) -> String {
+        if let Some((_, theirs)) = self.moves.iter().find(|(o, _)| o == ours) {
+            return theirs.clone();
+        }
+        let parts: Vec<String> = ours
+            .split(',')
+            .enumerate()
+            .map(|(i, part)| match castle {
+                Some(c) if i == 0 && self.castling == CastlingStyle::KingToRook => {
+                    format!("{}{}", c.king_from, c.rook_from)
+                }
+                _ => self.map_part(part, true),
+            })
+            .collect();
+        parts.join(",")
+    }
+
+    /// Every legal move of `pos`, keyed by the engine's spelling, with ours.
+    pub fn table(&self, rules: &Rules, pos: &Position) -> BTreeMap<String, String> {
+        let mut table = BTreeMap::new();
+        pos.for_each_legal(|m, _| {
+            table.insert(self.spell(rules, pos, &m), move_text(pos, &m));
+        });
+        table
+    }
+
+    /// The engine's move text in our spelling; `table` is [`MoveMap::table`] of the position it
+    /// is played in, when our generator knows it.
+    pub fn to_ours(
+        &self,
+        rules: &Rules,
+        table: Option<&BTreeMap<String, String>>,
+        theirs: &str,
+    ) -> String {
+        if let Some(ours) = table.and_then(|t| t.get(theirs)) {
+            return ours.clone();
+        }
+        if let Some((ours, _)) = self.moves.iter().find(|(_, t)| t == theirs) {
+            return ours.clone();
+        }
+        let castle = if self.castling == CastlingStyle::KingToRook {
+            static_castle(rules, theirs, |c| format!("{}{}", c.king_from, c.rook_from))
+        } else {
+            None
+        };
+        let parts: Vec<String> = theirs
+            .split(',')
+            .enumerate()
+            .map(|(i, part)| match castle {
+                Some(c) if i == 0 => format!("{}{}", c.king_from, c.king_to),
+                _ => self.map_part(part, false),
+            })
+            .collect();
+        parts.join(",")
+    }
+
+    /// Maps the piece letters of one part of a move (`N@b2`, `e7e8q`).
+    fn map_part(&self, part: &str, to_engine: bool) -> String {
+        let map = |c: char| {
+            if to_engine {
+                self.piece_to_engine(c)
+            } else {
+                self.piece_to_ours(c)
+            }
+        };
+        if let Some((letter, square)) = part.split_once('@') {
+            let letter: String = letter.chars().map(map).collect();
+            return format!("{letter}@{square}");
+        }
+        match part.chars().last() {
+            Some(last) if part.len() == 5 && part.is_ascii() && last.is_ascii_alphabetic() => {
+                format!("{}{}", &part[..4], map(last))
+            }
+            _ => part.to_string(),
+        }
+    }
+}
+
+/// The castling whose spelling (by `spell`) is the moving part of `text`, when the position is
+/// unknown.
+fn static_castle(
+    rules: &Rules,
+    text: &str,
+    spell: impl Fn(&CastleSpec) -> String,
+) -> Option<CastleSpec> {
+    let moving = text.split(',').next()?;
+    for colour in Colour::BOTH {
+        for c in rules.castles[colour.index()].iter().flatten() {
+            if spell(c) == moving {
+                return Some(*c);
+            }
+        }
+    }
+    None
+}
+
+/// An engine whose moves are translated by a [`MoveMap`] on the way in and out.
+pub struct MappedEngine<E: Engine> {
+    inner: E,
+    map: MoveMap,
+    rules: Rules,
+}
+
+impl<E: Engine> MappedEngine<E> {
+    /// Wraps `inner`; `rules` give the positions used to translate castling exactly.
+    pub fn new(inner: E, map: MoveMap, rules: Rules) -> MappedEngine<E> {
+        MappedEngine { inner, map, rules }
+    }
+}
+
+impl<E: Engine> Engine for MappedEngine<E> {
+    fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        let mut pos = parse_position(self.rules, &query.fen).ok();
+        let mut moves = Vec::with_capacity(query.moves.len());
+        for ours in &query.moves {
+            moves.push(self.map.to_engine(&self.rules, pos.as_ref(), ours));
+            pos = pos.and_then(|p| parse_move(&p, ours).ok().map(|m| p.play(m)));
+        }
+        let asked = Query {
+            fen: query.fen.clone(),
+            moves,
+            depth: query.depth,
+        };
+        let answer = self.inner.divide(&asked)?;
+        let table = pos.as_ref().map(|p| self.map.table(&self.rules, p));
+        let mut entries: BTreeMap<String, u64> = BTreeMap::new();
+        for e in &answer.entries {
+            let ours = self.map.to_ours(&self.rules, table.as_ref(), &e.text);
+            // Two engine moves with one spelling of ours (a castling listed both ways): keep the
+            // second as the engine wrote it, so that it shows up as an extra move.
+            let key = if entries.contains_key(&ours) {
+                e.text.clone()
+            } else {
+                ours
+            };
+            *entries.entry(key).or_insert(0) += e.count;
+        }
+        let mut divide = Divide::from_entries(
+            entries
+                .into_iter()
+                .map(|(text, count)| DivideEntry { text, count })
+                .collect(),
+        );
+        divide.total = answer.total;
+        Ok(divide)
+    }
+
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    #[test]
+    fn castling_king_to_rook_both_ways() {
+        let rules = variants::rules("chess").expect("chess");
+        let map = MoveMap {
+            castling: CastlingStyle::KingToRook,
+            ..MoveMap::default()
+        };
+        let pos = parse_position(rules, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        assert_eq!(map.to_engine(&rules, Some(&pos), "e1g1"), "e1h1");
+        assert_eq!(map.to_engine(&rules, Some(&pos), "e1c1"), "e1a1");
+        let table = map.table(&rules, &pos);
+        assert_eq!(map.to_ours(&rules, Some(&table), "e1h1"), "e1g1");
+        assert_eq!(map.to_ours(&rules, None, "e8a8"), "e8c8");
+        // A Rook on e1 going to g1 is not a castling.
+        let rook = parse_position(rules, "3k4/8/8/8/8/8/8/K3R3 w - - 0 1").unwrap();
+        assert_eq!(map.to_engine(&rules, Some(&rook), "e1g1"), "e1g1");
+        let table = map.table(&rules, &rook);
+        assert_eq!(map.to_ours(&rules, Some(&table), "e1g1"), "e1g1");
+    }
+
+    #[test]
+    fn letters_and_moves() {
+        let rules = variants::rules("chess").expect("chess");
+        let mut map = MoveMap::default();
+        map.add_pair("n=h").unwrap();
+        map.add_pair("a2a3=a2a3!").unwrap();
+        assert!(map.add_pair("N=x").is_err());
+        assert!(map.add_pair("nothing").is_err());
+        assert_eq!(map.to_engine(&rules, None, "b7b8n"), "b7b8h");
+        assert_eq!(map.to_ours(&rules, None, "b7b8h"), "b7b8n");
+        assert_eq!(map.to_engine(&rules, None, "N@c3"), "H@c3");
+        assert_eq!(map.to_engine(&rules, None, "a2a3"), "a2a3!");
+        assert_eq!(map.to_ours(&rules, None, "a2a3!"), "a2a3");
+    }
+}

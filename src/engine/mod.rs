@@ -1,0 +1,390 @@
+//! External engines behind one trait, so that `diff`, `identify` and the suite runner can ask any
+//! move generator for a divide and compare it with ours.
+//!
+//! An [`Engine`] answers a [`Query`] (a FEN, moves played from it, a depth) with a [`Divide`]:
+//! the leaf count below every root move, in our move spelling. Three implementations:
+//! - [`UciEngine`]: a long-running UCI engine asked `go perft N` (Stockfish, Fairy-Stockfish);
+//! - [`PerftreeEngine`]: a command run once per query the way the `perftree` tool runs scripts;
+//! - [`ReferenceEngine`]: our own generator, optionally with planted faults ([`crate::faults`]).
+//!
+//! [`MappedEngine`] wraps any of them to translate move spellings both ways, and
+//! [`EngineConfig::open`] builds the whole stack from command-line settings. Errors name the
+//! engine and the query, so that one line tells a user what was asked and what went wrong.
+
+use crate::perft::DivideEntry;
+use std::fmt;
+use std::time::Duration;
+
+pub mod bisect;
+pub mod identify;
+pub mod mapping;
+pub mod perftree;
+pub mod process;
+pub mod reference;
+pub mod uci;
+
+pub use mapping::{CastlingStyle, MappedEngine, MoveMap};
+pub use perftree::PerftreeEngine;
+pub use reference::ReferenceEngine;
+pub use uci::UciEngine;
+
+/// Default seconds an engine may take for one read.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
+
+/// What an engine is asked: the divide at `depth` of the position reached from `fen` by `moves`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    /// The starting position.
+    pub fen: String,
+    /// Moves played from it, in our spelling.
+    pub moves: Vec<String>,
+    /// Depth in plies (at least 1).
+    pub depth: u32,
+}
+
+impl Query {
+    /// A query.
+    pub fn new(fen: impl Into<String>, moves: &[String], depth: u32) -> Query {
+        Query {
+            fen: fen.into(),
+            moves: moves.to_vec(),
+            depth,
+        }
+    }
+
+    /// The same position one move further, one ply shallower.
+    pub fn child(&self, mv: &str) -> Query {
+        let mut moves = self.moves.clone();
+        moves.push(mv.to_string());
+        Query {
+            fen: self.fen.clone(),
+            moves,
+            depth: self.depth.saturating_sub(1),
+        }
+    }
+}
+
+impl fmt::Display for Query {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "depth {}, fen \"{}\"", self.depth, self.fen)?;
+        if !self.moves.is_empty() {
+            write!(f, ", moves \"{}\"", self.moves.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// An engine's answer: leaf counts per root move, sorted by move text, and the total.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Divide {
+    /// One entry per root move, sorted by text.
+    pub entries: Vec<DivideEntry>,
+    /// The total the engine reported (equal to the sum of the counts).
+    pub total: u64,
+}
+
+impl Divide {
+    /// A divide from entries in any order; the total is their sum.
+    pub fn from_entries(mut entries: Vec<DivideEntry>) -> Divide {
+        entries.sort_by(|a, b| a.text.cmp(&b.text));
+        let total = entries.iter().map(|e| e.count).sum();
+        Divide { entries, total }
+    }
+
+    /// The count of `mv`, if the engine listed it.
+    pub fn count(&self, mv: &str) -> Option<u64> {
+        self.entries
+            .binary_search_by(|e| e.text.as_str().cmp(mv))
+            .ok()
+            .map(|i| self.entries[i].count)
+    }
+}
+
+/// What went wrong with an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineErrorKind {
+    /// The command line is empty or badly quoted.
+    BadCommand(String),
+    /// The program does not exist.
+    NotFound,
+    /// The program may not be run.
+    NotExecutable,
+    /// It could not be started for another reason.
+    Spawn(String),
+    /// It exited, or closed its output, before answering.
+    Crashed {
+        /// How it ended (`exit status 3`, `killed by signal 11`, `closed its output`).
+        how: String,
+        /// The last lines of its stderr.
+        stderr: String,
+    },
+    /// It did not answer within the timeout (its process group was killed).
+    Timeout {
+        /// The timeout in milliseconds.
+        millis: u64,
+        /// What it was waiting for.
+        waiting_for: String,
+    },
+    /// A line it printed is not in the protocol.
+    Malformed {
+        /// The line, quoted in the message.
+        line: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// It refused a move of the query.
+    IllegalMove(String),
+    /// It refused the position or the variant.
+    Rejected(String),
+    /// Its counts do not add up to the total it printed.
+    TotalMismatch {
+        /// Sum of the per-move counts.
+        sum: u64,
+        /// The total it printed.
+        total: u64,
+    },
+    /// Writing to it failed.
+    Io(String),
+}
+
+/// An engine failure: which engine, what it was asked, what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    /// The engine's name (its command line).
+    pub engine: String,
+    /// The query, when the failure happened while answering one.
+    pub query: Option<Box<Query>>,
+    /// What happened.
+    pub kind: EngineErrorKind,
+}
+
+impl EngineError {
+    /// An error of `engine` while answering `query`.
+    pub fn new(engine: &str, query: Option<&Query>, kind: EngineErrorKind) -> EngineError {
+        EngineError {
+            engine: engine.to_string(),
+            query: query.map(|q| Box::new(q.clone())),
+            kind,
+        }
+    }
+}
+
+impl fmt::Display for EngineErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineErrorKind::BadCommand(m) => write!(f, "bad command line: {m}"),
+            EngineErrorKind::NotFound => write!(f, "program not found"),
+            EngineErrorKind::NotExecutable => write!(f, "program is not executable"),
+            EngineErrorKind::Spawn(m) => write!(f, "could not start: {m}"),
+            EngineErrorKind::Crashed { how, stderr } => {
+                write!(f, "crashed mid-output ({how})")?;
+                if !stderr.is_empty() {
+                    write!(f, "; stderr: {stderr}")?;
+                }
+                Ok(())
+            }
+            EngineErrorKind::Timeout {
+                millis,
+                waiting_for,
+            } => write!(
+                f,
+                "no answer within {} s while waiting for {waiting_for}; killed its process group",
+                *millis as f64 / 1000.0
+            ),
+            EngineErrorKind::Malformed { line, expected } => {
+                write!(f, "malformed line {line:?} (expected {expected})")
+            }
+            EngineErrorKind::IllegalMove(m) => write!(f, "rejected a move: {m}"),
+            EngineErrorKind::Rejected(m) => write!(f, "rejected the request: {m}"),
+            EngineErrorKind::TotalMismatch { sum, total } => write!(
+                f,
+                "its counts add up to {sum} but it reported a total of {total}"
+            ),
+            EngineErrorKind::Io(m) => write!(f, "i/o error: {m}"),
+        }
+    }
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "engine `{}`: {}", self.engine, self.kind)?;
+        if let Some(q) = &self.query {
+            write!(f, " (asked {q})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// A move generator that can be asked for divides.
+///
+/// Implementations keep any process they start alive between queries and end it on drop. They
+/// are `Send`, so a runner may move each engine to a worker thread.
+pub trait Engine: Send {
+    /// The divide of `query`, moves in our spelling, sorted.
+    ///
+    /// # Errors
+    /// The engine could not be run, crashed, hung, printed something out of protocol, refused
+    /// the position or a move, or printed counts that do not add up.
+    fn divide(&mut self, query: &Query) -> Result<Divide, EngineError>;
+
+    /// A name for reports (the command line for external engines).
+    fn name(&self) -> String;
+
+    /// Perft: the divide's total.
+    ///
+    /// # Errors
+    /// As [`Engine::divide`].
+    fn perft(&mut self, query: &Query) -> Result<u64, EngineError> {
+        self.divide(query).map(|d| d.total)
+    }
+}
+
+impl<E: Engine + ?Sized> Engine for Box<E> {
+    fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        (**self).divide(query)
+    }
+    fn name(&self) -> String {
+        (**self).name()
+    }
+}
+
+/// How to talk to an external engine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCI with `go perft`.
+    Uci,
+    /// One process per query: `CMD DEPTH FEN [MOVES]`.
+    Perftree,
+}
+
+impl Protocol {
+    /// Parses `uci` or `perftree`.
+    pub fn parse(text: &str) -> Option<Protocol> {
+        match text {
+            "uci" => Some(Protocol::Uci),
+            "perftree" => Some(Protocol::Perftree),
+            _ => None,
+        }
+    }
+    /// The spelling on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Perftree => "perftree",
+        }
+    }
+}
+
+/// Everything needed to start and talk to one external engine.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// The command line, shell-quoted.
+    pub command: String,
+    /// The protocol.
+    pub protocol: Protocol,
+    /// `UCI_Variant` to select (UCI only).
+    pub variant: Option<String>,
+    /// `setoption` pairs sent after `uci` (UCI only), in order.
+    pub options: Vec<(String, String)>,
+    /// Most time one read may take.
+    pub timeout: Duration,
+    /// Move spellings.
+    pub map: MoveMap,
+}
+
+impl EngineConfig {
+    /// A config with defaults: no variant, no options, the default timeout, no mapping.
+    pub fn new(command: &str, protocol: Protocol) -> EngineConfig {
+        EngineConfig {
+            command: command.to_string(),
+            protocol,
+            variant: None,
+            options: Vec::new(),
+            timeout: Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS),
+            map: MoveMap::default(),
+        }
+    }
+
+    /// Starts nothing yet: builds the engine, which starts its process on the first query.
+    /// `rules` decide the mapping of move spellings (castling needs the position).
+    ///
+    /// # Errors
+    /// A command line that cannot be split into words.
+    pub fn open(&self, rules: crate::variant::Rules) -> Result<Box<dyn Engine>, EngineError> {
+        let argv = process::split_command(&self.command)
+            .map_err(|m| EngineError::new(&self.command, None, EngineErrorKind::BadCommand(m)))?;
+        if argv.is_empty() {
+            return Err(EngineError::new(
+                &self.command,
+                None,
+                EngineErrorKind::BadCommand("empty command".into()),
+            ));
+        }
+        let inner: Box<dyn Engine> = match self.protocol {
+            Protocol::Uci => Box::new(UciEngine::new(
+                &self.command,
+                argv,
+                self.variant.clone(),
+                self.options.clone(),
+                self.timeout,
+            )),
+            Protocol::Perftree => Box::new(PerftreeEngine::new(&self.command, argv, self.timeout)),
+        };
+        if self.map.is_identity() {
+            Ok(inner)
+        } else {
+            Ok(Box::new(MappedEngine::new(inner, self.map.clone(), rules)))
+        }
+    }
+}
+
+/// Parses a `name=value` engine option (the value may contain `=` and spaces).
+///
+/// # Errors
+/// No `=` or an empty name.
+pub fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!(
+            "engine option `{text}` is not of the form name=value"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_engine_and_query() {
+        let q = Query::new("8/8/8/8/8/8/8/K6k w - - 0 1", &["a1a2".into()], 3);
+        let e = EngineError::new(
+            "my-engine --fast",
+            Some(&q),
+            EngineErrorKind::Malformed {
+                line: "garbage".into(),
+                expected: "`move: count`".into(),
+            },
+        );
+        let text = e.to_string();
+        assert!(text.contains("my-engine --fast"), "{text}");
+        assert!(text.contains("\"garbage\""), "{text}");
+        assert!(text.contains("depth 3"), "{text}");
+        assert!(text.contains("moves \"a1a2\""), "{text}");
+        assert!(!text.contains('\n'));
+    }
+
+    #[test]
+    fn options_split_at_the_first_equals() {
+        assert_eq!(
+            parse_option("VariantPath=/a=b c").unwrap(),
+            ("VariantPath".into(), "/a=b c".into())
+        );
+        assert!(parse_option("novalue").is_err());
+        assert!(parse_option("=x").is_err());
+    }
+}

@@ -1,0 +1,243 @@
+//! An engine driven the way the `perftree` debugging tool drives scripts: one process per
+//! query, run as `CMD DEPTH FEN [MOVES]` (moves space-separated in one argument, left out when
+//! there are none), printing `move count` lines, a blank line, and the total.
+
+use super::process::{EngineProcess, ReadLine, SpawnError};
+use super::uci::describe_exit;
+use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
+use crate::perft::DivideEntry;
+use std::time::{Duration, Instant};
+
+/// Most output lines accepted from one run.
+pub const MAX_LINES: usize = 100_000;
+
+/// A perftree-style command.
+pub struct PerftreeEngine {
+    name: String,
+    argv: Vec<String>,
+    timeout: Duration,
+}
+
+impl PerftreeEngine {
+    /// A command run as `argv` followed by the query (`name` is the command as written).
+    pub fn new(name: &str, argv: Vec<String>, timeout: Duration) -> PerftreeEngine {
+        PerftreeEngine {
+            name: name.to_string(),
+            argv,
+            timeout,
+        }
+    }
+
+    fn error(&self, query: &Query, kind: EngineErrorKind) -> EngineError {
+        EngineError::new(&self.name, Some(query), kind)
+    }
+}
+
+impl Engine for PerftreeEngine {
+    fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        let mut argv = self.argv.clone();
+        argv.push(query.depth.to_string());
+        argv.push(query.fen.clone());
+        if !query.moves.is_empty() {
+            argv.push(query.moves.join(" "));
+        }
+        let mut process = EngineProcess::spawn(&argv).map_err(|e| {
+            self.error(
+                query,
+                match e {
+                    SpawnError::NotFound => EngineErrorKind::NotFound,
+                    SpawnError::PermissionDenied => EngineErrorKind::NotExecutable,
+                    SpawnError::Other(io) => EngineErrorKind::Spawn(io.to_string()),
+                },
+            )
+        })?;
+        process.close_stdin();
+        let mut lines = Vec::new();
+        loop {
+            match process.read_line(Instant::now() + self.timeout) {
+                ReadLine::Line(l) => {
+                    lines.push(l);
+                    if lines.len() > MAX_LINES {
+                        process.kill();
+                        return Err(self.error(
+                            query,
+                            EngineErrorKind::Malformed {
+                                line: format!("<more than {MAX_LINES} lines>"),
+                                expected: "one line per move".into(),
+                            },
+                        ));
+                    }
+                }
+                ReadLine::Eof => break,
+                ReadLine::Overlong(start) => {
+                    process.kill();
+                    return Err(self.error(
+                        query,
+                        EngineErrorKind::Malformed {
+                            line: format!("{start}..."),
+                            expected: "a short line".into(),
+                        },
+                    ));
+                }
+                ReadLine::Timeout => {
+                    process.kill();
+                    return Err(self.error(
+                        query,
+                        EngineErrorKind::Timeout {
+                            millis: self.timeout.as_millis() as u64,
+                            waiting_for: "its output".into(),
+                        },
+                    ));
+                }
+            }
+        }
+        let status = process.wait_until(Instant::now() + self.timeout);
+        let stderr = process.stderr_tail();
+        let succeeded = status.is_some_and(|s| s.success());
+        if !succeeded {
+            let said = format!("{stderr} {}", lines.join(" ")).to_ascii_lowercase();
+            let what = if stderr.is_empty() {
+                lines.join(" | ")
+            } else {
+                stderr.clone()
+            };
+            // A refusal is an exit with a reason; a death by signal is a crash whatever it said.
+            let exited = status.is_some_and(|s| s.code().is_some());
+            if exited
+                && (said.contains("illegal position")
+                    || said.contains("fen:")
+                    || said.contains("invalid fen")
+                    || said.contains("bad fen"))
+            {
+                return Err(self.error(query, EngineErrorKind::Rejected(what)));
+            }
+            if exited
+                && (said.contains("illegal move")
+                    || said.contains("not a legal move")
+                    || said.contains("invalid move")
+                    || said.contains("unknown move"))
+            {
+                return Err(self.error(query, EngineErrorKind::IllegalMove(what)));
+            }
+            return Err(self.error(
+                query,
+                EngineErrorKind::Crashed {
+                    how: describe_exit(status),
+                    stderr,
+                },
+            ));
+        }
+        parse_output(&lines).map_err(|kind| self.error(query, kind))
+    }
+
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+}
+
+/// Parses `move count` lines, a blank line, the total (trailing blank lines allowed).
+///
+/// # Errors
+/// A malformed line, a missing total, or counts that do not add up.
+pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
+    let malformed = |line: &str, expected: &str| EngineErrorKind::Malformed {
+        line: line.to_string(),
+        expected: expected.to_string(),
+    };
+    let mut entries: Vec<DivideEntry> = Vec::new();
+    let mut it = lines.iter().map(|l| l.trim_end());
+    let mut blank_seen = false;
+    for line in it.by_ref() {
+        if line.trim().is_empty() {
+            blank_seen = true;
+            break;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [text, count] = words.as_slice() else {
+            return Err(malformed(line, "`move count`"));
+        };
+        if !text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "@,+=-".contains(c))
+        {
+            return Err(malformed(
+                line,
+                "`move count` with a move in coordinate notation",
+            ));
+        }
+        let count: u64 = count
+            .parse()
+            .map_err(|_| malformed(line, "`move count` with a count"))?;
+        if entries.iter().any(|e| e.text == *text) {
+            return Err(malformed(line, "each move listed once"));
+        }
+        entries.push(DivideEntry {
+            text: text.to_string(),
+            count,
+        });
+    }
+    if !blank_seen {
+        return Err(EngineErrorKind::Crashed {
+            how: "output ended before the blank line and the total".into(),
+            stderr: String::new(),
+        });
+    }
+    let Some(total_line) = it.next() else {
+        return Err(EngineErrorKind::Crashed {
+            how: "output ended before the total".into(),
+            stderr: String::new(),
+        });
+    };
+    let total: u64 = total_line
+        .trim()
+        .parse()
+        .map_err(|_| malformed(total_line, "the total"))?;
+    if let Some(extra) = it.find(|l| !l.trim().is_empty()) {
+        return Err(malformed(extra, "nothing after the total"));
+    }
+    let divide = Divide::from_entries(entries);
+    if divide.total != total {
+        return Err(EngineErrorKind::TotalMismatch {
+            sum: divide.total,
+            total,
+        });
+    }
+    Ok(divide)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(|l| l.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_the_format() {
+        let d = parse_output(&lines("b1c3 2\na2a3 3\n\n5\n")).unwrap();
+        assert_eq!(d.total, 5);
+        assert_eq!(d.entries[0].text, "a2a3");
+        assert_eq!(d.count("b1c3"), Some(2));
+    }
+
+    #[test]
+    fn rejects_what_is_not_the_format() {
+        assert!(matches!(
+            parse_output(&lines("a2a3: 3\n\n3")),
+            Err(EngineErrorKind::Malformed { .. })
+        ));
+        assert!(matches!(
+            parse_output(&lines("a2a3 3\n\n4")),
+            Err(EngineErrorKind::TotalMismatch { sum: 3, total: 4 })
+        ));
+        assert!(matches!(
+            parse_output(&lines("a2a3 3\n")),
+            Err(EngineErrorKind::Crashed { .. })
+        ));
+        assert!(matches!(
+            parse_output(&lines("a2a3 3\n\n3\nmore")),
+            Err(EngineErrorKind::Malformed { .. })
+        ));
+    }
+}

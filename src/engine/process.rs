@@ -1,0 +1,404 @@
+//! Child processes with deadlines: every engine runs in its own process group, every read waits
+//! at most the timeout, and a process that hangs is killed with its whole group and reaped.
+//! Dropping an [`EngineProcess`] kills and reaps what is left, so no engine outlives its handle.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest line read from an engine; a longer one is an error.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Lines of the engine's stderr kept for error messages.
+pub const STDERR_TAIL_LINES: usize = 8;
+/// Characters kept of each stderr line.
+pub const STDERR_LINE_CHARS: usize = 300;
+
+/// Splits a command line into words the way a POSIX shell would for simple input: blanks
+/// separate words, `'...'` keeps everything literally, `"..."` keeps everything but `\"`, `\\`,
+/// `\$` and `` \` ``, and a backslash outside quotes escapes the next character.
+///
+/// # Errors
+/// An unclosed quote or a trailing backslash.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(q) => word.push(q),
+                        None => return Err(format!("unclosed ' in `{text}`")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(e @ ('"' | '\\' | '$' | '`')) => word.push(e),
+                            Some(other) => {
+                                word.push('\\');
+                                word.push(other);
+                            }
+                            None => return Err(format!("unclosed \" in `{text}`")),
+                        },
+                        Some(q) => word.push(q),
+                        None => return Err(format!("unclosed \" in `{text}`")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(e) => word.push(e),
+                    None => return Err(format!("trailing backslash in `{text}`")),
+                }
+            }
+            other => {
+                in_word = true;
+                word.push(other);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// Quotes a word for a POSIX shell when it needs it (for printed command lines).
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// What the reader of a child's stdout saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadLine {
+    /// One line, without its line ending (invalid UTF-8 replaced).
+    Line(String),
+    /// End of output: the process closed its stdout.
+    Eof,
+    /// A line longer than [`MAX_LINE`] bytes (its start, for quoting).
+    Overlong(String),
+    /// Nothing arrived before the deadline.
+    Timeout,
+}
+
+/// How a child's stdout was read.
+enum Event {
+    Line(String),
+    Overlong(String),
+    Eof,
+}
+
+/// Why a process could not be started.
+#[derive(Debug)]
+pub enum SpawnError {
+    /// The program does not exist.
+    NotFound,
+    /// It exists but may not be run.
+    PermissionDenied,
+    /// Any other failure.
+    Other(std::io::Error),
+}
+
+/// A running child in its own process group, its stdout read line by line with deadlines.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Event>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    finished: bool,
+}
+
+impl EngineProcess {
+    /// Starts `argv[0]` with the other words as arguments, stdin and stdout piped, in a new
+    /// process group.
+    ///
+    /// # Errors
+    /// The program is missing, not executable, or cannot be started.
+    pub fn spawn(argv: &[String]) -> Result<EngineProcess, SpawnError> {
+        let Some((program, args)) = argv.split_first() else {
+            return Err(SpawnError::NotFound);
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => SpawnError::NotFound,
+                std::io::ErrorKind::PermissionDenied => SpawnError::PermissionDenied,
+                _ => SpawnError::Other(e),
+            })?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr_pipe = child.stderr.take();
+        let (tx, rx) = channel();
+        if let Some(out) = stdout {
+            thread::spawn(move || {
+                let mut reader = BufReader::new(out);
+                loop {
+                    let mut buf = Vec::new();
+                    let limit = (MAX_LINE + 1) as u64;
+                    match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => {
+                            let _ = tx.send(Event::Eof);
+                            return;
+                        }
+                        Ok(_) => {
+                            if buf.last() != Some(&b'\n') && buf.len() > MAX_LINE {
+                                buf.truncate(80);
+                                let start = String::from_utf8_lossy(&buf).into_owned();
+                                let _ = tx.send(Event::Overlong(start));
+                                return;
+                            }
+                            while matches!(buf.last(), Some(b'\n' | b'\r')) {
+                                buf.pop();
+                            }
+                            let line = String::from_utf8_lossy(&buf).into_owned();
+                            if tx.send(Event::Line(line)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        if let Some(err) = stderr_pipe {
+            let tail = Arc::clone(&tail);
+            thread::spawn(move || {
+                let mut reader = BufReader::new(err);
+                loop {
+                    let mut buf = Vec::new();
+                    match (&mut reader).take(4096).read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {
+                            let mut line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                            if line.chars().count() > STDERR_LINE_CHARS {
+                                line = line.chars().take(STDERR_LINE_CHARS).collect();
+                                line.push_str("...");
+                            }
+                            if line.is_empty() {
+                                continue;
+                            }
+                            if let Ok(mut t) = tail.lock() {
+                                if t.len() == STDERR_TAIL_LINES {
+                                    t.pop_front();
+                                }
+                                t.push_back(line);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        Ok(EngineProcess {
+            child,
+            stdin,
+            lines: rx,
+            stderr: tail,
+            finished: false,
+        })
+    }
+
+    /// The process id (also its process group id).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends one line to the child's stdin.
+    ///
+    /// # Errors
+    /// The child closed its stdin (it has probably exited).
+    pub fn send(&mut self, line: &str) -> std::io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
+        stdin.write_all(line.as_bytes())?;
+        stdin.write_all(b"\n")?;
+        stdin.flush()
+    }
+
+    /// Closes the child's stdin.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Reads the next stdout line, waiting at most until `deadline`.
+    pub fn read_line(&mut self, deadline: Instant) -> ReadLine {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(Event::Line(l)) => ReadLine::Line(l),
+            Ok(Event::Overlong(start)) => ReadLine::Overlong(start),
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => ReadLine::Eof,
+            Err(RecvTimeoutError::Timeout) => ReadLine::Timeout,
+        }
+    }
+
+    /// The last lines the child wrote to stderr, joined with ` | ` (empty if none).
+    pub fn stderr_tail(&self) -> String {
+        // The stderr reader may still be catching up with a process that just died.
+        thread::sleep(Duration::from_millis(20));
+        match self.stderr.lock() {
+            Ok(t) => t.iter().cloned().collect::<Vec<_>>().join(" | "),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// Waits for the child to exit, at most until `deadline`; kills its group if it does not.
+    /// Returns its exit status, or `None` when it had to be killed.
+    pub fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        loop {
+            if self.has_exited() {
+                // Whatever the child left running in its group goes with it.
+                self.kill_group();
+                self.finished = true;
+                return self.child.wait().ok();
+            }
+            if Instant::now() >= deadline {
+                self.kill();
+                return None;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Kills the whole process group and reaps the child.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        if !self.finished {
+            self.kill_group();
+            let _ = self.child.wait();
+            self.finished = true;
+        }
+    }
+
+    /// Whether the child has exited, leaving it unreaped (so its id stays reserved).
+    fn has_exited(&self) -> bool {
+        if self.finished {
+            return true;
+        }
+        // SAFETY: waitid(2) writes into the zeroed siginfo we own; WNOWAIT leaves the child
+        // waitable, so `Child::wait` still reaps it later.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let rc = libc::waitid(
+                libc::P_PID,
+                self.child.id() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            rc == 0 && info.si_pid() != 0
+        }
+    }
+
+    fn kill_group(&self) {
+        let pgid = self.child.id() as libc::pid_t;
+        if pgid > 1 && !self.finished {
+            // SAFETY: kill(2) with a negative pid signals the process group created by
+            // process_group(0) at spawn. The leader is not reaped yet (`finished` is false), so
+            // its id, which names the group, cannot have been reused.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+
+    /// Asks the child to stop: sends `line` (e.g. `quit`), closes stdin, gives it `grace` to
+    /// exit, then kills whatever is left of its group and reaps it.
+    pub fn shut_down(&mut self, line: Option<&str>, grace: Duration) {
+        if self.finished {
+            return;
+        }
+        if let Some(l) = line {
+            let _ = self.send(l);
+        }
+        self.stdin = None;
+        let _ = self.wait_until(Instant::now() + grace);
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_like_a_shell() {
+        let w = split_command(r#"a  'b c' "d \"e\" $f" g\ h"#).unwrap();
+        assert_eq!(w, vec!["a", "b c", r#"d "e" $f"#, "g h"]);
+        assert_eq!(split_command("").unwrap(), Vec::<String>::new());
+        assert_eq!(split_command("''").unwrap(), vec![""]);
+        assert!(split_command("'open").is_err());
+        assert!(split_command("x\\").is_err());
+    }
+
+    #[test]
+    fn quoting_round_trips() {
+        for w in ["plain", "two words", "it's", "", "a\"b"] {
+            let q = shell_quote(w);
+            assert_eq!(split_command(&q).unwrap(), vec![w.to_string()]);
+        }
+    }
+
+    #[test]
+    fn reads_lines_and_times_out() {
+        let argv: Vec<String> = ["sh", "-c", "echo one; sleep 5"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut p = EngineProcess::spawn(&argv).unwrap_or_else(|_| panic!("sh"));
+        let soon = Instant::now() + Duration::from_secs(5);
+        assert_eq!(p.read_line(soon), ReadLine::Line("one".into()));
+        let started = Instant::now();
+        let short = Instant::now() + Duration::from_millis(100);
+        assert_eq!(p.read_line(short), ReadLine::Timeout);
+        p.kill();
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn missing_program_is_not_found() {
+        let argv = vec!["/nonexistent/engine".to_string()];
+        assert!(matches!(
+            EngineProcess::spawn(&argv),
+            Err(SpawnError::NotFound)
+        ));
+    }
+}

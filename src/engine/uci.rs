@@ -1,0 +1,420 @@
+//! A UCI engine asked `go perft N`: one process for the whole session.
+//!
+//! Handshake: `uci` … `uciok` (collecting the options it declares), one `setoption` per engine
+//! option, then `UCI_Variant` when a variant is requested (checked against the values the
+//! engine declares for it; asked again after the other options, since `VariantPath` may add
+//! variants), then `isready` … `readyok`. Each query sends `position fen … [moves …]` and
+//! `go perft N` and reads `move: count` lines up to `Nodes searched: N`, skipping `info` lines
+//! and other chatter.
+
+use super::process::{EngineProcess, ReadLine, SpawnError};
+use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
+use crate::perft::DivideEntry;
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+use std::time::{Duration, Instant};
+
+/// Most lines of chatter accepted while waiting for one answer.
+pub const MAX_CHATTER: usize = 100_000;
+
+/// A running UCI engine (started on the first query, restarted after a failure).
+pub struct UciEngine {
+    name: String,
+    argv: Vec<String>,
+    variant: Option<String>,
+    options: Vec<(String, String)>,
+    timeout: Duration,
+    process: Option<EngineProcess>,
+}
+
+/// What the `uci` handshake reported.
+#[derive(Default, Debug)]
+struct Handshake {
+    /// Values of the `UCI_Variant` combo option, when it has one.
+    variants: Option<Vec<String>>,
+}
+
+impl UciEngine {
+    /// An engine run as `argv` (`name` is the command line as the user wrote it).
+    pub fn new(
+        name: &str,
+        argv: Vec<String>,
+        variant: Option<String>,
+        options: Vec<(String, String)>,
+        timeout: Duration,
+    ) -> UciEngine {
+        UciEngine {
+            name: name.to_string(),
+            argv,
+            variant,
+            options,
+            timeout,
+            process: None,
+        }
+    }
+
+    fn error(&self, query: Option<&Query>, kind: EngineErrorKind) -> EngineError {
+        EngineError::new(&self.name, query, kind)
+    }
+
+    fn start(&mut self) -> Result<(), EngineError> {
+        let process = EngineProcess::spawn(&self.argv).map_err(|e| {
+            self.error(
+                None,
+                match e {
+                    SpawnError::NotFound => EngineErrorKind::NotFound,
+                    SpawnError::PermissionDenied => EngineErrorKind::NotExecutable,
+                    SpawnError::Other(io) => EngineErrorKind::Spawn(io.to_string()),
+                },
+            )
+        })?;
+        self.process = Some(process);
+        let result = self.handshake();
+        if result.is_err() {
+            self.stop();
+        }
+        result
+    }
+
+    fn handshake(&mut self) -> Result<(), EngineError> {
+        self.send(None, "uci")?;
+        let mut info = self.read_handshake()?;
+        let options = self.options.clone();
+        for (name, value) in &options {
+            self.send(None, &format!("setoption name {name} value {value}"))?;
+        }
+        if let Some(variant) = self.variant.clone() {
+            let known =
+                |info: &Handshake| info.variants.as_ref().is_some_and(|v| v.contains(&variant));
+            if !known(&info) && !options.is_empty() {
+                // Options such as VariantPath may have loaded more variants.
+                self.send(None, "uci")?;
+                info = self.read_handshake()?;
+            }
+            if info.variants.is_none() && variant == "chess" {
+                // An engine without UCI_Variant plays orthodox chess: nothing to select.
+                self.send(None, "isready")?;
+                return self.await_ready();
+            }
+            if !known(&info) {
+                let why = match &info.variants {
+                    None => "it declares no UCI_Variant option".to_string(),
+                    Some(list) => format!("its UCI_Variant values are: {}", list.join(" ")),
+                };
+                return Err(self.error(
+                    None,
+                    EngineErrorKind::Rejected(format!("variant `{variant}` not supported: {why}")),
+                ));
+            }
+            self.send(None, &format!("setoption name UCI_Variant value {variant}"))?;
+        }
+        self.send(None, "isready")?;
+        self.await_ready()
+    }
+
+    /// Reads up to `readyok`, failing on a complaint about an option.
+    fn await_ready(&mut self) -> Result<(), EngineError> {
+        let mut chatter = 0;
+        loop {
+            let line = self.read(None, "readyok")?;
+            let t = line.trim();
+            if t == "readyok" {
+                return Ok(());
+            }
+            if refuses_option(t) {
+                return Err(self.error(None, EngineErrorKind::Rejected(t.to_string())));
+            }
+            chatter += 1;
+            if chatter > MAX_CHATTER {
+                return Err(self.too_much_chatter(None, "readyok"));
+            }
+        }
+    }
+
+    fn read_handshake(&mut self) -> Result<Handshake, EngineError> {
+        let mut info = Handshake::default();
+        let mut chatter = 0;
+        loop {
+            let line = self.read(None, "uciok")?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["uciok"] => return Ok(info),
+                ["option", "name", "UCI_Variant", "type", "combo", rest @ ..] => {
+                    let mut values = Vec::new();
+                    let mut it = rest.iter();
+                    while let Some(w) = it.next() {
+                        if *w == "var"
+                            && let Some(v) = it.next()
+                        {
+                            values.push(v.to_string());
+                        }
+                    }
+                    info.variants = Some(values);
+                }
+                _ if refuses_option(&line) => {
+                    return Err(
+                        self.error(None, EngineErrorKind::Rejected(line.trim().to_string()))
+                    );
+                }
+                _ => {
+                    chatter += 1;
+                    if chatter > MAX_CHATTER {
+                        return Err(self.too_much_chatter(None, "uciok"));
+                    }
+                }
+            }
+        }
+    }
+
+    fn too_much_chatter(&self, query: Option<&Query>, waiting_for: &str) -> EngineError {
+        self.error(
+            query,
+            EngineErrorKind::Malformed {
+                line: format!("<{MAX_CHATTER} lines without {waiting_for}>"),
+                expected: waiting_for.to_string(),
+            },
+        )
+    }
+
+    fn send(&mut self, query: Option<&Query>, line: &str) -> Result<(), EngineError> {
+        let Some(p) = self.process.as_mut() else {
+            return Err(self.error(query, EngineErrorKind::Io("engine not running".into())));
+        };
+        if let Err(e) = p.send(line) {
+            // A closed pipe means the engine died: report how.
+            let crashed = self.crash(query);
+            return Err(match crashed.kind {
+                EngineErrorKind::Crashed { .. } => crashed,
+                _ => self.error(query, EngineErrorKind::Io(e.to_string())),
+            });
+        }
+        Ok(())
+    }
+
+    /// Reads one line; end of output and timeouts become errors.
+    fn read(&mut self, query: Option<&Query>, waiting_for: &str) -> Result<String, EngineError> {
+        let deadline = Instant::now() + self.timeout;
+        let Some(p) = self.process.as_mut() else {
+            return Err(self.error(query, EngineErrorKind::Io("engine not running".into())));
+        };
+        match p.read_line(deadline) {
+            ReadLine::Line(l) => Ok(l),
+            ReadLine::Eof => Err(self.crash(query)),
+            ReadLine::Overlong(start) => Err(self.error(
+                query,
+                EngineErrorKind::Malformed {
+                    line: format!("{start}..."),
+                    expected: format!("a line shorter than {} bytes", super::process::MAX_LINE),
+                },
+            )),
+            ReadLine::Timeout => {
+                self.stop();
+                Err(self.error(
+                    query,
+                    EngineErrorKind::Timeout {
+                        millis: self.timeout.as_millis() as u64,
+                        waiting_for: waiting_for.to_string(),
+                    },
+                ))
+            }
+        }
+    }
+
+    /// The error for an engine that closed its output: how it ended and its stderr.
+    fn crash(&mut self, query: Option<&Query>) -> EngineError {
+        let (how, stderr) = match self.process.as_mut() {
+            Some(p) => {
+                let status = p.wait_until(Instant::now() + Duration::from_secs(2));
+                (describe_exit(status), p.stderr_tail())
+            }
+            None => ("not running".to_string(), String::new()),
+        };
+        self.stop();
+        self.error(query, EngineErrorKind::Crashed { how, stderr })
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+    }
+
+    fn run_query(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        let mut position = format!("position fen {}", query.fen);
+        if !query.moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&query.moves.join(" "));
+        }
+        self.send(Some(query), &position)?;
+        self.send(Some(query), &format!("go perft {}", query.depth))?;
+        let mut entries: Vec<DivideEntry> = Vec::new();
+        let mut chatter = 0;
+        loop {
+            let line = self.read(Some(query), "`Nodes searched: N`")?;
+            match classify(&line) {
+                Line::Count(text, count) => {
+                    if entries.iter().any(|e| e.text == text) {
+                        return Err(self.error(
+                            Some(query),
+                            EngineErrorKind::Malformed {
+                                line,
+                                expected: "each move listed once".into(),
+                            },
+                        ));
+                    }
+                    entries.push(DivideEntry { text, count });
+                }
+                Line::Total(total) => {
+                    let divide = Divide::from_entries(entries);
+                    if divide.total != total {
+                        return Err(self.error(
+                            Some(query),
+                            EngineErrorKind::TotalMismatch {
+                                sum: divide.total,
+                                total,
+                            },
+                        ));
+                    }
+                    return Ok(divide);
+                }
+                Line::Illegal => {
+                    return Err(self.error(Some(query), EngineErrorKind::IllegalMove(line)));
+                }
+                Line::Malformed(expected) => {
+                    return Err(self.error(
+                        Some(query),
+                        EngineErrorKind::Malformed {
+                            line,
+                            expected: expected.into(),
+                        },
+                    ));
+                }
+                Line::Chatter => {
+                    chatter += 1;
+                    if chatter > MAX_CHATTER {
+                        return Err(self.too_much_chatter(Some(query), "Nodes searched"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Engine for UciEngine {
+    fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        if self.process.is_none() {
+            self.start().map_err(|mut e| {
+                // The handshake failed while answering this query.
+                e.query = Some(Box::new(query.clone()));
+                e
+            })?;
+        }
+        let result = self.run_query(query);
+        if result.is_err() {
+            // The engine's state is unknown after a failure: start afresh next time.
+            self.stop();
+        }
+        result
+    }
+
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.shut_down(Some("quit"), Duration::from_millis(200));
+        }
+    }
+}
+
+/// Whether a line is an engine's complaint about a `setoption` (Stockfish: `No such option: X`).
+fn refuses_option(line: &str) -> bool {
+    let lower = line.trim().to_ascii_lowercase();
+    lower.starts_with("no such option")
+        || lower.contains("unknown option")
+        || lower.contains("invalid option")
+}
+
+/// One line of a `go perft` answer.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    Count(String, u64),
+    Total(u64),
+    Illegal,
+    Malformed(&'static str),
+    Chatter,
+}
+
+fn classify(line: &str) -> Line {
+    let t = line.trim();
+    let lower = t.to_ascii_lowercase();
+    if lower.contains("illegal move")
+        || lower.contains("invalid move")
+        || lower.contains("unknown move")
+    {
+        return Line::Illegal;
+    }
+    if t.is_empty() || t.starts_with("info") {
+        return Line::Chatter;
+    }
+    if let Some(rest) = t.strip_prefix("Nodes searched:") {
+        return match rest.trim().parse() {
+            Ok(n) => Line::Total(n),
+            Err(_) => Line::Malformed("`Nodes searched: N` with a number"),
+        };
+    }
+    if let Some((head, count)) = t.split_once(':') {
+        let head = head.trim();
+        let looks_like_move = !head.is_empty()
+            && !head.contains(' ')
+            && head.len() <= crate::notation::MAX_MOVE_LEN
+            && head.chars().any(|c| c.is_ascii_digit())
+            && head
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "@,+=-".contains(c));
+        if looks_like_move {
+            return match count.trim().parse() {
+                Ok(n) => Line::Count(head.to_string(), n),
+                Err(_) => Line::Malformed("`move: count` with a count"),
+            };
+        }
+    }
+    Line::Chatter
+}
+
+/// `exit status N`, `killed by signal N` or `still running`.
+pub fn describe_exit(status: Option<ExitStatus>) -> String {
+    match status {
+        None => "closed its output and was killed".to_string(),
+        Some(s) => match (s.code(), s.signal()) {
+            (Some(c), _) => format!("exit status {c}"),
+            (None, Some(sig)) => format!("killed by signal {sig}"),
+            _ => "ended".to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_perft_output() {
+        assert_eq!(classify("e2e4: 20"), Line::Count("e2e4".into(), 20));
+        assert_eq!(classify("N@b2: 3"), Line::Count("N@b2".into(), 3));
+        assert_eq!(classify("Nodes searched: 400"), Line::Total(400));
+        assert_eq!(classify("info string hello: 5"), Line::Chatter);
+        assert_eq!(classify(""), Line::Chatter);
+        assert_eq!(classify("Stockfish 15 by someone"), Line::Chatter);
+        assert_eq!(classify("Illegal move: e2e5"), Line::Illegal);
+        assert_eq!(classify("info string illegal move e2e5"), Line::Illegal);
+        assert!(matches!(classify("e2e4: lots"), Line::Malformed(_)));
+        assert!(matches!(
+            classify("Nodes searched: many"),
+            Line::Malformed(_)
+        ));
+    }
+}

@@ -1,0 +1,706 @@
+//! `cvperft diff`, `identify` and the engine adapters, run through the real binary: planted
+//! faults must be found at the exact position and move, misbehaving engines must end in one
+//! clear line with exit 2 and leave no process behind, and Stockfish must agree with us.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const CVPERFT: &str = env!("CARGO_BIN_EXE_cvperft");
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+const POSITION_5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+fn cvperft(args: &[&str]) -> Run {
+    let start = Instant::now();
+    let out = Command::new(CVPERFT)
+        .args(args)
+        .output()
+        .expect("the cvperft binary runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        elapsed: start.elapsed(),
+    }
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/engines")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn injected(fault: &str) -> String {
+    format!("{CVPERFT} perftree --inject {fault}")
+}
+
+/// The value printed after `label:` in the finding block (after the header).
+fn field(stdout: &str, label: &str) -> String {
+    let block = stdout
+        .find("first difference")
+        .or_else(|| stdout.find("matches none"))
+        .map_or(stdout, |i| &stdout[i..]);
+    block
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(&format!("{label}:")))
+        .map(|v| v.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The first word of a finding field (the moves, without the explanation).
+fn moves(stdout: &str, label: &str) -> String {
+    let v = field(stdout, label);
+    v.split("  (").next().unwrap_or("").trim().to_string()
+}
+
+// ----- planted faults are found -----
+
+struct FaultCase {
+    variant: &'static str,
+    fault: &'static str,
+    fen: &'static str,
+    depth: &'static str,
+    path: &'static str,
+    fen_found: &'static str,
+    missing: &'static str,
+    extra: &'static str,
+}
+
+fn check_fault(case: &FaultCase) {
+    let engine = format!(
+        "{CVPERFT} perftree -v {} --inject {}",
+        case.variant, case.fault
+    );
+    let run = cvperft(&[
+        "diff",
+        case.depth,
+        "-v",
+        case.variant,
+        "--fen",
+        case.fen,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 1, "{}: {}{}", case.fault, run.stdout, run.stderr);
+    assert_eq!(field(&run.stdout, "path"), case.path, "{}", run.stdout);
+    assert_eq!(field(&run.stdout, "fen"), case.fen_found, "{}", run.stdout);
+    assert_eq!(
+        moves(&run.stdout, "missing"),
+        case.missing,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(moves(&run.stdout, "extra"), case.extra, "{}", run.stdout);
+    // The printed command reproduces the last step, and reports the same moves.
+    let repro = field(&run.stdout, "reproduce");
+    assert!(repro.starts_with("cvperft diff "), "{repro}");
+    assert!(repro.contains("--protocol perftree"), "{repro}");
+}
+
+#[test]
+fn finds_no_en_passant() {
+    check_fault(&FaultCase {
+        variant: "chess",
+        fault: "no-en-passant",
+        fen: POSITION_3,
+        depth: "3",
+        path: "a5a4 c7c5",
+        fen_found: "8/8/3p4/1Pp4r/KR3p1k/8/4P1P1/8 w - c6 0 2",
+        missing: "b5c6",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_castle_through_check() {
+    check_fault(&FaultCase {
+        variant: "chess",
+        fault: "castle-through-check",
+        fen: KIWIPETE,
+        depth: "3",
+        path: "a1b1 a6e2",
+        fen_found: "r3k2r/p1ppqpb1/1n2pnp1/3PN3/1p2P3/2N2Q1p/PPPBbPPP/1R2K2R w Kkq - 0 2",
+        missing: "-",
+        extra: "e1g1",
+    });
+}
+
+#[test]
+fn finds_no_promotion_to_knight() {
+    check_fault(&FaultCase {
+        variant: "chess",
+        fault: "no-promotion-to-knight",
+        fen: POSITION_4,
+        depth: "3",
+        path: "b4c5",
+        fen_found: "r3k2r/Pppp1ppp/1b3nbN/nPB5/B1P1P3/q4N2/Pp1P2PP/R2Q1RK1 b kq - 1 1",
+        missing: "b2a1n b2b1n",
+        extra: "-",
+    });
+}
+
+// One fault per fairy variant, each on the variant's own rule, from a position where the
+// faulty move only becomes possible two plies down.
+
+#[test]
+fn finds_elephant_no_leap() {
+    check_fault(&FaultCase {
+        variant: "silver-elephant",
+        fault: "elephant-no-leap",
+        fen: "5k3r/pp8/2P1P1P3/10/4E5/10/2P3P3/5K4 w - - 0 1",
+        depth: "3",
+        path: "c2c3 a7a5",
+        fen_found: "5k3r/1p8/2P1P1P3/p9/4E5/2P7/6P3/5K4 w - a6 0 2",
+        missing: "e4c2",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_gnu_no_camel() {
+    check_fault(&FaultCase {
+        variant: "bachelor-kamil",
+        fault: "gnu-no-camel",
+        fen: "4k4/1P7/9/9/9/9/9/4K4 w - - 0 1",
+        depth: "3",
+        path: "b7b8w e8d8",
+        fen_found: "1W1k5/9/9/9/9/9/9/4K4 w - - 1 2",
+        missing: "b8a5 b8c5 b8e7",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_changeling_no_knight() {
+    check_fault(&FaultCase {
+        variant: "plutonian",
+        fault: "changeling-no-knight",
+        fen: "4k3/7p/8/8/8/1P6/2P5/C3K3 w - - 0 1",
+        depth: "3",
+        path: "a1a2 e8d7",
+        fen_found: "8/3k3p/8/8/8/1P6/C1P5/4K3 w - - 2 2",
+        missing: "a2b4 a2c1 a2c3",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_no_resurrection() {
+    check_fault(&FaultCase {
+        variant: "cerimon",
+        fault: "no-resurrection",
+        fen: "4k3/s7/8/8/8/2N5/8/4K3[N] w - - 0 1",
+        depth: "3",
+        path: "c3a4 e8d7",
+        fen_found: "8/s2k4/8/8/N7/8/8/4K3[N] w - - 2 2",
+        missing: "a4b6,N@a2 a4b6,N@b2 a4b6,N@g2 a4b6,N@h2 \
+                  a4c5,N@a2 a4c5,N@b2 a4c5,N@g2 a4c5,N@h2",
+        extra: "-",
+    });
+}
+
+#[test]
+fn finds_no_jewel_pass() {
+    check_fault(&FaultCase {
+        variant: "pink-panther",
+        fault: "no-jewel-pass",
+        fen: "4g2/6p/7/2N4/7/4G2/+R6 w - - 0 1",
+        depth: "3",
+        path: "a1a2 e7d7",
+        fen_found: "3g3/6p/7/2N4/7/+R3G2/7 w - - 2 2",
+        missing: "a2f2 a2g2",
+        extra: "-",
+    });
+}
+
+#[test]
+fn reproduce_command_shows_the_same_difference() {
+    let engine = injected("no-en-passant");
+    let run = cvperft(&[
+        "diff",
+        "1",
+        "--fen",
+        POSITION_3,
+        "--moves",
+        "a5a4 c7c5",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(field(&run.stdout, "path"), "(root)");
+    assert_eq!(moves(&run.stdout, "missing"), "b5c6");
+}
+
+#[test]
+fn against_a_second_engine() {
+    // The faulty engine stands on the reference side: the difference is reported the other way.
+    let good = format!("{CVPERFT} perftree");
+    let bad = injected("no-en-passant");
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--fen",
+        POSITION_3,
+        "--engine",
+        &good,
+        "--protocol",
+        "perftree",
+        "--against",
+        &bad,
+        "--against-protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(field(&run.stdout, "path"), "a5a4 c7c5");
+    assert_eq!(moves(&run.stdout, "extra"), "b5c6");
+    assert!(field(&run.stdout, "reproduce").contains("--against"));
+}
+
+#[test]
+fn agreement_exits_zero() {
+    let engine = format!("{CVPERFT} perftree");
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--fen",
+        KIWIPETE,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("agree:"), "{}", run.stdout);
+}
+
+#[test]
+fn uci_adapter_over_a_shim() {
+    let engine = format!("{} {CVPERFT} perftree", fixture("uci-shim"));
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--fen",
+        POSITION_4,
+        "--engine",
+        &engine,
+        "--engine-variant",
+        "chess",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // A variant the engine does not declare is refused before any position is sent.
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--engine",
+        &engine,
+        "--engine-variant",
+        "xiangqi",
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("variant `xiangqi` not supported"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("UCI_Variant values are: chess"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn castling_map_works_both_ways() {
+    // This engine writes castling as King-takes-Rook (e1h1). Without a map, the castlings
+    // look missing and extra; with one, sent moves and received divides are translated.
+    let engine = format!("{} '{CVPERFT} perftree'", fixture("perftree-king-to-rook"));
+    let base = [
+        "diff",
+        "3",
+        "--fen",
+        KIWIPETE,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ];
+    let run = cvperft(&base);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(moves(&run.stdout, "missing"), "e1c1 e1g1");
+    assert_eq!(moves(&run.stdout, "extra"), "e1a1 e1h1");
+    let mut mapped = base.to_vec();
+    mapped.extend(["--map-castling", "king-to-rook"]);
+    let run = cvperft(&mapped);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    mapped.extend(["--moves", "e1g1 h3g2"]);
+    let run = cvperft(&mapped);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+// ----- engine faults end cleanly -----
+
+fn assert_one_line_error(run: &Run, engine: &str, what: &str) {
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let line = run.stderr.trim_end();
+    assert!(!line.contains('\n'), "more than one line: {line}");
+    assert!(line.contains(engine), "engine not named: {line}");
+    assert!(line.contains("asked depth"), "request not named: {line}");
+    assert!(line.contains(what), "expected {what:?} in: {line}");
+}
+
+#[test]
+fn engine_not_found() {
+    let run = cvperft(&["diff", "2", "--engine", "/nonexistent/engine --flag"]);
+    assert_one_line_error(&run, "/nonexistent/engine --flag", "program not found");
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--engine",
+        "/nonexistent/script",
+        "--protocol",
+        "perftree",
+    ]);
+    assert_one_line_error(&run, "/nonexistent/script", "program not found");
+}
+
+#[test]
+fn engine_crashes_mid_output() {
+    let uci = format!("{} crash", fixture("uci-faulty"));
+    let run = cvperft(&["diff", "2", "--moves", "e2e4", "--engine", &uci]);
+    assert_one_line_error(&run, &uci, "crashed mid-output (exit status 3)");
+    assert!(
+        run.stderr.contains("simulated crash in movegen"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("moves \"e2e4\""), "{}", run.stderr);
+    let script = format!("{} crash", fixture("perftree-faulty"));
+    let run = cvperft(&["diff", "2", "--engine", &script, "--protocol", "perftree"]);
+    assert_one_line_error(&run, &script, "killed by signal 11");
+    assert!(run.stderr.contains("segmentation fault"), "{}", run.stderr);
+}
+
+fn assert_gone(pidfile: &Path) {
+    let text = std::fs::read_to_string(pidfile).expect("the fake engine wrote its pids");
+    for pid in text.split_whitespace() {
+        // SIGKILL is delivered asynchronously: give a loaded machine a moment to act on it.
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // Gone, or a zombie waiting for a parent that does not reap: no longer running.
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next();
+            if stat.is_empty() || state == Some("Z") || state == Some("X") {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "process {pid} still alive: {stat}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let _ = std::fs::remove_file(pidfile);
+}
+
+fn pidfile(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("cvperft-test-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn engine_hangs_and_its_group_is_killed() {
+    let pids = pidfile("uci-hang");
+    let uci = format!("{} hang {}", fixture("uci-faulty"), pids.display());
+    let run = cvperft(&["diff", "2", "--engine", &uci, "--timeout", "0.5"]);
+    assert_one_line_error(&run, &uci, "no answer within 0.5 s");
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    assert_gone(&pids);
+
+    let pids = pidfile("perftree-hang");
+    let script = format!("{} hang {}", fixture("perftree-faulty"), pids.display());
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--engine",
+        &script,
+        "--protocol",
+        "perftree",
+        "--timeout",
+        "0.5",
+    ]);
+    assert_one_line_error(&run, &script, "killed its process group");
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    assert_gone(&pids);
+
+    let silent = format!("{} silent", fixture("uci-faulty"));
+    let run = cvperft(&["diff", "2", "--engine", &silent, "--timeout", "0.3"]);
+    assert_one_line_error(&run, &silent, "waiting for uciok");
+}
+
+#[test]
+fn engine_prints_malformed_output() {
+    let uci = format!("{} malformed", fixture("uci-faulty"));
+    let run = cvperft(&["diff", "2", "--engine", &uci]);
+    assert_one_line_error(&run, &uci, "malformed line \"a2a3: one\"");
+    let script = format!("{} malformed", fixture("perftree-faulty"));
+    let run = cvperft(&["diff", "2", "--engine", &script, "--protocol", "perftree"]);
+    assert_one_line_error(&run, &script, "malformed line \"a2a3: 1\"");
+    let uci = format!("{} mismatch", fixture("uci-faulty"));
+    let run = cvperft(&["diff", "2", "--engine", &uci]);
+    assert_one_line_error(&run, &uci, "add up to 2 but it reported a total of 3");
+}
+
+#[test]
+fn engine_rejects_an_illegal_move() {
+    let uci = format!("{} illegal", fixture("uci-faulty"));
+    let run = cvperft(&["diff", "2", "--moves", "e2e4", "--engine", &uci]);
+    assert_one_line_error(&run, &uci, "rejected a move: Illegal move: e2e4");
+    let script = format!("{} illegal", fixture("perftree-faulty"));
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--moves",
+        "g1f3",
+        "--engine",
+        &script,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_one_line_error(&run, &script, "rejected a move: illegal move in 'g1f3'");
+    // Our own perftree refuses a move the map garbles.
+    let ours = format!("{CVPERFT} perftree");
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--moves",
+        "e2e4",
+        "--engine",
+        &ours,
+        "--protocol",
+        "perftree",
+        "--map",
+        "e2e4=e2e5",
+    ]);
+    assert_one_line_error(&run, &ours, "move `e2e5`: not a legal move here");
+}
+
+#[test]
+fn bad_arguments_are_input_errors() {
+    let run = cvperft(&["diff", "0", "--engine", "x"]);
+    assert_eq!(run.code, 2);
+    let run = cvperft(&["diff", "2", "--engine", "'unclosed"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("unclosed"), "{}", run.stderr);
+    let run = cvperft(&["diff", "2", "--engine", "x", "--moves", "e2e5"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("e2e5"), "{}", run.stderr);
+    let run = cvperft(&["diff", "2", "--engine", "x", "--timeout", "-1"]);
+    assert_eq!(run.code, 2);
+    let run = cvperft(&["perftree", "2", POSITION_3, "--inject", "nonsense"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no-en-passant"), "{}", run.stderr);
+}
+
+// ----- identify -----
+
+#[test]
+fn identify_reports_where_an_engine_departs() {
+    let good = format!("{CVPERFT} perftree");
+    let run = cvperft(&["identify", "--engine", &good, "--protocol", "perftree"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("game-end: undecided"), "{}", run.stdout);
+
+    let bad = injected("no-en-passant");
+    let run = cvperft(&["identify", "--engine", &bad, "--protocol", "perftree"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("game-end: matches none"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("departs at probe `kiwipete`"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(field(&run.stdout, "path"), "a2a4");
+    assert_eq!(field(&run.stdout, "missing"), "b4a3");
+}
+
+/// For every variant, option and value: an engine configured with that reading is identified
+/// as having it (or, where the probe file says no divide can tell, as undecided), and no other
+/// option is reported as matching none. The probe files must keep up with the options.
+#[test]
+fn identify_names_every_reading_of_every_variant() {
+    use cvperft::engine::identify::{load_probes, option_values};
+    for variant in cvperft::variants::IDS {
+        let rules = cvperft::variants::rules(variant).expect("registered");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/identify")
+            .join(format!("{variant}.yaml"));
+        let file = load_probes(&path, rules).unwrap_or_else(|e| panic!("{e}"));
+        for (option, values) in option_values(&rules) {
+            for value in &values {
+                let engine = format!("{CVPERFT} perftree -v {variant} -o {option}={value}");
+                let run = cvperft(&[
+                    "identify",
+                    "-v",
+                    variant,
+                    "--engine",
+                    &engine,
+                    "--protocol",
+                    "perftree",
+                ]);
+                let context = format!("{variant} {option}={value}:\n{}{}", run.stdout, run.stderr);
+                assert_eq!(run.code, 0, "{context}");
+                let line = run
+                    .stdout
+                    .lines()
+                    .find(|l| l.starts_with(&format!("{option}: ")))
+                    .unwrap_or_else(|| panic!("no verdict for {option}: {context}"));
+                let expected = if file.undecidable.contains_key(&option) {
+                    format!("{option}: undecided")
+                } else {
+                    format!("{option}: {value}  ")
+                };
+                assert!(line.starts_with(&expected), "{context}");
+                assert!(!run.stdout.contains("matches none"), "{context}");
+            }
+        }
+    }
+}
+
+// ----- Stockfish -----
+
+fn stockfish() -> bool {
+    if Path::new(STOCKFISH).exists() {
+        true
+    } else {
+        // Written to the stream itself, not through the test harness's capture, so that the
+        // skip shows in every `cargo test` run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: stockfish not installed ({STOCKFISH})"
+        );
+        false
+    }
+}
+
+fn agrees_with_stockfish(fen: &str, depth: &str, moves: Option<&str>) {
+    let mut args = vec!["diff", depth, "--fen", fen, "--engine", STOCKFISH];
+    if let Some(m) = moves {
+        args.extend(["--moves", m]);
+    }
+    let run = cvperft(&args);
+    assert_eq!(run.code, 0, "{fen}: {}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("agree:"), "{}", run.stdout);
+}
+
+#[test]
+fn stockfish_agrees_on_the_start_position() {
+    if !stockfish() {
+        return;
+    }
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    agrees_with_stockfish(start, "4", None);
+    agrees_with_stockfish(start, "3", Some("e2e4 d7d5 e4e5 f7f5"));
+}
+
+#[test]
+fn stockfish_agrees_on_kiwipete() {
+    if !stockfish() {
+        return;
+    }
+    agrees_with_stockfish(KIWIPETE, "3", None);
+}
+
+#[test]
+fn stockfish_agrees_on_en_passant_and_promotion_positions() {
+    if !stockfish() {
+        return;
+    }
+    agrees_with_stockfish(POSITION_3, "4", None);
+    agrees_with_stockfish(POSITION_4, "3", None);
+    agrees_with_stockfish(POSITION_5, "3", None);
+}
+
+#[test]
+fn stockfish_against_a_faulty_engine() {
+    if !stockfish() {
+        return;
+    }
+    let bad = injected("castle-through-check");
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--fen",
+        KIWIPETE,
+        "--engine",
+        &bad,
+        "--protocol",
+        "perftree",
+        "--against",
+        STOCKFISH,
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(field(&run.stdout, "path"), "a1b1 a6e2");
+    assert_eq!(moves(&run.stdout, "extra"), "e1g1");
+}
+
+#[test]
+fn stockfish_options_are_sent_and_checked() {
+    if !stockfish() {
+        return;
+    }
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--engine",
+        STOCKFISH,
+        "--engine-option",
+        "Hash=32",
+        "--engine-option",
+        "Threads=1",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--engine",
+        STOCKFISH,
+        "--engine-option",
+        "Hsh=16",
+    ]);
+    assert_one_line_error(&run, STOCKFISH, "No such option: Hsh");
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--engine",
+        STOCKFISH,
+        "--engine-variant",
+        "atomic",
+    ]);
+    assert_one_line_error(&run, STOCKFISH, "declares no UCI_Variant option");
+}
