@@ -39,7 +39,9 @@ fn string_map(v: Option<&serde_yaml::Value>) -> Vec<(String, String)> {
 }
 
 fn load(file: &str, id: &str, depth: u32) -> Option<Case> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("suites").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("suites")
+        .join(file);
     let text = std::fs::read_to_string(&path).ok()?;
     let doc: serde_yaml::Value = serde_yaml::from_str(&text).ok()?;
     let variant = doc.get("variant")?.as_str()?.to_string();
@@ -69,7 +71,9 @@ fn benches(c: &mut Criterion) {
     group.sample_size(10);
     for &(file, id, depth) in BENCHES {
         let Some(case) = load(file, id, depth) else {
-            eprintln!("bench {file}::{id} d{depth}: no such case with that depth in suites/, skipped");
+            eprintln!(
+                "bench {file}::{id} d{depth}: no such case with that depth in suites/, skipped"
+            );
             continue;
         };
         let mut rules = variants::rules(&case.variant).expect("suite names a known variant");
@@ -81,7 +85,11 @@ fn benches(c: &mut Criterion) {
         if let Some(m) = &case.moves {
             pos = play_moves(&pos, m).expect("suite moves");
         }
-        assert_eq!(perft(&pos, depth), case.expected, "{file}::{id} perft {depth}");
+        assert_eq!(
+            perft(&pos, depth),
+            case.expected,
+            "{file}::{id} perft {depth}"
+        );
         group.bench_function(format!("{}::{id}::d{depth}", case.variant), |b| {
             b.iter(|| assert_eq!(perft(black_box(&pos), depth), case.expected))
         });
