@@ -25,15 +25,18 @@ use cvperft::position::Position;
 use cvperft::variant::{Rules, Variant};
 use cvperft::variants;
 
+/// The check of one fuzz target: panics when a property fails.
+pub type Check = fn(&[u8]);
+
 /// Every fuzz target: its name (the directory under `corpus/` and `regressions/`) and check.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("fen", check_fen),
     ("move_text", check_move_text),
     ("movegen", check_movegen),
 ];
 
 /// Most plies of a `movegen` random walk.
-pub const MAX_WALK: usize = 48;
+pub const MAX_WALK: usize = 40;
 
 /// The positions `move_text` inputs choose from: (variant id, FEN).
 pub const MOVE_TEXT_POSITIONS: &[(&str, &str)] = &[
@@ -223,10 +226,11 @@ fn movegen_rules(variant_byte: u8, option_byte: u8) -> Rules {
     rules
 }
 
-/// `movegen`: from any accepted position and along a random walk, legal move lists are
-/// deterministic and agree with the bulk count; every legal move has its own text, which is
-/// canonical; every legal move can be played and the position reached prints a FEN that
-/// parses back to an equal position; the move picked by the walk is found again from its text.
+/// `movegen`: along a random walk from any accepted position, legal move lists are
+/// deterministic and agree with the bulk count, every position reached prints a FEN that parses
+/// back to an equal position, and the move picked is found again from its text. At the end of
+/// the walk every legal move is checked: it has its own canonical text, it can be played, and
+/// the position it leads to round-trips through FEN.
 pub fn check_movegen(data: &[u8]) {
     if data.len() < 3 {
         return;
@@ -244,34 +248,37 @@ pub fn check_movegen(data: &[u8]) {
         (start, &data[3..])
     };
     let mut pos = start;
-    for &byte in walk.iter().take(MAX_WALK).chain(std::iter::once(&0)) {
-        let moves = check_position(&pos);
+    for &byte in walk.iter().take(MAX_WALK) {
+        let fen = to_fen(&pos);
+        let moves = pos.legal_moves();
+        assert_eq!(
+            moves,
+            pos.legal_moves(),
+            "{fen}: legal moves differ between calls"
+        );
+        assert_eq!(
+            pos.count_legal(),
+            moves.len() as u64,
+            "{fen}: bulk count differs from the move list"
+        );
         if moves.is_empty() {
             break;
         }
         let m = moves[byte as usize % moves.len()];
         let spelled = move_text(&pos, &m);
         let found = parse_move(&pos, &spelled)
-            .unwrap_or_else(|e| panic!("{}: {spelled:?} is not found again: {e}", to_fen(&pos)));
-        assert_eq!(found, m, "{}: {spelled:?} names another move", to_fen(&pos));
+            .unwrap_or_else(|e| panic!("{fen}: {spelled:?} is not found again: {e}"));
+        assert_eq!(found, m, "{fen}: {spelled:?} names another move");
         pos = pos.play(m);
+        check_round_trip(&pos, &format!("{fen} after {spelled}"));
     }
+    check_every_move(&pos);
 }
 
-/// Checks one position; returns its legal moves.
-fn check_position(pos: &Position) -> Vec<cvperft::position::Move> {
+/// Checks every legal move of one position.
+fn check_every_move(pos: &Position) {
     let fen = to_fen(pos);
     let moves = pos.legal_moves();
-    assert_eq!(
-        moves,
-        pos.legal_moves(),
-        "{fen}: legal moves differ between calls"
-    );
-    assert_eq!(
-        moves,
-        pos.clone().legal_moves(),
-        "{fen}: legal moves differ for a copy"
-    );
     assert_eq!(
         pos.count_legal(),
         moves.len() as u64,
@@ -284,12 +291,9 @@ fn check_position(pos: &Position) -> Vec<cvperft::position::Move> {
         let canonical = normalise_move_text(pos.variant(), &spelled)
             .unwrap_or_else(|e| panic!("{fen}: generated text {spelled:?} is refused: {e}"));
         assert_eq!(canonical, spelled, "{fen}: generated text is not canonical");
-        texts.push(spelled);
         let after = pos.play(*m);
-        check_round_trip(
-            &after,
-            &format!("{fen} after {}", texts.last().expect("pushed")),
-        );
+        check_round_trip(&after, &format!("{fen} after {spelled}"));
+        texts.push(spelled);
     }
     texts.sort();
     let before = texts.len();
@@ -299,5 +303,4 @@ fn check_position(pos: &Position) -> Vec<cvperft::position::Move> {
         texts.len(),
         "{fen}: two legal moves print the same text"
     );
-    moves
 }
