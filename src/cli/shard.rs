@@ -108,6 +108,15 @@ pub fn run_shard(
         )));
     }
     let (k, n) = shard;
+    // The paths are the leaves of perft(split): count them first (bulk-counted, cheap) so an
+    // oversized shard is refused before any work.
+    let total = perft_with(pos, split, cfg) as usize;
+    let in_shard = total / n + usize::from(total % n > k - 1);
+    if in_shard > MAX_SHARD_PATHS {
+        anyhow::bail!(Failure::input(format!(
+            "--split {split}: shard {k}/{n} would hold more than {MAX_SHARD_PATHS} paths ({in_shard}); use more shards or a smaller split"
+        )));
+    }
     let mut entries = Vec::new();
     let mut index = 0usize;
     let mut too_many = false;
