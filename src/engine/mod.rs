@@ -16,6 +16,7 @@ use std::fmt;
 use std::time::Duration;
 
 pub mod bisect;
+pub mod generator;
 pub mod identify;
 pub mod mapping;
 pub mod perftree;
@@ -23,6 +24,7 @@ pub mod process;
 pub mod reference;
 pub mod uci;
 
+pub use generator::EngineGenerator;
 pub use mapping::{CastlingStyle, MappedEngine, MoveMap};
 pub use perftree::PerftreeEngine;
 pub use reference::ReferenceEngine;
