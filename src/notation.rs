@@ -4,7 +4,7 @@
 //! error type; FEN errors name the field and the 1-based column.
 
 use crate::geometry::Square;
-use crate::position::{Move, Piece, Position, PositionError, Setup, castle_letter};
+use crate::position::{MAX_COUNTER, Move, Piece, Position, PositionError, Setup, castle_letter};
 use crate::variant::{Colour, HandKind, MAX_KINDS, Rules, Variant, Wing};
 use std::fmt;
 
@@ -334,7 +334,7 @@ pub fn parse_fen(variant: &Variant, text: &str) -> Result<Setup, FenError> {
             Some(&(c, t)) => t
                 .parse::<u32>()
                 .ok()
-                .filter(|n| *n < 100_000)
+                .filter(|n| *n <= MAX_COUNTER)
                 .ok_or_else(|| {
                     err(
                         field,
@@ -566,6 +566,14 @@ pub fn normalise_move_text(variant: &Variant, text: &str) -> Result<String, Move
     if text.len() > MAX_MOVE_LEN {
         return Err(fail(1, format!("longer than {MAX_MOVE_LEN} characters")));
     }
+    // Move text is ASCII; refusing anything else first also keeps the byte slicing below on
+    // character boundaries.
+    if let Some((i, c)) = text
+        .char_indices()
+        .find(|(_, c)| !c.is_ascii() || c.is_ascii_control())
+    {
+        return Err(fail(i + 1, format!("unexpected character {c:?}")));
+    }
     let g = &variant.geometry;
     let mut moving: Option<String> = None;
     let mut placements: Vec<(Square, String)> = Vec::new();
@@ -683,4 +691,20 @@ pub fn play_moves(pos: &Position, moves: &str) -> Result<Position, (usize, MoveE
         cur = cur.play(m);
     }
     Ok(cur)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    #[test]
+    fn non_ascii_move_text_is_an_error_not_a_panic() {
+        // Found by the `move_text` fuzz target: byte slicing split a multi-byte character.
+        let chess = variants::get("chess").expect("chess");
+        for text in ["eé24", "gɘǈ", "e2e4,N@é1", "e2e\u{7}4"] {
+            let e = normalise_move_text(chess, text).expect_err(text);
+            assert!(e.message.contains("unexpected character"), "{text}: {e}");
+        }
+    }
 }

@@ -33,16 +33,21 @@ pub struct HashTable {
 
 impl HashTable {
     /// A table of about `megabytes` MB (rounded down to a power of two of entries; at least one).
-    pub fn new(megabytes: usize) -> HashTable {
-        let wanted = (megabytes.max(1) * 1024 * 1024 / 16).max(1);
+    ///
+    /// # Errors
+    /// The memory cannot be had (the message says how much was asked).
+    pub fn new(megabytes: usize) -> Result<HashTable, String> {
+        let wanted = (megabytes.max(1).saturating_mul(1024 * 1024) / 16).max(1);
         let size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let entries = (0..size)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
-        HashTable {
+        let mut entries: Vec<[AtomicU64; 2]> = Vec::new();
+        entries
+            .try_reserve_exact(size)
+            .map_err(|_| format!("--hash {megabytes}: cannot allocate a table of that size"))?;
+        entries.extend((0..size).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Ok(HashTable {
             entries,
             mask: size - 1,
-        }
+        })
     }
 
     fn probe(&self, key: u64, depth: u32) -> Option<u64> {
@@ -169,30 +174,39 @@ fn split_below(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
     children.par_iter().map(|c| count(c, depth - 1, cfg)).sum()
 }
 
-/// Every move path of exactly `plies` legal moves from `pos`, with the position reached, in a
-/// deterministic order (sorted by the space-joined move text). Lines where the game ends
-/// earlier are left out: they add nothing to any perft at least `plies` deep.
-pub fn paths(pos: &Position, plies: u32) -> Vec<(Vec<String>, Position)> {
-    let mut out = Vec::new();
+/// Visits every move path of exactly `plies` legal moves from `pos` with the position reached,
+/// in a deterministic order: sorted by the space-joined move text (children are visited in
+/// move-text order; a space sorts before every character of move text, so this is the same
+/// order). Lines where the game ends earlier are left out: they add nothing to any perft at
+/// least `plies` deep. Memory stays proportional to `plies`. `visit` returns false to stop.
+pub fn for_each_path(
+    pos: &Position,
+    plies: u32,
+    visit: &mut dyn FnMut(&[String], &Position) -> bool,
+) {
     let mut path = Vec::new();
-    collect_paths(pos, plies, &mut path, &mut out);
-    out.sort_by_key(|a| a.0.join(" "));
-    out
+    walk_paths(pos, plies, &mut path, visit);
 }
 
-fn collect_paths(
+fn walk_paths(
     pos: &Position,
     plies: u32,
     path: &mut Vec<String>,
-    out: &mut Vec<(Vec<String>, Position)>,
-) {
+    visit: &mut dyn FnMut(&[String], &Position) -> bool,
+) -> bool {
     if plies == 0 {
-        out.push((path.clone(), pos.clone()));
-        return;
+        return visit(path, pos);
     }
-    pos.for_each_legal(|m, next| {
-        path.push(move_text(pos, &m));
-        collect_paths(next, plies - 1, path, out);
+    let mut children = Vec::new();
+    pos.for_each_legal(|m, next| children.push((move_text(pos, &m), next.clone())));
+    children.sort_by(|a, b| a.0.cmp(&b.0));
+    for (text, next) in children {
+        path.push(text);
+        let go_on = walk_paths(&next, plies - 1, path, visit);
         path.pop();
-    });
+        if !go_on {
+            return false;
+        }
+    }
+    true
 }

@@ -9,6 +9,11 @@ use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::variant::{Colour, GameEnd, MAX_KINDS, Outcome, Rules, Variant, Wing};
 use std::fmt;
 
+/// The largest halfmove clock and fullmove number a position holds: FEN accepts no more, and
+/// playing a move keeps the counters at this value instead of passing it, so every position
+/// reached still prints a FEN that parses back.
+pub const MAX_COUNTER: u32 = 99_999;
+
 /// A square value meaning "none" in compact fields.
 pub const NO_SQUARE: Square = Square(255);
 
@@ -215,6 +220,9 @@ impl Position {
             hand: setup.hand,
             neutral: Bitboard::EMPTY,
         };
+        if setup.halfmove > MAX_COUNTER || setup.fullmove > MAX_COUNTER {
+            reasons.push(format!("move counters above {MAX_COUNTER}"));
+        }
         for &(sq, piece) in &setup.pieces {
             if !v.geometry.mask.has(sq) || piece.kind as usize >= v.spec.pieces.len() {
                 reasons.push(format!("no square {sq} on this board"));
@@ -255,8 +263,8 @@ impl Position {
                             piece.name
                         ));
                     } else if piece.pawn && sq.rank() == first && !v.spec.jewel {
-                        // With the Pink Panther a robbed Silvergeneral becomes a Pawn wherever
-                        // it stands, its own first rank included; elsewhere a pawn cannot get there.
+                        // Not with the Pink Panther: a Silvergeneral may step back to its
+                        // first rank and, robbed of the jewel there, is a Pawn (PP-3, PP-5).
                         reasons.push(format!(
                             "{} on {sq} stands on its own first rank",
                             piece.name
@@ -979,7 +987,7 @@ impl Position {
         let us = self.side;
         next.ep = None;
         next.ep_victim = None;
-        next.halfmove += 1;
+        next.halfmove = (next.halfmove + 1).min(MAX_COUNTER);
         if m.has_moving_part() {
             let mut piece = next.take(m.from).expect("a move starts on a piece");
             let spec = &v.spec.pieces[piece.kind as usize];
@@ -1037,7 +1045,7 @@ impl Position {
             next.add_to_hand(us, kind, -1);
         }
         if us == Colour::Black {
-            next.fullmove += 1;
+            next.fullmove = (next.fullmove + 1).min(MAX_COUNTER);
         }
         next.side = us.flip();
         next
@@ -1208,5 +1216,47 @@ pub fn castle_letter(c: Colour, w: Wing) -> char {
         (Colour::White, Wing::Queen) => 'Q',
         (Colour::Black, Wing::King) => 'k',
         (Colour::Black, Wing::Queen) => 'q',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::parse_position;
+    use crate::variants;
+
+    #[test]
+    fn move_counters_stop_at_the_largest_value_fen_accepts() {
+        // Found by the `movegen` fuzz target: a clock at 99999 went to 100000, which the
+        // printed FEN could not be read back with.
+        let rules = variants::rules("chess").expect("chess");
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 99999 99999";
+        let pos = parse_position(rules, start).expect("legal position");
+        let after = crate::notation::play_moves(&pos, "g8f6").expect("legal move");
+        let fen = crate::notation::to_fen(&after);
+        assert!(fen.ends_with(" 99999 99999"), "{fen}");
+        parse_position(rules, &fen).expect("the position reached parses back");
+    }
+
+    #[test]
+    fn pink_panther_pawn_on_its_first_rank_is_legal() {
+        // Found by the `movegen` fuzz target: Black's General on d7 jumps its own
+        // Silvergeneral on c7, which becomes a Pawn on Black's first rank.
+        let rules = variants::rules("pink-panther").expect("variant");
+        let before = "b1+pg1br/p3pp1/1rB3p/n1p4/PNP2P1/1P2P1P/1RG2BR b - - 5 17";
+        let pos = parse_position(rules, before).expect("legal position");
+        let after = crate::notation::play_moves(&pos, "d7b7").expect("legal move");
+        let fen = crate::notation::to_fen(&after);
+        assert_eq!(
+            fen,
+            "b+gp2br/p3pp1/1rB3p/n1p4/PNP2P1/1P2P1P/1RG2BR w - - 6 18"
+        );
+        parse_position(rules, &fen).expect("the position reached parses back");
+        // Chess still refuses a Pawn on its own first rank.
+        let chess = variants::rules("chess").expect("chess");
+        let refused = parse_position(chess, "4k3/8/8/8/8/8/8/3PK3 w - - 0 1");
+        assert!(
+            refused.is_err_and(|e| e.to_string().contains("first rank")),
+            "a chess Pawn on d1 is accepted"
+        );
     }
 }

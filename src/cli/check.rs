@@ -191,12 +191,19 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     let suites = match load_all(&args.paths) {
         Ok(s) => s,
         Err(errors) => {
-            for e in &errors[..errors.len() - 1] {
+            let Some((last, before)) = errors.split_last() else {
+                return Err(Failure::input("the suites could not be read").into());
+            };
+            for e in before {
                 eprintln!("cvperft: {e}");
             }
-            return Err(Failure::input(errors[errors.len() - 1].to_string()).into());
+            return Err(Failure::input(last.to_string()).into());
         }
     };
+    if suites.is_empty() {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Failure::input(format!("no suite (*.yaml) in {}", paths.join(" "))).into());
+    }
     let selection = Selection {
         filter: args.filter.clone(),
         rule: args.rule.clone(),
@@ -246,7 +253,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         let bar =
             ProgressBar::with_draw_target(Some(planned.len() as u64), ProgressDrawTarget::stderr());
         if let Ok(style) =
-            ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {msg}")
+            ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {wide_msg}")
         {
             bar.set_style(style);
         }
@@ -284,6 +291,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
             }
             case_start = results.len();
         }
+        write_error.is_none()
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {
@@ -311,4 +319,36 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: CheckArgs,
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Wrapper::command().debug_assert();
+    }
+
+    #[test]
+    fn arguments_become_typed_options() {
+        let w = Wrapper::try_parse_from(["check"]).expect("defaults parse");
+        assert_eq!(w.args.paths, vec![PathBuf::from("suites")]);
+        assert_eq!(w.args.format, FormatArg::Human);
+        let w = Wrapper::try_parse_from(["check", "a.yaml", "dir", "--shard", "2/3", "-j", "4"])
+            .expect("arguments parse");
+        assert_eq!(w.args.paths.len(), 2);
+        assert_eq!(w.args.shard, Some(Shard { index: 2, count: 3 }));
+        assert_eq!(w.args.jobs, Some(4));
+        for bad in [["check", "--shard", "3/2"], ["check", "--format", "xml"]] {
+            assert!(Wrapper::try_parse_from(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -164,10 +164,14 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: clap prints them on stdout.
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("cvperft: {}", usage_error_line(&e));
+            return ExitCode::from(2);
         }
     };
     let mut out = std::io::stdout().lock();
@@ -197,6 +201,31 @@ impl std::fmt::Display for Failure {
     }
 }
 impl std::error::Error for Failure {}
+
+/// A command-line usage error on one line: clap's message and tip, without its usage and
+/// help hints (printed as they are, they take several lines).
+fn usage_error_line(e: &clap::Error) -> String {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand
+    ) {
+        return "no command given (see `cvperft --help`)".into();
+    }
+    let text = e.render().to_string();
+    let mut line = String::new();
+    for part in text.lines().map(str::trim) {
+        if part.is_empty() || part.starts_with("Usage:") || part.starts_with("For more information")
+        {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(if part.starts_with("tip:") { "; " } else { " " });
+        }
+        line.push_str(part.strip_prefix("error: ").unwrap_or(part));
+    }
+    format!("{line} (see `cvperft --help`)")
+}
 
 fn one_line(e: &anyhow::Error) -> String {
     let parts: Vec<String> = e.chain().map(|c| c.to_string()).collect();
@@ -291,7 +320,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                 Some(mb) if mb > 65536 => {
                     bail!(Failure::input(format!("--hash {mb}: at most 65536 MB")))
                 }
-                Some(mb) => Some(HashTable::new(mb)),
+                Some(mb) => Some(HashTable::new(mb).map_err(Failure::input)?),
             };
             let cfg = PerftConfig {
                 threads,

@@ -7,7 +7,7 @@
 
 use super::Failure;
 use anyhow::{Context, Result};
-use cvperft::perft::{PerftConfig, paths, perft_with};
+use cvperft::perft::{PerftConfig, for_each_path, perft_with};
 use cvperft::position::Position;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -55,6 +55,9 @@ pub struct ShardEntry {
 }
 
 const FORMAT: &str = "cvperft-shard-1";
+
+/// Most paths one shard report may hold (keeps reports and memory bounded).
+pub const MAX_SHARD_PATHS: usize = 1_000_000;
 
 /// Parses `I/N` (1-based).
 ///
@@ -104,18 +107,29 @@ pub fn run_shard(
             "--split {split} is deeper than the depth {depth}"
         )));
     }
-    let all = paths(pos, split);
     let (k, n) = shard;
     let mut entries = Vec::new();
-    for (index, (path, next)) in all.iter().enumerate() {
-        if index % n != k - 1 {
-            continue;
+    let mut index = 0usize;
+    let mut too_many = false;
+    for_each_path(pos, split, &mut |path, next| {
+        if index % n == k - 1 {
+            if entries.len() >= MAX_SHARD_PATHS {
+                too_many = true;
+                return false;
+            }
+            entries.push(ShardEntry {
+                index,
+                path: path.join(" "),
+                count: perft_with(next, depth - split, cfg),
+            });
         }
-        entries.push(ShardEntry {
-            index,
-            path: path.join(" "),
-            count: perft_with(next, depth - split, cfg),
-        });
+        index += 1;
+        true
+    });
+    if too_many {
+        anyhow::bail!(Failure::input(format!(
+            "--split {split}: shard {k}/{n} would hold more than {MAX_SHARD_PATHS} paths; use more shards or a smaller split"
+        )));
     }
     let nodes = entries.iter().map(|e| e.count).sum();
     Ok(ShardReport {
@@ -128,7 +142,7 @@ pub fn run_shard(
         split,
         shard: k,
         shards: n,
-        paths_total: all.len(),
+        paths_total: index,
         entries,
         nodes,
     })

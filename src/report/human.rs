@@ -78,7 +78,7 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
                 }
             }
             if equal > 0 {
-                line(format!("({equal} line(s) equal)"));
+                line(format!("({} equal)", count(equal, "line")));
             }
         }
         Some(Mismatch::NotLegal { moves, legal_moves }) => {
@@ -96,6 +96,15 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
     }
     line(format!("at: {}:{}", result.file.display(), result.line));
     out
+}
+
+/// `1 check`, `2 checks`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 fn case_name(r: &CheckResult) -> String {
@@ -124,9 +133,12 @@ impl Human {
                 .filter(|r| r.status == Status::ExpectedFailure)
                 .count();
             if xfail > 0 {
-                format!("{} check(s), {xfail} failed as expected", results.len())
+                format!(
+                    "{}, {xfail} failed as expected",
+                    count(results.len(), "check")
+                )
             } else {
-                format!("{} check(s)", results.len())
+                count(results.len(), "check")
             }
         } else {
             counts.line()
@@ -176,9 +188,9 @@ impl Renderer for Human {
         writeln!(out)?;
         writeln!(
             out,
-            "{} check(s) from {} suite(s) against the {} generator in {:.2} s",
-            report.results.len(),
-            report.suites.len(),
+            "{} from {} against the {} generator in {:.2} s",
+            count(report.results.len(), "check"),
+            count(report.suites.len(), "suite"),
             report.generator,
             report.seconds
         )?;

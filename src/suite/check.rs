@@ -208,7 +208,7 @@ pub fn outcome_name(outcome: Option<Outcome>) -> &'static str {
 }
 
 /// A shell-quoted command that shows the generator's view of the check.
-pub fn reproduce_command(pos: &Position, kind: CheckKind) -> Option<String> {
+pub fn reproduce_command(pos: &Position, kind: CheckKind) -> String {
     let (verb, depth) = match kind {
         CheckKind::Perft(d) | CheckKind::Divide(d) => ("divide", d),
         CheckKind::Legal | CheckKind::Illegal => ("divide", 1),
@@ -235,7 +235,7 @@ pub fn reproduce_command(pos: &Position, kind: CheckKind) -> Option<String> {
             options.concat()
         ));
     }
-    Some(cmd)
+    cmd
 }
 
 /// Single-quotes `text` for a POSIX shell.
@@ -273,7 +273,7 @@ pub fn run_check(suites: &[Suite], check: &CheckRef, generator: &dyn Generator) 
         message: String::new(),
         mismatch: None,
         fen,
-        reproduce: position.and_then(|p| reproduce_command(p, check.kind)),
+        reproduce: position.map(|p| reproduce_command(p, check.kind)),
         seconds: 0.0,
     };
     let Some(position) = position else {
@@ -472,7 +472,7 @@ fn compare_divide(depth: u32, want: &Divide, got: Vec<(String, u64)>) -> Compare
         );
     Err((
         format!(
-            "divide {depth}: {differing} move line(s) differ; expected total {}, actual {actual_total}",
+            "divide {depth}: {differing} of the move lines differ; expected total {}, actual {actual_total}",
             want.total()
         ),
         Mismatch::Divide {

@@ -520,7 +520,7 @@ impl Validator<'_> {
                 );
             }
         }
-        self.source(index, &id, &case.source, source_line);
+        self.source(&id, &case.source, source_line);
         let status = match (case.status, case.reason.clone()) {
             (StatusFile::Normal, None) => Status::Normal,
             (StatusFile::Normal, Some(_)) => {
@@ -559,7 +559,8 @@ impl Validator<'_> {
             ),
             _ => {}
         }
-        let position = self.position(index, &id, &case.fen, &case.moves, rules, "")?;
+        // Keep validating after a bad position: every problem of the case is reported.
+        let position = self.position(index, &id, &case.fen, &case.moves, rules, "");
         let expect = self.expectations(
             index,
             &id,
@@ -580,13 +581,14 @@ impl Validator<'_> {
                 "the case expects nothing (give perft, divide, legal, illegal or outcome)".into(),
             );
         }
+        // The alternatives replay the case's FEN and moves under their options; when those
+        // already failed, saying so again for each alternative would only repeat it.
+        let replay = position.is_some().then_some((&case.fen, &case.moves));
         let mut alternatives = Vec::new();
         for (k, alt) in case.alternatives.into_iter().enumerate() {
-            if let Some(a) = self.alternative(index, &id, k + 1, alt, &case.fen, &case.moves, rules)
-            {
-                alternatives.push(a);
-            }
+            alternatives.push(self.alternative(index, &id, k + 1, alt, replay, rules));
         }
+        let position = position?;
         if self.errors.len() > before {
             return None;
         }
@@ -606,7 +608,7 @@ impl Validator<'_> {
         })
     }
 
-    fn source(&mut self, _index: usize, id: &str, source: &SourceFile, line: usize) {
+    fn source(&mut self, id: &str, source: &SourceFile, line: usize) {
         let present = |v: &Option<String>| v.as_ref().is_some_and(|s| !s.trim().is_empty());
         let required: &[(&str, bool)] = match source.kind {
             SourceKind::Public => &[("citation", present(&source.citation))],
@@ -781,17 +783,15 @@ impl Validator<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn alternative(
         &mut self,
         index: usize,
         id: &str,
         number: usize,
         alt: AlternativeFile,
-        fen: &Option<String>,
-        moves: &Option<String>,
+        replay: Option<(&Option<String>, &Option<String>)>,
         case_rules: Rules,
-    ) -> Option<Alternative> {
+    ) -> Alternative {
         let line = self.map.case_key_line(index, "alternatives");
         let context = format!("alternatives[{number}]: ");
         if alt.reading.trim().is_empty() {
@@ -805,10 +805,11 @@ impl Validator<'_> {
                 options_ok = false;
             }
         }
-        let position = if alt.options.is_empty() || !options_ok {
-            None
-        } else {
-            self.position(index, id, fen, moves, rules, &context)
+        let position = match replay {
+            Some((fen, moves)) if options_ok && !alt.options.is_empty() => {
+                self.position(index, id, fen, moves, rules, &context)
+            }
+            _ => None,
         };
         let expect = self.expectations(
             index,
@@ -826,12 +827,12 @@ impl Validator<'_> {
         if expect.is_empty() {
             self.error(line, Some(id), format!("{context}expects nothing"));
         }
-        Some(Alternative {
+        Alternative {
             reading: alt.reading,
             options: alt.options,
             position,
             expect,
-        })
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use super::plan::PlannedCheck;
 use super::result::{CheckResult, Status};
 use crate::notation::to_fen;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// The result of a planned check that is not run.
@@ -39,12 +39,13 @@ pub fn skipped(suites: &[Suite], planned: &PlannedCheck, reason: &str) -> CheckR
 
 /// Runs every planned check on `jobs` threads (at least one) and calls `on_result` on the
 /// calling thread with each result, in plan order, as soon as it and all before it are done.
+/// When `on_result` returns false (its reader has gone away), no further check is started.
 pub fn execute(
     suites: &[Suite],
     plan: &[PlannedCheck],
     generator: &dyn Generator,
     jobs: usize,
-    mut on_result: impl FnMut(usize, CheckResult),
+    mut on_result: impl FnMut(usize, CheckResult) -> bool,
 ) {
     let run_one = |i: usize| -> CheckResult {
         let planned = &plan[i];
@@ -56,21 +57,25 @@ pub fn execute(
     let jobs = jobs.clamp(1, plan.len().max(1));
     if jobs == 1 {
         for i in 0..plan.len() {
-            on_result(i, run_one(i));
+            if !on_result(i, run_one(i)) {
+                return;
+            }
         }
         return;
     }
     let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<(usize, CheckResult)>();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let sender = sender.clone();
             let next = &next;
+            let stop = &stop;
             let run_one = &run_one;
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= plan.len() {
+                    if i >= plan.len() || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     if sender.send((i, run_one(i))).is_err() {
@@ -85,7 +90,9 @@ pub fn execute(
         for (i, result) in receiver {
             pending.insert(i, result);
             while let Some(result) = pending.remove(&emitted) {
-                on_result(emitted, result);
+                if !stop.load(Ordering::Relaxed) && !on_result(emitted, result) {
+                    stop.store(true, Ordering::Relaxed);
+                }
                 emitted += 1;
             }
         }

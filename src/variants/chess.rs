@@ -7,7 +7,7 @@ struct Orthodox;
 impl Hooks for Orthodox {}
 
 /// Ruling ids chess suites may cite: GE-1 (RULES.md) and the FIDE rules the edge cases
-/// exercise, each named after its FIDE Laws of Chess article (documented in
+/// exercise, each following an article of the FIDE Laws of Chess (documented in
 /// `docs/suite-format.md`): castling (Art. 3.8), en passant and promotion (Art. 3.7), not leaving
 /// the King in check (Art. 3.9, 3.10), checkmate and stalemate (Art. 5.1, 5.2).
 pub const RULINGS: &[&str] = &[

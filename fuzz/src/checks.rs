@@ -1,0 +1,306 @@
+//! The properties the fuzz targets check, one function per target.
+//!
+//! This file is the fuzz crate's library and is also compiled into the main crate's test
+//! `tests/fuzz_corpus.rs` (by `#[path]`), which replays every committed seed and regression
+//! input on the stable toolchain, so a crash once found stays fixed without a fuzzer.
+//!
+//! Input formats (chosen so that seeds are readable text files):
+//! - `fen`: the whole input is a FEN, tried under every variant and every combination of its
+//!   declared options.
+//! - `move_text`: the first byte picks a position from [`MOVE_TEXT_POSITIONS`]
+//!   (`a` is the first, `b` the second, ...), the rest is move text.
+//! - `movegen`: byte 0 picks the variant (`0`..`5` in [`cvperft::variants::IDS`] order),
+//!   byte 1 the options (`0`..`7`: bit 0 and bit 1 choose the second value of the first and
+//!   second declared option, bit 2 sets `game-end=movegen`), byte 2 the start: `f` means a FEN
+//!   follows up to a newline, anything else starts from the variant's start position. Each
+//!   remaining byte picks the next move of a random walk (at most [`MAX_WALK`] plies).
+//!
+//! A future target (suite YAML) adds one function here, one file in `fuzz_targets/`, one
+//! directory of seeds in `corpus/`, and one line in [`TARGETS`].
+
+use cvperft::notation::{
+    move_text, normalise_move_text, parse_fen, parse_move, parse_position, play_moves, to_fen,
+};
+use cvperft::position::Position;
+use cvperft::variant::{Rules, Variant};
+use cvperft::variants;
+
+/// The check of one fuzz target: panics when a property fails.
+pub type Check = fn(&[u8]);
+
+/// Every fuzz target: its name (the directory under `corpus/` and `regressions/`) and check.
+pub const TARGETS: &[(&str, Check)] = &[
+    ("fen", check_fen),
+    ("move_text", check_move_text),
+    ("movegen", check_movegen),
+];
+
+/// Most plies of a `movegen` random walk.
+pub const MAX_WALK: usize = 40;
+
+/// The positions `move_text` inputs choose from: (variant id, FEN).
+pub const MOVE_TEXT_POSITIONS: &[(&str, &str)] = &[
+    (
+        "chess",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    ("chess", "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"),
+    (
+        "chess",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    ),
+    (
+        "silver-elephant",
+        "r2bqkb2r/pppppppppp/10/10/10/10/PPPPPPPPPP/R2BQKB2R[EENNeenn] w KQkq - 0 1",
+    ),
+    (
+        "silver-elephant",
+        "rnebqkb2r/1pp1p1ppp1/3p3n2/p4p2ep/10/1PN1PP1N1E/P1PPBBPPPP/R1E1QK3R w KQkq - 0 9",
+    ),
+    (
+        "bachelor-kamil",
+        "rn3c3/5nP2/pNPpb1k1p/3cppbNP/4PPP2/P1C2B3/2PP1K3/R1B2CR2 w - - 1 33",
+    ),
+    (
+        "cerimon",
+        "r1b1k1b1/nn3s2/3b4/ssSs1r1n/SN1B2Sb/3N1S2/3TB2N/RB3KBR[Nnt] b - - 5 19",
+    ),
+    (
+        "cerimon",
+        "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSSNN/RBBTKBBR[] w - - 0 1",
+    ),
+    (
+        "plutonian",
+        "r1ckq1nr/p1pp2pp/6n1/1pP1p3/3P4/1N6/P1Q1Pp1P/RN1cCKCR b kq - 1 15",
+    ),
+    (
+        "pink-panther",
+        "rnngbbr/pppippp/7/3*3/7/PPPIPPP/RNNGBBR w - - 0 1",
+    ),
+    (
+        "pink-panther",
+        "1rng1br/Bp2ppp/n5I/4i2/P1P1+b2/1P3PP/RN1G2R b - - 1 11",
+    ),
+];
+
+/// The input as text: itself when it is UTF-8, else with invalid bytes replaced.
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// Every combination of the variant's declared options (`game-end` left at its default).
+pub fn option_combinations(variant: &'static Variant) -> Vec<Rules> {
+    let mut out = vec![Rules::new(variant)];
+    for option in &variant.spec.options {
+        let mut next = Vec::new();
+        for rules in &out {
+            for value in option.values {
+                let mut r = *rules;
+                r.set(option.name, value).expect("declared option");
+                next.push(r);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+fn one_line(what: &str, message: &str) {
+    assert!(
+        !message.contains('\n') && !message.contains('\r'),
+        "{what} error is not one line: {message:?}"
+    );
+}
+
+/// `fen`: parsing never panics, errors are one line, and an accepted FEN round-trips: the FEN
+/// printed for the position parses back to a position printing the same FEN, with the same
+/// Zobrist key, and the position's own setup validates again.
+pub fn check_fen(data: &[u8]) {
+    let fen = text(data);
+    for variant in variants::all() {
+        if let Err(e) = parse_fen(variant, &fen)
+            && !fen.contains(['\n', '\r'])
+        {
+            one_line("FEN", &e.to_string());
+        }
+        for rules in option_combinations(variant) {
+            match parse_position(rules, &fen) {
+                Err(e) => {
+                    if !fen.contains(['\n', '\r']) {
+                        one_line("FEN", &e.to_string());
+                    }
+                }
+                Ok(pos) => check_round_trip(&pos, &format!("FEN {fen:?}")),
+            }
+        }
+    }
+}
+
+/// The position's FEN parses back to an equal position.
+fn check_round_trip(pos: &Position, context: &str) {
+    let rules = *pos.rules();
+    let printed = to_fen(pos);
+    let again = parse_position(rules, &printed).unwrap_or_else(|e| {
+        panic!("{rules:?}: {context}: printed FEN {printed:?} does not parse back: {e}")
+    });
+    assert_eq!(
+        to_fen(&again),
+        printed,
+        "{rules:?}: {context}: FEN does not round-trip"
+    );
+    assert_eq!(
+        again.zobrist(),
+        pos.zobrist(),
+        "{rules:?}: {context}: the FEN {printed:?} loses state (Zobrist keys differ)"
+    );
+    let from_setup = Position::from_setup(rules, &pos.to_setup()).unwrap_or_else(|e| {
+        panic!("{rules:?}: {context}: the position's own setup is refused: {e}")
+    });
+    assert_eq!(to_fen(&from_setup), printed, "{rules:?}: {context}");
+}
+
+/// `move_text`: move text never panics the syntax check, the legal-move lookup or a list of
+/// moves; canonical text is a fixed point; a move found is legal and prints as the canonical
+/// spelling of the text given.
+pub fn check_move_text(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let (id, fen) =
+        MOVE_TEXT_POSITIONS[pick.wrapping_sub(b'a') as usize % MOVE_TEXT_POSITIONS.len()];
+    let rules = variants::rules(id).expect("variant");
+    let pos = parse_position(rules, fen).expect("listed positions are legal");
+    let input = text(rest);
+    let single_line = !input.contains(['\n', '\r']);
+    match normalise_move_text(rules.variant, &input) {
+        Ok(canonical) => {
+            let again = normalise_move_text(rules.variant, &canonical)
+                .unwrap_or_else(|e| panic!("canonical text {canonical:?} is refused: {e}"));
+            assert_eq!(again, canonical, "normalising {input:?} twice");
+        }
+        Err(e) if single_line => one_line("move", &e.to_string()),
+        Err(_) => {}
+    }
+    match parse_move(&pos, &input) {
+        Ok(m) => {
+            assert!(
+                pos.legal_moves().contains(&m),
+                "{input:?} gave an illegal move"
+            );
+            let canonical = normalise_move_text(rules.variant, input.trim()).expect("parsed");
+            assert_eq!(move_text(&pos, &m), canonical, "{input:?}");
+        }
+        Err(e) if single_line => one_line("move", &e.to_string()),
+        Err(_) => {}
+    }
+    if let Ok(after) = play_moves(&pos, &input) {
+        check_round_trip(&after, &format!("{fen:?} after {input:?}"));
+    }
+}
+
+/// The rules a `movegen` input selects.
+fn movegen_rules(variant_byte: u8, option_byte: u8) -> Rules {
+    let ids = variants::IDS;
+    let id = ids[variant_byte.wrapping_sub(b'0') as usize % ids.len()];
+    let mut rules = variants::rules(id).expect("variant");
+    let bits = option_byte.wrapping_sub(b'0');
+    for (i, option) in rules
+        .variant
+        .spec
+        .options
+        .clone()
+        .iter()
+        .enumerate()
+        .take(2)
+    {
+        let value = option.values[(bits >> i & 1) as usize % option.values.len()];
+        rules.set(option.name, value).expect("declared option");
+    }
+    if bits & 4 != 0 {
+        rules.set("game-end", "movegen").expect("game-end");
+    }
+    rules
+}
+
+/// `movegen`: along a random walk from any accepted position, legal move lists are
+/// deterministic and agree with the bulk count, every position reached prints a FEN that parses
+/// back to an equal position, and the move picked is found again from its text. At the end of
+/// the walk every legal move is checked: it has its own canonical text, it can be played, and
+/// the position it leads to round-trips through FEN.
+pub fn check_movegen(data: &[u8]) {
+    if data.len() < 3 {
+        return;
+    }
+    let rules = movegen_rules(data[0], data[1]);
+    let (start, walk) = if data[2] == b'f' {
+        let rest = &data[3..];
+        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let Ok(pos) = parse_position(rules, &text(&rest[..end])) else {
+            return;
+        };
+        (pos, rest.get(end + 1..).unwrap_or(&[]))
+    } else {
+        let start = parse_position(rules, &rules.start_fen()).expect("start position");
+        (start, &data[3..])
+    };
+    let mut pos = start;
+    for &byte in walk.iter().take(MAX_WALK) {
+        let fen = to_fen(&pos);
+        let moves = pos.legal_moves();
+        assert_eq!(
+            moves,
+            pos.legal_moves(),
+            "{fen}: legal moves differ between calls"
+        );
+        assert_eq!(
+            pos.count_legal(),
+            moves.len() as u64,
+            "{fen}: bulk count differs from the move list"
+        );
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[byte as usize % moves.len()];
+        let spelled = move_text(&pos, &m);
+        let found = parse_move(&pos, &spelled)
+            .unwrap_or_else(|e| panic!("{fen}: {spelled:?} is not found again: {e}"));
+        assert_eq!(found, m, "{fen}: {spelled:?} names another move");
+        pos = pos.play(m);
+        check_round_trip(&pos, &format!("{fen} after {spelled}"));
+    }
+    check_every_move(&pos);
+}
+
+/// Checks every legal move of one position.
+fn check_every_move(pos: &Position) {
+    let fen = to_fen(pos);
+    let moves = pos.legal_moves();
+    assert_eq!(
+        pos.count_legal(),
+        moves.len() as u64,
+        "{fen}: bulk count differs from the move list"
+    );
+    let _ = pos.outcome();
+    let mut texts: Vec<String> = Vec::with_capacity(moves.len());
+    for m in &moves {
+        let spelled = move_text(pos, m);
+        let canonical = normalise_move_text(pos.variant(), &spelled)
+            .unwrap_or_else(|e| panic!("{fen}: generated text {spelled:?} is refused: {e}"));
+        assert_eq!(canonical, spelled, "{fen}: generated text is not canonical");
+        let after = pos.play(*m);
+        check_round_trip(&after, &format!("{fen} after {spelled}"));
+        texts.push(spelled);
+    }
+    texts.sort();
+    let before = texts.len();
+    texts.dedup();
+    assert_eq!(
+        before,
+        texts.len(),
+        "{fen}: two legal moves print the same text"
+    );
+}
