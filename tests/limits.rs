@@ -235,5 +235,8 @@ fn deep_split_is_refused_or_bounded() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("would hold more than 1000000 paths"), "{stderr}");
+    assert!(
+        stderr.contains("would hold more than 1000000 paths"),
+        "{stderr}"
+    );
 }
