@@ -385,7 +385,11 @@ fn engine_not_found() {
 fn engine_crashes_mid_output() {
     let uci = format!("{} crash", fixture("uci-faulty"));
     let run = cvperft(&["diff", "2", "--moves", "e2e4", "--engine", &uci]);
-    assert_one_line_error(&run, &uci, "crashed mid-output (exit status 3)");
+    assert_one_line_error(
+        &run,
+        &uci,
+        "crashed mid-output after 2 lines (exit status 3)",
+    );
     assert!(
         run.stderr.contains("simulated crash in movegen"),
         "{}",
@@ -703,4 +707,91 @@ fn stockfish_options_are_sent_and_checked() {
         "atomic",
     ]);
     assert_one_line_error(&run, STOCKFISH, "declares no UCI_Variant option");
+}
+
+// ----- Fairy-Stockfish through pyffish -----
+
+fn pyffish() -> Option<String> {
+    let script = fixture("pyffish-perftree");
+    let importable = Command::new("python3")
+        .args(["-c", "import pyffish"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if importable && Path::new(&script).exists() {
+        Some(script)
+    } else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: pyffish not installed (python3 -m pip install pyffish)"
+        );
+        None
+    }
+}
+
+#[test]
+fn pyffish_agrees_on_the_variants_it_can_express() {
+    let Some(script) = pyffish() else {
+        return;
+    };
+    // Plutonian and Pink Panther cannot be written as Fairy-Stockfish variants; Cerimon's
+    // resurrection cannot either, but it needs a lost piece and a check, not found in 3 plies.
+    for variant in ["chess", "silver-elephant", "bachelor-kamil", "cerimon"] {
+        let engine = format!("{script} --variant {variant}");
+        let run = cvperft(&[
+            "diff",
+            "3",
+            "-v",
+            variant,
+            "--engine",
+            &engine,
+            "--protocol",
+            "perftree",
+        ]);
+        assert_eq!(run.code, 0, "{variant}: {}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("agree:"), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn pyffish_reading_of_the_bare_king() {
+    let Some(script) = pyffish() else {
+        return;
+    };
+    // RULES.md SE-6 names `one-reply` as Fairy-Stockfish's reading.
+    let engine = format!("{script} --variant silver-elephant");
+    let run = cvperft(&[
+        "identify",
+        "-v",
+        "silver-elephant",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("\nbare-king: one-reply  "),
+        "{}",
+        run.stdout
+    );
+    // Whatever it implements of another variant's disputed rules, identify answers for every
+    // option without failing.
+    let engine = format!("{script} --variant cerimon");
+    let run = cvperft(&[
+        "identify",
+        "-v",
+        "cerimon",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ]);
+    assert!(
+        run.code == 0 || run.code == 1,
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(run.stdout.contains("resurrect-by: "), "{}", run.stdout);
+    assert!(run.stdout.contains("game-end: "), "{}", run.stdout);
 }

@@ -16,6 +16,7 @@ use std::fmt;
 use std::time::Duration;
 
 pub mod bisect;
+pub mod generator;
 pub mod identify;
 pub mod mapping;
 pub mod perftree;
@@ -23,6 +24,7 @@ pub mod process;
 pub mod reference;
 pub mod uci;
 
+pub use generator::EngineGenerator;
 pub use mapping::{CastlingStyle, MappedEngine, MoveMap};
 pub use perftree::PerftreeEngine;
 pub use reference::ReferenceEngine;
@@ -111,12 +113,14 @@ pub enum EngineErrorKind {
     NotExecutable,
     /// It could not be started for another reason.
     Spawn(String),
-    /// It exited, or closed its output, before answering.
+    /// It exited, or closed its output, before finishing its answer.
     Crashed {
         /// How it ended (`exit status 3`, `killed by signal 11`, `closed its output`).
         how: String,
         /// The last lines of its stderr.
         stderr: String,
+        /// Lines of the answer it had printed (0: it ended before answering at all).
+        answered: usize,
     },
     /// It did not answer within the timeout (its process group was killed).
     Timeout {
@@ -176,8 +180,16 @@ impl fmt::Display for EngineErrorKind {
             EngineErrorKind::NotFound => write!(f, "program not found"),
             EngineErrorKind::NotExecutable => write!(f, "program is not executable"),
             EngineErrorKind::Spawn(m) => write!(f, "could not start: {m}"),
-            EngineErrorKind::Crashed { how, stderr } => {
-                write!(f, "crashed mid-output ({how})")?;
+            EngineErrorKind::Crashed {
+                how,
+                stderr,
+                answered,
+            } => {
+                match answered {
+                    0 => write!(f, "ended without answering ({how})")?,
+                    1 => write!(f, "crashed mid-output after 1 line ({how})")?,
+                    n => write!(f, "crashed mid-output after {n} lines ({how})")?,
+                }
                 if !stderr.is_empty() {
                     write!(f, "; stderr: {stderr}")?;
                 }

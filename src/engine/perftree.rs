@@ -124,6 +124,7 @@ impl Engine for PerftreeEngine {
                 EngineErrorKind::Crashed {
                     how: describe_exit(status),
                     stderr,
+                    answered: lines.len(),
                 },
             ));
         }
@@ -180,12 +181,14 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
         return Err(EngineErrorKind::Crashed {
             how: "output ended before the blank line and the total".into(),
             stderr: String::new(),
+            answered: entries.len(),
         });
     }
     let Some(total_line) = it.next() else {
         return Err(EngineErrorKind::Crashed {
             how: "output ended before the total".into(),
             stderr: String::new(),
+            answered: entries.len(),
         });
     };
     let total: u64 = total_line

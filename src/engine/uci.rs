@@ -25,6 +25,8 @@ pub struct UciEngine {
     options: Vec<(String, String)>,
     timeout: Duration,
     process: Option<EngineProcess>,
+    /// Count lines read for the query in progress (for crash reports).
+    answered: usize,
 }
 
 /// What the `uci` handshake reported.
@@ -50,6 +52,7 @@ impl UciEngine {
             options,
             timeout,
             process: None,
+            answered: 0,
         }
     }
 
@@ -230,7 +233,15 @@ impl UciEngine {
             None => ("not running".to_string(), String::new()),
         };
         self.stop();
-        self.error(query, EngineErrorKind::Crashed { how, stderr })
+        let answered = if query.is_some() { self.answered } else { 0 };
+        self.error(
+            query,
+            EngineErrorKind::Crashed {
+                how,
+                stderr,
+                answered,
+            },
+        )
     }
 
     fn stop(&mut self) {
@@ -249,6 +260,7 @@ impl UciEngine {
         self.send(Some(query), &format!("go perft {}", query.depth))?;
         let mut entries: Vec<DivideEntry> = Vec::new();
         let mut chatter = 0;
+        self.answered = 0;
         loop {
             let line = self.read(Some(query), "`Nodes searched: N`")?;
             match classify(&line) {
@@ -263,6 +275,7 @@ impl UciEngine {
                         ));
                     }
                     entries.push(DivideEntry { text, count });
+                    self.answered += 1;
                 }
                 Line::Total(total) => {
                     let divide = Divide::from_entries(entries);

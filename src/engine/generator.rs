@@ -1,0 +1,114 @@
+//! An external engine as a suite [`Generator`], so that `check` can run the suites against it
+//! instead of our reference: the plug for `cvperft check --engine`.
+//!
+//! Perft, divide and legal moves become divide queries (the position as FEN, no moves). An
+//! engine cannot say whether a game is over, so outcome checks are unsupported (reported as
+//! skipped); so are questions the engine refuses (a variant or position it cannot express).
+//! Other failures (crash, hang, malformed output) fail the check with the engine's one-line
+//! error.
+
+use super::{Engine, EngineError, EngineErrorKind, Query};
+use crate::notation::to_fen;
+use crate::position::Position;
+use crate::suite::check::{Generator, NoAnswer};
+use crate::variant::Outcome;
+use std::sync::Mutex;
+
+/// An engine shared by the suite runner's threads (one question at a time).
+pub struct EngineGenerator {
+    name: String,
+    engine: Mutex<Box<dyn Engine>>,
+}
+
+impl EngineGenerator {
+    /// Wraps an engine.
+    pub fn new(engine: Box<dyn Engine>) -> EngineGenerator {
+        EngineGenerator {
+            name: engine.name(),
+            engine: Mutex::new(engine),
+        }
+    }
+
+    fn ask(&self, pos: &Position, depth: u32) -> Result<super::Divide, NoAnswer> {
+        let query = Query::new(to_fen(pos), &[], depth);
+        let mut engine = self
+            .engine
+            .lock()
+            .map_err(|_| NoAnswer::Error("the engine failed on another thread".into()))?;
+        engine.divide(&query).map_err(no_answer)
+    }
+}
+
+fn no_answer(e: EngineError) -> NoAnswer {
+    match e.kind {
+        EngineErrorKind::Rejected(_) => NoAnswer::Unsupported(e.to_string()),
+        _ => NoAnswer::Error(e.to_string()),
+    }
+}
+
+impl Generator for EngineGenerator {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn perft(&self, pos: &Position, depth: u32) -> Result<u64, NoAnswer> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        self.ask(pos, depth).map(|d| d.total)
+    }
+
+    fn divide(&self, pos: &Position, depth: u32) -> Result<Vec<(String, u64)>, NoAnswer> {
+        if depth == 0 {
+            return Ok(Vec::new());
+        }
+        self.ask(pos, depth)
+            .map(|d| d.entries.into_iter().map(|e| (e.text, e.count)).collect())
+    }
+
+    fn legal_moves(&self, pos: &Position) -> Result<Vec<String>, NoAnswer> {
+        self.ask(pos, 1)
+            .map(|d| d.entries.into_iter().map(|e| e.text).collect())
+    }
+
+    fn outcome(&self, _pos: &Position) -> Result<Option<Outcome>, NoAnswer> {
+        Err(NoAnswer::Unsupported(format!(
+            "engine `{}` does not report game outcomes",
+            self.name
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ReferenceEngine;
+    use crate::faults::Faults;
+    use crate::notation::parse_position;
+    use crate::suite::check::Reference;
+
+    #[test]
+    fn answers_like_the_reference_and_skips_outcomes() {
+        let rules = crate::variants::rules("chess").expect("chess");
+        let pos = parse_position(rules, &rules.start_fen()).expect("start");
+        let generator = EngineGenerator::new(Box::new(ReferenceEngine::new(rules)));
+        assert_eq!(generator.perft(&pos, 3), Reference.perft(&pos, 3));
+        assert_eq!(generator.divide(&pos, 2), Reference.divide(&pos, 2));
+        let mut ours = Reference.legal_moves(&pos).expect("moves");
+        ours.sort();
+        assert_eq!(generator.legal_moves(&pos), Ok(ours));
+        assert!(matches!(
+            generator.outcome(&pos),
+            Err(NoAnswer::Unsupported(_))
+        ));
+    }
+
+    #[test]
+    fn a_wrong_engine_gives_other_answers() {
+        let rules = crate::variants::rules("chess").expect("chess");
+        let pos = parse_position(rules, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").expect("fen");
+        let faults = Faults::parse("chess", &["no-en-passant".into()]).expect("fault");
+        let generator = EngineGenerator::new(Box::new(ReferenceEngine::with_faults(rules, faults)));
+        assert_ne!(generator.perft(&pos, 1), Reference.perft(&pos, 1));
+    }
+}
