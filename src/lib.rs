@@ -6,6 +6,7 @@
 
 pub mod engine;
 pub mod faults;
+pub mod game;
 pub mod geometry;
 pub mod notation;
 pub mod perft;

@@ -13,6 +13,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod add_case;
 mod check;
 mod diff;
 mod identify;
@@ -140,6 +141,10 @@ enum Command {
     /// first move whose counts differ until the move lists differ, and prints that position.
     /// Exit 0 agree, 1 differ, 2 error.
     Diff(diff::DiffArgs),
+    /// Add a case to a suite from a game: replay it, count perft 1..N with the reference,
+    /// optionally compare an engine (differences make the case disputed), append keeping
+    /// every byte of the file.
+    AddCase(add_case::AddCaseArgs),
     /// Tell which value of each rule option an engine implements.
     Identify(identify::IdentifyArgs),
     /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
@@ -406,6 +411,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
             }
         }
         Command::Diff(args) => diff::run(args, out),
+        Command::AddCase(args) => add_case::run(args, out),
         Command::Identify(args) => identify::run(args, out),
         Command::Fen {
             fen,

@@ -1,0 +1,310 @@
+//! Adding a case to a suite file without disturbing a byte of what is there.
+//!
+//! Suites are edited by hand: comments, blank lines, key order and flow-style maps all carry
+//! meaning for their readers, and a serde round trip would lose them. So a new case is rendered
+//! as block-style YAML text ([`render_case`]) and spliced in at the end of the `cases:` list
+//! ([`append_case`]); the caller then loads the whole result with [`super::load_str`] before it
+//! replaces anything.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// A case to render: the fields `add-case` writes.
+#[derive(Clone, Debug, Default)]
+pub struct NewCase {
+    /// Stable id.
+    pub id: String,
+    /// Start FEN (`None`: the variant's start position).
+    pub fen: Option<String>,
+    /// Moves played from the FEN, space separated (empty: none).
+    pub moves: String,
+    /// Option overrides.
+    pub options: BTreeMap<String, String>,
+    /// Ruling ids.
+    pub rules: Vec<String>,
+    /// perft by depth.
+    pub perft: BTreeMap<u32, u64>,
+    /// A full divide: depth and (move, count) pairs.
+    pub divide: Option<(u32, Vec<(String, u64)>)>,
+    /// `source.command`.
+    pub command: String,
+    /// `source.cross-check`.
+    pub cross_check: String,
+    /// When disputed: the reason.
+    pub disputed: Option<String>,
+    /// Other readings: (reading, perft, divide).
+    pub alternatives: Vec<NewAlternative>,
+    /// Free text.
+    pub note: Option<String>,
+}
+
+/// Another reading of a disputed case, with what it counts.
+#[derive(Clone, Debug, Default)]
+pub struct NewAlternative {
+    /// Whose reading (an engine's name).
+    pub reading: String,
+    /// perft by depth under the reading.
+    pub perft: BTreeMap<u32, u64>,
+    /// A full divide under the reading.
+    pub divide: Option<(u32, Vec<(String, u64)>)>,
+}
+
+/// A YAML scalar: plain when it is a simple word that YAML reads back as the same string,
+/// double-quoted (JSON escapes, which YAML shares) otherwise.
+pub fn scalar(text: &str) -> String {
+    let simple = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
+        );
+    if simple {
+        text.to_string()
+    } else {
+        serde_json::Value::String(text.to_string()).to_string()
+    }
+}
+
+fn counts(perft: &BTreeMap<u32, u64>) -> String {
+    let items: Vec<String> = perft.iter().map(|(d, n)| format!("{d}: {n}")).collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+fn divide(out: &mut String, pad: &str, depth: u32, moves: &[(String, u64)]) {
+    let _ = writeln!(out, "{pad}divide:");
+    let _ = writeln!(out, "{pad}  depth: {depth}");
+    if moves.is_empty() {
+        let _ = writeln!(out, "{pad}  moves: {{}}");
+        return;
+    }
+    let _ = writeln!(out, "{pad}  moves:");
+    for (m, n) in moves {
+        let _ = writeln!(out, "{pad}    {}: {n}", scalar(m));
+    }
+}
+
+/// Renders a case as a block-style list item indented by `indent` spaces (the `-` column).
+/// Keys are written in the order of docs/suite-format.md.
+pub fn render_case(case: &NewCase, indent: usize) -> String {
+    let dash = " ".repeat(indent);
+    let pad = " ".repeat(indent + 2);
+    let mut out = String::new();
+    let _ = writeln!(out, "{dash}- id: {}", scalar(&case.id));
+    if let Some(fen) = &case.fen {
+        let _ = writeln!(out, "{pad}fen: {}", serde_json::Value::from(fen.as_str()));
+    }
+    if !case.moves.is_empty() {
+        let _ = writeln!(
+            out,
+            "{pad}moves: {}",
+            serde_json::Value::from(case.moves.as_str())
+        );
+    }
+    if !case.options.is_empty() {
+        let items: Vec<String> = case
+            .options
+            .iter()
+            .map(|(k, v)| format!("{}: {}", scalar(k), scalar(v)))
+            .collect();
+        let _ = writeln!(out, "{pad}options: {{{}}}", items.join(", "));
+    }
+    if !case.rules.is_empty() {
+        let items: Vec<String> = case.rules.iter().map(|r| scalar(r)).collect();
+        let _ = writeln!(out, "{pad}rules: [{}]", items.join(", "));
+    }
+    if !case.perft.is_empty() {
+        let _ = writeln!(out, "{pad}perft: {}", counts(&case.perft));
+    }
+    if let Some((depth, moves)) = &case.divide {
+        divide(&mut out, &pad, *depth, moves);
+    }
+    let _ = writeln!(out, "{pad}source:");
+    let _ = writeln!(out, "{pad}  kind: reference");
+    let _ = writeln!(
+        out,
+        "{pad}  command: {}",
+        serde_json::Value::from(case.command.as_str())
+    );
+    let _ = writeln!(out, "{pad}  cross-check: {}", scalar(&case.cross_check));
+    if let Some(reason) = &case.disputed {
+        let _ = writeln!(out, "{pad}status: disputed");
+        let _ = writeln!(
+            out,
+            "{pad}reason: {}",
+            serde_json::Value::from(reason.as_str())
+        );
+        let _ = writeln!(out, "{pad}alternatives:");
+        for alt in &case.alternatives {
+            let _ = writeln!(
+                out,
+                "{pad}  - reading: {}",
+                serde_json::Value::from(alt.reading.as_str())
+            );
+            if !alt.perft.is_empty() {
+                let _ = writeln!(out, "{pad}    perft: {}", counts(&alt.perft));
+            }
+            if let Some((depth, moves)) = &alt.divide {
+                divide(&mut out, &format!("{pad}    "), *depth, moves);
+            }
+        }
+    }
+    if let Some(note) = &case.note {
+        let _ = writeln!(out, "{pad}note: {}", serde_json::Value::from(note.as_str()));
+    }
+    out
+}
+
+/// Why a case cannot be spliced into a suite's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppendError {
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for AppendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for AppendError {}
+
+/// Whether a line starts a top-level key (not indented, not a comment, not a list item).
+fn is_top_level_key(line: &str) -> bool {
+    line.chars()
+        .next()
+        .is_some_and(|c| !c.is_whitespace() && c != '#' && c != '-')
+        && !line.starts_with("---")
+        && !line.starts_with("...")
+}
+
+/// The indentation (the `-` column) of the items of the block list starting after
+/// `cases_line`, or 2 when none is found.
+fn item_indent(lines: &[&str], cases_line: usize) -> usize {
+    lines[cases_line + 1..]
+        .iter()
+        .find_map(|l| {
+            let trimmed = l.trim_start();
+            (trimmed.starts_with("- ") || trimmed == "-").then(|| l.len() - trimmed.len())
+        })
+        .unwrap_or(2)
+}
+
+/// The text of `suite` with `new_case` (indented like the existing items) added as
+/// the last item of its top-level `cases:` block list. Every byte of `suite` is kept, in order:
+/// the case goes at the end of the file (after a newline if the file lacked one), or just
+/// before the next top-level key when `cases:` is not the last one.
+///
+/// # Errors
+/// No top-level `cases:` key, or a `cases:` written in flow style (`cases: [...]`).
+/// Returns the new text and the case's text as inserted.
+pub fn append_case(suite: &str, new_case: &NewCase) -> Result<(String, String), AppendError> {
+    let lines: Vec<&str> = suite.split_inclusive('\n').collect();
+    let Some(cases_line) = lines.iter().position(|l| {
+        l.strip_prefix("cases:").is_some_and(|rest| {
+            let rest = rest.trim();
+            rest.is_empty() || rest.starts_with('#')
+        })
+    }) else {
+        let message = if lines.iter().any(|l| l.starts_with("cases:")) {
+            "the suite's `cases:` is not a block list (`- id: ...` items); add the case by hand"
+        } else {
+            "the suite has no top-level `cases:` list"
+        };
+        return Err(AppendError {
+            message: message.into(),
+        });
+    };
+    let indent = item_indent(&lines, cases_line);
+    let case = render_case(new_case, indent);
+    let next_key = lines[cases_line + 1..]
+        .iter()
+        .position(|l| is_top_level_key(l))
+        .map(|i| i + cases_line + 1)
+        .map(|mut k| {
+            // Comments and blank lines just above the next key belong to it.
+            while k > cases_line + 1
+                && (lines[k - 1].starts_with('#') || lines[k - 1].trim().is_empty())
+            {
+                k -= 1;
+            }
+            k
+        });
+    let mut out = String::with_capacity(suite.len() + case.len() + 2);
+    match next_key {
+        None => {
+            out.push_str(suite);
+            if !suite.is_empty() && !suite.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push('\n');
+            out.push_str(&case);
+        }
+        Some(k) => {
+            let at: usize = lines[..k].iter().map(|l| l.len()).sum();
+            out.push_str(&suite[..at]);
+            if !suite[..at].ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(&case);
+            out.push('\n');
+            out.push_str(&suite[at..]);
+        }
+    }
+    Ok((out, case))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case() -> NewCase {
+        NewCase {
+            id: "added".into(),
+            moves: "e2e4".into(),
+            perft: BTreeMap::from([(1, 20)]),
+            command: "cvperft perft 1".into(),
+            cross_check: "none".into(),
+            ..NewCase::default()
+        }
+    }
+
+    #[test]
+    fn appends_at_the_end_keeping_every_byte() {
+        let suite = "variant: chess\ncases:\n    - id: a # comment\n      perft: {1: 20}";
+        let out = append_case(suite, &case()).expect("appends").0;
+        assert!(out.starts_with(suite));
+        assert!(
+            out.contains("\n\n    - id: added\n      moves: \"e2e4\"\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn inserts_before_a_later_top_level_key() {
+        let suite = "variant: chess\ncases:\n  - id: a\n# options follow\noptions: {}\n";
+        let out = append_case(suite, &case()).expect("appends").0;
+        let at = out.find("  - id: added").expect("inserted");
+        assert!(at < out.find("options: {}").expect("kept"));
+        assert_eq!(
+            out.replace(&render_case(&case(), 2), "")
+                .replace("\n\n", "\n"),
+            suite
+        );
+    }
+
+    #[test]
+    fn refuses_flow_style_and_missing_cases() {
+        assert!(append_case("cases: [{id: a}]\n", &case()).is_err());
+        assert!(append_case("variant: chess\n", &case()).is_err());
+    }
+
+    #[test]
+    fn quotes_what_yaml_would_misread() {
+        assert_eq!(scalar("e2e4"), "e2e4");
+        assert_eq!(scalar("GE-1"), "GE-1");
+        assert_eq!(scalar("no"), "\"no\"");
+        assert_eq!(scalar("1e5"), "\"1e5\"");
+        assert_eq!(scalar("f1b5,N@a2"), "\"f1b5,N@a2\"");
+    }
+}

@@ -1,0 +1,271 @@
+//! `cvperft add-case` run as a user runs it: the built binary on copies of real suite files.
+//!
+//! Every test works on a copy in `CARGO_TARGET_TMPDIR`: the suites under `suites/` and the
+//! fixture under `fixtures/games/` are never written.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_cvperft")
+}
+
+fn cvperft(args: &[&str]) -> Output {
+    Command::new(bin())
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+/// A copy of `source` (relative to the package root) in a fresh scratch directory.
+fn copy(test: &str, source: &str) -> (PathBuf, Vec<u8>) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("add_case-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let bytes = std::fs::read(root().join(source)).expect("source suite");
+    let name = Path::new(source).file_name().expect("file name");
+    let path = dir.join(name);
+    std::fs::write(&path, &bytes).expect("copy");
+    (path, bytes)
+}
+
+fn check_passes(path: &Path) {
+    let o = cvperft(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(
+        code(&o),
+        0,
+        "check failed:\n{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+}
+
+const GAME: &str = "fixtures/games/silver-elephant-en-passant.txt";
+const SE_SUITE: &str = "fixtures/games/silver-elephant.yaml";
+
+#[test]
+fn appending_keeps_every_byte_and_the_suite_still_checks() {
+    let (path, before) = copy("append-chess", "suites/chess.yaml");
+    let p = path.to_str().unwrap();
+    let o = cvperft(&[
+        "add-case",
+        "--suite",
+        p,
+        "-v",
+        "chess",
+        "--moves",
+        "1. e2-e4 e7-e5 2. g1-f3+ {!}",
+        "--depth",
+        "2",
+        "--rule",
+        "GE-1",
+        "--divide",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("added case `chess-ply-3`"),
+        "{}",
+        text(&o.stdout)
+    );
+    let after = std::fs::read(&path).unwrap();
+    assert!(
+        after.starts_with(&before),
+        "the original bytes are a prefix"
+    );
+    let added = text(&after[before.len()..]);
+    assert!(added.contains("moves: \"e2e4 e7e5 g1f3\""), "{added}");
+    assert!(added.contains("cross-check: none"), "{added}");
+    assert!(added.contains("FEN reached: "), "{added}");
+    check_passes(&path);
+}
+
+#[test]
+fn a_file_without_final_newline_and_a_game_on_stdin() {
+    let (path, mut before) = copy("no-newline", SE_SUITE);
+    while before.last() == Some(&b'\n') {
+        before.pop();
+    }
+    std::fs::write(&path, &before).unwrap();
+    let mut child = Command::new(bin())
+        .args([
+            "add-case",
+            "--suite",
+            path.to_str().unwrap(),
+            "-v",
+            "silver-elephant",
+            "--game",
+            "-",
+            "--depth",
+            "2",
+            "--at-ply",
+            "4",
+        ])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let game = std::fs::read(root().join(GAME)).unwrap();
+    child.stdin.take().unwrap().write_all(&game).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let after = std::fs::read(&path).unwrap();
+    assert!(after.starts_with(&before));
+    assert!(text(&after).contains("moves: \"f2f4 e7e5 c1c3 h8h6\""));
+    check_passes(&path);
+}
+
+#[test]
+fn cases_before_another_top_level_key() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("add_case-middle");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("middle.yaml");
+    let original = "variant: chess\ncases:\n  - id: start\n    perft: {1: 20}\n    source: \
+                    {kind: hand, derivation: \"16 pawn moves, 4 knight moves\"}\n# the suite \
+                    keys follow\ndescription: cases first\ngame-end: rules\n";
+    std::fs::write(&path, original).unwrap();
+    let o = cvperft(&[
+        "add-case",
+        "--suite",
+        path.to_str().unwrap(),
+        "--moves",
+        "e2e4",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let after = std::fs::read_to_string(&path).unwrap();
+    let at = after.find("  - id: middle-ply-1").expect("added");
+    assert!(
+        at < after.find("# the suite keys follow").unwrap(),
+        "{after}"
+    );
+    assert!(after.ends_with("description: cases first\ngame-end: rules\n"));
+    check_passes(&path);
+}
+
+#[test]
+fn an_illegal_move_names_the_ply_and_leaves_the_file() {
+    let (path, before) = copy("illegal", "suites/chess.yaml");
+    let o = cvperft(&[
+        "add-case",
+        "--suite",
+        path.to_str().unwrap(),
+        "--moves",
+        "1. e2-e4 e7-e5 2. e4-e5",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code(&o), 2);
+    let err = text(&o.stderr);
+    assert!(err.contains("ply 3 `e4-e5`"), "{err}");
+    assert!(err.contains("legal: "), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn duplicates_are_refused_and_leave_the_file() {
+    let (path, before) = copy("duplicate", "suites/chess.yaml");
+    let p = path.to_str().unwrap();
+    let o = cvperft(&[
+        "add-case", "--suite", p, "--moves", "e2e4", "--id", "kiwipete", "--depth", "1",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        text(&o.stderr).contains("case `kiwipete` already exists"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    // The start position with the suite's options is the `start` case.
+    let o = cvperft(&[
+        "add-case", "--suite", p, "--moves", "", "--id", "again", "--depth", "1",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        text(&o.stderr).contains("case `start` already has this position"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn dry_run_prints_the_case_and_writes_nothing() {
+    let (path, before) = copy("dry-run", SE_SUITE);
+    let o = cvperft(&[
+        "add-case",
+        "--suite",
+        path.to_str().unwrap(),
+        "--game",
+        GAME,
+        "--depth",
+        "2",
+        "--dry-run",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.starts_with("  - id: silver-elephant-ply-9\n"), "{out}");
+    assert!(out.contains("kind: reference"), "{out}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    let leftovers = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
+    assert_eq!(leftovers, 1, "no temporary file is left behind");
+}
+
+#[test]
+fn a_disputed_case_records_both_expectations() {
+    let (path, before) = copy("disputed", SE_SUITE);
+    let engine = format!(
+        "{} perftree -v silver-elephant --inject no-en-passant",
+        bin()
+    );
+    let o = cvperft(&[
+        "add-case",
+        "--suite",
+        path.to_str().unwrap(),
+        "-v",
+        "silver-elephant",
+        "--game",
+        GAME,
+        "--at-ply",
+        "6",
+        "--depth",
+        "2",
+        "--rule",
+        "SE-3",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+        "--divide",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let after = std::fs::read(&path).unwrap();
+    assert!(after.starts_with(&before));
+    let added = text(&after[before.len()..]);
+    assert!(added.contains("perft: {1: 41, 2: 1711}"), "{added}");
+    assert!(added.contains("status: disputed"), "{added}");
+    assert!(added.contains("perft: {1: 40, 2: 1666}"), "{added}");
+    assert!(
+        added.contains("e5d6"),
+        "the first difference is named: {added}"
+    );
+    check_passes(&path);
+}
