@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod check;
+mod check_engine;
 mod diff;
 mod identify;
 
