@@ -118,13 +118,18 @@ fn position_of<'a>(suites: &'a [Suite], planned: &PlannedCheck) -> Option<&'a Po
 }
 
 /// Why the engine cannot answer checks on `pos` given the readings it implements.
-fn reading_conflicts(pos: &Position, readings: &BTreeMap<String, String>) -> Option<String> {
+/// Undeclared options are taken at their default, and game-end at the suite's value.
+fn reading_conflicts(
+    pos: &Position,
+    suite_game_end: &str,
+    readings: &BTreeMap<String, String>,
+) -> Option<String> {
     let spec = &pos.variant().spec;
     let mut conflicts = Vec::new();
     for (name, needed) in pos.rules().option_pairs() {
         let implemented = match readings.get(name) {
             Some(v) => v.as_str(),
-            None if name == "game-end" => continue,
+            None if name == "game-end" => suite_game_end,
             None => match spec.options.iter().find(|o| o.name == name) {
                 Some(o) => o.values[0],
                 None => continue,
@@ -170,7 +175,8 @@ pub fn prepare(
             ));
             continue;
         }
-        if let Some(reason) = reading_conflicts(pos, &readings) {
+        let suite_game_end = suites[p.check.suite].game_end;
+        if let Some(reason) = reading_conflicts(pos, suite_game_end, &readings) {
             p.skip = Some(reason);
             continue;
         }
@@ -197,7 +203,8 @@ pub fn prepare(
         let probe = Query::new(rules.start_fen(), &[], 1);
         if let Err(e) = opened.divide(&probe) {
             return Err(Failure::input(format!(
-                "{e}; the engine cannot be used for the {id} suites"
+                "{e}; the engine cannot be used for the {id} suites (choose suites with -v, or \
+                 the variants it plays with --engine-variant-map)"
             ))
             .into());
         }
@@ -218,16 +225,20 @@ mod tests {
     fn readings_other_than_the_cases_are_reported() {
         let mut rules = variants::rules("chess").expect("chess");
         let pos = parse_position(rules, &rules.start_fen()).expect("start");
-        assert_eq!(reading_conflicts(&pos, &BTreeMap::new()), None);
+        assert_eq!(reading_conflicts(&pos, "rules", &BTreeMap::new()), None);
+        assert_eq!(
+            reading_conflicts(&pos, "movegen", &BTreeMap::new()).as_deref(),
+            Some("engine implements game-end=movegen, case needs game-end=rules")
+        );
         let mut declared = BTreeMap::new();
         declared.insert("game-end".to_string(), "movegen".to_string());
         assert_eq!(
-            reading_conflicts(&pos, &declared).as_deref(),
+            reading_conflicts(&pos, "rules", &declared).as_deref(),
             Some("engine implements game-end=movegen, case needs game-end=rules")
         );
         rules.set("game-end", "movegen").expect("option");
         let pos = parse_position(rules, &rules.start_fen()).expect("start");
-        assert_eq!(reading_conflicts(&pos, &declared), None);
+        assert_eq!(reading_conflicts(&pos, "rules", &declared), None);
     }
 
     #[test]
