@@ -1,4 +1,5 @@
-//! `cvperft check`: runs the conformance suites against the reference generator.
+//! `cvperft check`: runs the conformance suites against the reference generator, or against an
+//! external engine with `--engine` (see [`super::check_engine`]).
 //!
 //! Arguments are turned into a [`Selection`] and validated before anything runs; every suite is
 //! loaded (all problems reported, exit 2) before the first check; results stream to the chosen
