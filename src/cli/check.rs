@@ -1,4 +1,5 @@
-//! `cvperft check`: runs the conformance suites against the reference generator.
+//! `cvperft check`: runs the conformance suites against the reference generator, or against an
+//! external engine with `--engine` (see [`super::check_engine`]).
 //!
 //! Arguments are turned into a [`Selection`] and validated before anything runs; every suite is
 //! loaded (all problems reported, exit 2) before the first check; results stream to the chosen
@@ -6,12 +7,13 @@
 //! so a reader never sees half a report. Exit 0 when nothing failed, 1 otherwise.
 
 use super::Failure;
+use super::diff::{EngineArgs, EngineSettings};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use cvperft::report::{Format, renderer};
 use cvperft::suite::run::execute;
 use cvperft::suite::{
-    Reference, RunReport, Selection, Shard, Summary, load_all, plan, suite_infos,
+    Generator, Reference, RunReport, Selection, Shard, Summary, load_all, plan, suite_infos,
 };
 use cvperft::variants;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -81,6 +83,27 @@ pub struct CheckArgs {
     /// Colour human output.
     #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
     pub color: ColourArg,
+    /// Run the checks against this external engine instead of the reference, shell-quoted
+    /// (see docs/engines.md); `{variant}` in it is replaced by the suite's engine variant name.
+    #[arg(long, value_name = "CMD")]
+    pub engine: Option<String>,
+    /// The same engine flags as `diff`.
+    #[command(flatten)]
+    pub engine_settings: EngineSettings,
+    /// With --engine: the engine's variant name for suites of cvperft variant ID (repeatable);
+    /// suites of variants without an entry are skipped.
+    #[arg(
+        long,
+        value_name = "ID=NAME",
+        requires = "engine",
+        conflicts_with = "engine_variant"
+    )]
+    pub engine_variant_map: Vec<String>,
+    /// With --engine: a rule option the engine implements, `name=value` (repeatable; default:
+    /// every option at its default, game-end as the suite says). Cases needing another value
+    /// are skipped.
+    #[arg(long, value_name = "NAME=VALUE", requires = "engine")]
+    pub engine_reading: Vec<String>,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -212,13 +235,30 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         max_nodes: args.max_nodes,
         shard: args.shard,
     };
-    let planned = plan(&suites, &selection);
+    let mut planned = plan(&suites, &selection);
     if planned.is_empty() && args.shard.is_none() {
         return Err(Failure::input(
             "no check matches the selection (--filter, --rule, --variant)".to_string(),
         )
         .into());
     }
+    let external = match &args.engine {
+        Some(engine) => Some(super::check_engine::prepare(
+            &EngineArgs {
+                engine: engine.clone(),
+                settings: args.engine_settings.clone(),
+            },
+            &args.engine_variant_map,
+            &args.engine_reading,
+            &suites,
+            &mut planned,
+        )?),
+        None => None,
+    };
+    let generator: &dyn Generator = match &external {
+        Some(e) => e,
+        None => &Reference,
+    };
     let colour = match args.color {
         ColourArg::Always => true,
         ColourArg::Never => false,
@@ -261,7 +301,9 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let jobs = args.jobs.unwrap_or_else(|| {
+    // An engine answers one question at a time: more threads would only wait for it.
+    let default_jobs = if external.is_some() { Some(1) } else { None };
+    let jobs = args.jobs.or(default_jobs).unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
@@ -270,7 +312,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     let mut results = Vec::with_capacity(planned.len());
     let mut case_start = 0;
     let mut write_error: Option<std::io::Error> = None;
-    execute(&suites, &planned, &Reference, jobs, |i, result| {
+    execute(&suites, &planned, generator, jobs, |i, result| {
         bar.inc(1);
         bar.set_message(result.name.clone());
         results.push(result);
@@ -299,7 +341,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     }
     let summary = Summary::of(&results);
     let report = RunReport {
-        generator: "reference".into(),
+        generator: generator.name(),
         suites: suite_infos(&suites),
         results,
         summary,

@@ -21,24 +21,32 @@ pub struct EngineArgs {
     /// The engine's command line, shell-quoted (e.g. "/usr/games/stockfish").
     #[arg(long, value_name = "CMD")]
     pub engine: String,
+    #[command(flatten)]
+    pub settings: EngineSettings,
+}
+
+/// How to talk to an engine: every engine flag but `--engine` itself, shared by `diff`,
+/// `identify` and `check` (where `--engine` is optional, so each flag requires it).
+#[derive(Args, Debug, Clone)]
+pub struct EngineSettings {
     /// How to talk to it.
-    #[arg(long, default_value = "uci", value_parser = ["uci", "perftree"])]
+    #[arg(long, default_value = "uci", value_parser = ["uci", "perftree"], requires = "engine")]
     pub protocol: String,
     /// UCI_Variant value to select (UCI only).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", requires = "engine")]
     pub engine_variant: Option<String>,
     /// UCI option `name=value` sent before the variant (repeatable; e.g. VariantPath=...).
-    #[arg(long, value_name = "NAME=VALUE")]
+    #[arg(long, value_name = "NAME=VALUE", requires = "engine")]
     pub engine_option: Vec<String>,
     /// How the engine writes castling.
-    #[arg(long, default_value = "king-move", value_name = "STYLE", value_parser = ["king-move", "king-to-rook"])]
+    #[arg(long, default_value = "king-move", value_name = "STYLE", value_parser = ["king-move", "king-to-rook"], requires = "engine")]
     pub map_castling: String,
     /// A spelling map OURS=THEIRS: two letters map a piece letter, else a whole move
     /// (repeatable).
-    #[arg(long = "map", value_name = "OURS=THEIRS")]
+    #[arg(long = "map", value_name = "OURS=THEIRS", requires = "engine")]
     pub map: Vec<String>,
     /// Seconds an engine may take for one read before its process group is killed.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECONDS")]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECONDS", requires = "engine")]
     pub timeout: f64,
 }
 
@@ -131,35 +139,38 @@ impl EngineArgs {
     pub fn config(&self) -> Result<EngineConfig> {
         engine_config(
             &self.engine,
-            &self.protocol,
-            &self.engine_variant,
-            &self.engine_option,
-            &self.map_castling,
-            &self.map,
-            self.timeout,
+            &self.settings.protocol,
+            &self.settings.engine_variant,
+            &self.settings.engine_option,
+            &self.settings.map_castling,
+            &self.settings.map,
+            self.settings.timeout,
         )
     }
 
     /// The flags that reproduce this configuration, shell-quoted.
     pub fn flags(&self) -> Vec<String> {
         let mut out = vec!["--engine".to_string(), shell_quote(&self.engine)];
-        if self.protocol != "uci" {
-            out.extend(["--protocol".to_string(), self.protocol.clone()]);
+        if self.settings.protocol != "uci" {
+            out.extend(["--protocol".to_string(), self.settings.protocol.clone()]);
         }
-        if let Some(v) = &self.engine_variant {
+        if let Some(v) = &self.settings.engine_variant {
             out.extend(["--engine-variant".to_string(), shell_quote(v)]);
         }
-        for o in &self.engine_option {
+        for o in &self.settings.engine_option {
             out.extend(["--engine-option".to_string(), shell_quote(o)]);
         }
-        if self.map_castling != "king-move" {
-            out.extend(["--map-castling".to_string(), self.map_castling.clone()]);
+        if self.settings.map_castling != "king-move" {
+            out.extend([
+                "--map-castling".to_string(),
+                self.settings.map_castling.clone(),
+            ]);
         }
-        for m in &self.map {
+        for m in &self.settings.map {
             out.extend(["--map".to_string(), shell_quote(m)]);
         }
-        if self.timeout != DEFAULT_TIMEOUT_SECS {
-            out.extend(["--timeout".to_string(), self.timeout.to_string()]);
+        if self.settings.timeout != DEFAULT_TIMEOUT_SECS {
+            out.extend(["--timeout".to_string(), self.settings.timeout.to_string()]);
         }
         out
     }
@@ -252,7 +263,7 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
                 &a.against_option,
                 &a.against_map_castling,
                 &a.against_map,
-                args.engine.timeout,
+                args.engine.settings.timeout,
             )?;
             against
                 .open(rules)

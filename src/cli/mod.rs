@@ -15,6 +15,7 @@ use std::time::Instant;
 
 mod add_case;
 mod check;
+mod check_engine;
 mod diff;
 mod identify;
 

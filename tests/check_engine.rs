@@ -1,0 +1,302 @@
+//! `cvperft check --engine`: the suites run against an external engine through the real binary.
+//! A planted fault must fail exactly the cases it touches (exit 1), a faithful engine must pass
+//! (exit 0), Stockfish must agree with the chess suite, checks an engine cannot answer are
+//! skipped with the reason, and an engine that cannot be used ends the run with exit 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const CVPERFT: &str = env!("CARGO_BIN_EXE_cvperft");
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+/// A small chess suite: one case that needs en passant, three that do not.
+const SUITE: &str = r#"
+variant: chess
+description: A copy of a few chess cases, to run against engines with planted faults.
+game-end: rules
+cases:
+  - id: ep-capture
+    fen: "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1"
+    moves: "d7d5"
+    perft: {1: 7, 2: 38}
+    legal: [e5d6]
+    source:
+      kind: hand
+      derivation: "After d7d5 White has five King moves, e5e6 and the capture e5d6 en passant."
+  - id: start
+    perft: {1: 20, 2: 400, 3: 8902}
+    illegal: [e1g1]
+    source:
+      kind: public
+      citation: "https://www.chessprogramming.org/Perft_Results (Initial Position)"
+  - id: castling
+    fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    perft: {1: 26, 2: 568}
+    legal: [e1g1, e1c1]
+    source:
+      kind: hand
+      derivation: "Both castlings, five King moves, nineteen Rook moves."
+  - id: stalemate-movegen
+    fen: "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+    options: {game-end: movegen}
+    perft: {1: 0}
+    outcome: draw
+    source:
+      kind: hand
+      derivation: "Black to move has no move and is not in check."
+"#;
+
+fn temp_suite(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cvperft-check-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.yaml"));
+    std::fs::write(&path, SUITE).expect("write the suite");
+    path
+}
+
+fn cvperft(args: &[&str]) -> Output {
+    Command::new(CVPERFT)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the cvperft binary runs")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("JSON report: {e}\n{}", text(o)))
+}
+
+/// `case::check` → (status, message) from a JSON report.
+fn statuses(report: &serde_json::Value) -> Vec<(String, String, String)> {
+    report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                format!(
+                    "{}::{}",
+                    r["case"].as_str().unwrap(),
+                    r["check"].as_str().unwrap()
+                ),
+                r["status"].as_str().unwrap().to_string(),
+                r["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn status_of<'a>(all: &'a [(String, String, String)], name: &str) -> &'a (String, String, String) {
+    all.iter()
+        .find(|(n, _, _)| n == name)
+        .unwrap_or_else(|| panic!("no result {name} in {all:?}"))
+}
+
+#[test]
+fn a_planted_en_passant_fault_fails_the_en_passant_case_only() {
+    let suite = temp_suite("faulty");
+    let engine = format!("{CVPERFT} perftree --inject no-en-passant");
+    let o = cvperft(&[
+        "check",
+        suite.to_str().unwrap(),
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 1, "{}", text(&o));
+    let report = json(&o);
+    assert_eq!(report["generator"], engine.as_str());
+    let all = statuses(&report);
+    for failing in [
+        "ep-capture::perft-d1",
+        "ep-capture::perft-d2",
+        "ep-capture::legal",
+    ] {
+        assert_eq!(status_of(&all, failing).1, "failed", "{failing}: {all:?}");
+    }
+    assert!(
+        status_of(&all, "ep-capture::legal").2.contains("e5d6"),
+        "{all:?}"
+    );
+    for passing in [
+        "start::perft-d3",
+        "start::illegal",
+        "castling::perft-d2",
+        "castling::legal",
+    ] {
+        assert_eq!(status_of(&all, passing).1, "passed", "{passing}: {all:?}");
+    }
+    // The engine plays game-end=rules (the suite's): a case overriding it is not asked.
+    let (_, status, message) = status_of(&all, "stalemate-movegen::perft-d1");
+    assert_eq!(status, "skipped");
+    assert_eq!(
+        message,
+        "engine implements game-end=rules, case needs game-end=movegen"
+    );
+}
+
+#[test]
+fn a_faithful_engine_passes_and_outcomes_are_skipped_with_a_reason() {
+    let suite = temp_suite("faithful");
+    let engine = format!("{CVPERFT} perftree");
+    let o = cvperft(&[
+        "check",
+        suite.to_str().unwrap(),
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+        "--engine-reading",
+        "game-end=movegen",
+        "--format",
+        "json",
+    ]);
+    // `cvperft perftree` plays game-end=rules; declared movegen, the movegen case is asked and
+    // still passes (stalemate has no move either way), and the rules cases are skipped.
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let all = statuses(&json(&o));
+    assert_eq!(status_of(&all, "stalemate-movegen::perft-d1").1, "passed");
+    let (_, status, message) = status_of(&all, "stalemate-movegen::outcome");
+    assert_eq!(status, "skipped");
+    assert!(
+        message.contains("does not report game outcomes"),
+        "{message}"
+    );
+    assert_eq!(status_of(&all, "start::perft-d1").1, "skipped");
+
+    // The shipped chess suite, a few cases of it, in the human report.
+    let o = cvperft(&[
+        "check",
+        "suites/chess.yaml",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+        "--filter",
+        "castling-",
+        "--max-nodes",
+        "100000",
+        "--color",
+        "never",
+    ]);
+    let out = text(&o);
+    assert_eq!(code(&o), 0, "{out}");
+    assert!(
+        out.contains(&format!("against the {engine} generator")),
+        "{out}"
+    );
+    assert!(out.contains(", 0 failed,"), "{out}");
+}
+
+#[test]
+fn stockfish_agrees_with_a_few_chess_cases() {
+    if !Path::new(STOCKFISH).exists() {
+        eprintln!("SKIPPED: {STOCKFISH} is not installed (Debian package `stockfish`)");
+        return;
+    }
+    let o = cvperft(&[
+        "check",
+        "suites/chess.yaml",
+        "--engine",
+        STOCKFISH,
+        "--filter",
+        "e",
+        "--max-nodes",
+        "2000000",
+        "--format",
+        "junit",
+    ]);
+    let out = text(&o);
+    assert_eq!(code(&o), 0, "{out}");
+    assert!(out.contains("<testsuite name=\"chess::chess\""), "{out}");
+    assert!(
+        out.contains("does not report game outcomes"),
+        "outcome checks are skipped with the reason: {out}"
+    );
+    assert!(!out.contains("<failure"), "{out}");
+}
+
+#[test]
+fn an_engine_that_cannot_be_used_exits_2_with_one_line() {
+    let o = cvperft(&[
+        "check",
+        "suites/chess.yaml",
+        "--engine",
+        "/nonexistent/engine --flag",
+    ]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(o.stdout.is_empty(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("/nonexistent/engine --flag"), "{err}");
+    assert!(err.contains("program not found"), "{err}");
+
+    // Engine flags without --engine, and readings the suites' variants do not have.
+    let o = cvperft(&["check", "suites/chess.yaml", "--protocol", "perftree"]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    let o = cvperft(&[
+        "check",
+        "suites/chess.yaml",
+        "--engine",
+        "x",
+        "--engine-reading",
+        "medinese=continue",
+    ]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(text(&o).contains("medinese"), "{}", text(&o));
+}
+
+#[test]
+fn a_variant_map_runs_the_mapped_variants_only() {
+    let engine = format!("{CVPERFT} perftree -v {{variant}}");
+    let o = cvperft(&[
+        "check",
+        "suites",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+        "--engine-variant-map",
+        "plutonian=plutonian",
+        "--filter",
+        "perft-d1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let report = json(&o);
+    let results = report["results"].as_array().expect("results");
+    let mut ran_plutonian = false;
+    for r in results {
+        let variant = r["variant"].as_str().unwrap();
+        let status = r["status"].as_str().unwrap();
+        if variant == "plutonian" {
+            ran_plutonian |= status == "passed";
+        } else {
+            assert_eq!(status, "skipped", "{r}");
+            assert!(
+                r["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("no --engine-variant-map entry"),
+                "{r}"
+            );
+        }
+    }
+    assert!(ran_plutonian, "{report}");
+}
