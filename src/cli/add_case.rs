@@ -7,13 +7,13 @@
 //! suite's text without touching a byte of it. The whole result must load before a temporary
 //! file replaces the suite by rename.
 
-use super::diff::{EngineArgs, check_engine_depth};
+use super::diff::{EngineArgs, EngineSettings, check_engine_depth};
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
 use cvperft::engine::bisect::{bisect, compare};
 use cvperft::engine::process::shell_quote;
-use cvperft::engine::{DEFAULT_TIMEOUT_SECS, Divide, Engine, Query, ReferenceEngine};
+use cvperft::engine::{Divide, Engine, Query, ReferenceEngine};
 use cvperft::game::{GameMove, MAX_GAME_BYTES, parse_game};
 use cvperft::notation::{move_text, parse_move, parse_position, to_fen};
 use cvperft::suite::append::{NewAlternative, NewCase, append_case};
@@ -76,24 +76,8 @@ pub struct OptionalEngineArgs {
     /// Compare with this engine (shell-quoted command line); differences make the case disputed.
     #[arg(long, value_name = "CMD")]
     pub engine: Option<String>,
-    /// How to talk to it.
-    #[arg(long, default_value = "uci", value_parser = ["uci", "perftree"])]
-    pub protocol: String,
-    /// UCI_Variant value to select (UCI only).
-    #[arg(long, value_name = "NAME")]
-    pub engine_variant: Option<String>,
-    /// UCI option `name=value` (repeatable).
-    #[arg(long, value_name = "NAME=VALUE")]
-    pub engine_option: Vec<String>,
-    /// How the engine writes castling.
-    #[arg(long, default_value = "king-move", value_name = "STYLE", value_parser = ["king-move", "king-to-rook"])]
-    pub map_castling: String,
-    /// A spelling map OURS=THEIRS (repeatable).
-    #[arg(long = "map", value_name = "OURS=THEIRS")]
-    pub map: Vec<String>,
-    /// Seconds an engine may take for one read.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECONDS")]
-    pub timeout: f64,
+    #[command(flatten)]
+    pub settings: EngineSettings,
 }
 
 impl OptionalEngineArgs {
@@ -101,12 +85,7 @@ impl OptionalEngineArgs {
     fn engine_args(&self) -> Option<EngineArgs> {
         self.engine.as_ref().map(|engine| EngineArgs {
             engine: engine.clone(),
-            protocol: self.protocol.clone(),
-            engine_variant: self.engine_variant.clone(),
-            engine_option: self.engine_option.clone(),
-            map_castling: self.map_castling.clone(),
-            map: self.map.clone(),
-            timeout: self.timeout,
+            settings: self.settings.clone(),
         })
     }
 }
