@@ -871,7 +871,7 @@ impl Position {
         let v = self.rules.variant;
         let mut pseudo = Vec::with_capacity(64);
         let us = self.side;
-        if v.spec.hooks.expands() {
+        if v.spec.hooks.expands_here(self) {
             self.pseudo_moves(&mut pseudo);
             let mut expanded = Vec::new();
             for m in pseudo {
@@ -929,7 +929,7 @@ impl Position {
     /// The number of legal moves (perft 1).
     pub fn count_legal(&self) -> u64 {
         let v = self.rules.variant;
-        if v.spec.hooks.expands() {
+        if v.spec.hooks.expands_here(self) {
             let mut n = 0;
             self.for_each_legal(|_, _| n += 1);
             return n;

@@ -297,6 +297,11 @@ pub trait Hooks: Sync + Send {
     fn table_attacks_only(&self) -> bool {
         true
     }
+    /// Whether `expand` may add moves in `pos` (default: whenever [`Hooks::expands`]); a
+    /// variant returns false where it knows no expansion can happen, so the fast paths apply.
+    fn expands_here(&self, _pos: &Position) -> bool {
+        self.expands()
+    }
     /// Whether `expand` may add moves (so the generator knows to call it).
     fn expands(&self) -> bool {
         false
@@ -592,8 +597,7 @@ impl Variant {
                 })
             })
             .collect();
-        let fast_legality =
-            spec.hooks.table_attacks_only() && !spec.hooks.expands() && !special_captures;
+        let fast_legality = spec.hooks.table_attacks_only() && !special_captures;
         let rank_bb =
             |r: u8| (0..spec.files).fold(Bitboard::EMPTY, |acc, f| acc | Square::new(f, r).bb());
         let last_rank_bb = [rank_bb(spec.ranks - 1), rank_bb(0)];

@@ -34,6 +34,13 @@ impl Hooks for Cerimon {
         true
     }
 
+    fn expands_here(&self, pos: &Position) -> bool {
+        // Only a side with a lost Knight, Bishop, Rook or Sergeant can resurrect.
+        RESURRECTING
+            .iter()
+            .any(|(kind, _, _)| pos.hand_count(pos.side(), *kind) > 0)
+    }
+
     fn expand(&self, before: &Position, after: &Position, m: Move, out: &mut Vec<Move>) {
         out.push(m);
         let us = before.side();
