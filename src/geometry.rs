@@ -104,6 +104,16 @@ impl Bitboard {
     pub const fn intersects(self, other: Bitboard) -> bool {
         self.0 & other.0 != 0
     }
+    /// Every square moved by `delta` in index (squares leaving the 128 bits are dropped; the
+    /// caller keeps to squares whose destination is on the board).
+    #[inline(always)]
+    pub const fn shift(self, delta: i32) -> Bitboard {
+        if delta >= 0 {
+            Bitboard(self.0 << delta)
+        } else {
+            Bitboard(self.0 >> -delta)
+        }
+    }
 }
 
 impl Iterator for Bitboard {

@@ -525,9 +525,9 @@ impl Position {
         }
         let blockers = self.occupied() | self.neutral;
         for dir in 0..v.directions.len() as u8 {
-            if let Some((s, steps)) = v.nearest_back(dir, sq, blockers)
+            if let Some(s) = v.nearest_back_square(dir, sq, blockers)
                 && theirs.has(s)
-                && self.rides_to(s, by, dir, steps)
+                && self.rides_to(s, by, dir, sq)
             {
                 found.set(s);
             }
@@ -557,9 +557,9 @@ impl Position {
             }
         }
         for dir in 0..v.directions.len() as u8 {
-            if let Some((s, steps)) = v.nearest_back(dir, sq, blockers)
+            if let Some(s) = v.nearest_back_square(dir, sq, blockers)
                 && theirs.has(s)
-                && self.rides_to(s, by, dir, steps)
+                && self.rides_to(s, by, dir, sq)
             {
                 return true;
             }
@@ -567,23 +567,25 @@ impl Position {
         false
     }
 
-    /// Whether the piece of `by` on `s` captures `steps` steps away along direction `dir`.
+    /// Whether the piece of `by` on `s` captures on `target` by sliding along direction `dir`
+    /// (`target` lies on that ray from `s`, with nothing between).
     #[inline(always)]
-    fn rides_to(&self, s: Square, by: Colour, dir: u8, steps: u32) -> bool {
-        let p = self.piece_at(s).expect("occupied");
-        let range =
-            self.rules.variant.ride_capture_range[Variant::slot(p.kind, by, s)][dir as usize];
-        range != 0 && (range == 255 || range as u32 >= steps)
+    fn rides_to(&self, s: Square, by: Colour, dir: u8, target: Square) -> bool {
+        let v = self.rules.variant;
+        let kind = (self.board[s.index()] - 1) % 16;
+        let range = v.ride_capture_range[Variant::slot(kind, by, s)][dir as usize];
+        range == 255 || (range != 0 && range as u32 >= v.steps_between(dir, s, target))
     }
 
     /// What the side to move needs to decide legality cheaply: `None` when every move must be
-    /// made and tested (in check, hook captures, more than one royal piece).
+    /// made and tested (in check, hook captures, more than one royal piece, many pins).
     pub fn legality(&self) -> Option<Legality> {
         let v = self.rules.variant;
         if !v.fast_legality || v.royal_kinds.len() != 1 {
             return None;
         }
         let us = self.side;
+        let them = us.flip();
         let royals = self.pieces_of(v.royal_kinds[0], us);
         let king = royals.first()?;
         if royals.count() != 1 {
@@ -592,21 +594,36 @@ impl Position {
         let blockers = self.occupied() | self.neutral;
         let mut without_king = blockers;
         without_king.clear(king);
-        let attacked = self.attack_map(us.flip(), without_king);
+        let attacked = self.attack_map(them, without_king);
         if attacked.has(king) {
             return None;
         }
         let ours = self.by_colour[us.index()];
-        let theirs = self.by_colour[us.flip().index()];
+        let theirs = self.by_colour[them.index()];
+        // Directions some enemy piece can capture along.
+        let mut dirs = 0u16;
+        for k in 0..v.spec.pieces.len() {
+            if (self.by_kind[k] & theirs).is_empty() {
+                continue;
+            }
+            dirs |= v.capture_dirs[k * 2 + them.index()];
+        }
         let mut legality = Legality {
             attacked,
             royals,
             pinned: Bitboard::EMPTY,
-            pins: [(NO_SQUARE, Bitboard::EMPTY); crate::variant::MAX_DIRECTIONS],
+            pin_from: [NO_SQUARE; MAX_PINS],
+            pin_segment: [Bitboard::EMPTY; MAX_PINS],
             pin_count: 0,
         };
-        for dir in 0..v.directions.len() as u8 {
-            let Some((first, _)) = v.nearest_back(dir, king, blockers) else {
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            let back = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()];
+            if !back.intersects(theirs) {
+                continue;
+            }
+            let Some(first) = v.nearest_back_square(dir, king, blockers) else {
                 continue;
             };
             if !ours.has(first) {
@@ -614,14 +631,17 @@ impl Position {
             }
             let mut rest = blockers;
             rest.clear(first);
-            if let Some((next, steps)) = v.nearest_back(dir, king, rest)
+            if let Some(next) = v.nearest_back_square(dir, king, rest)
                 && theirs.has(next)
-                && self.rides_to(next, us.flip(), dir, steps)
+                && self.rides_to(next, them, dir, king)
             {
+                if legality.pin_count == MAX_PINS {
+                    return None;
+                }
                 legality.pinned.set(first);
-                let segment = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()]
-                    & !v.back_ray_bb[dir as usize * SQUARE_COUNT + next.index()];
-                legality.pins[legality.pin_count] = (first, segment);
+                let segment = back & !v.back_ray_bb[dir as usize * SQUARE_COUNT + next.index()];
+                legality.pin_from[legality.pin_count] = first;
+                legality.pin_segment[legality.pin_count] = segment;
                 legality.pin_count += 1;
             }
         }
@@ -647,33 +667,107 @@ impl Position {
     /// Every square `by` attacks by its table moves, slides blocked by `blockers`.
     pub fn attack_map(&self, by: Colour, blockers: Bitboard) -> Bitboard {
         let v = self.rules.variant;
+        let theirs = self.by_colour[by.index()];
+        let open = !blockers;
         let mut map = Bitboard::EMPTY;
-        for from in self.by_colour[by.index()] {
-            let p = self.piece_at(from).expect("occupied");
-            let slot = Variant::slot(p.kind, by, from);
-            map |= v.leap_capture[slot];
-            for ride in &v.rides[slot] {
-                if !ride.capture {
-                    continue;
-                }
-                if ride.range == 255 {
-                    map |= v.slide(ride.dir, from, blockers).0;
-                    continue;
-                }
-                for &to in v.ray(ride.dir, from).iter().take(ride.range as usize) {
-                    map.set(to);
-                    if blockers.has(to) {
-                        break;
-                    }
-                }
+        for k in 0..v.spec.pieces.len() {
+            let pieces = self.by_kind[k] & theirs;
+            if pieces.is_empty() {
+                continue;
             }
-            for leap in &v.special[slot] {
-                if leap.capture && !leap.path.intersects(blockers) {
-                    map.set(leap.to);
+            let kc = k * 2 + by.index();
+            let by_set = if let Some(sets) = &v.leap_sets[kc] {
+                for set in sets.iter().filter(|s| s.capture) {
+                    let mut from = pieces & set.sources;
+                    for &p in &set.path[..set.path_len as usize] {
+                        from &= open.shift(-p);
+                    }
+                    map |= from.shift(set.delta);
+                }
+                if !v.has_rides[kc] {
+                    continue;
+                }
+                true
+            } else {
+                false
+            };
+            for from in pieces {
+                let slot = Variant::slot(k as u8, by, from);
+                let sm = &v.slot_moves[slot];
+                if !by_set {
+                    map |= sm.leap_capture;
+                }
+                map |= v.slides(sm.slide_both | sm.slide_capture, from, blockers);
+                if sm.irregular_captures {
+                    let all = Bitboard(!0);
+                    map |= self
+                        .irregular_targets(
+                            slot,
+                            from,
+                            blockers,
+                            Bitboard::EMPTY,
+                            all,
+                            !by_set,
+                            false,
+                        )
+                        .0;
                 }
             }
         }
         map
+    }
+
+    /// The squares reached from `from` by the slot's limited-range slides and special leaps:
+    /// a quiet step onto a square of `quiet_ok`, a capturing one onto a square of `capture_ok`
+    /// (the generator passes the empty squares and the enemy's capturable pieces; an attack
+    /// map passes nothing and everything). Returned apart, as the second set: quiet-only
+    /// special leaps when `double_steps` is set (a pawn's double step, which needs a flag).
+    #[allow(clippy::too_many_arguments)]
+    fn irregular_targets(
+        &self,
+        slot: usize,
+        from: Square,
+        blockers: Bitboard,
+        quiet_ok: Bitboard,
+        capture_ok: Bitboard,
+        with_special: bool,
+        double_steps: bool,
+    ) -> (Bitboard, Bitboard) {
+        let v = self.rules.variant;
+        let mut out = Bitboard::EMPTY;
+        let mut doubles = Bitboard::EMPTY;
+        for ride in &v.rides[slot] {
+            if ride.range == 255 {
+                continue;
+            }
+            for &to in v.ray(ride.dir, from).iter().take(ride.range as usize) {
+                let blocked = blockers.has(to);
+                if (ride.quiet && !blocked && quiet_ok.has(to))
+                    || (ride.capture && capture_ok.has(to))
+                {
+                    out.set(to);
+                }
+                if blocked {
+                    break;
+                }
+            }
+        }
+        if !with_special {
+            return (out, doubles);
+        }
+        for leap in &v.special[slot] {
+            if leap.path.intersects(blockers) {
+                continue;
+            }
+            if (leap.quiet && quiet_ok.has(leap.to)) || (leap.capture && capture_ok.has(leap.to)) {
+                if double_steps && leap.quiet && !leap.capture {
+                    doubles.set(leap.to);
+                } else {
+                    out.set(leap.to);
+                }
+            }
+        }
+        (out, doubles)
     }
 
     /// A 64-bit Zobrist key of everything that decides the moves and their future: pieces,
@@ -746,87 +840,160 @@ impl Position {
             hook_moves.into_iter().for_each(|m| sink.add(self, m));
             return;
         }
-        let us = self.side;
-        let ours = self.by_colour[us.index()];
-        let blockers = self.occupied() | self.neutral;
-        let empty = v.geometry.mask & !blockers;
-        let targets = self.capturable(us.flip());
-        let last_rank = v.last_rank_bb[us.index()];
-        for from in ours {
-            let piece = self.piece_at(from).expect("occupied");
-            let slot = Variant::slot(piece.kind, us, from);
-            let promotions = &v.promotion_kinds[piece.kind as usize];
-            let is_pawn = v.spec.pieces[piece.kind as usize].pawn;
-            let mut plain = (v.leap_quiet[slot] & empty) | (v.leap_capture[slot] & targets);
-            for ride in &v.rides[slot] {
-                if ride.range == 255 {
-                    let (reach, first) = v.slide(ride.dir, from, blockers);
-                    if ride.quiet {
-                        plain |= reach & !blockers;
-                    }
-                    if ride.capture
-                        && let Some(f) = first
-                        && targets.has(f)
-                    {
-                        plain.set(f);
-                    }
-                    continue;
-                }
-                for (n, &to) in v.ray(ride.dir, from).iter().enumerate() {
-                    if n >= ride.range as usize {
-                        break;
-                    }
-                    if blockers.has(to) {
-                        if ride.capture && targets.has(to) {
-                            plain.set(to);
-                        }
-                        break;
-                    }
-                    if ride.quiet {
-                        plain.set(to);
-                    }
-                }
+        let ctx = GenContext::new(self);
+        for k in 0..v.spec.pieces.len() {
+            for from in self.by_kind[k] & ctx.ours {
+                self.piece_moves(sink, &ctx, k, from, true);
             }
-            let flagged = |to: Square, flag: u8, sink: &mut S| {
-                let mut m = Move::new(from, to);
-                m.flags = flag;
-                if !promotions.is_empty() && last_rank.has(to) {
-                    for &p in promotions {
-                        m.promotion = p + 1;
-                        sink.add(self, m);
-                    }
-                } else {
-                    sink.add(self, m);
-                }
-            };
-            if is_pawn
-                && let Some(ep) = self.ep
-                && v.leap_capture[slot].has(ep)
-            {
-                flagged(ep, flags::EN_PASSANT, sink);
-            }
-            for leap in &v.special[slot] {
-                if leap.path.intersects(blockers) {
-                    continue;
-                }
-                if (leap.quiet && empty.has(leap.to)) || (leap.capture && targets.has(leap.to)) {
-                    if is_pawn && v.spec.en_passant && leap.quiet && !leap.capture {
-                        flagged(leap.to, flags::DOUBLE_STEP, sink);
-                    } else {
-                        plain.set(leap.to);
-                    }
-                }
-            }
-            sink.add_targets(self, from, plain, promotions, last_rank);
+        }
+        self.castling_and_hook_moves(sink, attacked);
+    }
+
+    /// Castling and the variant's extra moves.
+    fn castling_and_hook_moves<S: MoveSink>(&self, sink: &mut S, attacked: Option<Bitboard>) {
+        if self.castling != 0 {
+            self.castling_moves(sink, attacked);
         }
         let mut rest = Vec::new();
-        self.castling_moves(&mut rest, attacked);
-        v.spec.hooks.extra_moves(self, &mut rest);
+        self.rules.variant.spec.hooks.extra_moves(self, &mut rest);
         rest.into_iter().for_each(|m| sink.add(self, m));
     }
 
-    fn castling_moves(&self, out: &mut Vec<Move>, attacked: Option<Bitboard>) {
+    /// The moves of the piece of kind `k` on `from`; with `leaps` false only its slides, rides
+    /// and en passant (its leaps are counted as sets, see [`Variant::leap_sets`]).
+    #[inline(always)]
+    fn piece_moves<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        ctx: &GenContext,
+        k: usize,
+        from: Square,
+        leaps: bool,
+    ) {
+        let v = self.rules.variant;
         let us = self.side;
+        let promotions = &v.promotion_kinds[k];
+        let is_pawn = v.spec.pieces[k].pawn;
+        let slot = Variant::slot(k as u8, us, from);
+        let sm = &v.slot_moves[slot];
+        let mut plain = if leaps {
+            (sm.leap_quiet & ctx.empty) | (sm.leap_capture & ctx.targets)
+        } else {
+            Bitboard::EMPTY
+        };
+        if sm.slide_both != 0 {
+            plain |= v.slides(sm.slide_both, from, ctx.blockers) & ctx.reachable;
+        }
+        if sm.slide_quiet != 0 {
+            plain |= v.slides(sm.slide_quiet, from, ctx.blockers) & ctx.empty;
+        }
+        if sm.slide_capture != 0 {
+            plain |= v.slides(sm.slide_capture, from, ctx.blockers) & ctx.targets;
+        }
+        if sm.irregular {
+            let double_steps = is_pawn && v.spec.en_passant;
+            let (more, doubles) = self.irregular_targets(
+                slot,
+                from,
+                ctx.blockers,
+                ctx.empty,
+                ctx.targets,
+                leaps,
+                double_steps,
+            );
+            plain |= more;
+            self.add_flagged(sink, from, doubles, flags::DOUBLE_STEP, promotions);
+        }
+        if is_pawn
+            && let Some(ep) = self.ep
+            && sm.leap_capture.has(ep)
+        {
+            self.add_flagged(sink, from, ep.bb(), flags::EN_PASSANT, promotions);
+        }
+        sink.add_targets(self, from, plain, promotions, ctx.last_rank);
+    }
+
+    /// The number of legal moves when `l` decides legality: leaps of pieces neither royal nor
+    /// pinned are counted as sets (one shift and one popcount per leap vector), everything else
+    /// piece by piece.
+    fn bulk_count(&self, l: &Legality) -> u64 {
+        let v = self.rules.variant;
+        let mut counter = LeafCounter {
+            legality: l,
+            count: 0,
+        };
+        let mut hook_moves = Vec::new();
+        if v.spec.hooks.replace_moves(self, &mut hook_moves) {
+            hook_moves.into_iter().for_each(|m| counter.add(self, m));
+            return counter.count;
+        }
+        let ctx = GenContext::new(self);
+        let restricted = l.pinned | l.royals;
+        for k in 0..v.spec.pieces.len() {
+            let pieces = self.by_kind[k] & ctx.ours;
+            if pieces.is_empty() {
+                continue;
+            }
+            let kc = k * 2 + self.side.index();
+            let Some(sets) = &v.leap_sets[kc] else {
+                for from in pieces {
+                    self.piece_moves(&mut counter, &ctx, k, from, true);
+                }
+                continue;
+            };
+            let free = pieces & !restricted;
+            let promotions = v.promotion_kinds[k].len() as u32;
+            for set in sets {
+                let mut from = free & set.sources;
+                for &p in &set.path[..set.path_len as usize] {
+                    from &= ctx.empty.shift(-p);
+                }
+                let allowed = match (set.quiet, set.capture) {
+                    (true, true) => ctx.reachable,
+                    (true, false) => ctx.empty,
+                    (false, true) => ctx.targets,
+                    (false, false) => Bitboard::EMPTY,
+                };
+                let to = from.shift(set.delta) & allowed;
+                counter.count += to.count() as u64;
+                if promotions > 1 {
+                    counter.count += ((to & ctx.last_rank).count() * (promotions - 1)) as u64;
+                }
+            }
+            let pawn_ep = v.spec.pieces[k].pawn && self.ep.is_some();
+            if v.has_rides[kc] || pawn_ep {
+                for from in free {
+                    self.piece_moves(&mut counter, &ctx, k, from, false);
+                }
+            }
+            for from in pieces & restricted {
+                self.piece_moves(&mut counter, &ctx, k, from, true);
+            }
+        }
+        self.castling_and_hook_moves(&mut counter, Some(l.attacked));
+        counter.count
+    }
+
+    /// Moves from `from` to each square of `to` with `flag`, promoting on the last rank.
+    fn add_flagged<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        from: Square,
+        to: Bitboard,
+        flag: u8,
+        promotions: &[u8],
+    ) {
+        let last_rank = self.rules.variant.last_rank_bb[self.side.index()];
+        for sq in to {
+            let mut m = Move::new(from, sq);
+            m.flags = flag;
+            add_promoting(sink, self, m, promotions, last_rank);
+        }
+    }
+
+    fn castling_moves<S: MoveSink>(&self, sink: &mut S, attacked: Option<Bitboard>) {
+        let us = self.side;
+        let blockers = self.occupied() | self.neutral;
         for wing in [Wing::King, Wing::Queen] {
             if !self.has_castling(us, wing) {
                 continue;
@@ -838,9 +1005,9 @@ impl Position {
             let files = [c.king_from, c.king_to, c.rook_from, c.rook_to].map(|s| s.file());
             let lo = *files.iter().min().expect("four files");
             let hi = *files.iter().max().expect("four files");
-            let blocked = (lo..=hi).map(|f| Square::new(f, rank)).any(|sq| {
-                sq != c.king_from && sq != c.rook_from && (self.occupied() | self.neutral).has(sq)
-            });
+            let blocked = (lo..=hi)
+                .map(|f| Square::new(f, rank))
+                .any(|sq| sq != c.king_from && sq != c.rook_from && blockers.has(sq));
             if blocked || attacked.map_or_else(|| self.in_check(), |a| a.has(c.king_from)) {
                 continue;
             }
@@ -861,7 +1028,7 @@ impl Position {
             } else {
                 flags::CASTLE_QUEEN
             };
-            out.push(m);
+            sink.add(self, m);
         }
     }
 
@@ -939,11 +1106,7 @@ impl Position {
         }
         let us = self.side;
         match self.legality() {
-            Some(legality) => {
-                let mut counter = LeafCounter { legality, count: 0 };
-                self.generate_with(&mut counter, Some(legality.attacked));
-                counter.count
-            }
+            Some(legality) => self.bulk_count(&legality),
             None => {
                 let mut pseudo = Vec::with_capacity(64);
                 self.pseudo_moves(&mut pseudo);
@@ -1067,16 +1230,28 @@ pub trait MoveSink {
         last_rank: Bitboard,
     ) {
         for sq in to {
-            let mut m = Move::new(from, sq);
-            if !promotions.is_empty() && last_rank.has(sq) {
-                for &p in promotions {
-                    m.promotion = p + 1;
-                    self.add(pos, m);
-                }
-            } else {
-                self.add(pos, m);
-            }
+            add_promoting(self, pos, Move::new(from, sq), promotions, last_rank);
         }
+    }
+}
+
+/// Adds `m` to `sink`: once per promotion choice when it arrives on `last_rank` and
+/// `promotions` is not empty, else once.
+#[inline(always)]
+fn add_promoting<S: MoveSink + ?Sized>(
+    sink: &mut S,
+    pos: &Position,
+    mut m: Move,
+    promotions: &[u8],
+    last_rank: Bitboard,
+) {
+    if !promotions.is_empty() && last_rank.has(m.to) {
+        for &p in promotions {
+            m.promotion = p + 1;
+            sink.add(pos, m);
+        }
+    } else {
+        sink.add(pos, m);
     }
 }
 
@@ -1086,6 +1261,38 @@ impl MoveSink for Vec<Move> {
         self.push(m);
     }
 }
+
+/// What move generation reads from a position, computed once per node.
+struct GenContext {
+    ours: Bitboard,
+    blockers: Bitboard,
+    empty: Bitboard,
+    targets: Bitboard,
+    reachable: Bitboard,
+    last_rank: Bitboard,
+}
+
+impl GenContext {
+    #[inline(always)]
+    fn new(pos: &Position) -> GenContext {
+        let v = pos.rules.variant;
+        let us = pos.side;
+        let blockers = pos.occupied() | pos.neutral;
+        let empty = v.geometry.mask & !blockers;
+        let targets = pos.capturable(us.flip());
+        GenContext {
+            ours: pos.by_colour[us.index()],
+            blockers,
+            empty,
+            targets,
+            reachable: empty | targets,
+            last_rank: v.last_rank_bb[us.index()],
+        }
+    }
+}
+
+/// Most pins [`Position::legality`] records; with more, every move is made and tested.
+const MAX_PINS: usize = 8;
 
 /// Pins found by [`Position::legality`]: a pinned piece may only move inside its segment
 /// (between its King and the pinning piece, the pinner included).
@@ -1097,7 +1304,8 @@ pub struct Legality {
     pub royals: Bitboard,
     /// Pinned pieces of the side to move.
     pub pinned: Bitboard,
-    pins: [(Square, Bitboard); crate::variant::MAX_DIRECTIONS],
+    pin_from: [Square; MAX_PINS],
+    pin_segment: [Bitboard; MAX_PINS],
     pin_count: usize,
 }
 
@@ -1105,24 +1313,27 @@ impl Legality {
     /// Squares the pinned piece on `from` may move to.
     #[inline(always)]
     pub fn pin_mask(&self, from: Square) -> Bitboard {
-        self.pins[..self.pin_count]
-            .iter()
-            .filter(|(s, _)| *s == from)
-            .fold(Bitboard(!0), |acc, (_, mask)| acc & *mask)
+        let mut mask = Bitboard(!0);
+        for i in 0..self.pin_count {
+            if self.pin_from[i] == from {
+                mask &= self.pin_segment[i];
+            }
+        }
+        mask
     }
 }
 
 /// Counts legal moves at a perft leaf without making the moves whose legality the pins and
 /// attack tables already decide.
-struct LeafCounter {
-    legality: Legality,
+struct LeafCounter<'a> {
+    legality: &'a Legality,
     count: u64,
 }
 
-impl MoveSink for LeafCounter {
+impl MoveSink for LeafCounter<'_> {
     #[inline(always)]
     fn add(&mut self, pos: &Position, m: Move) {
-        let legal = match pos.quick_legal(&m, &self.legality) {
+        let legal = match pos.quick_legal(&m, self.legality) {
             Some(known) => known,
             None => !pos.play(m).royal_attacked(pos.side),
         };

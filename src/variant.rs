@@ -361,6 +361,61 @@ pub struct Variant {
     /// Legality may be decided from pins and checks found in the tables (no hook captures, no
     /// expansions, no lame capturing leaps).
     pub fast_legality: bool,
+    /// Per (kind, colour, square): the same moves as `leap_*`, `rides` and `special`, packed
+    /// for the generator's inner loop.
+    pub slot_moves: Vec<SlotMoves>,
+    /// Per (kind, colour): the directions (bits) of every capturing slide from any square.
+    pub capture_dirs: Vec<u16>,
+    /// Per direction: whether square indices fall along the forward ray.
+    pub forward_descending: [bool; MAX_DIRECTIONS],
+    /// Per (kind, colour): the kind's leaps (plain and special) as sets, when they can be
+    /// counted that way: no square reached twice from one square, no slide over a leap's
+    /// target, short paths. `None`: the generator goes piece by piece.
+    pub leap_sets: Vec<Option<Vec<LeapSet>>>,
+    /// Per (kind, colour): some square has slides or limited-range rides for the kind.
+    pub has_rides: Vec<bool>,
+}
+
+/// Most squares a special leap's path may have for [`LeapSet`].
+pub const MAX_LEAP_PATH: usize = 3;
+
+/// One leap vector of a kind and colour as a set: from each square of `sources` (when the
+/// squares `path` steps away are empty) to the square `delta` steps away in index.
+#[derive(Copy, Clone, Debug)]
+pub struct LeapSet {
+    /// Index change from origin to destination.
+    pub delta: i32,
+    /// Origins.
+    pub sources: Bitboard,
+    /// Index changes to squares that must be empty (the first `path_len`).
+    pub path: [i32; MAX_LEAP_PATH],
+    /// How many of `path` are used.
+    pub path_len: u8,
+    /// May go to an empty square.
+    pub quiet: bool,
+    /// May capture.
+    pub capture: bool,
+}
+
+/// What the generator reads for one (kind, colour, square), in one place: leap targets, the
+/// unlimited slides as direction bits, and whether the general lists must be read as well.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SlotMoves {
+    /// Quiet leap targets.
+    pub leap_quiet: Bitboard,
+    /// Capturing leap targets.
+    pub leap_capture: Bitboard,
+    /// Unlimited slides that both stop on empty squares and capture.
+    pub slide_both: u16,
+    /// Unlimited slides that only stop on empty squares.
+    pub slide_quiet: u16,
+    /// Unlimited slides that only capture.
+    pub slide_capture: u16,
+    /// Limited-range slides or special leaps: [`Variant::rides`] and [`Variant::special`] hold
+    /// moves the bits above do not.
+    pub irregular: bool,
+    /// Some of those irregular moves capture.
+    pub irregular_captures: bool,
 }
 
 /// Most slide directions any variant uses.
@@ -406,6 +461,74 @@ impl From<BetzaError> for SpecError {
     fn from(e: BetzaError) -> SpecError {
         SpecError(e.to_string())
     }
+}
+
+/// The leaps of each (kind, colour) as [`LeapSet`]s, where they can be counted as sets, and
+/// whether the (kind, colour) ever rides.
+fn leap_sets_of(
+    geometry: &Geometry,
+    kinds: usize,
+    leap_quiet: &[Bitboard],
+    leap_capture: &[Bitboard],
+    special: &[Vec<SpecialLeap>],
+    rides: &[Vec<Ride>],
+    ray_bb: &[Bitboard],
+) -> (Vec<Option<Vec<LeapSet>>>, Vec<bool>) {
+    let mut all_sets = Vec::new();
+    let mut has_rides = Vec::new();
+    for kc in 0..kinds * 2 {
+        let mut sets: Vec<LeapSet> = Vec::new();
+        let mut ok = true;
+        let mut rides_here = false;
+        let mut add = |from: Square, to: Square, path: Bitboard, quiet: bool, capture: bool| {
+            let mut set = LeapSet {
+                delta: to.0 as i32 - from.0 as i32,
+                sources: Bitboard::EMPTY,
+                path: [0; MAX_LEAP_PATH],
+                path_len: 0,
+                quiet,
+                capture,
+            };
+            for sq in path {
+                if set.path_len as usize == MAX_LEAP_PATH {
+                    return false;
+                }
+                set.path[set.path_len as usize] = sq.0 as i32 - from.0 as i32;
+                set.path_len += 1;
+            }
+            let same = |s: &LeapSet| {
+                (s.delta, s.path, s.path_len, s.quiet, s.capture)
+                    == (set.delta, set.path, set.path_len, set.quiet, set.capture)
+            };
+            match sets.iter_mut().find(|s| same(s)) {
+                Some(s) => s.sources.set(from),
+                None => {
+                    set.sources.set(from);
+                    sets.push(set);
+                }
+            }
+            true
+        };
+        for from in geometry.squares() {
+            let slot = kc * SQUARE_COUNT + from.index();
+            let (quiet, capture) = (leap_quiet[slot], leap_capture[slot]);
+            let mut seen = quiet | capture;
+            for to in seen {
+                add(from, to, Bitboard::EMPTY, quiet.has(to), capture.has(to));
+            }
+            for leap in &special[slot] {
+                ok &= !seen.has(leap.to) && add(from, leap.to, leap.path, leap.quiet, leap.capture);
+                seen.set(leap.to);
+            }
+            for ride in &rides[slot] {
+                rides_here = true;
+                ok &= !ray_bb[ride.dir as usize * SQUARE_COUNT + from.index()].intersects(seen);
+            }
+        }
+        all_sets.push(ok.then_some(sets));
+        has_rides.push(rides_here);
+    }
+    (all_sets, has_rides)
 }
 
 impl Variant {
@@ -577,7 +700,7 @@ impl Variant {
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
             .collect();
-        let ray_bb = rays
+        let ray_bb: Vec<Bitboard> = rays
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
             .collect();
@@ -598,10 +721,73 @@ impl Variant {
             })
             .collect();
         let fast_legality = spec.hooks.table_attacks_only() && !special_captures;
+        let slot_moves = (0..slots)
+            .map(|slot| {
+                let mut m = SlotMoves {
+                    leap_quiet: leap_quiet[slot],
+                    leap_capture: leap_capture[slot],
+                    ..SlotMoves::default()
+                };
+                for ride in &rides[slot] {
+                    let bit = 1u16 << ride.dir;
+                    if ride.range != 255 {
+                        m.irregular = true;
+                        m.irregular_captures |= ride.capture;
+                    } else if ride.quiet && ride.capture {
+                        m.slide_both |= bit;
+                    } else if ride.quiet {
+                        m.slide_quiet |= bit;
+                    } else if ride.capture {
+                        m.slide_capture |= bit;
+                    }
+                }
+                // A direction listed twice (say once quiet-only, once capture-only) is both.
+                let twice = m.slide_quiet & m.slide_capture;
+                m.slide_both |= twice;
+                m.slide_quiet &= !m.slide_both;
+                m.slide_capture &= !m.slide_both;
+                if !special[slot].is_empty() {
+                    m.irregular = true;
+                    m.irregular_captures |= special[slot].iter().any(|l: &SpecialLeap| l.capture);
+                }
+                m
+            })
+            .collect();
+        let capture_dirs = (0..kinds * 2)
+            .map(|kc| {
+                ride_capture_range[kc * SQUARE_COUNT..(kc + 1) * SQUARE_COUNT]
+                    .iter()
+                    .fold(0u16, |acc, ranges| {
+                        ranges
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, r)| **r != 0)
+                            .fold(acc, |a, (d, _)| a | 1 << d)
+                    })
+            })
+            .collect();
+        let (leap_sets, has_rides) = leap_sets_of(
+            &geometry,
+            kinds,
+            &leap_quiet,
+            &leap_capture,
+            &special,
+            &rides,
+            &ray_bb,
+        );
+        let mut forward_descending = [false; MAX_DIRECTIONS];
+        for (d, &(dx, dy)) in directions.iter().enumerate() {
+            forward_descending[d] = (dy as i32) * crate::geometry::STRIDE + (dx as i32) < 0;
+        }
         let rank_bb =
             |r: u8| (0..spec.files).fold(Bitboard::EMPTY, |acc, f| acc | Square::new(f, r).bb());
         let last_rank_bb = [rank_bb(spec.ranks - 1), rank_bb(0)];
         Ok(Variant {
+            leap_sets,
+            has_rides,
+            slot_moves,
+            capture_dirs,
+            forward_descending,
             ray_bb,
             last_rank_bb,
             back_ray_bb,
@@ -679,6 +865,53 @@ impl Variant {
         let first = Square(first);
         let beyond = self.ray_bb[dir as usize * SQUARE_COUNT + first.index()];
         (Bitboard(ray.0 & !beyond.0), Some(first))
+    }
+
+    /// Squares the unlimited slides in `dirs` (direction bits) from `sq` reach, each up to and
+    /// including its first square of `blockers`.
+    #[inline(always)]
+    pub fn slides(&self, mut dirs: u16, sq: Square, blockers: Bitboard) -> Bitboard {
+        let mut reach = 0u128;
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].0;
+            let hits = ray & blockers.0;
+            reach |= if hits == 0 {
+                ray
+            } else {
+                let first = if self.forward_descending[dir] {
+                    127 - hits.leading_zeros()
+                } else {
+                    hits.trailing_zeros()
+                } as usize;
+                ray & !self.ray_bb[dir * SQUARE_COUNT + first].0
+            };
+        }
+        Bitboard(reach)
+    }
+
+    /// The nearest square of `blockers` on the backward ray of `dir` from `sq`.
+    #[inline(always)]
+    pub fn nearest_back_square(&self, dir: u8, sq: Square, blockers: Bitboard) -> Option<Square> {
+        let hits = self.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].0 & blockers.0;
+        if hits == 0 {
+            return None;
+        }
+        Some(Square(if self.forward_descending[dir as usize] {
+            hits.trailing_zeros()
+        } else {
+            127 - hits.leading_zeros()
+        } as u8))
+    }
+
+    /// Steps of direction `dir` from `a` to `b` (which lie on one ray of it).
+    #[inline(always)]
+    pub fn steps_between(&self, dir: u8, a: Square, b: Square) -> u32 {
+        let cheb = (a.file() as i32 - b.file() as i32)
+            .unsigned_abs()
+            .max((a.rank() as i32 - b.rank() as i32).unsigned_abs());
+        cheb / self.step_length[dir as usize] as u32
     }
 
     /// The kind whose FEN spelling (White's) is `fen`.
