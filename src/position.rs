@@ -6,7 +6,7 @@
 //! copy ([`Position::play`]), and kept when the mover's royal pieces are not attacked afterwards.
 
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
-use crate::variant::{Colour, GameEnd, MAX_KINDS, Outcome, Rules, Variant, Wing};
+use crate::variant::{Colour, GameEnd, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Wing};
 use std::fmt;
 
 /// The largest halfmove clock and fullmove number a position holds: FEN accepts no more, and
@@ -881,15 +881,7 @@ impl Position {
         } else {
             Bitboard::EMPTY
         };
-        if sm.slide_both != 0 {
-            plain |= v.slides(sm.slide_both, from, ctx.blockers) & ctx.reachable;
-        }
-        if sm.slide_quiet != 0 {
-            plain |= v.slides(sm.slide_quiet, from, ctx.blockers) & ctx.empty;
-        }
-        if sm.slide_capture != 0 {
-            plain |= v.slides(sm.slide_capture, from, ctx.blockers) & ctx.targets;
-        }
+        plain |= self.slide_targets(sm, from, ctx);
         if sm.irregular {
             let double_steps = is_pawn && v.spec.en_passant;
             let (more, doubles) = self.irregular_targets(
@@ -911,6 +903,24 @@ impl Position {
             self.add_flagged(sink, from, ep.bb(), flags::EN_PASSANT, promotions);
         }
         sink.add_targets(self, from, plain, promotions, ctx.last_rank);
+    }
+
+    /// Where the unlimited slides of a slot go: empty squares and enemy pieces, as each slide
+    /// may.
+    #[inline(always)]
+    fn slide_targets(&self, sm: &SlotMoves, from: Square, ctx: &GenContext) -> Bitboard {
+        let v = self.rules.variant;
+        let mut to = Bitboard::EMPTY;
+        if sm.slide_both != 0 {
+            to |= v.slides(sm.slide_both, from, ctx.blockers) & ctx.reachable;
+        }
+        if sm.slide_quiet != 0 {
+            to |= v.slides(sm.slide_quiet, from, ctx.blockers) & ctx.empty;
+        }
+        if sm.slide_capture != 0 {
+            to |= v.slides(sm.slide_capture, from, ctx.blockers) & ctx.targets;
+        }
+        to
     }
 
     /// The number of legal moves when `l` decides legality: leaps of pieces neither royal nor
@@ -960,10 +970,24 @@ impl Position {
                     counter.count += ((to & ctx.last_rank).count() * (promotions - 1)) as u64;
                 }
             }
-            let pawn_ep = v.spec.pieces[k].pawn && self.ep.is_some();
-            if v.has_rides[kc] || pawn_ep {
+            if v.spec.pieces[k].pawn {
+                if self.ep.is_some() || v.has_rides[kc] {
+                    for from in free {
+                        self.piece_moves(&mut counter, &ctx, k, from, false);
+                    }
+                }
+            } else if v.has_rides[kc] {
                 for from in free {
-                    self.piece_moves(&mut counter, &ctx, k, from, false);
+                    let sm = &v.slot_moves[Variant::slot(k as u8, self.side, from)];
+                    if sm.irregular {
+                        self.piece_moves(&mut counter, &ctx, k, from, false);
+                        continue;
+                    }
+                    let to = self.slide_targets(sm, from, &ctx);
+                    counter.count += to.count() as u64;
+                    if promotions > 1 {
+                        counter.count += ((to & ctx.last_rank).count() * (promotions - 1)) as u64;
+                    }
                 }
             }
             for from in pieces & restricted {

@@ -368,6 +368,8 @@ pub struct Variant {
     pub capture_dirs: Vec<u16>,
     /// Per direction: whether square indices fall along the forward ray.
     pub forward_descending: [bool; MAX_DIRECTIONS],
+    /// The same as direction bits.
+    pub descending_dirs: u16,
     /// Per (kind, colour): the kind's leaps (plain and special) as sets, when they can be
     /// counted that way: no square reached twice from one square, no slide over a leap's
     /// target, short paths. `None`: the generator goes piece by piece.
@@ -782,7 +784,11 @@ impl Variant {
         let rank_bb =
             |r: u8| (0..spec.files).fold(Bitboard::EMPTY, |acc, f| acc | Square::new(f, r).bb());
         let last_rank_bb = [rank_bb(spec.ranks - 1), rank_bb(0)];
+        let descending_dirs = (0..MAX_DIRECTIONS)
+            .filter(|&d| forward_descending[d])
+            .fold(0u16, |acc, d| acc | 1 << d);
         Ok(Variant {
+            descending_dirs,
             leap_sets,
             has_rides,
             slot_moves,
@@ -870,23 +876,27 @@ impl Variant {
     /// Squares the unlimited slides in `dirs` (direction bits) from `sq` reach, each up to and
     /// including its first square of `blockers`.
     #[inline(always)]
-    pub fn slides(&self, mut dirs: u16, sq: Square, blockers: Bitboard) -> Bitboard {
+    pub fn slides(&self, dirs: u16, sq: Square, blockers: Bitboard) -> Bitboard {
         let mut reach = 0u128;
-        while dirs != 0 {
-            let dir = dirs.trailing_zeros() as usize;
-            dirs &= dirs - 1;
+        // Along a ray whose indices grow, the squares up to the first blocker are the bits up
+        // to the lowest hit: `hits ^ (hits - 1)` (every bit when nothing is hit).
+        let mut up = dirs & !self.descending_dirs;
+        while up != 0 {
+            let dir = up.trailing_zeros() as usize;
+            up &= up - 1;
             let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].0;
             let hits = ray & blockers.0;
-            reach |= if hits == 0 {
-                ray
-            } else {
-                let first = if self.forward_descending[dir] {
-                    127 - hits.leading_zeros()
-                } else {
-                    hits.trailing_zeros()
-                } as usize;
-                ray & !self.ray_bb[dir * SQUARE_COUNT + first].0
-            };
+            reach |= ray & (hits ^ hits.wrapping_sub(1));
+        }
+        // Along a falling ray, the bits from the highest hit up; square 0 counts as hit when
+        // nothing is, which keeps the whole ray either way.
+        let mut down = dirs & self.descending_dirs;
+        while down != 0 {
+            let dir = down.trailing_zeros() as usize;
+            down &= down - 1;
+            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].0;
+            let hits = ray & blockers.0 | 1;
+            reach |= ray & !((u128::MAX >> hits.leading_zeros()) >> 1);
         }
         Bitboard(reach)
     }
