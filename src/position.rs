@@ -592,12 +592,6 @@ impl Position {
             return None;
         }
         let blockers = self.occupied() | self.neutral;
-        let mut without_king = blockers;
-        without_king.clear(king);
-        let attacked = self.attack_map(them, without_king);
-        if attacked.has(king) {
-            return None;
-        }
         let ours = self.by_colour[us.index()];
         let theirs = self.by_colour[them.index()];
         // Directions some enemy piece can capture along.
@@ -608,8 +602,14 @@ impl Position {
             }
             dirs |= v.capture_dirs[k * 2 + them.index()];
         }
+        if self.attacked_along(king, them, blockers, dirs) {
+            return None;
+        }
+        let mut without_king = blockers;
+        without_king.clear(king);
         let mut legality = Legality {
-            attacked,
+            without_king,
+            enemy_dirs: dirs,
             royals,
             pinned: Bitboard::EMPTY,
             pin_from: [NO_SQUARE; MAX_PINS],
@@ -656,12 +656,48 @@ impl Position {
         if !m.has_moving_part() || m.flags & SPECIAL != 0 {
             None
         } else if legality.royals.has(m.from) {
-            Some(!legality.attacked.has(m.to))
+            Some(!self.royal_target_attacked(m.to, legality))
         } else if legality.pinned.has(m.from) {
             Some(legality.pin_mask(m.from).has(m.to))
         } else {
             Some(true)
         }
+    }
+
+    /// Whether a piece of `by` captures on `sq` by a table leap or by a slide along one of
+    /// `dirs` (direction bits), `blockers` blocking slides.
+    #[inline(always)]
+    fn attacked_along(&self, sq: Square, by: Colour, blockers: Bitboard, dirs: u16) -> bool {
+        let v = self.rules.variant;
+        let theirs = self.by_colour[by.index()];
+        for &k in &v.leap_kinds {
+            let pieces = self.by_kind[k as usize] & theirs;
+            if !pieces.is_empty() && v.leap_attackers[Variant::slot(k, by, sq)].intersects(pieces) {
+                return true;
+            }
+        }
+        let mut dirs = dirs;
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].intersects(theirs) {
+                continue;
+            }
+            if let Some(s) = v.nearest_back_square(dir, sq, blockers)
+                && theirs.has(s)
+                && self.rides_to(s, by, dir, sq)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move's royal piece would be attacked on `sq` (slides passing
+    /// through the square it leaves).
+    #[inline(always)]
+    fn royal_target_attacked(&self, sq: Square, l: &Legality) -> bool {
+        self.attacked_along(sq, self.side.flip(), l.without_king, l.enemy_dirs)
     }
 
     /// Every square `by` attacks by its table moves, slides blocked by `blockers`.
@@ -828,12 +864,6 @@ impl Position {
 
     /// Generates the pseudo-legal moves into any sink (a list, or a counter at perft leaves).
     pub fn generate<S: MoveSink>(&self, sink: &mut S) {
-        self.generate_with(sink, None);
-    }
-
-    /// Generates into `sink`; `attacked` (the opponent's attack map, when known) spares the
-    /// castling test its attack scans.
-    pub fn generate_with<S: MoveSink>(&self, sink: &mut S, attacked: Option<Bitboard>) {
         let v = self.rules.variant;
         let mut hook_moves = Vec::new();
         if v.spec.hooks.replace_moves(self, &mut hook_moves) {
@@ -846,13 +876,13 @@ impl Position {
                 self.piece_moves(sink, &ctx, k, from, true);
             }
         }
-        self.castling_and_hook_moves(sink, attacked);
+        self.castling_and_hook_moves(sink);
     }
 
     /// Castling and the variant's extra moves.
-    fn castling_and_hook_moves<S: MoveSink>(&self, sink: &mut S, attacked: Option<Bitboard>) {
+    fn castling_and_hook_moves<S: MoveSink>(&self, sink: &mut S) {
         if self.castling != 0 {
-            self.castling_moves(sink, attacked);
+            self.castling_moves(sink);
         }
         let mut rest = Vec::new();
         self.rules.variant.spec.hooks.extra_moves(self, &mut rest);
@@ -994,7 +1024,7 @@ impl Position {
                 self.piece_moves(&mut counter, &ctx, k, from, true);
             }
         }
-        self.castling_and_hook_moves(&mut counter, Some(l.attacked));
+        self.castling_and_hook_moves(&mut counter);
         counter.count
     }
 
@@ -1015,7 +1045,7 @@ impl Position {
         }
     }
 
-    fn castling_moves<S: MoveSink>(&self, sink: &mut S, attacked: Option<Bitboard>) {
+    fn castling_moves<S: MoveSink>(&self, sink: &mut S) {
         let us = self.side;
         let blockers = self.occupied() | self.neutral;
         for wing in [Wing::King, Wing::Queen] {
@@ -1032,7 +1062,7 @@ impl Position {
             let blocked = (lo..=hi)
                 .map(|f| Square::new(f, rank))
                 .any(|sq| sq != c.king_from && sq != c.rook_from && blockers.has(sq));
-            if blocked || attacked.map_or_else(|| self.in_check(), |a| a.has(c.king_from)) {
+            if blocked || self.in_check() {
                 continue;
             }
             let (a, b) = (
@@ -1042,7 +1072,7 @@ impl Position {
             let through_attack = (a..=b)
                 .map(|f| Square::new(f, rank))
                 .filter(|&sq| sq != c.king_from && sq != c.king_to)
-                .any(|sq| attacked.map_or_else(|| self.attacked(sq, us.flip()), |a| a.has(sq)));
+                .any(|sq| self.attacked(sq, us.flip()));
             if through_attack {
                 continue;
             }
@@ -1079,7 +1109,7 @@ impl Position {
             return;
         }
         let legality = self.legality();
-        self.generate_with(&mut pseudo, legality.map(|l| l.attacked));
+        self.generate(&mut pseudo);
         for m in pseudo {
             match legality.as_ref().and_then(|l| self.quick_legal(&m, l)) {
                 Some(false) => {}
@@ -1322,8 +1352,10 @@ const MAX_PINS: usize = 8;
 /// (between its King and the pinning piece, the pinner included).
 #[derive(Clone, Copy, Debug)]
 pub struct Legality {
-    /// Squares the opponent attacks, slides passing through the side to move's royal piece.
-    pub attacked: Bitboard,
+    /// Everything that blocks slides, less the side to move's royal piece.
+    without_king: Bitboard,
+    /// Directions (bits) some enemy piece captures along.
+    enemy_dirs: u16,
     /// The side to move's royal piece.
     pub royals: Bitboard,
     /// Pinned pieces of the side to move.
@@ -1368,14 +1400,14 @@ impl MoveSink for LeafCounter<'_> {
     #[inline(always)]
     fn add_targets(
         &mut self,
-        _pos: &Position,
+        pos: &Position,
         from: Square,
         to: Bitboard,
         promotions: &[u8],
         last_rank: Bitboard,
     ) {
         let to = if self.legality.royals.has(from) {
-            to & !self.legality.attacked
+            to.filter_squares(|sq| !pos.royal_target_attacked(sq, self.legality))
         } else if self.legality.pinned.has(from) {
             to & self.legality.pin_mask(from)
         } else {
