@@ -983,18 +983,18 @@ impl Position {
             };
             let free = pieces & !restricted;
             let promotions = v.promotion_kinds[k].len() as u32;
+            // Indexed by quiet + 2 * capture.
+            let allowed = [Bitboard::EMPTY, ctx.empty, ctx.targets, ctx.reachable];
             for set in sets {
                 let mut from = free & set.sources;
+                if from.is_empty() {
+                    continue;
+                }
                 for &p in &set.path[..set.path_len as usize] {
                     from &= ctx.empty.shift(-p);
                 }
-                let allowed = match (set.quiet, set.capture) {
-                    (true, true) => ctx.reachable,
-                    (true, false) => ctx.empty,
-                    (false, true) => ctx.targets,
-                    (false, false) => Bitboard::EMPTY,
-                };
-                let to = from.shift(set.delta) & allowed;
+                let to =
+                    from.shift(set.delta) & allowed[set.quiet as usize + 2 * set.capture as usize];
                 counter.count += to.count() as u64;
                 if promotions > 1 {
                     counter.count += ((to & ctx.last_rank).count() * (promotions - 1)) as u64;
