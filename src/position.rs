@@ -493,78 +493,86 @@ impl Position {
     /// Whether a piece of `by` could capture on `sq` (pins ignored).
     pub fn attacked(&self, sq: Square, by: Colour) -> bool {
         let v = self.rules.variant;
-        let theirs = self.by_colour[by.index()];
         let blockers = self.occupied() | self.neutral;
-        if self.table_attacked(sq, by, theirs, blockers) {
-            return true;
-        }
-        if v.special_captures {
-            for from in theirs {
-                let p = self.piece_at(from).expect("occupied");
-                for leap in &v.special[Variant::slot(p.kind, by, from)] {
-                    if leap.capture && leap.to == sq && !leap.path.intersects(blockers) {
-                        return true;
-                    }
-                }
-            }
-        }
-        v.spec.hooks.extra_attacks(self, sq, by)
+        !self
+            .table_attackers(sq, by, blockers, v.all_dirs(), true)
+            .is_empty()
+            || !self.special_attackers(sq, by, blockers, true).is_empty()
+            || v.spec.hooks.extra_attacks(self, sq, by)
     }
 
     /// Squares of `by`'s pieces that could capture on `sq` by their table moves (leaps and
     /// slides; hook moves not included).
     pub fn attackers(&self, sq: Square, by: Colour) -> Bitboard {
         let v = self.rules.variant;
+        let blockers = self.occupied() | self.neutral;
+        self.table_attackers(sq, by, blockers, v.all_dirs(), false)
+            | self.special_attackers(sq, by, blockers, false)
+    }
+
+    /// `by`'s pieces that capture on `sq` by a table leap or by a slide along one of `dirs`
+    /// (direction bits), `blockers` blocking slides; with `any`, the first one found alone.
+    #[inline(always)]
+    fn table_attackers(
+        &self,
+        sq: Square,
+        by: Colour,
+        blockers: Bitboard,
+        dirs: u16,
+        any: bool,
+    ) -> Bitboard {
+        let v = self.rules.variant;
         let theirs = self.by_colour[by.index()];
         let mut found = Bitboard::EMPTY;
-        for k in 0..v.spec.pieces.len() as u8 {
-            let pcs = self.by_kind[k as usize] & theirs;
-            if !pcs.is_empty() {
-                found |= v.leap_attackers[Variant::slot(k, by, sq)] & pcs;
+        for &k in &v.leap_kinds {
+            let pieces = self.by_kind[k as usize] & theirs;
+            if !pieces.is_empty() {
+                found |= v.leap_attackers[Variant::slot(k, by, sq)] & pieces;
+                if any && !found.is_empty() {
+                    return found;
+                }
             }
         }
-        let blockers = self.occupied() | self.neutral;
-        for dir in 0..v.directions.len() as u8 {
+        let mut dirs = dirs;
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].intersects(theirs) {
+                continue;
+            }
             if let Some(s) = v.nearest_back_square(dir, sq, blockers)
                 && theirs.has(s)
                 && self.rides_to(s, by, dir, sq)
             {
                 found.set(s);
-            }
-        }
-        if v.special_captures {
-            for from in theirs {
-                let p = self.piece_at(from).expect("occupied");
-                for leap in &v.special[Variant::slot(p.kind, by, from)] {
-                    if leap.capture && leap.to == sq && !leap.path.intersects(blockers) {
-                        found.set(from);
-                    }
+                if any {
+                    return found;
                 }
             }
         }
         found
     }
 
-    /// Whether one of `theirs` (pieces of `by`) captures on `sq` by a table leap or slide, with
-    /// `blockers` blocking slides.
-    #[inline(always)]
-    fn table_attacked(&self, sq: Square, by: Colour, theirs: Bitboard, blockers: Bitboard) -> bool {
+    /// `by`'s pieces that capture on `sq` by a special (lame or initial) leap; with `any`, the
+    /// first one found alone.
+    fn special_attackers(&self, sq: Square, by: Colour, blockers: Bitboard, any: bool) -> Bitboard {
         let v = self.rules.variant;
-        for &k in &v.leap_kinds {
-            let pcs = self.by_kind[k as usize] & theirs;
-            if !pcs.is_empty() && v.leap_attackers[Variant::slot(k, by, sq)].intersects(pcs) {
-                return true;
+        let mut found = Bitboard::EMPTY;
+        if !v.special_captures {
+            return found;
+        }
+        for from in self.by_colour[by.index()] {
+            let p = self.piece_at(from).expect("occupied");
+            for leap in &v.special[Variant::slot(p.kind, by, from)] {
+                if leap.capture && leap.to == sq && !leap.path.intersects(blockers) {
+                    found.set(from);
+                    if any {
+                        return found;
+                    }
+                }
             }
         }
-        for dir in 0..v.directions.len() as u8 {
-            if let Some(s) = v.nearest_back_square(dir, sq, blockers)
-                && theirs.has(s)
-                && self.rides_to(s, by, dir, sq)
-            {
-                return true;
-            }
-        }
-        false
+        found
     }
 
     /// Whether the piece of `by` on `s` captures on `target` by sliding along direction `dir`
@@ -602,7 +610,10 @@ impl Position {
             }
             dirs |= v.capture_dirs[k * 2 + them.index()];
         }
-        if self.attacked_along(king, them, blockers, dirs) {
+        if !self
+            .table_attackers(king, them, blockers, dirs, true)
+            .is_empty()
+        {
             return None;
         }
         let mut without_king = blockers;
@@ -664,40 +675,14 @@ impl Position {
         }
     }
 
-    /// Whether a piece of `by` captures on `sq` by a table leap or by a slide along one of
-    /// `dirs` (direction bits), `blockers` blocking slides.
-    #[inline(always)]
-    fn attacked_along(&self, sq: Square, by: Colour, blockers: Bitboard, dirs: u16) -> bool {
-        let v = self.rules.variant;
-        let theirs = self.by_colour[by.index()];
-        for &k in &v.leap_kinds {
-            let pieces = self.by_kind[k as usize] & theirs;
-            if !pieces.is_empty() && v.leap_attackers[Variant::slot(k, by, sq)].intersects(pieces) {
-                return true;
-            }
-        }
-        let mut dirs = dirs;
-        while dirs != 0 {
-            let dir = dirs.trailing_zeros() as u8;
-            dirs &= dirs - 1;
-            if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].intersects(theirs) {
-                continue;
-            }
-            if let Some(s) = v.nearest_back_square(dir, sq, blockers)
-                && theirs.has(s)
-                && self.rides_to(s, by, dir, sq)
-            {
-                return true;
-            }
-        }
-        false
-    }
-
     /// Whether the side to move's royal piece would be attacked on `sq` (slides passing
     /// through the square it leaves).
     #[inline(always)]
     fn royal_target_attacked(&self, sq: Square, l: &Legality) -> bool {
-        self.attacked_along(sq, self.side.flip(), l.without_king, l.enemy_dirs)
+        let by = self.side.flip();
+        !self
+            .table_attackers(sq, by, l.without_king, l.enemy_dirs, true)
+            .is_empty()
     }
 
     /// Every square `by` attacks by its table moves, slides blocked by `blockers`.

@@ -873,6 +873,12 @@ impl Variant {
         (Bitboard(ray.0 & !beyond.0), Some(first))
     }
 
+    /// Every slide direction of the variant, as direction bits.
+    #[inline(always)]
+    pub fn all_dirs(&self) -> u16 {
+        ((1u32 << self.directions.len()) - 1) as u16
+    }
+
     /// Squares the unlimited slides in `dirs` (direction bits) from `sq` reach, each up to and
     /// including its first square of `blockers`.
     #[inline(always)]
