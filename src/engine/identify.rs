@@ -434,7 +434,7 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use crate::variant::VariantSpec;
-    use crate::variant::{Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Variant};
+    use crate::variant::{Colour, Hooks, OptionSpec, Outcome, Variant};
 
     /// A test rule: with `lone-king = loses`, a side left with its King alone has lost.
     struct LoneKing;
@@ -450,21 +450,8 @@ mod tests {
         let spec = VariantSpec {
             id: "lone-king-test",
             name: "Chess with a test option",
-            files: 8,
-            ranks: 8,
-            pieces: vec![
-                PieceSpec::new("P", "Pawn", "fmWfcFifmnD").pawn(&["N", "B", "R", "Q"]),
-                PieceSpec::new("N", "Knight", "N"),
-                PieceSpec::new("B", "Bishop", "B"),
-                PieceSpec::new("R", "Rook", "R"),
-                PieceSpec::new("Q", "Queen", "Q"),
-                PieceSpec::new("K", "King", "K").royal(),
-            ],
             start_fen: "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1",
             castling: vec![],
-            en_passant: true,
-            hand: HandKind::None,
-            jewel: false,
             options: vec![OptionSpec {
                 name: "lone-king",
                 values: &["plays", "loses"],
@@ -473,6 +460,7 @@ mod tests {
             }],
             rulings: &[],
             hooks: &LoneKing,
+            ..crate::variants::chess::spec()
         };
         let variant: &'static Variant =
             Box::leak(Box::new(Variant::compile(spec).expect("test variant")));
