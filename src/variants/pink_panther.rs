@@ -13,9 +13,12 @@
 //! the atom's own mode (a Pawn's straight step is move-only, its diagonal capture-only).
 
 use super::marriage::{Marriage, marriage_decision};
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::piece::Atom;
 use crate::position::{Move, Piece, Position, flags};
-use crate::variant::{Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, VariantSpec};
+use crate::variant::{
+    Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Variant, VariantSpec,
+};
 
 const GENERAL: u8 = 0;
 const KING: u8 = 1;
@@ -60,48 +63,179 @@ pub fn jewel_square(pos: &Position) -> Option<Square> {
     })
 }
 
-/// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
-pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
+/// How a piece of `kind` jumps: the plain kind whose movement it makes, the move flag, and the
+/// kind it lands as. A plain piece acquires; a carrier passes. `None` for the Princess and Queen.
+fn jump_rule(kind: u8) -> Option<(u8, u8, u8)> {
+    if let Some(c) = carrier_of(kind) {
+        Some((kind, flags::ACQUIRE, c))
+    } else {
+        plain_of(kind).map(|p| (p, flags::PASS, p))
+    }
+}
+
+/// Whether a jump of `us` flagged `flag` may go over `over`: an acquiring jump over the jewel
+/// square (PP-5), a pass over an allied plain piece that has a carrier form (PP-6). The one
+/// definition of what is jumpable, for both the generator and the attack test.
+fn may_jump(pos: &Position, us: Colour, flag: u8, over: Square, jewel: Square) -> bool {
+    if flag == flags::ACQUIRE {
+        over == jewel
+    } else {
+        pos.piece_at(over)
+            .is_some_and(|p| p.colour == us && carrier_of(p.kind).is_some())
+    }
+}
+
+/// Whether a jump whose atom has these modes may end on `to` (PP-5: a Pawn's straight jump
+/// needs an empty square, its diagonal one an enemy).
+fn lands(quiet: bool, capture: bool, to: Square, blockers: Bitboard, targets: Bitboard) -> bool {
+    if blockers.has(to) {
+        capture && targets.has(to)
+    } else {
+        quiet
+    }
+}
+
+/// `atom` of a piece of `us`, as a board vector (atoms are declared from White's side).
+fn vector(atom: &Atom, us: Colour) -> (i32, i32) {
+    let sign = if us == Colour::White { 1 } else { -1 };
+    (atom.dx as i32 * sign, atom.dy as i32 * sign)
+}
+
+/// One jewel jump of one atom: the flag, the mover's square, the square jumped, the squares the
+/// jump may end on as far as the board allows (a leap's one square; for a slide the empty
+/// squares beyond the jumped one and the first blocker after them), and the atom's modes, which
+/// [`lands`] applies to each of those squares.
+struct Jump {
+    flag: u8,
+    from: Square,
+    via: Square,
+    to: Bitboard,
+    quiet: bool,
+    capture: bool,
+}
+
+/// Calls `f` with every jewel jump of `by` that may end on a square of `wanted`, slides
+/// blocked by `blockers`, until `f` returns true (then returns true). Jumps that cannot end on
+/// `wanted` may be left out or not.
+///
+/// A jump is a plain movement's atom made twice over one square (PP-5, PP-6), so every jump
+/// either goes over the jewel square (acquiring: the mover is a plain piece `J - atom` away, or
+/// for a slide the first blocker behind `J`) or starts on the carrier (passing over an ally an
+/// atom away, or the first blocker ahead for a slide). Looking from those two squares finds
+/// every jump without visiting the other pieces; every landing square lies a leap or a ray away
+/// from the jewel square, which lets whole atoms be skipped when they miss `wanted`. Slides are
+/// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped.
+fn for_each_jump(
+    pos: &Position,
+    by: Colour,
+    blockers: Bitboard,
+    wanted: Bitboard,
+    mut f: impl FnMut(Jump) -> bool,
+) -> bool {
     let v = pos.variant();
     let g = &v.geometry;
     let Some(jewel) = jewel_square(pos) else {
-        return;
+        return false;
     };
+    let carrier = pos
+        .piece_at(jewel)
+        .filter(|p| p.colour == by)
+        .and_then(|p| plain_of(p.kind));
+    let anchors = CARRIERS
+        .iter()
+        .map(|&(plain, _)| (plain, flags::ACQUIRE))
+        .chain(carrier.map(|plain| (plain, flags::PASS)));
+    for (plain, flag) in anchors {
+        let acquiring = flag == flags::ACQUIRE;
+        let movers = if acquiring {
+            pos.pieces_of(plain, by)
+        } else {
+            jewel.bb()
+        };
+        if movers.is_empty() {
+            continue;
+        }
+        let slot = Variant::slot(plain, by, jewel);
+        let jump = |from: Square, via: Square, to: Bitboard, quiet: bool, capture: bool| Jump {
+            flag,
+            from,
+            via,
+            to,
+            quiet,
+            capture,
+        };
+        // An acquiring leap lands one atom beyond the jewel: on the leap tables' squares.
+        let leaps_reach =
+            !acquiring || (v.leap_quiet[slot] | v.leap_capture[slot]).intersects(wanted);
+        for atom in v.atoms[plain as usize]
+            .iter()
+            .filter(|a| !a.rider && leaps_reach)
+        {
+            let (dx, dy) = vector(atom, by);
+            let steps = if acquiring { 1 } else { 2 };
+            let Some(to) = g.offset(jewel, steps * dx, steps * dy) else {
+                continue;
+            };
+            if !wanted.has(to) {
+                continue;
+            }
+            let (from, via) = if acquiring {
+                (g.offset(jewel, -dx, -dy), Some(jewel))
+            } else {
+                (Some(jewel), g.offset(jewel, dx, dy))
+            };
+            if let (Some(from), Some(via)) = (from, via)
+                && movers.has(from)
+                && may_jump(pos, by, flag, via, jewel)
+                && f(jump(from, via, to.bb(), atom.quiet, atom.capture))
+            {
+                return true;
+            }
+        }
+        for ride in &v.rides[slot] {
+            if !v.ray_bb[ride.dir as usize * SQUARE_COUNT + jewel.index()].intersects(wanted) {
+                continue;
+            }
+            let (from, via) = if acquiring {
+                (
+                    v.nearest_back(ride.dir, jewel, blockers).map(|s| s.0),
+                    Some(jewel),
+                )
+            } else {
+                (Some(jewel), v.slide(ride.dir, jewel, blockers).1)
+            };
+            if let (Some(from), Some(via)) = (from, via)
+                && movers.has(from)
+                && may_jump(pos, by, flag, via, jewel)
+            {
+                let to = v.slide(ride.dir, via, blockers).0;
+                if f(jump(from, via, to, ride.quiet, ride.capture)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
+pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
+    let v = pos.variant();
     let blockers = pos.occupied() | pos.neutral();
     let targets = pos.capturable(us.flip());
-    let sign = if us == Colour::White { 1 } else { -1 };
-    let last_rank = if us == Colour::White {
-        v.spec.ranks - 1
-    } else {
-        0
-    };
-    let passable = |sq: Square| {
-        pos.piece_at(sq)
-            .is_some_and(|p| p.colour == us && carrier_of(p.kind).is_some())
-    };
-    for from in pos.colour_bb(us) {
-        let piece = pos.piece_at(from).expect("occupied");
-        // (plain movement used, flag, the mover's kind after the jump)
-        let (plain, flag, lands_as) = if let Some(c) = carrier_of(piece.kind) {
-            (piece.kind, flags::ACQUIRE, c)
-        } else if let Some(p) = plain_of(piece.kind) {
-            (p, flags::PASS, p)
-        } else {
-            continue;
-        };
-        let jumpable = |sq: Square| {
-            if flag == flags::ACQUIRE {
-                sq == jewel
-            } else {
-                passable(sq)
+    let last_rank = v.last_rank_bb[us.index()];
+    for_each_jump(pos, us, blockers, v.geometry.mask, |j| {
+        let piece = pos.piece_at(j.from).expect("a mover");
+        let (_, _, lands_as) = jump_rule(piece.kind).expect("a jumping kind");
+        let promotions = &v.promotion_kinds[lands_as as usize];
+        for to in j.to {
+            if !lands(j.quiet, j.capture, to, blockers, targets) {
+                continue;
             }
-        };
-        let push = |to: Square, via: Square, out: &mut Vec<Move>| {
-            let mut m = Move::new(from, to);
-            m.flags = flag;
-            m.via = via;
-            let promotions = &v.promotion_kinds[lands_as as usize];
-            if !promotions.is_empty() && to.rank() == last_rank {
+            let mut m = Move::new(j.from, to);
+            m.flags = j.flag;
+            m.via = j.via;
+            if !promotions.is_empty() && last_rank.has(to) {
                 for &p in promotions {
                     m.promotion = p + 1;
                     out.push(m);
@@ -109,52 +243,19 @@ pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
             } else {
                 out.push(m);
             }
-        };
-        for atom in &v.atoms[plain as usize] {
-            let (dx, dy) = (atom.dx as i32 * sign, atom.dy as i32 * sign);
-            if !atom.rider {
-                let (Some(mid), Some(to)) =
-                    (g.offset(from, dx, dy), g.offset(from, 2 * dx, 2 * dy))
-                else {
-                    continue;
-                };
-                if jumpable(mid)
-                    && ((atom.quiet && !blockers.has(to)) || (atom.capture && targets.has(to)))
-                {
-                    push(to, mid, out);
-                }
-                continue;
-            }
-            let mut cur = from;
-            let mut via = None;
-            while let Some(next) = g.offset(cur, dx, dy) {
-                cur = next;
-                match via {
-                    None => {
-                        if blockers.has(next) {
-                            if jumpable(next) {
-                                via = Some(next);
-                            } else {
-                                break;
-                            }
-                        }
-                    }
-                    Some(v_sq) => {
-                        if !blockers.has(next) {
-                            if atom.quiet {
-                                push(next, v_sq, out);
-                            }
-                        } else {
-                            if atom.capture && targets.has(next) {
-                                push(next, v_sq, out);
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
         }
-    }
+        false
+    });
+}
+
+/// Whether some jewel jump of `by` ends on `sq` (PP-7: jumps give check): the same as asking
+/// [`jewel_jumps`] for a move to `sq`, without generating or storing the moves.
+pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
+    let blockers = pos.occupied() | pos.neutral();
+    let targets = pos.capturable(by.flip());
+    for_each_jump(pos, by, blockers, sq.bb(), |j| {
+        j.to.has(sq) && lands(j.quiet, j.capture, sq, blockers, targets)
+    })
 }
 
 struct PinkPanther;
@@ -175,9 +276,7 @@ impl Hooks for PinkPanther {
     }
 
     fn extra_attacks(&self, pos: &Position, sq: Square, by: Colour) -> bool {
-        let mut jumps = Vec::new();
-        jewel_jumps(pos, by, &mut jumps);
-        jumps.iter().any(|m| m.to == sq)
+        jump_lands_on(pos, sq, by)
     }
 
     fn after_jump(&self, next: &mut Position, m: Move, piece: Piece) -> Piece {
@@ -266,5 +365,178 @@ pub fn spec() -> VariantSpec {
             "GE-1", "PP-1", "PP-2", "PP-3", "PP-4", "PP-5", "PP-6", "PP-7", "PP-8", "PP-9", "PP-10",
         ],
         hooks: &PinkPanther,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{parse_position, to_fen};
+    use crate::variants;
+
+    /// Positions of random games from the start (fixed seed, `game-end = movegen` so marriages
+    /// do not stop them), every position of every game.
+    pub(super) fn random_positions(games: usize, plies: usize) -> Vec<Position> {
+        let mut rules = variants::rules("pink-panther").expect("variant");
+        rules.set("game-end", "movegen").expect("option");
+        let start = parse_position(rules, &rules.start_fen()).expect("start");
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = start.clone();
+            for _ in 0..plies {
+                out.push(pos.clone());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play(moves[(state >> 33) as usize % moves.len()]);
+            }
+        }
+        out
+    }
+
+    /// The jump generator as first written, walking every piece of `us` and every atom from
+    /// its square: the oracle for the generator that looks from the jewel and the carrier.
+    fn reference_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
+        let v = pos.variant();
+        let g = &v.geometry;
+        let Some(jewel) = jewel_square(pos) else {
+            return;
+        };
+        let blockers = pos.occupied() | pos.neutral();
+        let targets = pos.capturable(us.flip());
+        let sign = if us == Colour::White { 1 } else { -1 };
+        let last_rank = if us == Colour::White {
+            v.spec.ranks - 1
+        } else {
+            0
+        };
+        let passable = |sq: Square| {
+            pos.piece_at(sq)
+                .is_some_and(|p| p.colour == us && carrier_of(p.kind).is_some())
+        };
+        for from in pos.colour_bb(us) {
+            let piece = pos.piece_at(from).expect("occupied");
+            // (plain movement used, flag, the mover's kind after the jump)
+            let (plain, flag, lands_as) = if let Some(c) = carrier_of(piece.kind) {
+                (piece.kind, flags::ACQUIRE, c)
+            } else if let Some(p) = plain_of(piece.kind) {
+                (p, flags::PASS, p)
+            } else {
+                continue;
+            };
+            let jumpable = |sq: Square| {
+                if flag == flags::ACQUIRE {
+                    sq == jewel
+                } else {
+                    passable(sq)
+                }
+            };
+            let push = |to: Square, via: Square, out: &mut Vec<Move>| {
+                let mut m = Move::new(from, to);
+                m.flags = flag;
+                m.via = via;
+                let promotions = &v.promotion_kinds[lands_as as usize];
+                if !promotions.is_empty() && to.rank() == last_rank {
+                    for &p in promotions {
+                        m.promotion = p + 1;
+                        out.push(m);
+                    }
+                } else {
+                    out.push(m);
+                }
+            };
+            for atom in &v.atoms[plain as usize] {
+                let (dx, dy) = (atom.dx as i32 * sign, atom.dy as i32 * sign);
+                if !atom.rider {
+                    let (Some(mid), Some(to)) =
+                        (g.offset(from, dx, dy), g.offset(from, 2 * dx, 2 * dy))
+                    else {
+                        continue;
+                    };
+                    if jumpable(mid)
+                        && ((atom.quiet && !blockers.has(to)) || (atom.capture && targets.has(to)))
+                    {
+                        push(to, mid, out);
+                    }
+                    continue;
+                }
+                let mut cur = from;
+                let mut via = None;
+                while let Some(next) = g.offset(cur, dx, dy) {
+                    cur = next;
+                    match via {
+                        None => {
+                            if blockers.has(next) {
+                                if jumpable(next) {
+                                    via = Some(next);
+                                } else {
+                                    break;
+                                }
+                            }
+                        }
+                        Some(v_sq) => {
+                            if !blockers.has(next) {
+                                if atom.quiet {
+                                    push(next, v_sq, out);
+                                }
+                            } else {
+                                if atom.capture && targets.has(next) {
+                                    push(next, v_sq, out);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn anchored_generator_matches_the_reference() {
+        let mut jumps = 0;
+        for pos in random_positions(60, 150) {
+            for by in Colour::BOTH {
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                jewel_jumps(&pos, by, &mut fast);
+                reference_jumps(&pos, by, &mut slow);
+                let key = |m: &Move| (m.from, m.to, m.promotion, m.via, m.flags);
+                fast.sort_by_key(key);
+                slow.sort_by_key(key);
+                assert_eq!(fast, slow, "{by:?} in {}", to_fen(&pos));
+                jumps += fast.len();
+            }
+        }
+        assert!(jumps > 5000, "too few jumps generated: {jumps}");
+    }
+
+    #[test]
+    fn targeted_jump_test_agrees_with_the_generator() {
+        let mut carried = 0;
+        for pos in random_positions(60, 150) {
+            carried += usize::from(pos.neutral().is_empty());
+            for by in Colour::BOTH {
+                let mut jumps = Vec::new();
+                reference_jumps(&pos, by, &mut jumps);
+                for sq in pos.variant().geometry.squares() {
+                    let generated = jumps.iter().any(|m| m.to == sq);
+                    assert_eq!(
+                        jump_lands_on(&pos, sq, by),
+                        generated,
+                        "{sq} by {by:?} in {}",
+                        to_fen(&pos)
+                    );
+                }
+            }
+        }
+        assert!(
+            carried > 1000,
+            "too few positions with a carrier: {carried}"
+        );
     }
 }
