@@ -577,22 +577,48 @@ impl Position {
     }
 
     /// What the side to move needs to decide legality cheaply: `None` when every move must be
-    /// made and tested (in check, hook captures, more than one royal piece).
+    /// made and tested (in check, hook captures the hooks cannot map, more than one royal
+    /// piece).
+    ///
+    /// With hook captures, the opponent's hook attack map joins the table one and the hooks
+    /// name the pieces whose moves are still made and tested ([`Legality::tested`]); flagged
+    /// moves are always made and tested ([`Position::quick_legal`]). With no royal piece at
+    /// all, a move is illegal only if it creates one: flagged moves and placements are tested,
+    /// and plain moves cannot unless they promote to a royal kind, which is then refused here.
+    /// (No royal piece also means no castling right, so the empty attack map is never asked.)
     pub fn legality(&self) -> Option<Legality> {
         let v = self.rules.variant;
-        if !v.fast_legality || v.royal_kinds.len() != 1 {
+        let hooks = v.spec.hooks;
+        if v.special_captures || v.royal_kinds.len() != 1 {
             return None;
         }
         let us = self.side;
         let royals = self.pieces_of(v.royal_kinds[0], us);
-        let king = royals.first()?;
-        if royals.count() != 1 {
+        if royals.count() > 1 {
             return None;
         }
+        let Some(king) = royals.first() else {
+            let promotes_to_royal = v
+                .promotion_kinds
+                .iter()
+                .flatten()
+                .any(|k| v.royal_kinds.contains(k));
+            return (!promotes_to_royal).then(|| Legality {
+                attacked: Bitboard::EMPTY,
+                royals,
+                pinned: Bitboard::EMPTY,
+                tested: hooks.must_test(self, None),
+                pins: [(NO_SQUARE, Bitboard::EMPTY); crate::variant::MAX_DIRECTIONS],
+                pin_count: 0,
+            });
+        };
         let blockers = self.occupied() | self.neutral;
         let mut without_king = blockers;
         without_king.clear(king);
-        let attacked = self.attack_map(us.flip(), without_king);
+        let mut attacked = self.attack_map(us.flip(), without_king);
+        if !v.fast_legality {
+            attacked |= hooks.extra_attack_map(self, us.flip(), without_king)?;
+        }
         if attacked.has(king) {
             return None;
         }
@@ -602,6 +628,7 @@ impl Position {
             attacked,
             royals,
             pinned: Bitboard::EMPTY,
+            tested: hooks.must_test(self, Some(king)),
             pins: [(NO_SQUARE, Bitboard::EMPTY); crate::variant::MAX_DIRECTIONS],
             pin_count: 0,
         };
@@ -629,11 +656,16 @@ impl Position {
     }
 
     /// Whether `m` is legal, when [`Position::legality`] decides it without making the move;
-    /// `None` when it must be made and tested (placements, en passant, castling).
+    /// `None` when it must be made and tested (placements, en passant, castling, jewel jumps,
+    /// moves of [`Legality::tested`] pieces).
     #[inline(always)]
     pub fn quick_legal(&self, m: &Move, legality: &Legality) -> Option<bool> {
-        const SPECIAL: u8 = flags::EN_PASSANT | flags::CASTLE_KING | flags::CASTLE_QUEEN;
-        if !m.has_moving_part() || m.flags & SPECIAL != 0 {
+        const SPECIAL: u8 = flags::EN_PASSANT
+            | flags::CASTLE_KING
+            | flags::CASTLE_QUEEN
+            | flags::ACQUIRE
+            | flags::PASS;
+        if !m.has_moving_part() || m.flags & SPECIAL != 0 || legality.tested.has(m.from) {
             None
         } else if legality.royals.has(m.from) {
             Some(!legality.attacked.has(m.to))
@@ -1097,6 +1129,10 @@ pub struct Legality {
     pub royals: Bitboard,
     /// Pinned pieces of the side to move.
     pub pinned: Bitboard,
+    /// Pieces of the side to move whose moves are made and tested (from [`Hooks::must_test`]).
+    ///
+    /// [`Hooks::must_test`]: crate::variant::Hooks::must_test
+    pub tested: Bitboard,
     pins: [(Square, Bitboard); crate::variant::MAX_DIRECTIONS],
     pin_count: usize,
 }
@@ -1133,12 +1169,15 @@ impl MoveSink for LeafCounter {
     #[inline(always)]
     fn add_targets(
         &mut self,
-        _pos: &Position,
+        pos: &Position,
         from: Square,
         to: Bitboard,
         promotions: &[u8],
         last_rank: Bitboard,
     ) {
+        if self.legality.tested.has(from) {
+            return OneByOne(self).add_targets(pos, from, to, promotions, last_rank);
+        }
         let to = if self.legality.royals.has(from) {
             to & !self.legality.attacked
         } else if self.legality.pinned.has(from) {
@@ -1150,6 +1189,16 @@ impl MoveSink for LeafCounter {
         if !promotions.is_empty() {
             self.count += (to & last_rank).count() as u64 * (promotions.len() as u64 - 1);
         }
+    }
+}
+
+/// A [`LeafCounter`] taking targets one move at a time (the default `add_targets`), so each
+/// goes through `quick_legal` to make-and-test.
+struct OneByOne<'a>(&'a mut LeafCounter);
+
+impl MoveSink for OneByOne<'_> {
+    fn add(&mut self, pos: &Position, m: Move) {
+        self.0.add(pos, m);
     }
 }
 

@@ -258,6 +258,67 @@ pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
     })
 }
 
+/// Every square on which a jewel jump of `by` could capture a piece standing there, slides
+/// blocked by `blockers`: the jumps' landing squares for atoms that capture, whatever stands on
+/// them now.
+pub fn jump_attack_map(pos: &Position, by: Colour, blockers: Bitboard) -> Bitboard {
+    let mut map = Bitboard::EMPTY;
+    for_each_jump(pos, by, blockers, pos.variant().geometry.mask, |j| {
+        if j.capture {
+            map |= j.to;
+        }
+        false
+    });
+    map
+}
+
+/// The side to move's pieces whose moves must be made and tested, with its General on
+/// `general` ([`Hooks::must_test`]); see [`PinkPanther::extra_attack_map`] for why every other
+/// move is decided exactly by the attack map and the table pins.
+///
+/// * Its carrier: moving it moves the jewel square, which changes every acquiring jump.
+/// * A piece whose leaving a line through the General lets a sliding jump land on it. Such a
+///   jump needs, behind the General on that line, a jumpable first blocker and an enemy mover
+///   next (a leap's jumped square is fixed, and no piece of ours is ever jumpable for the
+///   enemy). Taking one piece off the line changes the first two blockers only if it is one of
+///   them: so the pieces flagged are the first or second blocker when the other one of the
+///   two is jumpable for the enemy ([`may_jump`]) and the third is an enemy piece.
+fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
+    let v = pos.variant();
+    let us = pos.side();
+    let them = us.flip();
+    let Some(jewel) = jewel_square(pos) else {
+        return Bitboard::EMPTY;
+    };
+    let ours = pos.colour_bb(us);
+    let theirs = pos.colour_bb(them);
+    let mut tested = jewel.bb() & ours;
+    let jumpable = |sq: Square| {
+        may_jump(pos, them, flags::ACQUIRE, sq, jewel)
+            || (theirs.has(jewel) && may_jump(pos, them, flags::PASS, sq, jewel))
+    };
+    let blockers = pos.occupied() | pos.neutral();
+    let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers).map(|s| s.0);
+    for dir in 0..v.directions.len() as u8 {
+        let Some(first) = behind(general, dir) else {
+            continue;
+        };
+        let Some(second) = behind(first, dir) else {
+            continue;
+        };
+        if !behind(second, dir).is_some_and(|third| theirs.has(third)) {
+            continue;
+        }
+        if ours.has(first) && jumpable(second) {
+            tested.set(first);
+        }
+        if ours.has(second) && jumpable(first) {
+            tested.set(second);
+        }
+    }
+    tested
+}
+
 struct PinkPanther;
 
 const MARRIAGE: Marriage<'static> = Marriage {
@@ -277,6 +338,33 @@ impl Hooks for PinkPanther {
 
     fn extra_attacks(&self, pos: &Position, sq: Square, by: Colour) -> bool {
         jump_lands_on(pos, sq, by)
+    }
+
+    /// The map of the fast legality path (`Position::legality`), exact for the moves it
+    /// decides, the side to move's plain moves without a jump (jumps are made and tested).
+    ///
+    /// * The General's step to `s`: it is then attacked by a jump landing on `s`, with the
+    ///   board as before but the General gone from its square (a capturable piece on `s`, and
+    ///   the squares between mover, jumped square and `s` are never `s`). That is this map with
+    ///   the General removed from `blockers`; the General is never jumpable for the enemy (it
+    ///   is not the jewel and not theirs), so its old square cannot matter as a jumped one,
+    ///   and a piece it captures on `s` can be neither the mover nor the jumped square of a
+    ///   jump landing on `s`.
+    /// * Any other piece's move, the General staying: the General is not attacked before
+    ///   (else no fast path). The move empties `from` and fills `to` with a piece of ours,
+    ///   perhaps capturing. Filling a square only blocks jumps (ours are never jumpable), and a
+    ///   capture removes an enemy mover or jumped square (carriers cannot be captured), so only
+    ///   emptying `from` can create an attack: by a leap only if `from` becomes jumpable (never:
+    ///   it is empty), by a slide only if `from` is one of the first two blockers behind the
+    ///   General on a line, or by moving the jewel (the carrier). Those are [`jump_pinned`].
+    /// * No General (a King is never in check): a move is illegal only if it makes the mover's
+    ///   King a General, which only a jump does (passing, or a robbery of one's own King).
+    fn extra_attack_map(&self, pos: &Position, by: Colour, blockers: Bitboard) -> Option<Bitboard> {
+        Some(jump_attack_map(pos, by, blockers))
+    }
+
+    fn must_test(&self, pos: &Position, royal: Option<Square>) -> Bitboard {
+        royal.map_or(Bitboard::EMPTY, |general| jump_pinned(pos, general))
     }
 
     fn after_jump(&self, next: &mut Position, m: Move, piece: Piece) -> Piece {
