@@ -164,9 +164,12 @@ fn for_each_jump(
             quiet,
             capture,
         };
-        // An acquiring leap lands one atom beyond the jewel: on the leap tables' squares.
-        let leaps_reach =
-            !acquiring || (v.leap_quiet[slot] | v.leap_capture[slot]).intersects(wanted);
+        // An acquiring leap starts one atom before the jewel (where the other side's mirrored
+        // atoms lead from it) and lands one atom beyond (on the leap tables' squares).
+        let back = Variant::slot(plain, by.flip(), jewel);
+        let leaps_reach = !acquiring
+            || ((v.leap_quiet[back] | v.leap_capture[back]).intersects(movers)
+                && (v.leap_quiet[slot] | v.leap_capture[slot]).intersects(wanted));
         for atom in v.atoms[plain as usize]
             .iter()
             .filter(|a| !a.rider && leaps_reach)
@@ -193,7 +196,10 @@ fn for_each_jump(
             }
         }
         for ride in &v.rides[slot] {
-            if !v.ray_bb[ride.dir as usize * SQUARE_COUNT + jewel.index()].intersects(wanted) {
+            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+            if !v.ray_bb[ray].intersects(wanted)
+                || (acquiring && !v.back_ray_bb[ray].intersects(movers))
+            {
                 continue;
             }
             let (from, via) = if acquiring {
@@ -293,9 +299,15 @@ fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
     let ours = pos.colour_bb(us);
     let theirs = pos.colour_bb(them);
     let mut tested = jewel.bb() & ours;
-    let jumpable = |sq: Square| {
-        may_jump(pos, them, flags::ACQUIRE, sq, jewel)
-            || (theirs.has(jewel) && may_jump(pos, them, flags::PASS, sq, jewel))
+    // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
+    let slides_over = |from: Square, over: Square, dir: u8| {
+        let mover = pos.piece_at(from).expect("a blocker of theirs");
+        jump_rule(mover.kind).is_some_and(|(plain, flag, _)| {
+            may_jump(pos, them, flag, over, jewel)
+                && v.rides[Variant::slot(plain, them, from)]
+                    .iter()
+                    .any(|r| r.dir == dir && r.capture)
+        })
     };
     let blockers = pos.occupied() | pos.neutral();
     let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers).map(|s| s.0);
@@ -306,13 +318,13 @@ fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
         let Some(second) = behind(first, dir) else {
             continue;
         };
-        if !behind(second, dir).is_some_and(|third| theirs.has(third)) {
+        let Some(third) = behind(second, dir).filter(|&t| theirs.has(t)) else {
             continue;
-        }
-        if ours.has(first) && jumpable(second) {
+        };
+        if ours.has(first) && slides_over(third, second, dir) {
             tested.set(first);
         }
-        if ours.has(second) && jumpable(first) {
+        if ours.has(second) && slides_over(third, first, dir) {
             tested.set(second);
         }
     }
