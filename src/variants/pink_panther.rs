@@ -311,7 +311,13 @@ fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
     };
     let blockers = pos.occupied() | pos.neutral();
     let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers).map(|s| s.0);
+    // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
+    // is the only square it may jump: only the line from the General through it matters.
+    let carrying = theirs.has(jewel);
     for dir in 0..v.directions.len() as u8 {
+        if !carrying && !v.back_ray_bb[dir as usize * SQUARE_COUNT + general.index()].has(jewel) {
+            continue;
+        }
         let Some(first) = behind(general, dir) else {
             continue;
         };
