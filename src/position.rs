@@ -586,20 +586,48 @@ impl Position {
     }
 
     /// What the side to move needs to decide legality cheaply: `None` when every move must be
-    /// made and tested (in check, hook captures, more than one royal piece, many pins).
+    /// made and tested (in check, hook captures the hooks cannot map, more than one royal
+    /// piece, many pins).
+    ///
+    /// With hook captures, the opponent's hook attack map joins the table attacks and the
+    /// hooks name the pieces whose moves are still made and tested ([`Legality::tested`]);
+    /// flagged moves are always made and tested ([`Position::quick_legal`]). With no royal
+    /// piece at all, a move is illegal only if it creates one: flagged moves and placements
+    /// are tested, and plain moves cannot unless they promote to a royal kind, which is then
+    /// refused here. (No royal piece also means no castling right.)
     pub fn legality(&self) -> Option<Legality> {
         let v = self.rules.variant;
-        if !v.fast_legality || v.royal_kinds.len() != 1 {
+        let hooks = v.spec.hooks;
+        if v.special_captures || v.royal_kinds.len() != 1 {
             return None;
         }
         let us = self.side;
         let them = us.flip();
         let royals = self.pieces_of(v.royal_kinds[0], us);
-        let king = royals.first()?;
-        if royals.count() != 1 {
+        if royals.count() > 1 {
             return None;
         }
         let blockers = self.occupied() | self.neutral;
+        let mut legality = Legality {
+            without_king: blockers,
+            enemy_dirs: 0,
+            hook_attacked: Bitboard::EMPTY,
+            royals,
+            pinned: Bitboard::EMPTY,
+            tested: Bitboard::EMPTY,
+            pin_from: [NO_SQUARE; MAX_PINS],
+            pin_segment: [Bitboard::EMPTY; MAX_PINS],
+            pin_count: 0,
+        };
+        let Some(king) = royals.first() else {
+            let promotes_to_royal = v
+                .promotion_kinds
+                .iter()
+                .flatten()
+                .any(|k| v.royal_kinds.contains(k));
+            legality.tested = hooks.must_test(self, None);
+            return (!promotes_to_royal).then_some(legality);
+        };
         let ours = self.by_colour[us.index()];
         let theirs = self.by_colour[them.index()];
         // Directions some enemy piece can capture along.
@@ -610,23 +638,19 @@ impl Position {
             }
             dirs |= v.capture_dirs[k * 2 + them.index()];
         }
-        if !self
-            .table_attackers(king, them, blockers, dirs, true)
-            .is_empty()
+        legality.without_king.clear(king);
+        legality.enemy_dirs = dirs;
+        if !v.fast_legality {
+            legality.hook_attacked = hooks.extra_attack_map(self, them, legality.without_king)?;
+        }
+        if legality.hook_attacked.has(king)
+            || !self
+                .table_attackers(king, them, blockers, dirs, true)
+                .is_empty()
         {
             return None;
         }
-        let mut without_king = blockers;
-        without_king.clear(king);
-        let mut legality = Legality {
-            without_king,
-            enemy_dirs: dirs,
-            royals,
-            pinned: Bitboard::EMPTY,
-            pin_from: [NO_SQUARE; MAX_PINS],
-            pin_segment: [Bitboard::EMPTY; MAX_PINS],
-            pin_count: 0,
-        };
+        legality.tested = hooks.must_test(self, Some(king));
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
@@ -660,11 +684,16 @@ impl Position {
     }
 
     /// Whether `m` is legal, when [`Position::legality`] decides it without making the move;
-    /// `None` when it must be made and tested (placements, en passant, castling).
+    /// `None` when it must be made and tested (placements, en passant, castling, jewel jumps,
+    /// moves of [`Legality::tested`] pieces).
     #[inline(always)]
     pub fn quick_legal(&self, m: &Move, legality: &Legality) -> Option<bool> {
-        const SPECIAL: u8 = flags::EN_PASSANT | flags::CASTLE_KING | flags::CASTLE_QUEEN;
-        if !m.has_moving_part() || m.flags & SPECIAL != 0 {
+        const SPECIAL: u8 = flags::EN_PASSANT
+            | flags::CASTLE_KING
+            | flags::CASTLE_QUEEN
+            | flags::ACQUIRE
+            | flags::PASS;
+        if !m.has_moving_part() || m.flags & SPECIAL != 0 || legality.tested.has(m.from) {
             None
         } else if legality.royals.has(m.from) {
             Some(!self.royal_target_attacked(m.to, legality))
@@ -680,9 +709,10 @@ impl Position {
     #[inline(always)]
     fn royal_target_attacked(&self, sq: Square, l: &Legality) -> bool {
         let by = self.side.flip();
-        !self
-            .table_attackers(sq, by, l.without_king, l.enemy_dirs, true)
-            .is_empty()
+        l.hook_attacked.has(sq)
+            || !self
+                .table_attackers(sq, by, l.without_king, l.enemy_dirs, true)
+                .is_empty()
     }
 
     /// Every square `by` attacks by its table moves, slides blocked by `blockers`.
@@ -953,7 +983,7 @@ impl Position {
             return counter.count;
         }
         let ctx = GenContext::new(self);
-        let restricted = l.pinned | l.royals;
+        let restricted = l.pinned | l.royals | l.tested;
         for k in 0..v.spec.pieces.len() {
             let pieces = self.by_kind[k] & ctx.ours;
             if pieces.is_empty() {
@@ -1341,10 +1371,19 @@ pub struct Legality {
     without_king: Bitboard,
     /// Directions (bits) some enemy piece captures along.
     enemy_dirs: u16,
+    /// Squares the opponent's hook moves capture on (see [`Hooks::extra_attack_map`]), with
+    /// the side to move's royal piece lifted.
+    ///
+    /// [`Hooks::extra_attack_map`]: crate::variant::Hooks::extra_attack_map
+    hook_attacked: Bitboard,
     /// The side to move's royal piece.
     pub royals: Bitboard,
     /// Pinned pieces of the side to move.
     pub pinned: Bitboard,
+    /// Pieces of the side to move whose moves are made and tested (from [`Hooks::must_test`]).
+    ///
+    /// [`Hooks::must_test`]: crate::variant::Hooks::must_test
+    pub tested: Bitboard,
     pin_from: [Square; MAX_PINS],
     pin_segment: [Bitboard; MAX_PINS],
     pin_count: usize,
@@ -1391,6 +1430,9 @@ impl MoveSink for LeafCounter<'_> {
         promotions: &[u8],
         last_rank: Bitboard,
     ) {
+        if self.legality.tested.has(from) {
+            return OneByOne(self).add_targets(pos, from, to, promotions, last_rank);
+        }
         let to = if self.legality.royals.has(from) {
             to.filter_squares(|sq| !pos.royal_target_attacked(sq, self.legality))
         } else if self.legality.pinned.has(from) {
@@ -1402,6 +1444,16 @@ impl MoveSink for LeafCounter<'_> {
         if !promotions.is_empty() {
             self.count += (to & last_rank).count() as u64 * (promotions.len() as u64 - 1);
         }
+    }
+}
+
+/// A [`LeafCounter`] taking targets one move at a time (the default `add_targets`), so each
+/// goes through `quick_legal` to make-and-test.
+struct OneByOne<'a, 'b>(&'a mut LeafCounter<'b>);
+
+impl MoveSink for OneByOne<'_, '_> {
+    fn add(&mut self, pos: &Position, m: Move) {
+        self.0.add(pos, m);
     }
 }
 

@@ -297,6 +297,24 @@ pub trait Hooks: Sync + Send {
     fn table_attacks_only(&self) -> bool {
         true
     }
+    /// With hook captures (`table_attacks_only` false): every square on which a hook move of
+    /// `by` could capture the other side's royal piece if it stood there, slides blocked by
+    /// `blockers` (the board without that royal piece), for [`Position::legality`]. `None`
+    /// (the default) when the variant cannot say: every move is then made and tested.
+    fn extra_attack_map(
+        &self,
+        _pos: &Position,
+        _by: Colour,
+        _blockers: Bitboard,
+    ) -> Option<Bitboard> {
+        None
+    }
+    /// Pieces of the side to move whose moves [`Position::legality`] must leave to make-and-test
+    /// although no table piece pins them: moving them may open or create a hook capture onto
+    /// `royal` (the side to move's royal piece, if any). Flagged moves are tested anyway.
+    fn must_test(&self, _pos: &Position, _royal: Option<Square>) -> Bitboard {
+        Bitboard::EMPTY
+    }
     /// Whether `expand` may add moves in `pos` (default: whenever [`Hooks::expands`]); a
     /// variant returns false where it knows no expansion can happen, so the fast paths apply.
     fn expands_here(&self, _pos: &Position) -> bool {

@@ -165,3 +165,72 @@ fn plutonian_matches_brute_force() {
 fn pink_panther_matches_brute_force() {
     check_variant("pink-panther", &[], 40, 120);
 }
+
+/// The legal moves by making and testing every pseudo-legal move (no pins, no attack maps).
+fn make_and_test(pos: &Position) -> Vec<String> {
+    let mut pseudo = Vec::new();
+    pos.pseudo_moves(&mut pseudo);
+    let mut out: Vec<String> = pseudo
+        .iter()
+        .filter(|m| !pos.play(**m).royal_attacked(pos.side()))
+        .map(|m| move_text(pos, m))
+        .collect();
+    out.sort();
+    out
+}
+
+/// At every node of perft `depth` below `pos` (leaves excluded, their parents bulk-counted): the bulk count at the leaves
+/// and the legal move list both equal make-and-test. Returns the nodes checked.
+fn fast_legality_tree(pos: &Position, depth: u32) -> usize {
+    let slow = make_and_test(pos);
+    assert_eq!(
+        pos.count_legal(),
+        slow.len() as u64,
+        "bulk count in {}",
+        to_fen(pos)
+    );
+    let mut fast: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| move_text(pos, m))
+        .collect();
+    fast.sort();
+    assert_eq!(fast, slow, "legal moves in {}", to_fen(pos));
+    let mut nodes = 1;
+    if depth > 1 {
+        pos.for_each_legal(|_, next| nodes += fast_legality_tree(next, depth - 1));
+    }
+    nodes
+}
+
+#[test]
+fn pink_panther_fast_legality_matches_make_and_test() {
+    let mut rules: Rules = variants::rules("pink-panther").expect("variant");
+    rules.set("game-end", "movegen").expect("option");
+    // Every suite position, then positions of random games every 15 plies.
+    let suite = std::fs::read_to_string("suites/pink-panther.yaml").expect("suite");
+    let mut roots: Vec<Position> = suite
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("fen: \""))
+        .filter_map(|l| l.strip_suffix('"'))
+        .filter_map(|fen| parse_position(rules, fen).ok())
+        .collect();
+    let start = parse_position(rules, &rules.start_fen()).expect("start");
+    let mut rng = Lcg(0x9e37);
+    for _ in 0..12 {
+        let mut pos = start.clone();
+        for ply in 0..90 {
+            if ply % 15 == 14 {
+                roots.push(pos.clone());
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[(rng.next() % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(roots.len() > 100, "too few roots: {}", roots.len());
+    let nodes: usize = roots.iter().map(|r| fast_legality_tree(r, 4)).sum();
+    assert!(nodes > 500_000, "too few nodes: {nodes}");
+}

@@ -6,7 +6,7 @@
 //! can legally capture it (or, for the Pink Panther, can legally rob the King), and a position
 //! whose side to move is married and not in check is that side's win.
 
-use crate::geometry::Bitboard;
+use crate::geometry::{Bitboard, Square};
 use crate::position::{Position, flags};
 use crate::variant::{Colour, Outcome};
 
@@ -20,60 +20,48 @@ pub struct Marriage<'a> {
     pub robbing_saves: bool,
 }
 
-fn neighbours(pos: &Position, sq: crate::geometry::Square) -> Bitboard {
-    let g = &pos.variant().geometry;
-    let mut bb = Bitboard::EMPTY;
-    for dx in -1..=1 {
-        for dy in -1..=1 {
-            if (dx, dy) != (0, 0)
-                && let Some(s) = g.offset(sq, dx, dy)
-            {
-                bb.set(s);
-            }
-        }
-    }
-    bb
+/// Whether two squares touch (one of the eight squares around each other).
+fn touch(a: Square, b: Square) -> bool {
+    a != b && a.file().abs_diff(b.file()) <= 1 && a.rank().abs_diff(b.rank()) <= 1
 }
 
 /// Squares of `c`'s partners next to its King (empty when not married).
 pub fn adjacent_partners(pos: &Position, m: &Marriage, c: Colour) -> Bitboard {
     let mut found = Bitboard::EMPTY;
     for king in pos.pieces_of(m.king, c) {
-        let near = neighbours(pos, king);
         for &p in m.partners {
-            found |= near & pos.pieces_of(p, c);
+            found |= pos.pieces_of(p, c).filter_squares(|q| touch(q, king));
         }
     }
     found
 }
 
-/// The decision of BK-6 / PP-9 for `pos` (asked under `game-end = rules`).
+/// The decision of BK-6 / PP-9 for `pos` (asked under `game-end = rules`). Asked at every node,
+/// so it looks at the King and partner squares first and at the option and the legal moves
+/// only when a side is married.
 pub fn marriage_decision(pos: &Position, m: &Marriage) -> Option<Outcome> {
     let s = pos.side();
     let o = s.flip();
-    let continue_rule = pos.rules().is("medinese", "continue");
+    let continue_rule = || pos.rules().is("medinese", "continue");
     let theirs = adjacent_partners(pos, m, o);
     if !theirs.is_empty() {
-        if !continue_rule {
+        if !continue_rule() {
             return Some(Outcome::win(o));
         }
-        let legal = pos.legal_moves_unchecked();
         let single = theirs.count() == 1;
         let partner = theirs.first().expect("non-empty");
-        let captures = single
-            && legal
-                .iter()
-                .any(|mv| mv.has_moving_part() && mv.to == partner);
         let king_sq = pos.pieces_of(m.king, o).first();
-        let robs = m.robbing_saves
-            && legal
-                .iter()
-                .any(|mv| mv.flags & flags::ACQUIRE != 0 && Some(mv.via) == king_sq);
-        if !captures && !robs {
+        let mut saved = false;
+        pos.for_each_legal_unchecked(|mv, _| {
+            let captures = single && mv.has_moving_part() && mv.to == partner;
+            let robs = m.robbing_saves && mv.flags & flags::ACQUIRE != 0 && Some(mv.via) == king_sq;
+            saved |= captures || robs;
+        });
+        if !saved {
             return Some(Outcome::win(o));
         }
     }
-    if continue_rule && !adjacent_partners(pos, m, s).is_empty() && !pos.in_check() {
+    if !adjacent_partners(pos, m, s).is_empty() && continue_rule() && !pos.in_check() {
         return Some(Outcome::win(s));
     }
     None

@@ -13,9 +13,12 @@
 //! the atom's own mode (a Pawn's straight step is move-only, its diagonal capture-only).
 
 use super::marriage::{Marriage, marriage_decision};
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::piece::Atom;
 use crate::position::{Move, Piece, Position, flags};
-use crate::variant::{Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, VariantSpec};
+use crate::variant::{
+    Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Variant, VariantSpec,
+};
 
 const GENERAL: u8 = 0;
 const KING: u8 = 1;
@@ -60,48 +63,185 @@ pub fn jewel_square(pos: &Position) -> Option<Square> {
     })
 }
 
-/// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
-pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
+/// How a piece of `kind` jumps: the plain kind whose movement it makes, the move flag, and the
+/// kind it lands as. A plain piece acquires; a carrier passes. `None` for the Princess and Queen.
+fn jump_rule(kind: u8) -> Option<(u8, u8, u8)> {
+    if let Some(c) = carrier_of(kind) {
+        Some((kind, flags::ACQUIRE, c))
+    } else {
+        plain_of(kind).map(|p| (p, flags::PASS, p))
+    }
+}
+
+/// Whether a jump of `us` flagged `flag` may go over `over`: an acquiring jump over the jewel
+/// square (PP-5), a pass over an allied plain piece that has a carrier form (PP-6). The one
+/// definition of what is jumpable, for both the generator and the attack test.
+fn may_jump(pos: &Position, us: Colour, flag: u8, over: Square, jewel: Square) -> bool {
+    if flag == flags::ACQUIRE {
+        over == jewel
+    } else {
+        pos.piece_at(over)
+            .is_some_and(|p| p.colour == us && carrier_of(p.kind).is_some())
+    }
+}
+
+/// Whether a jump whose atom has these modes may end on `to` (PP-5: a Pawn's straight jump
+/// needs an empty square, its diagonal one an enemy).
+fn lands(quiet: bool, capture: bool, to: Square, blockers: Bitboard, targets: Bitboard) -> bool {
+    if blockers.has(to) {
+        capture && targets.has(to)
+    } else {
+        quiet
+    }
+}
+
+/// `atom` of a piece of `us`, as a board vector (atoms are declared from White's side).
+fn vector(atom: &Atom, us: Colour) -> (i32, i32) {
+    let sign = if us == Colour::White { 1 } else { -1 };
+    (atom.dx as i32 * sign, atom.dy as i32 * sign)
+}
+
+/// One jewel jump of one atom: the flag, the mover's square, the square jumped, the squares the
+/// jump may end on as far as the board allows (a leap's one square; for a slide the empty
+/// squares beyond the jumped one and the first blocker after them), and the atom's modes, which
+/// [`lands`] applies to each of those squares.
+struct Jump {
+    flag: u8,
+    from: Square,
+    via: Square,
+    to: Bitboard,
+    quiet: bool,
+    capture: bool,
+}
+
+/// Calls `f` with every jewel jump of `by` that may end on a square of `wanted`, slides
+/// blocked by `blockers`, until `f` returns true (then returns true). Jumps that cannot end on
+/// `wanted` may be left out or not.
+///
+/// A jump is a plain movement's atom made twice over one square (PP-5, PP-6), so every jump
+/// either goes over the jewel square (acquiring: the mover is a plain piece `J - atom` away, or
+/// for a slide the first blocker behind `J`) or starts on the carrier (passing over an ally an
+/// atom away, or the first blocker ahead for a slide). Looking from those two squares finds
+/// every jump without visiting the other pieces; every landing square lies a leap or a ray away
+/// from the jewel square, which lets whole atoms be skipped when they miss `wanted`. Slides are
+/// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped.
+fn for_each_jump(
+    pos: &Position,
+    by: Colour,
+    blockers: Bitboard,
+    wanted: Bitboard,
+    mut f: impl FnMut(Jump) -> bool,
+) -> bool {
     let v = pos.variant();
     let g = &v.geometry;
     let Some(jewel) = jewel_square(pos) else {
-        return;
+        return false;
     };
+    let carrier = pos
+        .piece_at(jewel)
+        .filter(|p| p.colour == by)
+        .and_then(|p| plain_of(p.kind));
+    let anchors = CARRIERS
+        .iter()
+        .map(|&(plain, _)| (plain, flags::ACQUIRE))
+        .chain(carrier.map(|plain| (plain, flags::PASS)));
+    for (plain, flag) in anchors {
+        let acquiring = flag == flags::ACQUIRE;
+        let movers = if acquiring {
+            pos.pieces_of(plain, by)
+        } else {
+            jewel.bb()
+        };
+        if movers.is_empty() {
+            continue;
+        }
+        let slot = Variant::slot(plain, by, jewel);
+        let jump = |from: Square, via: Square, to: Bitboard, quiet: bool, capture: bool| Jump {
+            flag,
+            from,
+            via,
+            to,
+            quiet,
+            capture,
+        };
+        // An acquiring leap starts one atom before the jewel (where the other side's mirrored
+        // atoms lead from it) and lands one atom beyond (on the leap tables' squares).
+        let back = Variant::slot(plain, by.flip(), jewel);
+        let leaps_reach = !acquiring
+            || ((v.leap_quiet[back] | v.leap_capture[back]).intersects(movers)
+                && (v.leap_quiet[slot] | v.leap_capture[slot]).intersects(wanted));
+        for atom in v.atoms[plain as usize]
+            .iter()
+            .filter(|a| !a.rider && leaps_reach)
+        {
+            let (dx, dy) = vector(atom, by);
+            let steps = if acquiring { 1 } else { 2 };
+            let Some(to) = g.offset(jewel, steps * dx, steps * dy) else {
+                continue;
+            };
+            if !wanted.has(to) {
+                continue;
+            }
+            let (from, via) = if acquiring {
+                (g.offset(jewel, -dx, -dy), Some(jewel))
+            } else {
+                (Some(jewel), g.offset(jewel, dx, dy))
+            };
+            if let (Some(from), Some(via)) = (from, via)
+                && movers.has(from)
+                && may_jump(pos, by, flag, via, jewel)
+                && f(jump(from, via, to.bb(), atom.quiet, atom.capture))
+            {
+                return true;
+            }
+        }
+        for ride in &v.rides[slot] {
+            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+            if !v.ray_bb[ray].intersects(wanted)
+                || (acquiring && !v.back_ray_bb[ray].intersects(movers))
+            {
+                continue;
+            }
+            let (from, via) = if acquiring {
+                (
+                    v.nearest_back(ride.dir, jewel, blockers).map(|s| s.0),
+                    Some(jewel),
+                )
+            } else {
+                (Some(jewel), v.slide(ride.dir, jewel, blockers).1)
+            };
+            if let (Some(from), Some(via)) = (from, via)
+                && movers.has(from)
+                && may_jump(pos, by, flag, via, jewel)
+            {
+                let to = v.slide(ride.dir, via, blockers).0;
+                if f(jump(from, via, to, ride.quiet, ride.capture)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
+pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
+    let v = pos.variant();
     let blockers = pos.occupied() | pos.neutral();
     let targets = pos.capturable(us.flip());
-    let sign = if us == Colour::White { 1 } else { -1 };
-    let last_rank = if us == Colour::White {
-        v.spec.ranks - 1
-    } else {
-        0
-    };
-    let passable = |sq: Square| {
-        pos.piece_at(sq)
-            .is_some_and(|p| p.colour == us && carrier_of(p.kind).is_some())
-    };
-    for from in pos.colour_bb(us) {
-        let piece = pos.piece_at(from).expect("occupied");
-        // (plain movement used, flag, the mover's kind after the jump)
-        let (plain, flag, lands_as) = if let Some(c) = carrier_of(piece.kind) {
-            (piece.kind, flags::ACQUIRE, c)
-        } else if let Some(p) = plain_of(piece.kind) {
-            (p, flags::PASS, p)
-        } else {
-            continue;
-        };
-        let jumpable = |sq: Square| {
-            if flag == flags::ACQUIRE {
-                sq == jewel
-            } else {
-                passable(sq)
+    let last_rank = v.last_rank_bb[us.index()];
+    for_each_jump(pos, us, blockers, v.geometry.mask, |j| {
+        let piece = pos.piece_at(j.from).expect("a mover");
+        let (_, _, lands_as) = jump_rule(piece.kind).expect("a jumping kind");
+        let promotions = &v.promotion_kinds[lands_as as usize];
+        for to in j.to {
+            if !lands(j.quiet, j.capture, to, blockers, targets) {
+                continue;
             }
-        };
-        let push = |to: Square, via: Square, out: &mut Vec<Move>| {
-            let mut m = Move::new(from, to);
-            m.flags = flag;
-            m.via = via;
-            let promotions = &v.promotion_kinds[lands_as as usize];
-            if !promotions.is_empty() && to.rank() == last_rank {
+            let mut m = Move::new(j.from, to);
+            m.flags = j.flag;
+            m.via = j.via;
+            if !promotions.is_empty() && last_rank.has(to) {
                 for &p in promotions {
                     m.promotion = p + 1;
                     out.push(m);
@@ -109,52 +249,92 @@ pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
             } else {
                 out.push(m);
             }
+        }
+        false
+    });
+}
+
+/// Whether some jewel jump of `by` ends on `sq` (PP-7: jumps give check): the same as asking
+/// [`jewel_jumps`] for a move to `sq`, without generating or storing the moves.
+pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
+    let blockers = pos.occupied() | pos.neutral();
+    let targets = pos.capturable(by.flip());
+    for_each_jump(pos, by, blockers, sq.bb(), |j| {
+        j.to.has(sq) && lands(j.quiet, j.capture, sq, blockers, targets)
+    })
+}
+
+/// Every square on which a jewel jump of `by` could capture a piece standing there, slides
+/// blocked by `blockers`: the jumps' landing squares for atoms that capture, whatever stands on
+/// them now.
+pub fn jump_attack_map(pos: &Position, by: Colour, blockers: Bitboard) -> Bitboard {
+    let mut map = Bitboard::EMPTY;
+    for_each_jump(pos, by, blockers, pos.variant().geometry.mask, |j| {
+        if j.capture {
+            map |= j.to;
+        }
+        false
+    });
+    map
+}
+
+/// The side to move's pieces whose moves must be made and tested, with its General on
+/// `general` ([`Hooks::must_test`]); see [`PinkPanther::extra_attack_map`] for why every other
+/// move is decided exactly by the attack map and the table pins.
+///
+/// * Its carrier: moving it moves the jewel square, which changes every acquiring jump.
+/// * A piece whose leaving a line through the General lets a sliding jump land on it. Such a
+///   jump needs, behind the General on that line, a jumpable first blocker and an enemy mover
+///   next (a leap's jumped square is fixed, and no piece of ours is ever jumpable for the
+///   enemy). Taking one piece off the line changes the first two blockers only if it is one of
+///   them: so the pieces flagged are the first or second blocker when the other one of the
+///   two is jumpable for the enemy ([`may_jump`]) and the third is an enemy piece.
+fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
+    let v = pos.variant();
+    let us = pos.side();
+    let them = us.flip();
+    let Some(jewel) = jewel_square(pos) else {
+        return Bitboard::EMPTY;
+    };
+    let ours = pos.colour_bb(us);
+    let theirs = pos.colour_bb(them);
+    let mut tested = jewel.bb() & ours;
+    // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
+    let slides_over = |from: Square, over: Square, dir: u8| {
+        let mover = pos.piece_at(from).expect("a blocker of theirs");
+        jump_rule(mover.kind).is_some_and(|(plain, flag, _)| {
+            may_jump(pos, them, flag, over, jewel)
+                && v.rides[Variant::slot(plain, them, from)]
+                    .iter()
+                    .any(|r| r.dir == dir && r.capture)
+        })
+    };
+    let blockers = pos.occupied() | pos.neutral();
+    let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers).map(|s| s.0);
+    // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
+    // is the only square it may jump: only the line from the General through it matters.
+    let carrying = theirs.has(jewel);
+    for dir in 0..v.directions.len() as u8 {
+        if !carrying && !v.back_ray_bb[dir as usize * SQUARE_COUNT + general.index()].has(jewel) {
+            continue;
+        }
+        let Some(first) = behind(general, dir) else {
+            continue;
         };
-        for atom in &v.atoms[plain as usize] {
-            let (dx, dy) = (atom.dx as i32 * sign, atom.dy as i32 * sign);
-            if !atom.rider {
-                let (Some(mid), Some(to)) =
-                    (g.offset(from, dx, dy), g.offset(from, 2 * dx, 2 * dy))
-                else {
-                    continue;
-                };
-                if jumpable(mid)
-                    && ((atom.quiet && !blockers.has(to)) || (atom.capture && targets.has(to)))
-                {
-                    push(to, mid, out);
-                }
-                continue;
-            }
-            let mut cur = from;
-            let mut via = None;
-            while let Some(next) = g.offset(cur, dx, dy) {
-                cur = next;
-                match via {
-                    None => {
-                        if blockers.has(next) {
-                            if jumpable(next) {
-                                via = Some(next);
-                            } else {
-                                break;
-                            }
-                        }
-                    }
-                    Some(v_sq) => {
-                        if !blockers.has(next) {
-                            if atom.quiet {
-                                push(next, v_sq, out);
-                            }
-                        } else {
-                            if atom.capture && targets.has(next) {
-                                push(next, v_sq, out);
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
+        let Some(second) = behind(first, dir) else {
+            continue;
+        };
+        let Some(third) = behind(second, dir).filter(|&t| theirs.has(t)) else {
+            continue;
+        };
+        if ours.has(first) && slides_over(third, second, dir) {
+            tested.set(first);
+        }
+        if ours.has(second) && slides_over(third, first, dir) {
+            tested.set(second);
         }
     }
+    tested
 }
 
 struct PinkPanther;
@@ -175,9 +355,34 @@ impl Hooks for PinkPanther {
     }
 
     fn extra_attacks(&self, pos: &Position, sq: Square, by: Colour) -> bool {
-        let mut jumps = Vec::new();
-        jewel_jumps(pos, by, &mut jumps);
-        jumps.iter().any(|m| m.to == sq)
+        jump_lands_on(pos, sq, by)
+    }
+
+    /// The map of the fast legality path (`Position::legality`), exact for the moves it
+    /// decides, the side to move's plain moves without a jump (jumps are made and tested).
+    ///
+    /// * The General's step to `s`: it is then attacked by a jump landing on `s`, with the
+    ///   board as before but the General gone from its square (a capturable piece on `s`, and
+    ///   the squares between mover, jumped square and `s` are never `s`). That is this map with
+    ///   the General removed from `blockers`; the General is never jumpable for the enemy (it
+    ///   is not the jewel and not theirs), so its old square cannot matter as a jumped one,
+    ///   and a piece it captures on `s` can be neither the mover nor the jumped square of a
+    ///   jump landing on `s`.
+    /// * Any other piece's move, the General staying: the General is not attacked before
+    ///   (else no fast path). The move empties `from` and fills `to` with a piece of ours,
+    ///   perhaps capturing. Filling a square only blocks jumps (ours are never jumpable), and a
+    ///   capture removes an enemy mover or jumped square (carriers cannot be captured), so only
+    ///   emptying `from` can create an attack: by a leap only if `from` becomes jumpable (never:
+    ///   it is empty), by a slide only if `from` is one of the first two blockers behind the
+    ///   General on a line, or by moving the jewel (the carrier). Those are [`jump_pinned`].
+    /// * No General (a King is never in check): a move is illegal only if it makes the mover's
+    ///   King a General, which only a jump does (passing, or a robbery of one's own King).
+    fn extra_attack_map(&self, pos: &Position, by: Colour, blockers: Bitboard) -> Option<Bitboard> {
+        Some(jump_attack_map(pos, by, blockers))
+    }
+
+    fn must_test(&self, pos: &Position, royal: Option<Square>) -> Bitboard {
+        royal.map_or(Bitboard::EMPTY, |general| jump_pinned(pos, general))
     }
 
     fn after_jump(&self, next: &mut Position, m: Move, piece: Piece) -> Piece {
@@ -266,5 +471,178 @@ pub fn spec() -> VariantSpec {
             "GE-1", "PP-1", "PP-2", "PP-3", "PP-4", "PP-5", "PP-6", "PP-7", "PP-8", "PP-9", "PP-10",
         ],
         hooks: &PinkPanther,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{parse_position, to_fen};
+    use crate::variants;
+
+    /// Positions of random games from the start (fixed seed, `game-end = movegen` so marriages
+    /// do not stop them), every position of every game.
+    pub(super) fn random_positions(games: usize, plies: usize) -> Vec<Position> {
+        let mut rules = variants::rules("pink-panther").expect("variant");
+        rules.set("game-end", "movegen").expect("option");
+        let start = parse_position(rules, &rules.start_fen()).expect("start");
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = start.clone();
+            for _ in 0..plies {
+                out.push(pos.clone());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play(moves[(state >> 33) as usize % moves.len()]);
+            }
+        }
+        out
+    }
+
+    /// The jump generator as first written, walking every piece of `us` and every atom from
+    /// its square: the oracle for the generator that looks from the jewel and the carrier.
+    fn reference_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
+        let v = pos.variant();
+        let g = &v.geometry;
+        let Some(jewel) = jewel_square(pos) else {
+            return;
+        };
+        let blockers = pos.occupied() | pos.neutral();
+        let targets = pos.capturable(us.flip());
+        let sign = if us == Colour::White { 1 } else { -1 };
+        let last_rank = if us == Colour::White {
+            v.spec.ranks - 1
+        } else {
+            0
+        };
+        let passable = |sq: Square| {
+            pos.piece_at(sq)
+                .is_some_and(|p| p.colour == us && carrier_of(p.kind).is_some())
+        };
+        for from in pos.colour_bb(us) {
+            let piece = pos.piece_at(from).expect("occupied");
+            // (plain movement used, flag, the mover's kind after the jump)
+            let (plain, flag, lands_as) = if let Some(c) = carrier_of(piece.kind) {
+                (piece.kind, flags::ACQUIRE, c)
+            } else if let Some(p) = plain_of(piece.kind) {
+                (p, flags::PASS, p)
+            } else {
+                continue;
+            };
+            let jumpable = |sq: Square| {
+                if flag == flags::ACQUIRE {
+                    sq == jewel
+                } else {
+                    passable(sq)
+                }
+            };
+            let push = |to: Square, via: Square, out: &mut Vec<Move>| {
+                let mut m = Move::new(from, to);
+                m.flags = flag;
+                m.via = via;
+                let promotions = &v.promotion_kinds[lands_as as usize];
+                if !promotions.is_empty() && to.rank() == last_rank {
+                    for &p in promotions {
+                        m.promotion = p + 1;
+                        out.push(m);
+                    }
+                } else {
+                    out.push(m);
+                }
+            };
+            for atom in &v.atoms[plain as usize] {
+                let (dx, dy) = (atom.dx as i32 * sign, atom.dy as i32 * sign);
+                if !atom.rider {
+                    let (Some(mid), Some(to)) =
+                        (g.offset(from, dx, dy), g.offset(from, 2 * dx, 2 * dy))
+                    else {
+                        continue;
+                    };
+                    if jumpable(mid)
+                        && ((atom.quiet && !blockers.has(to)) || (atom.capture && targets.has(to)))
+                    {
+                        push(to, mid, out);
+                    }
+                    continue;
+                }
+                let mut cur = from;
+                let mut via = None;
+                while let Some(next) = g.offset(cur, dx, dy) {
+                    cur = next;
+                    match via {
+                        None => {
+                            if blockers.has(next) {
+                                if jumpable(next) {
+                                    via = Some(next);
+                                } else {
+                                    break;
+                                }
+                            }
+                        }
+                        Some(v_sq) => {
+                            if !blockers.has(next) {
+                                if atom.quiet {
+                                    push(next, v_sq, out);
+                                }
+                            } else {
+                                if atom.capture && targets.has(next) {
+                                    push(next, v_sq, out);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn anchored_generator_matches_the_reference() {
+        let mut jumps = 0;
+        for pos in random_positions(60, 150) {
+            for by in Colour::BOTH {
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                jewel_jumps(&pos, by, &mut fast);
+                reference_jumps(&pos, by, &mut slow);
+                let key = |m: &Move| (m.from, m.to, m.promotion, m.via, m.flags);
+                fast.sort_by_key(key);
+                slow.sort_by_key(key);
+                assert_eq!(fast, slow, "{by:?} in {}", to_fen(&pos));
+                jumps += fast.len();
+            }
+        }
+        assert!(jumps > 5000, "too few jumps generated: {jumps}");
+    }
+
+    #[test]
+    fn targeted_jump_test_agrees_with_the_generator() {
+        let mut carried = 0;
+        for pos in random_positions(60, 150) {
+            carried += usize::from(pos.neutral().is_empty());
+            for by in Colour::BOTH {
+                let mut jumps = Vec::new();
+                reference_jumps(&pos, by, &mut jumps);
+                for sq in pos.variant().geometry.squares() {
+                    let generated = jumps.iter().any(|m| m.to == sq);
+                    assert_eq!(
+                        jump_lands_on(&pos, sq, by),
+                        generated,
+                        "{sq} by {by:?} in {}",
+                        to_fen(&pos)
+                    );
+                }
+            }
+        }
+        assert!(
+            carried > 1000,
+            "too few positions with a carrier: {carried}"
+        );
     }
 }
