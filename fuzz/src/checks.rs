@@ -333,7 +333,9 @@ pub fn check_suite_yaml(data: &[u8]) {
         (Err(errors), Err(repeated)) => {
             assert!(!errors.is_empty(), "refused without an error");
             assert_eq!(errors, repeated, "loading twice gives other errors");
-            let lines = yaml.lines().count().max(1);
+            // YAML breaks lines at CR, LF, CR LF, NEL, LS and PS.
+            let breaks = ['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'];
+            let lines = yaml.matches(breaks).count() + 1;
             for e in errors {
                 check_load_error(e, lines);
             }
@@ -350,7 +352,8 @@ pub fn check_suite_yaml(data: &[u8]) {
     }
 }
 
-/// A load error names [`SUITE_PATH`] and a line of the input (`lines` lines), on one line.
+/// A load error names [`SUITE_PATH`] and a line of the input (at most `lines` lines, one more
+/// for the end of the input), on one line.
 fn check_load_error(e: &LoadError, lines: usize) {
     let shown = e.to_string();
     one_line("suite", &shown);
