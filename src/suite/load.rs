@@ -12,7 +12,7 @@ use crate::variants;
 use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 /// Deepest perft or divide a suite may ask for.
@@ -42,9 +42,23 @@ pub struct LoadError {
     pub message: String,
 }
 
+/// Writes `text` with control characters and line or paragraph separators escaped (`\r`,
+/// `\u{2028}`), so that text taken from a suite cannot break an error over several lines.
+fn write_one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    for c in text.chars() {
+        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+            write!(f, "{}", c.escape_default())?;
+        } else {
+            f.write_char(c)?;
+        }
+    }
+    Ok(())
+}
+
 impl fmt::Display for LoadError {
+    /// `file:line:column: case `id`: message`, always on one line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
+        write_one_line(f, &self.file.display().to_string())?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(column) = self.column {
@@ -53,9 +67,11 @@ impl fmt::Display for LoadError {
         }
         write!(f, ": ")?;
         if let Some(case) = &self.case {
-            write!(f, "case `{case}`: ")?;
+            f.write_str("case `")?;
+            write_one_line(f, case)?;
+            f.write_str("`: ")?;
         }
-        f.write_str(&self.message)
+        write_one_line(f, &self.message)
     }
 }
 
@@ -954,8 +970,27 @@ mod tests {
         let shown = errors[0].to_string();
         assert!(shown.starts_with("t.yaml:"), "{shown}");
         assert!(errors[0].line.is_some(), "{shown}");
-        assert!(!shown.contains('\n'), "{shown}");
+        assert!(!shown.contains(['\n', '\r']), "{shown}");
         errors[0].clone()
+    }
+
+    #[test]
+    fn errors_escape_line_breaks_taken_from_the_suite() {
+        // The fuzzer's input: the case id `:\rb` (a lone CR is a YAML line break, not a Rust
+        // one) came back into the error and split it.
+        let e = refused("\ncases:\n - id: :\rb");
+        assert!(e.to_string().contains("case `:\\rb`"), "{e}");
+        let e = LoadError {
+            file: PathBuf::from("a\nb.yaml"),
+            line: Some(3),
+            column: None,
+            case: Some("x\u{2028}y".into()),
+            message: "unknown variant `c\nd\u{85}`".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "a\\nb.yaml:3: case `x\\u{2028}y`: unknown variant `c\\nd\\u{85}`"
+        );
     }
 
     #[test]
