@@ -976,10 +976,9 @@ mod tests {
 
     #[test]
     fn errors_escape_line_breaks_taken_from_the_suite() {
-        // The fuzzer's input: the case id `:\rb` (a lone CR is a YAML line break, not a Rust
-        // one) came back into the error and split it.
-        let e = refused("\ncases:\n - id: :\rb");
-        assert!(e.to_string().contains("case `:\\rb`"), "{e}");
+        // A YAML escape puts a line break into the variant, which the error quotes.
+        let e = refused("variant: \"a\\nb\"\ndescription: x\ngame-end: rules\ncases: []\n");
+        assert!(e.to_string().contains("unknown variant `a\\nb`"), "{e}");
         let e = LoadError {
             file: PathBuf::from("a\nb.yaml"),
             line: Some(3),
@@ -991,6 +990,22 @@ mod tests {
             e.to_string(),
             "a\\nb.yaml:3: case `x\\u{2028}y`: unknown variant `c\\nd\\u{85}`"
         );
+    }
+
+    #[test]
+    fn lines_are_counted_as_yaml_counts_them() {
+        let lf = format!(
+            "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    source: {{kind: hand, derivation: x}}\n  \
+             - id: b\n    fen: \"8/8 w - - 0 1\"\n    perft: {{1: 1}}\n    source: {{kind: hand, derivation: x}}\n"
+        );
+        for end in ["\n", "\r", "\r\n", "\u{2029}"] {
+            let e = refused(&lf.replace('\n', end));
+            assert_eq!(
+                (e.line, e.case.as_deref()),
+                (Some(9), Some("b")),
+                "{end:?}: {e}"
+            );
+        }
     }
 
     #[test]
