@@ -42,7 +42,7 @@ fn main() -> std::process::ExitCode {
         }
     }
     assert!(
-        trials.len() >= 3 * 12,
+        trials.len() >= checks::TARGETS.len() * 12,
         "the seed corpus is missing: {} inputs",
         trials.len()
     );

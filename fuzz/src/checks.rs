@@ -14,14 +14,21 @@
 //!   second declared option, bit 2 sets `game-end=movegen`), byte 2 the start: `f` means a FEN
 //!   follows up to a newline, anything else starts from the variant's start position. Each
 //!   remaining byte picks the next move of a random walk (at most [`MAX_WALK`] plies).
+//! - `suite_yaml`: the whole input is a suite file, read as UTF-8 with invalid bytes replaced
+//!   (`load_file` refuses non-UTF-8 files before `load_str` sees them, and that path has its
+//!   own fixture), named [`SUITE_PATH`] in errors.
 //!
-//! A future target (suite YAML) adds one function here, one file in `fuzz_targets/`, one
-//! directory of seeds in `corpus/`, and one line in [`TARGETS`].
+//! A new target adds one function here, one file in `fuzz_targets/`, one directory of seeds in
+//! `corpus/`, and one line in [`TARGETS`].
 
 use cvperft::notation::{
     move_text, normalise_move_text, parse_fen, parse_move, parse_position, play_moves, to_fen,
 };
 use cvperft::position::Position;
+use cvperft::suite::{
+    Case, CheckKind, LoadError, Reference, Selection, Shard, Suite, checks_of, load_str, plan,
+    run_check,
+};
 use cvperft::variant::{Rules, Variant};
 use cvperft::variants;
 
@@ -33,7 +40,14 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("fen", check_fen),
     ("move_text", check_move_text),
     ("movegen", check_movegen),
+    ("suite_yaml", check_suite_yaml),
 ];
+
+/// The file name `suite_yaml` inputs are loaded under.
+pub const SUITE_PATH: &str = "fuzz/input.yaml";
+
+/// Deepest perft or divide a `suite_yaml` input's checks are run at (deeper ones are skipped).
+pub const SUITE_MAX_DEPTH: u32 = 2;
 
 /// Most plies of a `movegen` random walk.
 pub const MAX_WALK: usize = 40;
@@ -303,4 +317,121 @@ fn check_every_move(pos: &Position) {
         texts.len(),
         "{fen}: two legal moves print the same text"
     );
+}
+
+/// `suite_yaml`: loading never panics; every error is one line, names the file and a line of
+/// the input; loading is deterministic; an accepted suite's cases replay (FEN and moves under
+/// the case's rules reach the case's position, which round-trips through FEN), its checks have
+/// distinct names and shard into a partition, and its cheap checks (move lists, outcome, perft
+/// and divide up to depth [`SUITE_MAX_DEPTH`]) run against the reference without panicking.
+pub fn check_suite_yaml(data: &[u8]) {
+    let yaml = text(data);
+    let path = std::path::Path::new(SUITE_PATH);
+    let loaded = load_str(&yaml, path);
+    let again = load_str(&yaml, path);
+    match (&loaded, &again) {
+        (Err(errors), Err(repeated)) => {
+            assert!(!errors.is_empty(), "refused without an error");
+            assert_eq!(errors, repeated, "loading twice gives other errors");
+            // YAML breaks lines at CR, LF, CR LF, NEL, LS and PS.
+            let breaks = ['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'];
+            let lines = yaml.matches(breaks).count() + 1;
+            for e in errors {
+                check_load_error(e, lines);
+            }
+        }
+        (Ok(suite), Ok(repeated)) => {
+            assert_eq!(
+                format!("{suite:?}"),
+                format!("{repeated:?}"),
+                "loading twice gives another suite"
+            );
+            check_suite(suite);
+        }
+        _ => panic!("loading twice: once accepted, once refused"),
+    }
+}
+
+/// A load error names [`SUITE_PATH`] and a line of the input (at most `lines` lines, one more
+/// for the end of the input), on one line.
+fn check_load_error(e: &LoadError, lines: usize) {
+    let shown = e.to_string();
+    one_line("suite", &shown);
+    assert_eq!(e.file, std::path::Path::new(SUITE_PATH), "{shown}");
+    assert!(shown.starts_with(&format!("{SUITE_PATH}:")), "{shown}");
+    let line = e
+        .line
+        .unwrap_or_else(|| panic!("error without a line: {shown}"));
+    assert!(
+        (1..=lines + 1).contains(&line),
+        "line {line} outside the input's {lines} lines: {shown}"
+    );
+    assert!(!e.message.trim().is_empty(), "empty message: {shown}");
+}
+
+/// The properties of an accepted suite.
+fn check_suite(suite: &Suite) {
+    let mut ids = std::collections::BTreeSet::new();
+    for case in &suite.cases {
+        assert!(ids.insert(&case.id), "duplicate id {:?} accepted", case.id);
+        check_case_replays(case);
+    }
+    let suites = std::slice::from_ref(suite);
+    let planned = plan(suites, &Selection::default());
+    let mut names: Vec<&str> = planned.iter().map(|p| p.name.as_str()).collect();
+    let count = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), count, "two checks share a name");
+    let mut sharded: Vec<String> = (1..=2)
+        .flat_map(|index| {
+            let shard = Shard { index, count: 2 };
+            let selection = Selection {
+                shard: Some(shard),
+                ..Selection::default()
+            };
+            plan(suites, &selection).into_iter().map(|p| p.name)
+        })
+        .collect();
+    sharded.sort_unstable();
+    assert_eq!(
+        sharded, names,
+        "two shards are not a partition of the checks"
+    );
+    for (index, case) in suite.cases.iter().enumerate() {
+        for check in checks_of(0, index, case) {
+            let cheap = match check.kind {
+                CheckKind::Perft(d) | CheckKind::Divide(d) => d <= SUITE_MAX_DEPTH,
+                CheckKind::Legal | CheckKind::Illegal | CheckKind::Outcome => true,
+            };
+            if cheap {
+                let result = run_check(suites, &check, &Reference);
+                assert_eq!(result.name, check.name(suites));
+            }
+        }
+    }
+}
+
+/// A case's FEN and moves, replayed under its position's rules, reach its position, and every
+/// position it keeps round-trips through FEN.
+fn check_case_replays(case: &Case) {
+    let positions = std::iter::once(&case.position)
+        .chain(case.alternatives.iter().filter_map(|a| a.position.as_ref()));
+    for pos in positions {
+        let rules = *pos.rules();
+        let fen = case.fen.clone().unwrap_or_else(|| rules.start_fen());
+        let start = parse_position(rules, &fen)
+            .unwrap_or_else(|e| panic!("case {}: accepted FEN {fen:?} is refused: {e}", case.id));
+        let reached = match &case.moves {
+            None => start,
+            Some(moves) => play_moves(&start, moves).unwrap_or_else(|(ply, e)| {
+                panic!(
+                    "case {}: accepted moves are refused at ply {ply}: {e}",
+                    case.id
+                )
+            }),
+        };
+        assert_eq!(to_fen(&reached), to_fen(pos), "case {}: replay", case.id);
+        check_round_trip(pos, &format!("case {}", case.id));
+    }
 }

@@ -9,8 +9,10 @@ use crate::notation::{normalise_move_text, parse_position, play_moves, to_fen};
 use crate::position::Position;
 use crate::variant::{Rules, Variant};
 use crate::variants;
+use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 /// Deepest perft or divide a suite may ask for.
@@ -19,6 +21,11 @@ pub const MAX_DEPTH: u32 = 15;
 pub const MAX_FILE_BYTES: u64 = 8 << 20;
 /// Most moves in one case's `moves`.
 pub const MAX_MOVES: usize = 10_000;
+/// How many times its own size (and at least 4096 bytes) a suite may grow when its YAML aliases
+/// are expanded, counting every node once and every byte of its scalars. Without aliases a suite
+/// never grows; the limit stops an alias bomb (a few lines that expand to gigabytes) before it is
+/// read into memory.
+pub const MAX_EXPANSION: usize = 16;
 
 /// A suite that cannot be read, or one problem in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,9 +42,23 @@ pub struct LoadError {
     pub message: String,
 }
 
+/// Writes `text` with control characters and line or paragraph separators escaped (`\r`,
+/// `\u{2028}`), so that text taken from a suite cannot break an error over several lines.
+fn write_one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    for c in text.chars() {
+        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+            write!(f, "{}", c.escape_default())?;
+        } else {
+            f.write_char(c)?;
+        }
+    }
+    Ok(())
+}
+
 impl fmt::Display for LoadError {
+    /// `file:line:column: case `id`: message`, always on one line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
+        write_one_line(f, &self.file.display().to_string())?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(column) = self.column {
@@ -46,9 +67,11 @@ impl fmt::Display for LoadError {
         }
         write!(f, ": ")?;
         if let Some(case) = &self.case {
-            write!(f, "case `{case}`: ")?;
+            f.write_str("case `")?;
+            write_one_line(f, case)?;
+            f.write_str("`: ")?;
         }
-        f.write_str(&self.message)
+        write_one_line(f, &self.message)
     }
 }
 
@@ -328,6 +351,10 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             message: "empty suite: expected variant, description, game-end and cases".into(),
         }]);
     }
+    let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
+    ExpansionBudget(&budget)
+        .deserialize(serde_yaml::Deserializer::from_str(text))
+        .map_err(|e| vec![yaml_error(&e, path, &map)])?;
     let file: SuiteFile =
         serde_yaml::from_str(text).map_err(|e| vec![yaml_error(&e, path, &map)])?;
     Validator {
@@ -336,6 +363,85 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
         errors: Vec::new(),
     }
     .suite(file)
+}
+
+/// Walks a YAML document with its aliases expanded, spending one unit of the budget per node
+/// and per byte of scalar text, and fails where the budget runs out.
+struct ExpansionBudget<'a>(&'a Cell<usize>);
+
+impl ExpansionBudget<'_> {
+    fn spend<E: de::Error>(&self, units: usize) -> Result<(), E> {
+        match self.0.get().checked_sub(units.saturating_add(1)) {
+            Some(left) => {
+                self.0.set(left);
+                Ok(())
+            }
+            None => Err(E::custom(format_args!(
+                "YAML aliases expand the suite to more than {MAX_EXPANSION} times its size"
+            ))),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ExpansionBudget<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+/// `Visitor` methods for scalars without text: each spends one unit.
+macro_rules! nodes_without_text {
+    ($($method:ident: $type:ty),*) => {
+        $(fn $method<E: de::Error>(self, _: $type) -> Result<(), E> {
+            self.spend(0)
+        })*
+    };
+}
+
+impl<'de> Visitor<'de> for ExpansionBudget<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    // Every scalar that is not text costs one unit, as a node.
+    nodes_without_text!(visit_bool: bool, visit_i64: i64, visit_u64: u64, visit_i128: i128);
+    nodes_without_text!(visit_u128: u128, visit_f64: f64);
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.spend(v.len())
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<(), E> {
+        self.spend(v.len())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.spend(0)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.spend(0)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.deserialize(d)
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.deserialize(d)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.spend(0)?;
+        while seq.next_element_seed(ExpansionBudget(self.0))?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.spend(0)?;
+        while map.next_key_seed(ExpansionBudget(self.0))?.is_some() {
+            map.next_value_seed(ExpansionBudget(self.0))?;
+        }
+        Ok(())
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        use serde::de::VariantAccess;
+        let ((), variant) = data.variant_seed(ExpansionBudget(self.0))?;
+        variant.newtype_variant_seed(ExpansionBudget(self.0))
+    }
 }
 
 /// A serde_yaml error with its location and, when it falls inside a case, the case id.
@@ -842,4 +948,129 @@ struct ExpectFields {
     legal: Vec<String>,
     illegal: Vec<String>,
     outcome: Option<OutcomeFile>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    const HEADER: &str = "variant: chess\ndescription: limits\ngame-end: rules\n";
+
+    /// Loads `text` as `t.yaml`, expecting exactly one error; returns it.
+    fn refused(text: &str) -> LoadError {
+        let start = Instant::now();
+        let errors = load_str(text, Path::new("t.yaml")).expect_err("refused");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "took {:?}",
+            start.elapsed()
+        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let shown = errors[0].to_string();
+        assert!(shown.starts_with("t.yaml:"), "{shown}");
+        assert!(errors[0].line.is_some(), "{shown}");
+        assert!(!shown.contains(['\n', '\r']), "{shown}");
+        errors[0].clone()
+    }
+
+    #[test]
+    fn errors_escape_line_breaks_taken_from_the_suite() {
+        // A YAML escape puts a line break into the variant, which the error quotes.
+        let e = refused("variant: \"a\\nb\"\ndescription: x\ngame-end: rules\ncases: []\n");
+        assert!(e.to_string().contains("unknown variant `a\\nb`"), "{e}");
+        let e = LoadError {
+            file: PathBuf::from("a\nb.yaml"),
+            line: Some(3),
+            column: None,
+            case: Some("x\u{2028}y".into()),
+            message: "unknown variant `c\nd\u{85}`".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "a\\nb.yaml:3: case `x\\u{2028}y`: unknown variant `c\\nd\\u{85}`"
+        );
+    }
+
+    #[test]
+    fn lines_are_counted_as_yaml_counts_them() {
+        let lf = format!(
+            "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    source: {{kind: hand, derivation: x}}\n  \
+             - id: b\n    fen: \"8/8 w - - 0 1\"\n    perft: {{1: 1}}\n    source: {{kind: hand, derivation: x}}\n"
+        );
+        for end in ["\n", "\r", "\r\n", "\u{2029}"] {
+            let e = refused(&lf.replace('\n', end));
+            assert_eq!(
+                (e.line, e.case.as_deref()),
+                (Some(9), Some("b")),
+                "{end:?}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_with_its_line() {
+        // Ten levels of ten aliases each: 10^10 strings once expanded.
+        let mut text = String::from("x: &l0 [e2e4, e2e4, e2e4, e2e4, e2e4, e2e4, e2e4, e2e4]\n");
+        for level in 1..10 {
+            let prev = format!("*l{}", level - 1);
+            text.push_str(&format!(
+                "x{level}: &l{level} [{}]\n",
+                [prev.as_str(); 10].join(", ")
+            ));
+        }
+        text.push_str(HEADER);
+        text.push_str(
+            "cases:\n  - id: a\n    legal: *l9\n    source: {kind: hand, derivation: x}\n",
+        );
+        let e = refused(&text);
+        assert!(
+            e.message.contains("YAML aliases expand the suite")
+                || e.message.contains("repetition limit exceeded"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn long_text_repeated_by_aliases_is_refused_where_the_limit_is_reached() {
+        // Few aliases (no repetition limit), but each repeats 3000 bytes: 90 kB from 3 kB.
+        let long = "e2e4 ".repeat(600);
+        let text = format!(
+            "{HEADER}cases:\n  - id: a\n    note: &n \"{long}\"\n    legal: [{}]\n    \
+             source: {{kind: hand, derivation: x}}\n",
+            ["*n"; 30].join(", ")
+        );
+        let e = refused(&text);
+        assert!(
+            e.message.ends_with(
+                "legal[20]: YAML aliases expand the suite to more than 16 times its size"
+            ),
+            "{e}"
+        );
+        assert_eq!(e.line, Some(6), "{e}");
+        assert_eq!(e.case.as_deref(), Some("a"), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_with_its_line() {
+        let text = format!(
+            "{HEADER}cases:\n  - id: a\n    legal: {}{}\n    source: {{kind: hand, derivation: x}}\n",
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        let e = refused(&text);
+        assert!(e.message.contains("recursion limit exceeded"), "{e}");
+        assert_eq!(e.line, Some(6), "{e}");
+    }
+
+    #[test]
+    fn a_few_aliases_are_accepted() {
+        let text = format!(
+            "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    legal: &l [e2e4, g1f3]\n    \
+             source: &s {{kind: hand, derivation: twenty}}\n  - id: b\n    moves: e2e4\n    \
+             illegal: *l\n    source: *s\n"
+        );
+        let suite = load_str(&text, Path::new("t.yaml")).expect("accepted");
+        assert_eq!(suite.cases[1].expect.illegal, ["e2e4", "g1f3"]);
+    }
 }

@@ -76,10 +76,32 @@ fn value_of(content: &str) -> Option<String> {
     }
 }
 
+/// The lines of `text` as YAML counts them, which is how serde_yaml numbers its errors: a line
+/// ends at LF, CR LF, a lone CR, NEL, LS or PS (Rust's `str::lines` knows only LF and CR LF).
+pub fn yaml_lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}') {
+            lines.push(&text[start..i]);
+            if c == '\r' && chars.next_if(|&(_, next)| next == '\n').is_some() {
+                start = i + 2;
+            } else {
+                start = i + c.len_utf8();
+            }
+        }
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
 impl SourceMap {
     /// Scans a suite's text.
     pub fn scan(text: &str) -> SourceMap {
-        let lines: Vec<&str> = text.lines().collect();
+        let lines = yaml_lines(text);
         let mut map = SourceMap::default();
         let mut i = 0;
         while i < lines.len() {
@@ -234,6 +256,21 @@ options: {}
         assert_eq!(map.case_key_line(2, "id"), 18);
         assert_eq!(map.item_at(12).map(|(i, _)| i), Some(0));
         assert_eq!(map.item_at(16).map(|(i, _)| i), Some(1));
+    }
+
+    #[test]
+    fn lines_end_where_yaml_ends_them() {
+        assert_eq!(
+            yaml_lines("a\nb\r\nc\rd\u{85}e\u{2028}f\u{2029}g\n"),
+            ["a", "b", "c", "d", "e", "f", "g"]
+        );
+        assert_eq!(yaml_lines("a\r\r\nb"), ["a", "", "b"]);
+        assert!(yaml_lines("").is_empty());
+        for end in ["\r", "\r\n", "\u{2028}"] {
+            let map = SourceMap::scan(&TEXT.replace('\n', end));
+            assert_eq!(map.case_key_line(2, "id"), 18, "{end:?}");
+            assert_eq!(map.items[1].id.as_deref(), Some("second"), "{end:?}");
+        }
     }
 
     #[test]
