@@ -643,14 +643,15 @@ impl Position {
         if !v.fast_legality {
             legality.hook_attacked = hooks.extra_attack_map(self, them, legality.without_king)?;
         }
+        // In check by a leap or a hook move: no quick decisions. Slides are seen below, in the
+        // same walk along each direction as the pins.
         if legality.hook_attacked.has(king)
             || !self
-                .table_attackers(king, them, blockers, dirs, true)
+                .table_attackers(king, them, blockers, 0, true)
                 .is_empty()
         {
             return None;
         }
-        legality.tested = hooks.must_test(self, Some(king));
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
@@ -661,6 +662,12 @@ impl Position {
             let Some(first) = v.nearest_back_square(dir, king, blockers) else {
                 continue;
             };
+            if theirs.has(first) {
+                if self.rides_to(first, them, dir, king) {
+                    return None;
+                }
+                continue;
+            }
             if !ours.has(first) {
                 continue;
             }
@@ -680,6 +687,7 @@ impl Position {
                 legality.pin_count += 1;
             }
         }
+        legality.tested = hooks.must_test(self, Some(king));
         Some(legality)
     }
 
