@@ -6,7 +6,9 @@
 //! copy ([`Position::play`]), and kept when the mover's royal pieces are not attacked afterwards.
 
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
-use crate::variant::{Colour, GameEnd, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Wing};
+use crate::variant::{
+    Colour, GameEnd, LeapSet, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Wing,
+};
 use std::fmt;
 
 /// The largest halfmove clock and fullmove number a position holds: FEN accepts no more, and
@@ -1008,6 +1010,7 @@ impl Position {
             let promotions = v.promotion_kinds[k].len() as u32;
             // Indexed by quiet + 2 * capture.
             let allowed = [Bitboard::EMPTY, ctx.empty, ctx.targets, ctx.reachable];
+            let sets: &[LeapSet] = if free.is_empty() { &[] } else { sets };
             for set in sets {
                 let mut from = free & set.sources;
                 if from.is_empty() {
