@@ -994,6 +994,8 @@ impl Position {
         }
         let ctx = GenContext::new(self);
         let restricted = l.pinned | l.royals | l.tested;
+        // Where a leap may end, indexed by quiet + 2 * capture.
+        let allowed = [Bitboard::EMPTY, ctx.empty, ctx.targets, ctx.reachable];
         for k in 0..v.spec.pieces.len() {
             let pieces = self.by_kind[k] & ctx.ours;
             if pieces.is_empty() {
@@ -1008,8 +1010,6 @@ impl Position {
             };
             let free = pieces & !restricted;
             let promotions = v.promotion_kinds[k].len() as u32;
-            // Indexed by quiet + 2 * capture.
-            let allowed = [Bitboard::EMPTY, ctx.empty, ctx.targets, ctx.reachable];
             let sets: &[LeapSet] = if free.is_empty() { &[] } else { sets };
             for set in sets {
                 let mut from = free & set.sources;

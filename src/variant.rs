@@ -920,7 +920,7 @@ impl Variant {
             down &= down - 1;
             let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].0;
             let hits = ray & blockers.0 | 1;
-            reach |= ray & !((u128::MAX >> hits.leading_zeros()) >> 1);
+            reach |= ray & (u128::MAX << (127 - hits.leading_zeros()));
         }
         Bitboard(reach)
     }
