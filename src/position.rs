@@ -643,7 +643,16 @@ impl Position {
         legality.without_king.clear(king);
         legality.enemy_dirs = dirs;
         if !v.fast_legality {
-            legality.hook_attacked = hooks.extra_attack_map(self, them, legality.without_king)?;
+            // The map is read on the royal piece's square and where it may go.
+            let sm = &v.slot_moves[Variant::slot(v.royal_kinds[0], us, king)];
+            let wanted = if sm.irregular || (sm.slide_both | sm.slide_quiet | sm.slide_capture) != 0
+            {
+                v.geometry.mask
+            } else {
+                king.bb() | sm.leap_quiet | sm.leap_capture
+            };
+            legality.hook_attacked =
+                hooks.extra_attack_map(self, them, legality.without_king, wanted)?;
         }
         // In check by a leap or a hook move: no quick decisions. Slides are seen below, in the
         // same walk along each direction as the pins.

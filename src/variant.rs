@@ -297,15 +297,17 @@ pub trait Hooks: Sync + Send {
     fn table_attacks_only(&self) -> bool {
         true
     }
-    /// With hook captures (`table_attacks_only` false): every square on which a hook move of
-    /// `by` could capture the other side's royal piece if it stood there, slides blocked by
-    /// `blockers` (the board without that royal piece), for [`Position::legality`]. `None`
-    /// (the default) when the variant cannot say: every move is then made and tested.
+    /// With hook captures (`table_attacks_only` false): every square of `wanted` on which a
+    /// hook move of `by` could capture the other side's royal piece if it stood there, slides
+    /// blocked by `blockers` (the board without that royal piece), for [`Position::legality`]
+    /// (squares outside `wanted` may be included or not). `None` (the default) when the
+    /// variant cannot say: every move is then made and tested.
     fn extra_attack_map(
         &self,
         _pos: &Position,
         _by: Colour,
         _blockers: Bitboard,
+        _wanted: Bitboard,
     ) -> Option<Bitboard> {
         None
     }

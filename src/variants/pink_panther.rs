@@ -264,12 +264,17 @@ pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
     })
 }
 
-/// Every square on which a jewel jump of `by` could capture a piece standing there, slides
-/// blocked by `blockers`: the jumps' landing squares for atoms that capture, whatever stands on
-/// them now.
-pub fn jump_attack_map(pos: &Position, by: Colour, blockers: Bitboard) -> Bitboard {
+/// Every square of `wanted` on which a jewel jump of `by` could capture a piece standing
+/// there, slides blocked by `blockers`: the jumps' landing squares for atoms that capture,
+/// whatever stands on them now (squares outside `wanted` may be included too).
+pub fn jump_attack_map(
+    pos: &Position,
+    by: Colour,
+    blockers: Bitboard,
+    wanted: Bitboard,
+) -> Bitboard {
     let mut map = Bitboard::EMPTY;
-    for_each_jump(pos, by, blockers, pos.variant().geometry.mask, |j| {
+    for_each_jump(pos, by, blockers, wanted, |j| {
         if j.capture {
             map |= j.to;
         }
@@ -377,8 +382,14 @@ impl Hooks for PinkPanther {
     ///   General on a line, or by moving the jewel (the carrier). Those are [`jump_pinned`].
     /// * No General (a King is never in check): a move is illegal only if it makes the mover's
     ///   King a General, which only a jump does (passing, or a robbery of one's own King).
-    fn extra_attack_map(&self, pos: &Position, by: Colour, blockers: Bitboard) -> Option<Bitboard> {
-        Some(jump_attack_map(pos, by, blockers))
+    fn extra_attack_map(
+        &self,
+        pos: &Position,
+        by: Colour,
+        blockers: Bitboard,
+        wanted: Bitboard,
+    ) -> Option<Bitboard> {
+        Some(jump_attack_map(pos, by, blockers, wanted))
     }
 
     fn must_test(&self, pos: &Position, royal: Option<Square>) -> Bitboard {
