@@ -542,7 +542,7 @@ impl Position {
             if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].intersects(theirs) {
                 continue;
             }
-            if let Some(s) = v.nearest_back_square(dir, sq, blockers)
+            if let Some(s) = v.nearest_back(dir, sq, blockers)
                 && theirs.has(s)
                 && self.rides_to(s, by, dir, sq)
             {
@@ -582,7 +582,7 @@ impl Position {
     #[inline(always)]
     fn rides_to(&self, s: Square, by: Colour, dir: u8, target: Square) -> bool {
         let v = self.rules.variant;
-        let kind = (self.board[s.index()] - 1) % 16;
+        let kind = self.piece_at(s).expect("occupied").kind;
         let range = v.ride_capture_range[Variant::slot(kind, by, s)][dir as usize];
         range == 255 || (range != 0 && range as u32 >= v.steps_between(dir, s, target))
     }
@@ -670,7 +670,7 @@ impl Position {
             if !back.intersects(theirs) {
                 continue;
             }
-            let Some(first) = v.nearest_back_square(dir, king, blockers) else {
+            let Some(first) = v.nearest_back(dir, king, blockers) else {
                 continue;
             };
             if theirs.has(first) {
@@ -684,7 +684,7 @@ impl Position {
             }
             let mut rest = blockers;
             rest.clear(first);
-            if let Some(next) = v.nearest_back_square(dir, king, rest)
+            if let Some(next) = v.nearest_back(dir, king, rest)
                 && theirs.has(next)
                 && self.rides_to(next, them, dir, king)
             {

@@ -370,8 +370,6 @@ pub struct Variant {
     pub ray_bb: Vec<Bitboard>,
     /// Per (direction, square): the backward ray as a set.
     pub back_ray_bb: Vec<Bitboard>,
-    /// Per direction: whether square indices grow along the backward ray.
-    pub back_ray_ascending: Vec<bool>,
     /// Per direction: the step length (Chebyshev) of one step.
     pub step_length: Vec<u8>,
     /// Kinds with at least one capturing table leap.
@@ -386,7 +384,8 @@ pub struct Variant {
     pub slot_moves: Vec<SlotMoves>,
     /// Per (kind, colour): the directions (bits) of every capturing slide from any square.
     pub capture_dirs: Vec<u16>,
-    /// Per direction: whether square indices fall along the forward ray.
+    /// Per direction: whether square indices fall along the forward ray (and so grow along
+    /// the backward one).
     pub forward_descending: [bool; MAX_DIRECTIONS],
     /// The same as direction bits.
     pub descending_dirs: u16,
@@ -726,10 +725,6 @@ impl Variant {
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
             .collect();
-        let back_ray_ascending = directions
-            .iter()
-            .map(|&(dx, dy)| -(dy as i32) * crate::geometry::STRIDE - dx as i32 > 0)
-            .collect();
         let step_length = directions
             .iter()
             .map(|&(dx, dy)| dx.unsigned_abs().max(dy.unsigned_abs()))
@@ -817,7 +812,6 @@ impl Variant {
             ray_bb,
             last_rank_bb,
             back_ray_bb,
-            back_ray_ascending,
             step_length,
             leap_kinds,
             fast_legality,
@@ -852,26 +846,6 @@ impl Variant {
         &self.back_rays[dir as usize * SQUARE_COUNT + sq.index()]
     }
 
-    /// The nearest square of `blockers` on the backward ray of `dir` from `sq`, with its
-    /// distance in steps.
-    #[inline(always)]
-    pub fn nearest_back(&self, dir: u8, sq: Square, blockers: Bitboard) -> Option<(Square, u32)> {
-        let hits = self.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].0 & blockers.0;
-        if hits == 0 {
-            return None;
-        }
-        let s = if self.back_ray_ascending[dir as usize] {
-            hits.trailing_zeros()
-        } else {
-            127 - hits.leading_zeros()
-        } as u8;
-        let s = Square(s);
-        let cheb = (s.file() as i32 - sq.file() as i32)
-            .unsigned_abs()
-            .max((s.rank() as i32 - sq.rank() as i32).unsigned_abs());
-        Some((s, cheb / self.step_length[dir as usize] as u32))
-    }
-
     /// Squares a slide from `sq` along `dir` reaches before or on the first of `blockers`
     /// (unlimited range), with that first blocker if any.
     #[inline(always)]
@@ -882,8 +856,7 @@ impl Variant {
         if hits == 0 {
             return (ray, None);
         }
-        // The forward ray ascends exactly when the backward one descends.
-        let first = if self.back_ray_ascending[dir as usize] {
+        let first = if self.forward_descending[dir as usize] {
             127 - hits.leading_zeros()
         } else {
             hits.trailing_zeros()
@@ -929,7 +902,7 @@ impl Variant {
 
     /// The nearest square of `blockers` on the backward ray of `dir` from `sq`.
     #[inline(always)]
-    pub fn nearest_back_square(&self, dir: u8, sq: Square, blockers: Bitboard) -> Option<Square> {
+    pub fn nearest_back(&self, dir: u8, sq: Square, blockers: Bitboard) -> Option<Square> {
         let hits = self.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].0 & blockers.0;
         if hits == 0 {
             return None;

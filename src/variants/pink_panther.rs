@@ -203,10 +203,7 @@ fn for_each_jump(
                 continue;
             }
             let (from, via) = if acquiring {
-                (
-                    v.nearest_back(ride.dir, jewel, blockers).map(|s| s.0),
-                    Some(jewel),
-                )
+                (v.nearest_back(ride.dir, jewel, blockers), Some(jewel))
             } else {
                 (Some(jewel), v.slide(ride.dir, jewel, blockers).1)
             };
@@ -315,7 +312,7 @@ fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
         })
     };
     let blockers = pos.occupied() | pos.neutral();
-    let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers).map(|s| s.0);
+    let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
     // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
     // is the only square it may jump: only the line from the General through it matters.
     let carrying = theirs.has(jewel);
