@@ -734,64 +734,11 @@ impl Position {
                 .is_empty()
     }
 
-    /// Every square `by` attacks by its table moves, slides blocked by `blockers`.
-    pub fn attack_map(&self, by: Colour, blockers: Bitboard) -> Bitboard {
-        let v = self.rules.variant;
-        let theirs = self.by_colour[by.index()];
-        let open = !blockers;
-        let mut map = Bitboard::EMPTY;
-        for k in 0..v.spec.pieces.len() {
-            let pieces = self.by_kind[k] & theirs;
-            if pieces.is_empty() {
-                continue;
-            }
-            let kc = k * 2 + by.index();
-            let by_set = if let Some(sets) = &v.leap_sets[kc] {
-                for set in sets.iter().filter(|s| s.capture) {
-                    let mut from = pieces & set.sources;
-                    for &p in &set.path[..set.path_len as usize] {
-                        from &= open.shift(-p);
-                    }
-                    map |= from.shift(set.delta);
-                }
-                if !v.has_rides[kc] {
-                    continue;
-                }
-                true
-            } else {
-                false
-            };
-            for from in pieces {
-                let slot = Variant::slot(k as u8, by, from);
-                let sm = &v.slot_moves[slot];
-                if !by_set {
-                    map |= sm.leap_capture;
-                }
-                map |= v.slides(sm.slide_both | sm.slide_capture, from, blockers);
-                if sm.irregular_captures {
-                    let all = Bitboard(!0);
-                    map |= self
-                        .irregular_targets(
-                            slot,
-                            from,
-                            blockers,
-                            Bitboard::EMPTY,
-                            all,
-                            !by_set,
-                            false,
-                        )
-                        .0;
-                }
-            }
-        }
-        map
-    }
-
     /// The squares reached from `from` by the slot's limited-range slides and special leaps:
-    /// a quiet step onto a square of `quiet_ok`, a capturing one onto a square of `capture_ok`
-    /// (the generator passes the empty squares and the enemy's capturable pieces; an attack
-    /// map passes nothing and everything). Returned apart, as the second set: quiet-only
-    /// special leaps when `double_steps` is set (a pawn's double step, which needs a flag).
+    /// a quiet step onto a square of `quiet_ok` (the empty squares), a capturing one onto a
+    /// square of `capture_ok` (the enemy's capturable pieces); special leaps only `with_special`.
+    /// Returned apart, as the second set: quiet-only special leaps when `double_steps` is set
+    /// (a pawn's double step, which needs a flag).
     #[allow(clippy::too_many_arguments)]
     fn irregular_targets(
         &self,
