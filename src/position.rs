@@ -965,7 +965,7 @@ impl Position {
                 continue;
             };
             let free = pieces & !restricted;
-            let promotions = v.promotion_kinds[k].len() as u32;
+            let promotions = v.promotion_kinds[k].len();
             let sets: &[LeapSet] = if free.is_empty() { &[] } else { sets };
             for set in sets {
                 let mut from = free & set.sources;
@@ -977,10 +977,7 @@ impl Position {
                 }
                 let to =
                     from.shift(set.delta) & allowed[set.quiet as usize + 2 * set.capture as usize];
-                counter.count += to.count() as u64;
-                if promotions > 1 {
-                    counter.count += ((to & ctx.last_rank).count() * (promotions - 1)) as u64;
-                }
+                counter.count += moves_onto(to, ctx.last_rank, promotions);
             }
             if v.spec.pieces[k].pawn {
                 if self.ep.is_some() || v.has_rides[kc] {
@@ -996,10 +993,7 @@ impl Position {
                         continue;
                     }
                     let to = self.slide_targets(sm, from, &ctx);
-                    counter.count += to.count() as u64;
-                    if promotions > 1 {
-                        counter.count += ((to & ctx.last_rank).count() * (promotions - 1)) as u64;
-                    }
+                    counter.count += moves_onto(to, ctx.last_rank, promotions);
                 }
             }
             for from in pieces & restricted {
@@ -1271,10 +1265,21 @@ pub trait MoveSink {
     }
 }
 
+/// The number of moves arriving on the squares of `to`: one each, or one per promotion choice
+/// on `last_rank` when the mover has `promotions` choices.
+#[inline(always)]
+fn moves_onto(to: Bitboard, last_rank: Bitboard, promotions: usize) -> u64 {
+    let mut n = to.count() as u64;
+    if promotions > 1 {
+        n += (to & last_rank).count() as u64 * (promotions as u64 - 1);
+    }
+    n
+}
+
 /// Adds `m` to `sink`: once per promotion choice when it arrives on `last_rank` and
 /// `promotions` is not empty, else once.
 #[inline(always)]
-fn add_promoting<S: MoveSink + ?Sized>(
+pub(crate) fn add_promoting<S: MoveSink + ?Sized>(
     sink: &mut S,
     pos: &Position,
     mut m: Move,
@@ -1407,10 +1412,7 @@ impl MoveSink for LeafCounter<'_> {
         } else {
             to
         };
-        self.count += to.count() as u64;
-        if !promotions.is_empty() {
-            self.count += (to & last_rank).count() as u64 * (promotions.len() as u64 - 1);
-        }
+        self.count += moves_onto(to, last_rank, promotions.len());
     }
 }
 

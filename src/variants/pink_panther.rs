@@ -15,7 +15,7 @@
 use super::marriage::{Marriage, marriage_decision};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::piece::Atom;
-use crate::position::{Move, Piece, Position, flags};
+use crate::position::{Move, Piece, Position, add_promoting, flags};
 use crate::variant::{
     Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Variant, VariantSpec,
 };
@@ -238,14 +238,7 @@ pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
             let mut m = Move::new(j.from, to);
             m.flags = j.flag;
             m.via = j.via;
-            if !promotions.is_empty() && last_rank.has(to) {
-                for &p in promotions {
-                    m.promotion = p + 1;
-                    out.push(m);
-                }
-            } else {
-                out.push(m);
-            }
+            add_promoting(out, pos, m, promotions, last_rank);
         }
         false
     });
