@@ -5,7 +5,7 @@
 //! refused. Moves are generated pseudo-legally from the variant's tables and the hooks, made by
 //! copy ([`Position::play`]), and kept when the mover's royal pieces are not attacked afterwards.
 
-use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::geometry::{Bitboard, SQUARE_COUNT, STRIDE, Square};
 use crate::variant::{
     Colour, GameEnd, LeapSet, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Wing,
 };
@@ -857,13 +857,14 @@ impl Position {
                 self.piece_moves(sink, &ctx, k, from, true);
             }
         }
-        self.castling_and_hook_moves(sink);
+        self.castling_and_hook_moves(sink, false);
     }
 
-    /// Castling and the variant's extra moves.
-    fn castling_and_hook_moves<S: MoveSink>(&self, sink: &mut S) {
+    /// Castling and the variant's extra moves; `not_in_check` when the caller knows the side to
+    /// move is not in check.
+    fn castling_and_hook_moves<S: MoveSink>(&self, sink: &mut S, not_in_check: bool) {
         if self.castling != 0 {
-            self.castling_moves(sink);
+            self.castling_moves(sink, not_in_check);
         }
         let mut rest = Vec::new();
         self.rules.variant.spec.hooks.extra_moves(self, &mut rest);
@@ -980,9 +981,22 @@ impl Position {
                 counter.count += moves_onto(to, ctx.last_rank, promotions);
             }
             if v.spec.pieces[k].pawn {
-                if self.ep.is_some() || v.has_rides[kc] {
+                if v.has_rides[kc] {
                     for from in free {
                         self.piece_moves(&mut counter, &ctx, k, from, false);
+                    }
+                } else if let Some(ep) = self.ep {
+                    // Their leaps are counted; en passant is left, for the pawns that capture
+                    // on the square.
+                    let takers = free & v.leap_attackers[Variant::slot(k as u8, self.side, ep)];
+                    for from in takers {
+                        self.add_flagged(
+                            &mut counter,
+                            from,
+                            ep.bb(),
+                            flags::EN_PASSANT,
+                            &v.promotion_kinds[k],
+                        );
                     }
                 }
             } else if v.has_rides[kc] {
@@ -1000,7 +1014,8 @@ impl Position {
                 self.piece_moves(&mut counter, &ctx, k, from, true);
             }
         }
-        self.castling_and_hook_moves(&mut counter);
+        // `legality` is only had out of check.
+        self.castling_and_hook_moves(&mut counter, true);
         counter.count
     }
 
@@ -1021,9 +1036,10 @@ impl Position {
         }
     }
 
-    fn castling_moves<S: MoveSink>(&self, sink: &mut S) {
+    fn castling_moves<S: MoveSink>(&self, sink: &mut S, not_in_check: bool) {
         let us = self.side;
         let blockers = self.occupied() | self.neutral;
+        let mut in_check = None;
         for wing in [Wing::King, Wing::Queen] {
             if !self.has_castling(us, wing) {
                 continue;
@@ -1031,24 +1047,25 @@ impl Position {
             let Some(c) = self.rules.castles[us.index()][wing as usize] else {
                 continue;
             };
+            let files = self.rules.castle_files[us.index()][wing as usize];
             let rank = c.king_from.rank();
-            let files = [c.king_from, c.king_to, c.rook_from, c.rook_to].map(|s| s.file());
-            let lo = *files.iter().min().expect("four files");
-            let hi = *files.iter().max().expect("four files");
-            let blocked = (lo..=hi)
-                .map(|f| Square::new(f, rank))
-                .any(|sq| sq != c.king_from && sq != c.rook_from && blockers.has(sq));
-            if blocked || self.in_check() {
+            let rank_bits = (blockers.0 >> (rank as i32 * STRIDE)) as u16;
+            if rank_bits & files.empty != 0 {
                 continue;
             }
-            let (a, b) = (
-                c.king_from.file().min(c.king_to.file()),
-                c.king_from.file().max(c.king_to.file()),
-            );
-            let through_attack = (a..=b)
-                .map(|f| Square::new(f, rank))
-                .filter(|&sq| sq != c.king_from && sq != c.king_to)
-                .any(|sq| self.attacked(sq, us.flip()));
+            if !not_in_check && *in_check.get_or_insert_with(|| self.in_check()) {
+                return;
+            }
+            let mut passed = files.passed;
+            let mut through_attack = false;
+            while passed != 0 {
+                let file = passed.trailing_zeros() as u8;
+                passed &= passed - 1;
+                if self.attacked(Square::new(file, rank), us.flip()) {
+                    through_attack = true;
+                    break;
+                }
+            }
             if through_attack {
                 continue;
             }
@@ -1222,13 +1239,10 @@ impl Position {
                 next.put(m.to, piece);
             }
             // Castling rights: a King or Rook leaving or being captured on its square.
-            for colour in Colour::BOTH {
-                for wing in [Wing::King, Wing::Queen] {
-                    if let Some(c) = self.rules.castles[colour.index()][wing as usize] {
-                        let touched = [m.from, m.to];
-                        if touched.contains(&c.king_from) || touched.contains(&c.rook_from) {
-                            next.castling &= !(1 << (colour.index() * 2 + wing as usize));
-                        }
+            if next.castling != 0 {
+                for &(sq, keep) in &self.rules.castle_keep {
+                    if sq == m.from || sq == m.to {
+                        next.castling &= keep;
                     }
                 }
             }

@@ -974,6 +974,22 @@ pub struct Rules {
     pub game_end: GameEnd,
     /// Castlings by colour and wing.
     pub castles: [[Option<CastleSpec>; 2]; 2],
+    /// Per castling (colour, wing), on the King's rank, as file bits: the files that must be
+    /// empty (between the outermost of the four squares, less the King's and the Rook's start)
+    /// and the files the King passes over (between its start and destination, both excluded).
+    pub castle_files: [[CastleFiles; 2]; 2],
+    /// The squares whose touching (a move from or onto them) loses castling rights, with the
+    /// right bits kept; unused entries hold [`Square`] 255.
+    pub castle_keep: [(Square, u8); 8],
+}
+
+/// File masks of one castling (see [`Rules::castle_files`]).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CastleFiles {
+    /// Files that must be empty.
+    pub empty: u16,
+    /// Files the King passes over, which must not be attacked.
+    pub passed: u16,
 }
 
 impl fmt::Debug for Rules {
@@ -1013,6 +1029,8 @@ impl Rules {
             options: [0; MAX_OPTIONS],
             game_end: GameEnd::Rules,
             castles: [[None; 2]; 2],
+            castle_files: [[CastleFiles::default(); 2]; 2],
+            castle_keep: [(Square(255), 0); 8],
         };
         rules.resolve();
         rules
@@ -1020,9 +1038,36 @@ impl Rules {
 
     fn resolve(&mut self) {
         self.castles = [[None; 2]; 2];
+        self.castle_files = [[CastleFiles::default(); 2]; 2];
+        self.castle_keep = [(Square(255), 0); 8];
+        let mut keep: Vec<(Square, u8)> = Vec::new();
         for (colour, wing, spec) in self.variant.spec.hooks.castling(self) {
             self.castles[colour.index()][wing as usize] = Some(spec);
+            let files = |a: u8, b: u8| -> u16 { ((1u32 << (b + 1)) - (1u32 << a)) as u16 };
+            let all =
+                [spec.king_from, spec.king_to, spec.rook_from, spec.rook_to].map(|s| s.file());
+            let lo = *all.iter().min().expect("four squares");
+            let hi = *all.iter().max().expect("four squares");
+            let starts = 1u16 << spec.king_from.file() | 1u16 << spec.rook_from.file();
+            let (a, b) = (
+                spec.king_from.file().min(spec.king_to.file()),
+                spec.king_from.file().max(spec.king_to.file()),
+            );
+            let ends = 1u16 << spec.king_from.file() | 1u16 << spec.king_to.file();
+            self.castle_files[colour.index()][wing as usize] = CastleFiles {
+                empty: files(lo, hi) & !starts,
+                passed: files(a, b) & !ends,
+            };
+            let bit = 1u8 << (colour.index() * 2 + wing as usize);
+            for sq in [spec.king_from, spec.rook_from] {
+                match keep.iter_mut().find(|(s, _)| *s == sq) {
+                    Some(entry) => entry.1 &= !bit,
+                    None => keep.push((sq, !bit)),
+                }
+            }
         }
+        assert!(keep.len() <= 8, "at most four castlings");
+        self.castle_keep[..keep.len()].copy_from_slice(&keep);
     }
 
     /// Sets `name` (an option or `game-end`) to `value`.
