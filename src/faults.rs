@@ -160,7 +160,7 @@ impl Faults {
     /// The legal moves of `pos` with the faults applied, each with the position after it.
     pub fn children(&self, pos: &Position) -> Vec<Child> {
         let mut out = Vec::new();
-        pos.for_each_legal(|m, next| out.push((m, next.clone())));
+        pos.for_each_legal(|m, next| out.push((m, *next)));
         let decided = pos.rules().game_end == GameEnd::Rules && pos.decided().is_some();
         if !decided {
             for spec in &self.active {

@@ -685,7 +685,7 @@ fn similarity_rank(want: &str, have: &str) -> usize {
 /// # Errors
 /// The first illegal or malformed move, with its 1-based ply number.
 pub fn play_moves(pos: &Position, moves: &str) -> Result<Position, (usize, MoveError)> {
-    let mut cur = pos.clone();
+    let mut cur = *pos;
     for (i, text) in moves.split_whitespace().enumerate() {
         let m = parse_move(&cur, text).map_err(|e| (i + 1, e))?;
         cur = cur.play(m);

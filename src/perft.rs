@@ -131,7 +131,7 @@ pub fn divide_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> Vec<DivideE
         return Vec::new();
     }
     let mut children = Vec::new();
-    pos.for_each_legal(|m, next| children.push((move_text(pos, &m), next.clone())));
+    pos.for_each_legal(|m, next| children.push((move_text(pos, &m), *next)));
     let mut out: Vec<DivideEntry> = if cfg.threads <= 1 {
         children
             .into_iter()
@@ -170,7 +170,7 @@ fn split_below(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
         return count(pos, depth, cfg);
     }
     let mut children = Vec::new();
-    pos.for_each_legal(|_, next| children.push(next.clone()));
+    pos.for_each_legal(|_, next| children.push(*next));
     children.par_iter().map(|c| count(c, depth - 1, cfg)).sum()
 }
 
@@ -198,7 +198,7 @@ fn walk_paths(
         return visit(path, pos);
     }
     let mut children = Vec::new();
-    pos.for_each_legal(|m, next| children.push((move_text(pos, &m), next.clone())));
+    pos.for_each_legal(|m, next| children.push((move_text(pos, &m), *next)));
     children.sort_by(|a, b| a.0.cmp(&b.0));
     for (text, next) in children {
         path.push(text);

@@ -148,7 +148,7 @@ impl Move {
 }
 
 /// A position that passed validation.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub struct Position {
     rules: Rules,
     board: [u8; SQUARE_COUNT],
@@ -1093,7 +1093,7 @@ impl Position {
                 expanded.clear();
                 v.spec.hooks.expand(self, &after, m, &mut expanded);
                 for &e in &expanded {
-                    let after_e = if e == m { after.clone() } else { self.play(e) };
+                    let after_e = if e == m { after } else { self.play(e) };
                     if !after_e.royal_attacked(us) {
                         f(e, &after_e);
                     }
@@ -1104,15 +1104,15 @@ impl Position {
         let legality = self.legality();
         self.generate(&mut pseudo);
         for m in pseudo {
-            match legality.as_ref().and_then(|l| self.quick_legal(&m, l)) {
-                Some(false) => {}
-                Some(true) => f(m, &self.play(m)),
-                None => {
-                    let after = self.play(m);
-                    if !after.royal_attacked(us) {
-                        f(m, &after);
-                    }
-                }
+            let known = legality.as_ref().and_then(|l| self.quick_legal(&m, l));
+            if known == Some(false) {
+                continue;
+            }
+            // Made in place: a returned position costs a second copy.
+            let mut after = *self;
+            after.make(m);
+            if known == Some(true) || !after.royal_attacked(us) {
+                f(m, &after);
             }
         }
     }
@@ -1191,10 +1191,19 @@ impl Position {
     // ----- make move -----
 
     /// The position after `m`, which must come from this position's generator.
+    #[inline(always)]
     pub fn play(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.make(m);
+        next
+    }
+
+    /// Plays `m` on this position (see [`Position::play`]).
+    fn make(&mut self, m: Move) {
         let v = self.rules.variant;
-        let mut next = self.clone();
         let us = self.side;
+        let ep_victim = self.ep_victim;
+        let next = self;
         next.ep = None;
         next.ep_victim = None;
         next.halfmove = (next.halfmove + 1).min(MAX_COUNTER);
@@ -1210,13 +1219,13 @@ impl Position {
                 } else {
                     1
                 };
-                let c = self.rules.castles[us.index()][wing].expect("castling move has a spec");
+                let c = next.rules.castles[us.index()][wing].expect("castling move has a spec");
                 let rook = next.take(c.rook_from).expect("castling Rook present");
                 next.put(c.king_to, piece);
                 next.put(c.rook_to, rook);
             } else {
                 let victim_sq = if m.flags & flags::EN_PASSANT != 0 {
-                    self.ep_victim.expect("en passant needs a victim")
+                    ep_victim.expect("en passant needs a victim")
                 } else {
                     m.to
                 };
@@ -1231,7 +1240,7 @@ impl Position {
                     next.ep_victim = Some(m.to);
                 }
                 if m.flags & (flags::ACQUIRE | flags::PASS) != 0 {
-                    piece = v.spec.hooks.after_jump(&mut next, m, piece);
+                    piece = v.spec.hooks.after_jump(next, m, piece);
                 }
                 if m.promotion != 0 {
                     piece.kind = m.promotion - 1;
@@ -1240,7 +1249,7 @@ impl Position {
             }
             // Castling rights: a King or Rook leaving or being captured on its square.
             if next.castling != 0 {
-                for &(sq, keep) in &self.rules.castle_keep {
+                for &(sq, keep) in &next.rules.castle_keep.clone() {
                     if sq == m.from || sq == m.to {
                         next.castling &= keep;
                     }
@@ -1255,7 +1264,6 @@ impl Position {
             next.fullmove = (next.fullmove + 1).min(MAX_COUNTER);
         }
         next.side = us.flip();
-        next
     }
 }
 

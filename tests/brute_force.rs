@@ -105,7 +105,7 @@ fn check_variant(id: &str, options: &[(&str, &str)], games: usize, plies: usize)
     let mut rng = Lcg(0x5eed ^ id.len() as u64);
     let mut positions = 0;
     for _ in 0..games {
-        let mut pos = start.clone();
+        let mut pos = start;
         for _ in 0..plies {
             let fast: Vec<String> = {
                 let mut l: Vec<String> = pos
@@ -218,10 +218,10 @@ fn pink_panther_fast_legality_matches_make_and_test() {
     let start = parse_position(rules, &rules.start_fen()).expect("start");
     let mut rng = Lcg(0x9e37);
     for _ in 0..12 {
-        let mut pos = start.clone();
+        let mut pos = start;
         for ply in 0..90 {
             if ply % 15 == 14 {
-                roots.push(pos.clone());
+                roots.push(pos);
             }
             let moves = pos.legal_moves();
             if moves.is_empty() {

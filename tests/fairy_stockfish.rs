@@ -137,9 +137,9 @@ fn random_positions(cfg: &Config, games: usize, plies: usize, every: usize) -> V
     let rules = rules_for(cfg);
     let start = parse_position(rules, &rules.start_fen()).expect("start");
     let mut rng = Lcg(0xf5f5 + cfg.name.len() as u64);
-    let mut out = vec![start.clone()];
+    let mut out = vec![start];
     for _ in 0..games {
-        let mut pos = start.clone();
+        let mut pos = start;
         for ply in 1..=plies {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -147,7 +147,7 @@ fn random_positions(cfg: &Config, games: usize, plies: usize, every: usize) -> V
             }
             pos = pos.play(moves[(rng.next() % moves.len() as u64) as usize]);
             if ply % every == 0 {
-                out.push(pos.clone());
+                out.push(pos);
             }
         }
     }

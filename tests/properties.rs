@@ -68,14 +68,14 @@ fn configs() -> Vec<Config> {
 /// The positions of the walk `bytes` from the config's start, the start included.
 fn walk(config: &Config, bytes: &[u8]) -> Vec<Position> {
     let mut pos = parse_position(config.rules, &config.start).expect("start position");
-    let mut out = vec![pos.clone()];
+    let mut out = vec![pos];
     for &b in bytes {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             break;
         }
         pos = pos.play(moves[b as usize % moves.len()]);
-        out.push(pos.clone());
+        out.push(pos);
     }
     out
 }

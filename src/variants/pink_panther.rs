@@ -490,9 +490,9 @@ mod tests {
         let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut out = Vec::new();
         for _ in 0..games {
-            let mut pos = start.clone();
+            let mut pos = start;
             for _ in 0..plies {
-                out.push(pos.clone());
+                out.push(pos);
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
