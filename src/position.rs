@@ -497,7 +497,14 @@ impl Position {
         let v = self.rules.variant;
         let blockers = self.occupied() | self.neutral;
         !self
-            .table_attackers(sq, by, blockers, v.all_dirs(), true)
+            .table_attackers(
+                sq,
+                by,
+                blockers,
+                v.all_dirs(),
+                self.by_colour[by.index()],
+                true,
+            )
             .is_empty()
             || !self.special_attackers(sq, by, blockers, true).is_empty()
             || v.spec.hooks.extra_attacks(self, sq, by)
@@ -508,19 +515,29 @@ impl Position {
     pub fn attackers(&self, sq: Square, by: Colour) -> Bitboard {
         let v = self.rules.variant;
         let blockers = self.occupied() | self.neutral;
-        self.table_attackers(sq, by, blockers, v.all_dirs(), false)
-            | self.special_attackers(sq, by, blockers, false)
+        self.table_attackers(
+            sq,
+            by,
+            blockers,
+            v.all_dirs(),
+            self.by_colour[by.index()],
+            false,
+        ) | self.special_attackers(sq, by, blockers, false)
     }
 
     /// `by`'s pieces that capture on `sq` by a table leap or by a slide along one of `dirs`
     /// (direction bits), `blockers` blocking slides; with `any`, the first one found alone.
+    /// Directions whose backward ray holds none of `sliders` (a superset of `by`'s sliding
+    /// pieces) are skipped.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn table_attackers(
         &self,
         sq: Square,
         by: Colour,
         blockers: Bitboard,
         dirs: u16,
+        sliders: Bitboard,
         any: bool,
     ) -> Bitboard {
         let v = self.rules.variant;
@@ -539,7 +556,7 @@ impl Position {
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
-            if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].intersects(theirs) {
+            if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].intersects(sliders) {
                 continue;
             }
             if let Some(s) = v.nearest_back(dir, sq, blockers)
@@ -613,6 +630,7 @@ impl Position {
         let mut legality = Legality {
             without_king: blockers,
             enemy_dirs: 0,
+            enemy_sliders: Bitboard::EMPTY,
             hook_attacked: Bitboard::EMPTY,
             royals,
             pinned: Bitboard::EMPTY,
@@ -634,14 +652,18 @@ impl Position {
         let theirs = self.by_colour[them.index()];
         // Directions some enemy piece can capture along.
         let mut dirs = 0u16;
+        let mut sliders = Bitboard::EMPTY;
         for k in 0..v.spec.pieces.len() {
-            if (self.by_kind[k] & theirs).is_empty() {
-                continue;
+            let pieces = self.by_kind[k] & theirs;
+            let kind_dirs = v.capture_dirs[k * 2 + them.index()];
+            if kind_dirs != 0 && !pieces.is_empty() {
+                dirs |= kind_dirs;
+                sliders |= pieces;
             }
-            dirs |= v.capture_dirs[k * 2 + them.index()];
         }
         legality.without_king.clear(king);
         legality.enemy_dirs = dirs;
+        legality.enemy_sliders = sliders;
         if !v.fast_legality {
             // The map is read on the royal piece's square and where it may go.
             let sm = &v.slot_moves[Variant::slot(v.royal_kinds[0], us, king)];
@@ -658,7 +680,7 @@ impl Position {
         // same walk along each direction as the pins.
         if legality.hook_attacked.has(king)
             || !self
-                .table_attackers(king, them, blockers, 0, true)
+                .table_attackers(king, them, blockers, 0, Bitboard::EMPTY, true)
                 .is_empty()
         {
             return None;
@@ -667,7 +689,7 @@ impl Position {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
             let back = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()];
-            if !back.intersects(theirs) {
+            if !back.intersects(sliders) {
                 continue;
             }
             let Some(first) = v.nearest_back(dir, king, blockers) else {
@@ -730,7 +752,7 @@ impl Position {
         let by = self.side.flip();
         l.hook_attacked.has(sq)
             || !self
-                .table_attackers(sq, by, l.without_king, l.enemy_dirs, true)
+                .table_attackers(sq, by, l.without_king, l.enemy_dirs, l.enemy_sliders, true)
                 .is_empty()
     }
 
@@ -848,7 +870,7 @@ impl Position {
         let v = self.rules.variant;
         let mut hook_moves = Vec::new();
         if v.spec.hooks.replace_moves(self, &mut hook_moves) {
-            hook_moves.into_iter().for_each(|m| sink.add(self, m));
+            hook_moves.iter().for_each(|&m| sink.add(self, m));
             return;
         }
         let ctx = GenContext::new(self);
@@ -868,7 +890,7 @@ impl Position {
         }
         let mut rest = Vec::new();
         self.rules.variant.spec.hooks.extra_moves(self, &mut rest);
-        rest.into_iter().for_each(|m| sink.add(self, m));
+        rest.iter().for_each(|&m| sink.add(self, m));
     }
 
     /// The moves of the piece of kind `k` on `from`; with `leaps` false only its slides, rides
@@ -946,7 +968,7 @@ impl Position {
         };
         let mut hook_moves = Vec::new();
         if v.spec.hooks.replace_moves(self, &mut hook_moves) {
-            hook_moves.into_iter().for_each(|m| counter.add(self, m));
+            hook_moves.iter().for_each(|&m| counter.add(self, m));
             return counter.count;
         }
         let ctx = GenContext::new(self);
@@ -1365,6 +1387,8 @@ pub struct Legality {
     without_king: Bitboard,
     /// Directions (bits) some enemy piece captures along.
     enemy_dirs: u16,
+    /// The enemy pieces that capture by sliding.
+    enemy_sliders: Bitboard,
     /// Squares the opponent's hook moves capture on (see [`Hooks::extra_attack_map`]), with
     /// the side to move's royal piece lifted.
     ///
