@@ -653,11 +653,10 @@ impl Position {
         // Directions some enemy piece can capture along.
         let mut dirs = 0u16;
         let mut sliders = Bitboard::EMPTY;
-        for k in 0..v.spec.pieces.len() {
-            let pieces = self.by_kind[k] & theirs;
-            let kind_dirs = v.capture_dirs[k * 2 + them.index()];
-            if kind_dirs != 0 && !pieces.is_empty() {
-                dirs |= kind_dirs;
+        for &k in &v.slider_kinds[them.index()] {
+            let pieces = self.by_kind[k as usize] & theirs;
+            if !pieces.is_empty() {
+                dirs |= v.capture_dirs[k as usize * 2 + them.index()];
                 sliders |= pieces;
             }
         }

@@ -384,6 +384,8 @@ pub struct Variant {
     pub slot_moves: Vec<SlotMoves>,
     /// Per (kind, colour): the directions (bits) of every capturing slide from any square.
     pub capture_dirs: Vec<u16>,
+    /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty).
+    pub slider_kinds: [Vec<u8>; 2],
     /// Per direction: whether square indices fall along the forward ray (and so grow along
     /// the backward one).
     pub forward_descending: [bool; MAX_DIRECTIONS],
@@ -396,6 +398,17 @@ pub struct Variant {
     /// Per (kind, colour): some square has slides or limited-range rides for the kind.
     pub has_rides: Vec<bool>,
 }
+
+/// `FROM_BIT[i]`: the bits from `i` up (a table load is cheaper than a variable 128-bit shift).
+static FROM_BIT: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = u128::MAX << i;
+        i += 1;
+    }
+    t
+};
 
 /// Most squares a special leap's path may have for [`LeapSet`].
 pub const MAX_LEAP_PATH: usize = 3;
@@ -770,7 +783,7 @@ impl Variant {
                 m
             })
             .collect();
-        let capture_dirs = (0..kinds * 2)
+        let capture_dirs: Vec<u16> = (0..kinds * 2)
             .map(|kc| {
                 ride_capture_range[kc * SQUARE_COUNT..(kc + 1) * SQUARE_COUNT]
                     .iter()
@@ -807,6 +820,12 @@ impl Variant {
             leap_sets,
             has_rides,
             slot_moves,
+            slider_kinds: [0, 1].map(|c| {
+                (0..kinds)
+                    .filter(|k| capture_dirs[k * 2 + c] != 0)
+                    .map(|k| k as u8)
+                    .collect()
+            }),
             capture_dirs,
             forward_descending,
             ray_bb,
@@ -895,7 +914,7 @@ impl Variant {
             down &= down - 1;
             let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].0;
             let hits = ray & blockers.0 | 1;
-            reach |= ray & (u128::MAX << (127 - hits.leading_zeros()));
+            reach |= ray & FROM_BIT[127 - hits.leading_zeros() as usize];
         }
         Bitboard(reach)
     }
