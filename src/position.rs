@@ -614,6 +614,7 @@ impl Position {
     /// piece at all, a move is illegal only if it creates one: flagged moves and placements
     /// are tested, and plain moves cannot unless they promote to a royal kind, which is then
     /// refused here. (No royal piece also means no castling right.)
+    #[inline(always)]
     pub fn legality(&self) -> Option<Legality> {
         let v = self.rules.variant;
         let hooks = v.spec.hooks;
@@ -947,6 +948,9 @@ impl Position {
         if sm.slide_both != 0 {
             to |= v.slides(sm.slide_both, from, ctx.blockers) & ctx.reachable;
         }
+        if sm.slide_quiet | sm.slide_capture == 0 {
+            return to;
+        }
         if sm.slide_quiet != 0 {
             to |= v.slides(sm.slide_quiet, from, ctx.blockers) & ctx.empty;
         }
@@ -988,7 +992,7 @@ impl Position {
             };
             let free = pieces & !restricted;
             let promotions = v.promotion_kinds[k].len();
-            let is_pawn = v.spec.pieces[k].pawn;
+            let is_pawn = v.pawn_kinds >> k & 1 != 0;
             // A few pieces with many leap vectors (Knights) cost less piece by piece: one
             // table load and popcount each, against a shift and popcount per vector.
             if !is_pawn && !free.is_empty() && free.count() * 4 < sets.len() as u32 * 5 {
@@ -1297,9 +1301,11 @@ impl Position {
                 }
             }
         }
-        for (kind, sq) in m.placement_list() {
-            next.put(sq, Piece { kind, colour: us });
-            next.add_to_hand(us, kind, -1);
+        if m.placements.iter().any(|p| p.kind != 0) {
+            for (kind, sq) in m.placement_list() {
+                next.put(sq, Piece { kind, colour: us });
+                next.add_to_hand(us, kind, -1);
+            }
         }
         if us == Colour::Black {
             next.fullmove = (next.fullmove + 1).min(MAX_COUNTER);

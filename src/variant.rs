@@ -384,6 +384,8 @@ pub struct Variant {
     pub slot_moves: Vec<SlotMoves>,
     /// Per (kind, colour): the directions (bits) of every capturing slide from any square.
     pub capture_dirs: Vec<u16>,
+    /// The pawn kinds, as bits.
+    pub pawn_kinds: u16,
     /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty).
     pub slider_kinds: [Vec<u8>; 2],
     /// Per direction: whether square indices fall along the forward ray (and so grow along
@@ -820,6 +822,12 @@ impl Variant {
             leap_sets,
             has_rides,
             slot_moves,
+            pawn_kinds: spec
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.pawn)
+                .fold(0, |acc, (k, _)| acc | 1 << k),
             slider_kinds: [0, 1].map(|c| {
                 (0..kinds)
                     .filter(|k| capture_dirs[k * 2 + c] != 0)
