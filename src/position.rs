@@ -552,7 +552,11 @@ impl Position {
                 }
             }
         }
-        let mut dirs = dirs;
+        let mut dirs = if v.all_back_rays[sq.index()].intersects(sliders) {
+            dirs
+        } else {
+            0
+        };
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
@@ -664,6 +668,9 @@ impl Position {
         legality.without_king.clear(king);
         legality.enemy_dirs = dirs;
         legality.enemy_sliders = sliders;
+        if !v.all_back_rays[king.index()].intersects(sliders) {
+            dirs = 0;
+        }
         if !v.fast_legality {
             // The map is read on the royal piece's square and where it may go.
             let sm = &v.slot_moves[Variant::slot(v.royal_kinds[0], us, king)];

@@ -370,6 +370,8 @@ pub struct Variant {
     pub ray_bb: Vec<Bitboard>,
     /// Per (direction, square): the backward ray as a set.
     pub back_ray_bb: Vec<Bitboard>,
+    /// Per square: every backward ray from it, as one set.
+    pub all_back_rays: Vec<Bitboard>,
     /// Per direction: the step length (Chebyshev) of one step.
     pub step_length: Vec<u8>,
     /// Kinds with at least one capturing table leap.
@@ -732,13 +734,20 @@ impl Variant {
             .filter(|(_, p)| !p.capturable)
             .map(|(i, _)| i as u8)
             .collect();
-        let back_ray_bb = back_rays
+        let back_ray_bb: Vec<Bitboard> = back_rays
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
             .collect();
         let ray_bb: Vec<Bitboard> = rays
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
+            .collect();
+        let all_back_rays = (0..SQUARE_COUNT)
+            .map(|sq| {
+                (0..directions.len()).fold(Bitboard::EMPTY, |acc, d| {
+                    acc | back_ray_bb[d * SQUARE_COUNT + sq]
+                })
+            })
             .collect();
         let step_length = directions
             .iter()
@@ -839,6 +848,7 @@ impl Variant {
             ray_bb,
             last_rank_bb,
             back_ray_bb,
+            all_back_rays,
             step_length,
             leap_kinds,
             fast_legality,
