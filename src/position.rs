@@ -543,7 +543,13 @@ impl Position {
         let v = self.rules.variant;
         let theirs = self.by_colour[by.index()];
         let mut found = Bitboard::EMPTY;
-        for &k in &v.leap_kinds {
+        let leapers: &[u8] =
+            if v.any_leap_attackers[by.index() * SQUARE_COUNT + sq.index()].intersects(theirs) {
+                &v.leap_kinds
+            } else {
+                &[]
+            };
+        for &k in leapers {
             let pieces = self.by_kind[k as usize] & theirs;
             if !pieces.is_empty() {
                 found |= v.leap_attackers[Variant::slot(k, by, sq)] & pieces;

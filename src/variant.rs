@@ -372,6 +372,9 @@ pub struct Variant {
     pub back_ray_bb: Vec<Bitboard>,
     /// Per square: every backward ray from it, as one set.
     pub all_back_rays: Vec<Bitboard>,
+    /// Per (colour, square): every square from which some piece of that colour could capture
+    /// on it by a table leap, whatever its kind.
+    pub any_leap_attackers: Vec<Bitboard>,
     /// Per direction: the step length (Chebyshev) of one step.
     pub step_length: Vec<u8>,
     /// Kinds with at least one capturing table leap.
@@ -742,6 +745,14 @@ impl Variant {
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
             .collect();
+        let any_leap_attackers = (0..2 * SQUARE_COUNT)
+            .map(|i| {
+                let (colour, sq) = (i / SQUARE_COUNT, i % SQUARE_COUNT);
+                (0..kinds).fold(Bitboard::EMPTY, |acc, k| {
+                    acc | leap_attackers[(k * 2 + colour) * SQUARE_COUNT + sq]
+                })
+            })
+            .collect();
         let all_back_rays = (0..SQUARE_COUNT)
             .map(|sq| {
                 (0..directions.len()).fold(Bitboard::EMPTY, |acc, d| {
@@ -849,6 +860,7 @@ impl Variant {
             last_rank_bb,
             back_ray_bb,
             all_back_rays,
+            any_leap_attackers,
             step_length,
             leap_kinds,
             fast_legality,
