@@ -1000,7 +1000,15 @@ impl Position {
                 self.piece_moves(&mut counter, &ctx, k, from, true);
             }
         }
-        self.castling_and_hook_moves(&mut counter);
+        match v.spec.hooks.count_extra_moves(self, l) {
+            Some(n) => {
+                if self.castling != 0 {
+                    self.castling_moves(&mut counter);
+                }
+                counter.count += n;
+            }
+            None => self.castling_and_hook_moves(&mut counter),
+        }
         counter.count
     }
 
@@ -1268,7 +1276,7 @@ pub trait MoveSink {
 /// The number of moves arriving on the squares of `to`: one each, or one per promotion choice
 /// on `last_rank` when the mover has `promotions` choices.
 #[inline(always)]
-fn moves_onto(to: Bitboard, last_rank: Bitboard, promotions: usize) -> u64 {
+pub(crate) fn moves_onto(to: Bitboard, last_rank: Bitboard, promotions: usize) -> u64 {
     let mut n = to.count() as u64;
     if promotions > 1 {
         n += (to & last_rank).count() as u64 * (promotions as u64 - 1);

@@ -273,6 +273,16 @@ pub trait Hooks: Sync + Send {
     }
     /// Adds pseudo-legal moves the tables cannot describe (jewel jumps).
     fn extra_moves(&self, _pos: &Position, _out: &mut Vec<Move>) {}
+    /// The number of legal moves among [`Hooks::extra_moves`] at a perft leaf, when
+    /// [`Position::legality`] gave `legality` (so the side to move is not in check by a table
+    /// or hook move); `None` (the default) to generate them and decide each one.
+    fn count_extra_moves(
+        &self,
+        _pos: &Position,
+        _legality: &crate::position::Legality,
+    ) -> Option<u64> {
+        None
+    }
     /// Whether the extra moves of `by` capture on `sq` (jewel jumps give check).
     fn extra_attacks(&self, _pos: &Position, _sq: Square, _by: Colour) -> bool {
         false

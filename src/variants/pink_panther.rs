@@ -15,7 +15,7 @@
 use super::marriage::{Marriage, marriage_decision};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::piece::Atom;
-use crate::position::{Move, Piece, Position, add_promoting, flags};
+use crate::position::{Legality, Move, Piece, Position, add_promoting, flags, moves_onto};
 use crate::variant::{
     Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Variant, VariantSpec,
 };
@@ -124,7 +124,9 @@ struct Jump {
 /// atom away, or the first blocker ahead for a slide). Looking from those two squares finds
 /// every jump without visiting the other pieces; every landing square lies a leap or a ray away
 /// from the jewel square, which lets whole atoms be skipped when they miss `wanted`. Slides are
-/// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped.
+/// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped. In most
+/// positions no plain piece stands where it could acquire: [`JumpTables`] says so with two
+/// intersections per plain kind.
 fn for_each_jump(
     pos: &Position,
     by: Colour,
@@ -133,92 +135,163 @@ fn for_each_jump(
     mut f: impl FnMut(Jump) -> bool,
 ) -> bool {
     let v = pos.variant();
-    let g = &v.geometry;
     let Some(jewel) = jewel_square(pos) else {
         return false;
     };
-    let carrier = pos
-        .piece_at(jewel)
-        .filter(|p| p.colour == by)
-        .and_then(|p| plain_of(p.kind));
-    let anchors = CARRIERS
-        .iter()
-        .map(|&(plain, _)| (plain, flags::ACQUIRE))
-        .chain(carrier.map(|plain| (plain, flags::PASS)));
-    for (plain, flag) in anchors {
-        let acquiring = flag == flags::ACQUIRE;
-        let movers = if acquiring {
-            pos.pieces_of(plain, by)
-        } else {
-            jewel.bb()
-        };
-        if movers.is_empty() {
-            continue;
-        }
-        let slot = Variant::slot(plain, by, jewel);
-        let jump = |from: Square, via: Square, to: Bitboard, quiet: bool, capture: bool| Jump {
-            flag,
-            from,
-            via,
-            to,
-            quiet,
-            capture,
-        };
-        // An acquiring leap starts one atom before the jewel (where the other side's mirrored
-        // atoms lead from it) and lands one atom beyond (on the leap tables' squares).
-        let back = Variant::slot(plain, by.flip(), jewel);
-        let leaps_reach = !acquiring
-            || ((v.leap_quiet[back] | v.leap_capture[back]).intersects(movers)
-                && (v.leap_quiet[slot] | v.leap_capture[slot]).intersects(wanted));
-        for atom in v.atoms[plain as usize]
-            .iter()
-            .filter(|a| !a.rider && leaps_reach)
-        {
-            let (dx, dy) = vector(atom, by);
-            let steps = if acquiring { 1 } else { 2 };
-            let Some(to) = g.offset(jewel, steps * dx, steps * dy) else {
-                continue;
-            };
-            if !wanted.has(to) {
-                continue;
-            }
-            let (from, via) = if acquiring {
-                (g.offset(jewel, -dx, -dy), Some(jewel))
-            } else {
-                (Some(jewel), g.offset(jewel, dx, dy))
-            };
-            if let (Some(from), Some(via)) = (from, via)
-                && movers.has(from)
-                && may_jump(pos, by, flag, via, jewel)
-                && f(jump(from, via, to.bb(), atom.quiet, atom.capture))
-            {
-                return true;
-            }
-        }
-        for ride in &v.rides[slot] {
-            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
-            if !v.ray_bb[ray].intersects(wanted)
-                || (acquiring && !v.back_ray_bb[ray].intersects(movers))
-            {
-                continue;
-            }
-            let (from, via) = if acquiring {
-                (v.nearest_back(ride.dir, jewel, blockers), Some(jewel))
-            } else {
-                (Some(jewel), v.slide(ride.dir, jewel, blockers).1)
-            };
-            if let (Some(from), Some(via)) = (from, via)
-                && movers.has(from)
-                && may_jump(pos, by, flag, via, jewel)
-            {
-                let to = v.slide(ride.dir, via, blockers).0;
-                if f(jump(from, via, to, ride.quiet, ride.capture)) {
+    let t = tables(v);
+    for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
+        let movers = pos.pieces_of(plain, by);
+        let at = table_index(i, by, jewel);
+        if movers.intersects(t.leap_from[at]) {
+            for l in &t.leaps[at] {
+                if movers.has(l.from)
+                    && wanted.has(l.to)
+                    && f(Jump {
+                        flag: flags::ACQUIRE,
+                        from: l.from,
+                        via: jewel,
+                        to: l.to.bb(),
+                        quiet: l.quiet,
+                        capture: l.capture,
+                    })
+                {
                     return true;
                 }
             }
         }
+        if !movers.intersects(t.slide_from[at]) {
+            continue;
+        }
+        for ride in &v.rides[Variant::slot(plain, by, jewel)] {
+            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+            if !v.ray_bb[ray].intersects(wanted) || !v.back_ray_bb[ray].intersects(movers) {
+                continue;
+            }
+            if let Some(from) = v.nearest_back(ride.dir, jewel, blockers)
+                && movers.has(from)
+                && f(Jump {
+                    flag: flags::ACQUIRE,
+                    from,
+                    via: jewel,
+                    to: v.slide(ride.dir, jewel, blockers).0,
+                    quiet: ride.quiet,
+                    capture: ride.capture,
+                })
+            {
+                return true;
+            }
+        }
+    }
+    let Some(plain) = pos
+        .piece_at(jewel)
+        .filter(|p| p.colour == by)
+        .and_then(|p| plain_of(p.kind))
+    else {
+        return false;
+    };
+    // Passing: the carrier makes its plain piece's move over an ally an atom away (landing two
+    // atoms away), or over the first blocker of a slide.
+    let g = &v.geometry;
+    let jump = |via: Square, to: Bitboard, quiet: bool, capture: bool| Jump {
+        flag: flags::PASS,
+        from: jewel,
+        via,
+        to,
+        quiet,
+        capture,
+    };
+    for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
+        let (dx, dy) = vector(atom, by);
+        if let Some(to) = g.offset(jewel, 2 * dx, 2 * dy)
+            && wanted.has(to)
+            && let Some(via) = g.offset(jewel, dx, dy)
+            && may_jump(pos, by, flags::PASS, via, jewel)
+            && f(jump(via, to.bb(), atom.quiet, atom.capture))
+        {
+            return true;
+        }
+    }
+    for ride in &v.rides[Variant::slot(plain, by, jewel)] {
+        let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+        if !v.ray_bb[ray].intersects(wanted) {
+            continue;
+        }
+        if let Some(via) = v.slide(ride.dir, jewel, blockers).1
+            && may_jump(pos, by, flags::PASS, via, jewel)
+            && f(jump(
+                via,
+                v.slide(ride.dir, via, blockers).0,
+                ride.quiet,
+                ride.capture,
+            ))
+        {
+            return true;
+        }
     }
     false
+}
+
+/// An acquiring leap: the mover's square and the landing square, one atom either side of the
+/// jewel square, and the atom's modes.
+struct LeapJump {
+    from: Square,
+    to: Square,
+    quiet: bool,
+    capture: bool,
+}
+
+/// What [`for_each_jump`] reads per (plain kind of [`CARRIERS`], colour, jewel square), from
+/// the declared atoms: the acquiring leaps, the squares they start from, and the squares an
+/// acquiring slide may start from (every square behind the jewel square on its slides' lines).
+struct JumpTables {
+    leaps: Vec<Vec<LeapJump>>,
+    leap_from: Vec<Bitboard>,
+    slide_from: Vec<Bitboard>,
+}
+
+fn table_index(plain: usize, by: Colour, jewel: Square) -> usize {
+    (plain * 2 + by.index()) * SQUARE_COUNT + jewel.index()
+}
+
+/// The tables, built on first use (the board and pieces of Pink Panther do not depend on its
+/// options).
+fn tables(v: &Variant) -> &'static JumpTables {
+    static TABLES: std::sync::OnceLock<JumpTables> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let size = CARRIERS.len() * 2 * SQUARE_COUNT;
+        let mut t = JumpTables {
+            leaps: (0..size).map(|_| Vec::new()).collect(),
+            leap_from: vec![Bitboard::EMPTY; size],
+            slide_from: vec![Bitboard::EMPTY; size],
+        };
+        let g = &v.geometry;
+        for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
+            for by in Colour::BOTH {
+                for jewel in g.squares() {
+                    let at = table_index(i, by, jewel);
+                    for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
+                        let (dx, dy) = vector(atom, by);
+                        if let (Some(from), Some(to)) =
+                            (g.offset(jewel, -dx, -dy), g.offset(jewel, dx, dy))
+                        {
+                            t.leap_from[at].set(from);
+                            t.leaps[at].push(LeapJump {
+                                from,
+                                to,
+                                quiet: atom.quiet,
+                                capture: atom.capture,
+                            });
+                        }
+                    }
+                    for ride in &v.rides[Variant::slot(plain, by, jewel)] {
+                        t.slide_from[at] |=
+                            v.back_ray_bb[ride.dir as usize * SQUARE_COUNT + jewel.index()];
+                    }
+                }
+            }
+        }
+        t
+    })
 }
 
 /// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
@@ -242,6 +315,136 @@ pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
         }
         false
     });
+}
+
+/// The squares of `j.to` the jump may end on ([`lands`] for every square at once).
+fn landing_squares(j: &Jump, blockers: Bitboard, targets: Bitboard) -> Bitboard {
+    let mut to = Bitboard::EMPTY;
+    if j.quiet {
+        to |= j.to & !blockers;
+    }
+    if j.capture {
+        to |= j.to & targets;
+    }
+    to
+}
+
+/// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
+/// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
+/// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
+/// Knight's move from it. Lines are kept only when `them` has, or could get back by being
+/// robbed, a plain slider along them; the eight neighbours are always kept.
+fn exposing_squares(pos: &Position, general: Square, them: Colour) -> Bitboard {
+    let v = pos.variant();
+    let has = |plain: u8| {
+        let carrier = carrier_of(plain).expect("a carrier form");
+        !(pos.pieces_of(plain, them) | pos.pieces_of(carrier, them)).is_empty()
+    };
+    let (rooks, bishops) = (has(ROOK), has(BISHOP));
+    let mut out = v.leap_capture[Variant::slot(KING, them, general)];
+    if has(KNIGHT) {
+        out |= v.leap_capture[Variant::slot(KNIGHT, them, general)];
+    }
+    for (dir, &(dx, dy)) in v.directions.iter().enumerate() {
+        let orthogonal = dx == 0 || dy == 0;
+        if (orthogonal && rooks) || (!orthogonal && bishops) {
+            out |= v.ray_bb[dir * SQUARE_COUNT + general.index()];
+        }
+    }
+    out
+}
+
+/// Whether the unclaimed jewel is the first blocker on a line from `general` with an enemy
+/// piece next behind it (taking the jewel empties its square, which may open that line).
+fn jewel_shields(pos: &Position, general: Square, jewel: Square) -> bool {
+    let v = pos.variant();
+    let blockers = pos.occupied() | pos.neutral();
+    let theirs = pos.colour_bb(pos.side().flip());
+    (0..v.directions.len() as u8).any(|dir| {
+        v.back_ray_bb[dir as usize * SQUARE_COUNT + general.index()].has(jewel)
+            && v.nearest_back(dir, general, blockers) == Some(jewel)
+            && v.nearest_back(dir, jewel, blockers)
+                .is_some_and(|s| theirs.has(s))
+    })
+}
+
+/// The number of legal jewel jumps of the side to move ([`Hooks::count_extra_moves`]).
+///
+/// With the General on `g` (not in check, else no `legality`), a jump of another piece from
+/// `from` over `via` to `to` changes only those three squares. Table attacks on `g` can then
+/// only come through `from` (the pins of `legality`) or through `via` when it held the
+/// unclaimed jewel ([`jewel_shields`]): a robbed carrier stays a blocker and attacks no more
+/// as its plain piece, a passing jump leaves `via` occupied, and `to` is filled. Jump attacks
+/// after the move all go over the new jewel square (`to` when acquiring, `via` when passing;
+/// the side to move then carries it, so the enemy only acquires), which must lie in
+/// [`exposing_squares`]. The General acquiring becomes a King and is never in check. Without a
+/// General, a jump is illegal only if it makes our King a General (its pass, or a robbery of
+/// it). Every jump left undecided is made and tested.
+fn count_jumps(pos: &Position, l: &Legality) -> u64 {
+    let v = pos.variant();
+    let us = pos.side();
+    let them = us.flip();
+    let blockers = pos.occupied() | pos.neutral();
+    let targets = pos.capturable(them);
+    let last_rank = v.last_rank_bb[us.index()];
+    let general = l.royals.first();
+    let unclaimed = pos.neutral().first();
+    let mut exposing: Option<Bitboard> = None;
+    let mut shields: Option<bool> = None;
+    let mut count = 0;
+    for_each_jump(pos, us, blockers, v.geometry.mask, |j| {
+        let to = landing_squares(&j, blockers, targets);
+        if to.is_empty() {
+            return false;
+        }
+        let piece = pos.piece_at(j.from).expect("a mover");
+        let acquiring = j.flag == flags::ACQUIRE;
+        let safe = match general {
+            None => {
+                let makes_general = if acquiring {
+                    pos.piece_at(j.via)
+                        .is_some_and(|p| p.kind == KING && p.colour == us)
+                } else {
+                    piece.kind == KING
+                };
+                if makes_general { Bitboard::EMPTY } else { to }
+            }
+            Some(g) if g == j.from => to,
+            Some(g) => {
+                let opened = l.pinned.has(j.from)
+                    || (acquiring
+                        && unclaimed.is_some_and(|n| {
+                            *shields.get_or_insert_with(|| jewel_shields(pos, g, n))
+                        }));
+                let exposing = *exposing.get_or_insert_with(|| exposing_squares(pos, g, them));
+                if opened || (!acquiring && exposing.has(j.via)) {
+                    Bitboard::EMPTY
+                } else if acquiring {
+                    to & !exposing
+                } else {
+                    to
+                }
+            }
+        };
+        let (_, _, lands_as) = jump_rule(piece.kind).expect("a jumping kind");
+        let promotions = &v.promotion_kinds[lands_as as usize];
+        count += moves_onto(safe, last_rank, promotions.len());
+        for sq in to & !safe {
+            let mut m = Move::new(j.from, sq);
+            m.flags = j.flag;
+            m.via = j.via;
+            let choices: &[u8] = if last_rank.has(sq) { promotions } else { &[] };
+            if choices.is_empty() {
+                count += u64::from(!pos.play(m).royal_attacked(us));
+            }
+            for &p in choices {
+                m.promotion = p + 1;
+                count += u64::from(!pos.play(m).royal_attacked(us));
+            }
+        }
+        false
+    });
+    count
 }
 
 /// Whether some jewel jump of `by` ends on `sq` (PP-7: jumps give check): the same as asking
@@ -343,6 +546,10 @@ const MARRIAGE: Marriage<'static> = Marriage {
 impl Hooks for PinkPanther {
     fn extra_moves(&self, pos: &Position, out: &mut Vec<Move>) {
         jewel_jumps(pos, pos.side(), out);
+    }
+
+    fn count_extra_moves(&self, pos: &Position, legality: &Legality) -> Option<u64> {
+        Some(count_jumps(pos, legality))
     }
 
     fn table_attacks_only(&self) -> bool {
