@@ -322,10 +322,12 @@ pub trait Hooks: Sync + Send {
         None
     }
     /// Pieces of the side to move whose moves [`Position::legality`] must leave to make-and-test
-    /// although no table piece pins them: moving them may open or create a hook capture onto
-    /// `royal` (the side to move's royal piece, if any). Flagged moves are tested anyway.
-    fn must_test(&self, _pos: &Position, _royal: Option<Square>) -> Bitboard {
-        Bitboard::EMPTY
+    /// although no table piece pins them, and the squares where that matters: moving one of
+    /// the pieces onto one of the squares may open or create a hook capture onto `royal` (the
+    /// side to move's royal piece, if any); their other moves are decided as any piece's.
+    /// Flagged moves are tested anyway. Default: no piece.
+    fn must_test(&self, _pos: &Position, _royal: Option<Square>) -> (Bitboard, Bitboard) {
+        (Bitboard::EMPTY, Bitboard::EMPTY)
     }
     /// Whether `expand` may add moves in `pos` (default: whenever [`Hooks::expands`]); a
     /// variant returns false where it knows no expansion can happen, so the fast paths apply.

@@ -243,11 +243,19 @@ struct LeapJump {
 /// What [`for_each_jump`] reads per (plain kind of [`CARRIERS`], colour, jewel square), from
 /// the declared atoms: the acquiring leaps, the squares they start from, and the squares an
 /// acquiring slide may start from (every square behind the jewel square on its slides' lines).
+///
+/// Per square pair (General, jewel), the direction whose back ray from the General holds the
+/// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
 struct JumpTables {
     leaps: Vec<Vec<LeapJump>>,
     leap_from: Vec<Bitboard>,
     slide_from: Vec<Bitboard>,
+    line_dir: Vec<u8>,
+    orthogonal_lines: Vec<Bitboard>,
+    diagonal_lines: Vec<Bitboard>,
 }
+
+const NO_LINE: u8 = u8::MAX;
 
 fn table_index(plain: usize, by: Colour, jewel: Square) -> usize {
     (plain * 2 + by.index()) * SQUARE_COUNT + jewel.index()
@@ -263,8 +271,24 @@ fn tables(v: &Variant) -> &'static JumpTables {
             leaps: (0..size).map(|_| Vec::new()).collect(),
             leap_from: vec![Bitboard::EMPTY; size],
             slide_from: vec![Bitboard::EMPTY; size],
+            line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
+            orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+            diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
         };
         let g = &v.geometry;
+        for (dir, &(dx, dy)) in v.directions.iter().enumerate() {
+            for sq in g.squares() {
+                let at = dir * SQUARE_COUNT + sq.index();
+                for other in v.back_ray_bb[at] {
+                    t.line_dir[sq.index() * SQUARE_COUNT + other.index()] = dir as u8;
+                }
+                if dx == 0 || dy == 0 {
+                    t.orthogonal_lines[sq.index()] |= v.ray_bb[at];
+                } else {
+                    t.diagonal_lines[sq.index()] |= v.ray_bb[at];
+                }
+            }
+        }
         for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
             for by in Colour::BOTH {
                 for jewel in g.squares() {
@@ -336,20 +360,20 @@ fn landing_squares(j: &Jump, blockers: Bitboard, targets: Bitboard) -> Bitboard 
 /// robbed, a plain slider along them; the eight neighbours are always kept.
 fn exposing_squares(pos: &Position, general: Square, them: Colour) -> Bitboard {
     let v = pos.variant();
+    let t = tables(v);
     let has = |plain: u8| {
         let carrier = carrier_of(plain).expect("a carrier form");
         !(pos.pieces_of(plain, them) | pos.pieces_of(carrier, them)).is_empty()
     };
-    let (rooks, bishops) = (has(ROOK), has(BISHOP));
     let mut out = v.leap_capture[Variant::slot(KING, them, general)];
     if has(KNIGHT) {
         out |= v.leap_capture[Variant::slot(KNIGHT, them, general)];
     }
-    for (dir, &(dx, dy)) in v.directions.iter().enumerate() {
-        let orthogonal = dx == 0 || dy == 0;
-        if (orthogonal && rooks) || (!orthogonal && bishops) {
-            out |= v.ray_bb[dir * SQUARE_COUNT + general.index()];
-        }
+    if has(ROOK) {
+        out |= t.orthogonal_lines[general.index()];
+    }
+    if has(BISHOP) {
+        out |= t.diagonal_lines[general.index()];
     }
     out
 }
@@ -477,26 +501,30 @@ pub fn jump_attack_map(
 }
 
 /// The side to move's pieces whose moves must be made and tested, with its General on
-/// `general` ([`Hooks::must_test`]); see [`PinkPanther::extra_attack_map`] for why every other
-/// move is decided exactly by the attack map and the table pins.
+/// `general`, and the squares where that matters ([`Hooks::must_test`]); see
+/// [`PinkPanther::extra_attack_map`] for why every other move is decided exactly by the
+/// attack map and the table pins.
 ///
-/// * Its carrier: moving it moves the jewel square, which changes every acquiring jump.
+/// * Its carrier: moving it moves the jewel square, which changes every acquiring jump of the
+///   enemy (which then carries nothing). A jump landing on the General after the carrier's
+///   plain move to `s` goes over `s`, so only moves onto [`exposing_squares`] are tested.
 /// * A piece whose leaving a line through the General lets a sliding jump land on it. Such a
 ///   jump needs, behind the General on that line, a jumpable first blocker and an enemy mover
 ///   next (a leap's jumped square is fixed, and no piece of ours is ever jumpable for the
 ///   enemy). Taking one piece off the line changes the first two blockers only if it is one of
 ///   them: so the pieces flagged are the first or second blocker when the other one of the
-///   two is jumpable for the enemy ([`may_jump`]) and the third is an enemy piece.
-fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
+///   two is jumpable for the enemy ([`may_jump`]) and the third is an enemy piece. Their moves
+///   are tested wherever they go (and then the carrier's too).
+fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
     let v = pos.variant();
     let us = pos.side();
     let them = us.flip();
     let Some(jewel) = jewel_square(pos) else {
-        return Bitboard::EMPTY;
+        return (Bitboard::EMPTY, Bitboard::EMPTY);
     };
     let ours = pos.colour_bb(us);
     let theirs = pos.colour_bb(them);
-    let mut tested = jewel.bb() & ours;
+    let mut tested = Bitboard::EMPTY;
     // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
     let slides_over = |from: Square, over: Square, dir: u8| {
         let mover = pos.piece_at(from).expect("a blocker of theirs");
@@ -511,11 +539,16 @@ fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
     let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
     // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
     // is the only square it may jump: only the line from the General through it matters.
-    let carrying = theirs.has(jewel);
-    for dir in 0..v.directions.len() as u8 {
-        if !carrying && !v.back_ray_bb[dir as usize * SQUARE_COUNT + general.index()].has(jewel) {
-            continue;
+    let t = tables(v);
+    let dirs = if theirs.has(jewel) {
+        0..v.directions.len() as u8
+    } else {
+        match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
+            NO_LINE => 0..0,
+            dir => dir..dir + 1,
         }
+    };
+    for dir in dirs {
         let Some(first) = behind(general, dir) else {
             continue;
         };
@@ -532,7 +565,14 @@ fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
             tested.set(second);
         }
     }
-    tested
+    let carrier = jewel.bb() & ours;
+    if !tested.is_empty() {
+        (tested | carrier, v.geometry.mask)
+    } else if carrier.is_empty() {
+        (Bitboard::EMPTY, Bitboard::EMPTY)
+    } else {
+        (carrier, exposing_squares(pos, general, them))
+    }
 }
 
 struct PinkPanther;
@@ -589,8 +629,10 @@ impl Hooks for PinkPanther {
         Some(jump_attack_map(pos, by, blockers, wanted))
     }
 
-    fn must_test(&self, pos: &Position, royal: Option<Square>) -> Bitboard {
-        royal.map_or(Bitboard::EMPTY, |general| jump_pinned(pos, general))
+    fn must_test(&self, pos: &Position, royal: Option<Square>) -> (Bitboard, Bitboard) {
+        royal.map_or((Bitboard::EMPTY, Bitboard::EMPTY), |general| {
+            jump_pinned(pos, general)
+        })
     }
 
     fn after_jump(&self, next: &mut Position, m: Move, piece: Piece) -> Piece {
