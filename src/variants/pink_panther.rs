@@ -139,11 +139,13 @@ fn for_each_jump(
         return false;
     };
     let t = tables(v);
+    let ours = pos.colour_bb(by);
+    let sources = &t.sources[by.index() * SQUARE_COUNT + jewel.index()];
     for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
-        let movers = pos.pieces_of(plain, by);
-        let at = table_index(i, by, jewel);
-        if movers.intersects(t.leap_from[at]) {
-            for l in &t.leaps[at] {
+        let movers = pos.kind_bb(plain) & ours;
+        let [leap_from, slide_from] = sources[i];
+        if movers.intersects(leap_from) {
+            for l in &t.leaps[table_index(i, by, jewel)] {
                 if movers.has(l.from)
                     && wanted.has(l.to)
                     && f(Jump {
@@ -159,7 +161,7 @@ fn for_each_jump(
                 }
             }
         }
-        if !movers.intersects(t.slide_from[at]) {
+        if !movers.intersects(slide_from) {
             continue;
         }
         for ride in &v.rides[Variant::slot(plain, by, jewel)] {
@@ -241,15 +243,15 @@ struct LeapJump {
 }
 
 /// What [`for_each_jump`] reads per (plain kind of [`CARRIERS`], colour, jewel square), from
-/// the declared atoms: the acquiring leaps, the squares they start from, and the squares an
-/// acquiring slide may start from (every square behind the jewel square on its slides' lines).
+/// the declared atoms: the acquiring leaps, and (together per colour and jewel square) the
+/// squares they start from and the squares an acquiring slide may start from (every square
+/// behind the jewel square on its slides' lines).
 ///
 /// Per square pair (General, jewel), the direction whose back ray from the General holds the
 /// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
 struct JumpTables {
     leaps: Vec<Vec<LeapJump>>,
-    leap_from: Vec<Bitboard>,
-    slide_from: Vec<Bitboard>,
+    sources: Vec<[[Bitboard; 2]; CARRIERS.len()]>,
     line_dir: Vec<u8>,
     orthogonal_lines: Vec<Bitboard>,
     diagonal_lines: Vec<Bitboard>,
@@ -269,8 +271,7 @@ fn tables(v: &Variant) -> &'static JumpTables {
         let size = CARRIERS.len() * 2 * SQUARE_COUNT;
         let mut t = JumpTables {
             leaps: (0..size).map(|_| Vec::new()).collect(),
-            leap_from: vec![Bitboard::EMPTY; size],
-            slide_from: vec![Bitboard::EMPTY; size],
+            sources: vec![[[Bitboard::EMPTY; 2]; CARRIERS.len()]; 2 * SQUARE_COUNT],
             line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
             orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
@@ -293,12 +294,13 @@ fn tables(v: &Variant) -> &'static JumpTables {
             for by in Colour::BOTH {
                 for jewel in g.squares() {
                     let at = table_index(i, by, jewel);
+                    let from_bb = &mut t.sources[by.index() * SQUARE_COUNT + jewel.index()][i];
                     for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
                         let (dx, dy) = vector(atom, by);
                         if let (Some(from), Some(to)) =
                             (g.offset(jewel, -dx, -dy), g.offset(jewel, dx, dy))
                         {
-                            t.leap_from[at].set(from);
+                            from_bb[0].set(from);
                             t.leaps[at].push(LeapJump {
                                 from,
                                 to,
@@ -308,7 +310,7 @@ fn tables(v: &Variant) -> &'static JumpTables {
                         }
                     }
                     for ride in &v.rides[Variant::slot(plain, by, jewel)] {
-                        t.slide_from[at] |=
+                        from_bb[1] |=
                             v.back_ray_bb[ride.dir as usize * SQUARE_COUNT + jewel.index()];
                     }
                 }
@@ -382,14 +384,15 @@ fn exposing_squares(pos: &Position, general: Square, them: Colour) -> Bitboard {
 /// piece next behind it (taking the jewel empties its square, which may open that line).
 fn jewel_shields(pos: &Position, general: Square, jewel: Square) -> bool {
     let v = pos.variant();
+    let dir = tables(v).line_dir[general.index() * SQUARE_COUNT + jewel.index()];
+    if dir == NO_LINE {
+        return false;
+    }
     let blockers = pos.occupied() | pos.neutral();
     let theirs = pos.colour_bb(pos.side().flip());
-    (0..v.directions.len() as u8).any(|dir| {
-        v.back_ray_bb[dir as usize * SQUARE_COUNT + general.index()].has(jewel)
-            && v.nearest_back(dir, general, blockers) == Some(jewel)
-            && v.nearest_back(dir, jewel, blockers)
-                .is_some_and(|s| theirs.has(s))
-    })
+    v.nearest_back(dir, general, blockers) == Some(jewel)
+        && v.nearest_back(dir, jewel, blockers)
+            .is_some_and(|s| theirs.has(s))
 }
 
 /// The number of legal jewel jumps of the side to move ([`Hooks::count_extra_moves`]).
@@ -668,6 +671,10 @@ impl Hooks for PinkPanther {
     }
 
     fn decided(&self, pos: &Position) -> Option<Outcome> {
+        // A Queen comes only from a Princess's promotion: usually there is none to marry.
+        if pos.kind_bb(QUEEN).is_empty() {
+            return None;
+        }
         marriage_decision(pos, &MARRIAGE)
     }
 
