@@ -144,6 +144,9 @@ fn for_each_jump(
     for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
         let movers = pos.kind_bb(plain) & ours;
         let [leap_from, slide_from] = sources[i];
+        if !movers.intersects(leap_from | slide_from) {
+            continue;
+        }
         if movers.intersects(leap_from) {
             for l in &t.leaps[table_index(i, by, jewel)] {
                 if movers.has(l.from)
@@ -412,7 +415,6 @@ fn count_jumps(pos: &Position, l: &Legality) -> u64 {
     let us = pos.side();
     let them = us.flip();
     let blockers = pos.occupied() | pos.neutral();
-    let targets = pos.capturable(them);
     let last_rank = v.last_rank_bb[us.index()];
     let general = l.royals.first();
     let unclaimed = pos.neutral().first();
@@ -420,7 +422,8 @@ fn count_jumps(pos: &Position, l: &Legality) -> u64 {
     let mut shields: Option<bool> = None;
     let mut count = 0;
     for_each_jump(pos, us, blockers, v.geometry.mask, |j| {
-        let to = landing_squares(&j, blockers, targets);
+        // Most positions have no jump: what only a jump needs is computed here.
+        let to = landing_squares(&j, blockers, pos.capturable(them));
         if to.is_empty() {
             return false;
         }
@@ -478,9 +481,8 @@ fn count_jumps(pos: &Position, l: &Legality) -> u64 {
 /// [`jewel_jumps`] for a move to `sq`, without generating or storing the moves.
 pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
     let blockers = pos.occupied() | pos.neutral();
-    let targets = pos.capturable(by.flip());
     for_each_jump(pos, by, blockers, sq.bb(), |j| {
-        j.to.has(sq) && lands(j.quiet, j.capture, sq, blockers, targets)
+        j.to.has(sq) && lands(j.quiet, j.capture, sq, blockers, pos.capturable(by.flip()))
     })
 }
 
