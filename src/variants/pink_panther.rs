@@ -529,6 +529,25 @@ fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
     };
     let ours = pos.colour_bb(us);
     let theirs = pos.colour_bb(them);
+    let carrier = jewel.bb() & ours;
+    let carrier_only = || {
+        if carrier.is_empty() {
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        } else {
+            (carrier, exposing_squares(pos, general, them))
+        }
+    };
+    // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
+    // is the only square it may jump: only the line from the General through it matters.
+    let t = tables(v);
+    let dirs = if theirs.has(jewel) {
+        0..v.directions.len() as u8
+    } else {
+        match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
+            NO_LINE => return carrier_only(),
+            dir => dir..dir + 1,
+        }
+    };
     let mut tested = Bitboard::EMPTY;
     // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
     let slides_over = |from: Square, over: Square, dir: u8| {
@@ -542,17 +561,6 @@ fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
     };
     let blockers = pos.occupied() | pos.neutral();
     let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
-    // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
-    // is the only square it may jump: only the line from the General through it matters.
-    let t = tables(v);
-    let dirs = if theirs.has(jewel) {
-        0..v.directions.len() as u8
-    } else {
-        match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
-            NO_LINE => 0..0,
-            dir => dir..dir + 1,
-        }
-    };
     for dir in dirs {
         let Some(first) = behind(general, dir) else {
             continue;
@@ -570,13 +578,10 @@ fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
             tested.set(second);
         }
     }
-    let carrier = jewel.bb() & ours;
-    if !tested.is_empty() {
-        (tested | carrier, v.geometry.mask)
-    } else if carrier.is_empty() {
-        (Bitboard::EMPTY, Bitboard::EMPTY)
+    if tested.is_empty() {
+        carrier_only()
     } else {
-        (carrier, exposing_squares(pos, general, them))
+        (tested | carrier, v.geometry.mask)
     }
 }
 
