@@ -869,6 +869,9 @@ impl Position {
         if self.castling != 0 {
             self.castling_moves(sink);
         }
+        if sink.count_hook_moves(self) {
+            return;
+        }
         let mut rest = Vec::new();
         self.rules.variant.spec.hooks.extra_moves(self, &mut rest);
         rest.into_iter().for_each(|m| sink.add(self, m));
@@ -1004,15 +1007,7 @@ impl Position {
                 self.piece_moves(&mut counter, &ctx, k, from, true);
             }
         }
-        match v.spec.hooks.count_extra_moves(self, l) {
-            Some(n) => {
-                if self.castling != 0 {
-                    self.castling_moves(&mut counter);
-                }
-                counter.count += n;
-            }
-            None => self.castling_and_hook_moves(&mut counter),
-        }
+        self.castling_and_hook_moves(&mut counter);
         counter.count
     }
 
@@ -1275,6 +1270,13 @@ pub trait MoveSink {
             add_promoting(self, pos, Move::new(from, sq), promotions, last_rank);
         }
     }
+    /// Counts the variant's extra moves itself instead of being given them one by one
+    /// ([`Hooks::count_extra_moves`]); false (the default) when it cannot.
+    ///
+    /// [`Hooks::count_extra_moves`]: crate::variant::Hooks::count_extra_moves
+    fn count_hook_moves(&mut self, _pos: &Position) -> bool {
+        false
+    }
 }
 
 /// The number of moves arriving on the squares of `to`: one each, or one per promotion choice
@@ -1399,6 +1401,17 @@ struct LeafCounter<'a> {
 }
 
 impl MoveSink for LeafCounter<'_> {
+    #[inline(always)]
+    fn count_hook_moves(&mut self, pos: &Position) -> bool {
+        let hooks = pos.rules.variant.spec.hooks;
+        match hooks.count_extra_moves(pos, self.legality) {
+            Some(n) => {
+                self.count += n;
+                true
+            }
+            None => false,
+        }
+    }
     #[inline(always)]
     fn add(&mut self, pos: &Position, m: Move) {
         let legal = match pos.quick_legal(&m, self.legality) {
