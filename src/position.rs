@@ -619,8 +619,8 @@ impl Position {
     /// piece, many pins).
     ///
     /// With hook captures, the opponent's hook attack map joins the table attacks and the
-    /// hooks name the pieces whose moves are still made and tested ([`Legality::tested`]);
-    /// flagged moves are always made and tested ([`Position::quick_legal`]). With no royal
+    /// hooks name the pieces whose moves are still made and tested ([`Legality::tested`], onto
+    /// [`Legality::tested_to`]); flagged moves are always made and tested ([`Position::quick_legal`]). With no royal
     /// piece at all, a move is illegal only if it creates one: flagged moves and placements
     /// are tested, and plain moves cannot unless they promote to a royal kind, which is then
     /// refused here. (No royal piece also means no castling right.)
@@ -646,6 +646,7 @@ impl Position {
             royals,
             pinned: Bitboard::EMPTY,
             tested: Bitboard::EMPTY,
+            tested_to: Bitboard::EMPTY,
             pin_from: [NO_SQUARE; MAX_PINS],
             pin_segment: [Bitboard::EMPTY; MAX_PINS],
             pin_count: 0,
@@ -656,7 +657,7 @@ impl Position {
                 .iter()
                 .flatten()
                 .any(|k| v.royal_kinds.contains(k));
-            legality.tested = hooks.must_test(self, None);
+            (legality.tested, legality.tested_to) = hooks.must_test(self, None);
             return (!promotes_to_royal).then_some(legality);
         };
         let ours = self.by_colour[us.index()];
@@ -733,7 +734,7 @@ impl Position {
                 legality.pin_count += 1;
             }
         }
-        legality.tested = hooks.must_test(self, Some(king));
+        (legality.tested, legality.tested_to) = hooks.must_test(self, Some(king));
         Some(legality)
     }
 
@@ -747,7 +748,10 @@ impl Position {
             | flags::CASTLE_QUEEN
             | flags::ACQUIRE
             | flags::PASS;
-        if !m.has_moving_part() || m.flags & SPECIAL != 0 || legality.tested.has(m.from) {
+        if !m.has_moving_part()
+            || m.flags & SPECIAL != 0
+            || (legality.tested.has(m.from) && legality.tested_to.has(m.to))
+        {
             None
         } else if legality.royals.has(m.from) {
             Some(!self.royal_target_attacked(m.to, legality))
@@ -900,6 +904,9 @@ impl Position {
     fn castling_and_hook_moves<S: MoveSink>(&self, sink: &mut S, not_in_check: bool) {
         if self.castling != 0 {
             self.castling_moves(sink, not_in_check);
+        }
+        if sink.count_hook_moves(self) {
+            return;
         }
         let mut rest = Vec::new();
         self.rules.variant.spec.hooks.extra_moves(self, &mut rest);
@@ -1345,12 +1352,19 @@ pub trait MoveSink {
             add_promoting(self, pos, Move::new(from, sq), promotions, last_rank);
         }
     }
+    /// Counts the variant's extra moves itself instead of being given them one by one
+    /// ([`Hooks::count_extra_moves`]); false (the default) when it cannot.
+    ///
+    /// [`Hooks::count_extra_moves`]: crate::variant::Hooks::count_extra_moves
+    fn count_hook_moves(&mut self, _pos: &Position) -> bool {
+        false
+    }
 }
 
 /// The number of moves arriving on the squares of `to`: one each, or one per promotion choice
 /// on `last_rank` when the mover has `promotions` choices.
 #[inline(always)]
-fn moves_onto(to: Bitboard, last_rank: Bitboard, promotions: usize) -> u64 {
+pub(crate) fn moves_onto(to: Bitboard, last_rank: Bitboard, promotions: usize) -> u64 {
     let mut n = to.count() as u64;
     if promotions > 1 {
         n += (to & last_rank).count() as u64 * (promotions as u64 - 1);
@@ -1436,10 +1450,14 @@ pub struct Legality {
     pub royals: Bitboard,
     /// Pinned pieces of the side to move.
     pub pinned: Bitboard,
-    /// Pieces of the side to move whose moves are made and tested (from [`Hooks::must_test`]).
+    /// Pieces of the side to move whose moves onto [`Legality::tested_to`] are made and tested
+    /// (from [`Hooks::must_test`]).
     ///
     /// [`Hooks::must_test`]: crate::variant::Hooks::must_test
     pub tested: Bitboard,
+    /// The squares where moves of [`Legality::tested`] pieces are made and tested; their
+    /// moves elsewhere are decided as any piece's.
+    pub tested_to: Bitboard,
     pin_from: [Square; MAX_PINS],
     pin_segment: [Bitboard; MAX_PINS],
     pin_count: usize,
@@ -1468,6 +1486,17 @@ struct LeafCounter<'a> {
 
 impl MoveSink for LeafCounter<'_> {
     #[inline(always)]
+    fn count_hook_moves(&mut self, pos: &Position) -> bool {
+        let hooks = pos.rules.variant.spec.hooks;
+        match hooks.count_extra_moves(pos, self.legality) {
+            Some(n) => {
+                self.count += n;
+                true
+            }
+            None => false,
+        }
+    }
+    #[inline(always)]
     fn add(&mut self, pos: &Position, m: Move) {
         let legal = match pos.quick_legal(&m, self.legality) {
             Some(known) => known,
@@ -1486,8 +1515,11 @@ impl MoveSink for LeafCounter<'_> {
         promotions: &[u8],
         last_rank: Bitboard,
     ) {
+        let mut to = to;
         if self.legality.tested.has(from) {
-            return OneByOne(self).add_targets(pos, from, to, promotions, last_rank);
+            let tested = to & self.legality.tested_to;
+            OneByOne(self).add_targets(pos, from, tested, promotions, last_rank);
+            to &= !tested;
         }
         let to = if self.legality.royals.has(from) {
             to.filter_squares(|sq| !pos.royal_target_attacked(sq, self.legality))

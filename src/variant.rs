@@ -273,6 +273,16 @@ pub trait Hooks: Sync + Send {
     }
     /// Adds pseudo-legal moves the tables cannot describe (jewel jumps).
     fn extra_moves(&self, _pos: &Position, _out: &mut Vec<Move>) {}
+    /// The number of legal moves among [`Hooks::extra_moves`] at a perft leaf, when
+    /// [`Position::legality`] gave `legality` (so the side to move is not in check by a table
+    /// or hook move); `None` (the default) to generate them and decide each one.
+    fn count_extra_moves(
+        &self,
+        _pos: &Position,
+        _legality: &crate::position::Legality,
+    ) -> Option<u64> {
+        None
+    }
     /// Whether the extra moves of `by` capture on `sq` (jewel jumps give check).
     fn extra_attacks(&self, _pos: &Position, _sq: Square, _by: Colour) -> bool {
         false
@@ -312,10 +322,12 @@ pub trait Hooks: Sync + Send {
         None
     }
     /// Pieces of the side to move whose moves [`Position::legality`] must leave to make-and-test
-    /// although no table piece pins them: moving them may open or create a hook capture onto
-    /// `royal` (the side to move's royal piece, if any). Flagged moves are tested anyway.
-    fn must_test(&self, _pos: &Position, _royal: Option<Square>) -> Bitboard {
-        Bitboard::EMPTY
+    /// although no table piece pins them, and the squares where that matters: moving one of
+    /// the pieces onto one of the squares may open or create a hook capture onto `royal` (the
+    /// side to move's royal piece, if any); their other moves are decided as any piece's.
+    /// Flagged moves are tested anyway. Default: no piece.
+    fn must_test(&self, _pos: &Position, _royal: Option<Square>) -> (Bitboard, Bitboard) {
+        (Bitboard::EMPTY, Bitboard::EMPTY)
     }
     /// Whether `expand` may add moves in `pos` (default: whenever [`Hooks::expands`]); a
     /// variant returns false where it knows no expansion can happen, so the fast paths apply.

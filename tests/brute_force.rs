@@ -215,6 +215,19 @@ fn pink_panther_fast_legality_matches_make_and_test() {
         .filter_map(|l| l.strip_suffix('"'))
         .filter_map(|fen| parse_position(rules, fen).ok())
         .collect();
+    // Where the leaf counter decides jewel jumps and carrier moves without making them, at
+    // the edges: a jump that unshields the General (a Queen behind the jewel), a jump by a
+    // pinned Knight, a jump whose new carrier a Rook could rob onto the General, a carrier
+    // step a Knight could rob onto the General, and a King passing into check.
+    for fen in [
+        "3q2g/7/7/7/3*3/1N5/3G3 w - - 0 1",
+        "6g/7/7/2*b3/7/1N5/G6 w - - 0 1",
+        "3r2g/7/7/7/2*4/7/1N1G3 w - - 0 1",
+        "6g/7/1n5/+N6/7/3P3/3G3 w - - 0 1",
+        "4r1g/7/7/7/7/4P2/4+G2 w - - 0 1",
+    ] {
+        roots.push(parse_position(rules, fen).expect(fen));
+    }
     let start = parse_position(rules, &rules.start_fen()).expect("start");
     let mut rng = Lcg(0x9e37);
     for _ in 0..12 {

@@ -15,7 +15,7 @@
 use super::marriage::{Marriage, marriage_decision};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::piece::Atom;
-use crate::position::{Move, Piece, Position, add_promoting, flags};
+use crate::position::{Legality, Move, Piece, Position, add_promoting, flags, moves_onto};
 use crate::variant::{
     Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Variant, VariantSpec,
 };
@@ -124,7 +124,9 @@ struct Jump {
 /// atom away, or the first blocker ahead for a slide). Looking from those two squares finds
 /// every jump without visiting the other pieces; every landing square lies a leap or a ray away
 /// from the jewel square, which lets whole atoms be skipped when they miss `wanted`. Slides are
-/// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped.
+/// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped. In most
+/// positions no plain piece stands where it could acquire: [`JumpTables`] says so with two
+/// intersections per plain kind.
 fn for_each_jump(
     pos: &Position,
     by: Colour,
@@ -133,92 +135,192 @@ fn for_each_jump(
     mut f: impl FnMut(Jump) -> bool,
 ) -> bool {
     let v = pos.variant();
-    let g = &v.geometry;
     let Some(jewel) = jewel_square(pos) else {
         return false;
     };
-    let carrier = pos
-        .piece_at(jewel)
-        .filter(|p| p.colour == by)
-        .and_then(|p| plain_of(p.kind));
-    let anchors = CARRIERS
-        .iter()
-        .map(|&(plain, _)| (plain, flags::ACQUIRE))
-        .chain(carrier.map(|plain| (plain, flags::PASS)));
-    for (plain, flag) in anchors {
-        let acquiring = flag == flags::ACQUIRE;
-        let movers = if acquiring {
-            pos.pieces_of(plain, by)
-        } else {
-            jewel.bb()
-        };
-        if movers.is_empty() {
+    let t = tables(v);
+    let ours = pos.colour_bb(by);
+    let sources = &t.sources[by.index() * SQUARE_COUNT + jewel.index()];
+    for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
+        let movers = pos.kind_bb(plain) & ours;
+        let [leap_from, slide_from] = sources[i];
+        if !movers.intersects(leap_from | slide_from) {
             continue;
         }
-        let slot = Variant::slot(plain, by, jewel);
-        let jump = |from: Square, via: Square, to: Bitboard, quiet: bool, capture: bool| Jump {
-            flag,
-            from,
-            via,
-            to,
-            quiet,
-            capture,
-        };
-        // An acquiring leap starts one atom before the jewel (where the other side's mirrored
-        // atoms lead from it) and lands one atom beyond (on the leap tables' squares).
-        let back = Variant::slot(plain, by.flip(), jewel);
-        let leaps_reach = !acquiring
-            || ((v.leap_quiet[back] | v.leap_capture[back]).intersects(movers)
-                && (v.leap_quiet[slot] | v.leap_capture[slot]).intersects(wanted));
-        for atom in v.atoms[plain as usize]
-            .iter()
-            .filter(|a| !a.rider && leaps_reach)
-        {
-            let (dx, dy) = vector(atom, by);
-            let steps = if acquiring { 1 } else { 2 };
-            let Some(to) = g.offset(jewel, steps * dx, steps * dy) else {
-                continue;
-            };
-            if !wanted.has(to) {
-                continue;
-            }
-            let (from, via) = if acquiring {
-                (g.offset(jewel, -dx, -dy), Some(jewel))
-            } else {
-                (Some(jewel), g.offset(jewel, dx, dy))
-            };
-            if let (Some(from), Some(via)) = (from, via)
-                && movers.has(from)
-                && may_jump(pos, by, flag, via, jewel)
-                && f(jump(from, via, to.bb(), atom.quiet, atom.capture))
-            {
-                return true;
-            }
-        }
-        for ride in &v.rides[slot] {
-            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
-            if !v.ray_bb[ray].intersects(wanted)
-                || (acquiring && !v.back_ray_bb[ray].intersects(movers))
-            {
-                continue;
-            }
-            let (from, via) = if acquiring {
-                (v.nearest_back(ride.dir, jewel, blockers), Some(jewel))
-            } else {
-                (Some(jewel), v.slide(ride.dir, jewel, blockers).1)
-            };
-            if let (Some(from), Some(via)) = (from, via)
-                && movers.has(from)
-                && may_jump(pos, by, flag, via, jewel)
-            {
-                let to = v.slide(ride.dir, via, blockers).0;
-                if f(jump(from, via, to, ride.quiet, ride.capture)) {
+        if movers.intersects(leap_from) {
+            for l in &t.leaps[table_index(i, by, jewel)] {
+                if movers.has(l.from)
+                    && wanted.has(l.to)
+                    && f(Jump {
+                        flag: flags::ACQUIRE,
+                        from: l.from,
+                        via: jewel,
+                        to: l.to.bb(),
+                        quiet: l.quiet,
+                        capture: l.capture,
+                    })
+                {
                     return true;
                 }
             }
         }
+        if !movers.intersects(slide_from) {
+            continue;
+        }
+        for ride in &v.rides[Variant::slot(plain, by, jewel)] {
+            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+            if !v.ray_bb[ray].intersects(wanted) || !v.back_ray_bb[ray].intersects(movers) {
+                continue;
+            }
+            if let Some(from) = v.nearest_back(ride.dir, jewel, blockers)
+                && movers.has(from)
+                && f(Jump {
+                    flag: flags::ACQUIRE,
+                    from,
+                    via: jewel,
+                    to: v.slide(ride.dir, jewel, blockers).0,
+                    quiet: ride.quiet,
+                    capture: ride.capture,
+                })
+            {
+                return true;
+            }
+        }
+    }
+    let Some(plain) = pos
+        .piece_at(jewel)
+        .filter(|p| p.colour == by)
+        .and_then(|p| plain_of(p.kind))
+    else {
+        return false;
+    };
+    // Passing: the carrier makes its plain piece's move over an ally an atom away (landing two
+    // atoms away), or over the first blocker of a slide.
+    let g = &v.geometry;
+    let jump = |via: Square, to: Bitboard, quiet: bool, capture: bool| Jump {
+        flag: flags::PASS,
+        from: jewel,
+        via,
+        to,
+        quiet,
+        capture,
+    };
+    for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
+        let (dx, dy) = vector(atom, by);
+        if let Some(to) = g.offset(jewel, 2 * dx, 2 * dy)
+            && wanted.has(to)
+            && let Some(via) = g.offset(jewel, dx, dy)
+            && may_jump(pos, by, flags::PASS, via, jewel)
+            && f(jump(via, to.bb(), atom.quiet, atom.capture))
+        {
+            return true;
+        }
+    }
+    for ride in &v.rides[Variant::slot(plain, by, jewel)] {
+        let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+        if !v.ray_bb[ray].intersects(wanted) {
+            continue;
+        }
+        if let Some(via) = v.slide(ride.dir, jewel, blockers).1
+            && may_jump(pos, by, flags::PASS, via, jewel)
+            && f(jump(
+                via,
+                v.slide(ride.dir, via, blockers).0,
+                ride.quiet,
+                ride.capture,
+            ))
+        {
+            return true;
+        }
     }
     false
+}
+
+/// An acquiring leap: the mover's square and the landing square, one atom either side of the
+/// jewel square, and the atom's modes.
+struct LeapJump {
+    from: Square,
+    to: Square,
+    quiet: bool,
+    capture: bool,
+}
+
+/// What [`for_each_jump`] reads per (plain kind of [`CARRIERS`], colour, jewel square), from
+/// the declared atoms: the acquiring leaps, and (together per colour and jewel square) the
+/// squares they start from and the squares an acquiring slide may start from (every square
+/// behind the jewel square on its slides' lines).
+///
+/// Per square pair (General, jewel), the direction whose back ray from the General holds the
+/// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
+struct JumpTables {
+    leaps: Vec<Vec<LeapJump>>,
+    sources: Vec<[[Bitboard; 2]; CARRIERS.len()]>,
+    line_dir: Vec<u8>,
+    orthogonal_lines: Vec<Bitboard>,
+    diagonal_lines: Vec<Bitboard>,
+}
+
+const NO_LINE: u8 = u8::MAX;
+
+fn table_index(plain: usize, by: Colour, jewel: Square) -> usize {
+    (plain * 2 + by.index()) * SQUARE_COUNT + jewel.index()
+}
+
+/// The tables, built on first use (the board and pieces of Pink Panther do not depend on its
+/// options).
+fn tables(v: &Variant) -> &'static JumpTables {
+    static TABLES: std::sync::OnceLock<JumpTables> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let size = CARRIERS.len() * 2 * SQUARE_COUNT;
+        let mut t = JumpTables {
+            leaps: (0..size).map(|_| Vec::new()).collect(),
+            sources: vec![[[Bitboard::EMPTY; 2]; CARRIERS.len()]; 2 * SQUARE_COUNT],
+            line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
+            orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+            diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+        };
+        let g = &v.geometry;
+        for (dir, &(dx, dy)) in v.directions.iter().enumerate() {
+            for sq in g.squares() {
+                let at = dir * SQUARE_COUNT + sq.index();
+                for other in v.back_ray_bb[at] {
+                    t.line_dir[sq.index() * SQUARE_COUNT + other.index()] = dir as u8;
+                }
+                if dx == 0 || dy == 0 {
+                    t.orthogonal_lines[sq.index()] |= v.ray_bb[at];
+                } else {
+                    t.diagonal_lines[sq.index()] |= v.ray_bb[at];
+                }
+            }
+        }
+        for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
+            for by in Colour::BOTH {
+                for jewel in g.squares() {
+                    let at = table_index(i, by, jewel);
+                    let from_bb = &mut t.sources[by.index() * SQUARE_COUNT + jewel.index()][i];
+                    for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
+                        let (dx, dy) = vector(atom, by);
+                        if let (Some(from), Some(to)) =
+                            (g.offset(jewel, -dx, -dy), g.offset(jewel, dx, dy))
+                        {
+                            from_bb[0].set(from);
+                            t.leaps[at].push(LeapJump {
+                                from,
+                                to,
+                                quiet: atom.quiet,
+                                capture: atom.capture,
+                            });
+                        }
+                    }
+                    for ride in &v.rides[Variant::slot(plain, by, jewel)] {
+                        from_bb[1] |=
+                            v.back_ray_bb[ride.dir as usize * SQUARE_COUNT + jewel.index()];
+                    }
+                }
+            }
+        }
+        t
+    })
 }
 
 /// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
@@ -244,13 +346,143 @@ pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
     });
 }
 
+/// The squares of `j.to` the jump may end on ([`lands`] for every square at once).
+fn landing_squares(j: &Jump, blockers: Bitboard, targets: Bitboard) -> Bitboard {
+    let mut to = Bitboard::EMPTY;
+    if j.quiet {
+        to |= j.to & !blockers;
+    }
+    if j.capture {
+        to |= j.to & targets;
+    }
+    to
+}
+
+/// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
+/// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
+/// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
+/// Knight's move from it. Lines are kept only when `them` has, or could get back by being
+/// robbed, a plain slider along them; the eight neighbours are always kept.
+fn exposing_squares(pos: &Position, general: Square, them: Colour) -> Bitboard {
+    let v = pos.variant();
+    let t = tables(v);
+    let has = |plain: u8| {
+        let carrier = carrier_of(plain).expect("a carrier form");
+        !(pos.pieces_of(plain, them) | pos.pieces_of(carrier, them)).is_empty()
+    };
+    let mut out = v.leap_capture[Variant::slot(KING, them, general)];
+    if has(KNIGHT) {
+        out |= v.leap_capture[Variant::slot(KNIGHT, them, general)];
+    }
+    if has(ROOK) {
+        out |= t.orthogonal_lines[general.index()];
+    }
+    if has(BISHOP) {
+        out |= t.diagonal_lines[general.index()];
+    }
+    out
+}
+
+/// Whether the unclaimed jewel is the first blocker on a line from `general` with an enemy
+/// piece next behind it (taking the jewel empties its square, which may open that line).
+fn jewel_shields(pos: &Position, general: Square, jewel: Square) -> bool {
+    let v = pos.variant();
+    let dir = tables(v).line_dir[general.index() * SQUARE_COUNT + jewel.index()];
+    if dir == NO_LINE {
+        return false;
+    }
+    let blockers = pos.occupied() | pos.neutral();
+    let theirs = pos.colour_bb(pos.side().flip());
+    v.nearest_back(dir, general, blockers) == Some(jewel)
+        && v.nearest_back(dir, jewel, blockers)
+            .is_some_and(|s| theirs.has(s))
+}
+
+/// The number of legal jewel jumps of the side to move ([`Hooks::count_extra_moves`]).
+///
+/// With the General on `g` (not in check, else no `legality`), a jump of another piece from
+/// `from` over `via` to `to` changes only those three squares. Table attacks on `g` can then
+/// only come through `from` (the pins of `legality`) or through `via` when it held the
+/// unclaimed jewel ([`jewel_shields`]): a robbed carrier stays a blocker and attacks no more
+/// as its plain piece, a passing jump leaves `via` occupied, and `to` is filled. Jump attacks
+/// after the move all go over the new jewel square (`to` when acquiring, `via` when passing;
+/// the side to move then carries it, so the enemy only acquires), which must lie in
+/// [`exposing_squares`]. The General acquiring becomes a King and is never in check. Without a
+/// General, a jump is illegal only if it makes our King a General (its pass, or a robbery of
+/// it). Every jump left undecided is made and tested.
+fn count_jumps(pos: &Position, l: &Legality) -> u64 {
+    let v = pos.variant();
+    let us = pos.side();
+    let them = us.flip();
+    let blockers = pos.occupied() | pos.neutral();
+    let last_rank = v.last_rank_bb[us.index()];
+    let general = l.royals.first();
+    let unclaimed = pos.neutral().first();
+    let mut exposing: Option<Bitboard> = None;
+    let mut shields: Option<bool> = None;
+    let mut count = 0;
+    for_each_jump(pos, us, blockers, v.geometry.mask, |j| {
+        // Most positions have no jump: what only a jump needs is computed here.
+        let to = landing_squares(&j, blockers, pos.capturable(them));
+        if to.is_empty() {
+            return false;
+        }
+        let piece = pos.piece_at(j.from).expect("a mover");
+        let acquiring = j.flag == flags::ACQUIRE;
+        let safe = match general {
+            None => {
+                let makes_general = if acquiring {
+                    pos.piece_at(j.via)
+                        .is_some_and(|p| p.kind == KING && p.colour == us)
+                } else {
+                    piece.kind == KING
+                };
+                if makes_general { Bitboard::EMPTY } else { to }
+            }
+            Some(g) if g == j.from => to,
+            Some(g) => {
+                let opened = l.pinned.has(j.from)
+                    || (acquiring
+                        && unclaimed.is_some_and(|n| {
+                            *shields.get_or_insert_with(|| jewel_shields(pos, g, n))
+                        }));
+                let exposing = *exposing.get_or_insert_with(|| exposing_squares(pos, g, them));
+                if opened || (!acquiring && exposing.has(j.via)) {
+                    Bitboard::EMPTY
+                } else if acquiring {
+                    to & !exposing
+                } else {
+                    to
+                }
+            }
+        };
+        let (_, _, lands_as) = jump_rule(piece.kind).expect("a jumping kind");
+        let promotions = &v.promotion_kinds[lands_as as usize];
+        count += moves_onto(safe, last_rank, promotions.len());
+        for sq in to & !safe {
+            let mut m = Move::new(j.from, sq);
+            m.flags = j.flag;
+            m.via = j.via;
+            let choices: &[u8] = if last_rank.has(sq) { promotions } else { &[] };
+            if choices.is_empty() {
+                count += u64::from(!pos.play(m).royal_attacked(us));
+            }
+            for &p in choices {
+                m.promotion = p + 1;
+                count += u64::from(!pos.play(m).royal_attacked(us));
+            }
+        }
+        false
+    });
+    count
+}
+
 /// Whether some jewel jump of `by` ends on `sq` (PP-7: jumps give check): the same as asking
 /// [`jewel_jumps`] for a move to `sq`, without generating or storing the moves.
 pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
     let blockers = pos.occupied() | pos.neutral();
-    let targets = pos.capturable(by.flip());
     for_each_jump(pos, by, blockers, sq.bb(), |j| {
-        j.to.has(sq) && lands(j.quiet, j.capture, sq, blockers, targets)
+        j.to.has(sq) && lands(j.quiet, j.capture, sq, blockers, pos.capturable(by.flip()))
     })
 }
 
@@ -274,26 +506,49 @@ pub fn jump_attack_map(
 }
 
 /// The side to move's pieces whose moves must be made and tested, with its General on
-/// `general` ([`Hooks::must_test`]); see [`PinkPanther::extra_attack_map`] for why every other
-/// move is decided exactly by the attack map and the table pins.
+/// `general`, and the squares where that matters ([`Hooks::must_test`]); see
+/// [`PinkPanther::extra_attack_map`] for why every other move is decided exactly by the
+/// attack map and the table pins.
 ///
-/// * Its carrier: moving it moves the jewel square, which changes every acquiring jump.
+/// * Its carrier: moving it moves the jewel square, which changes every acquiring jump of the
+///   enemy (which then carries nothing). A jump landing on the General after the carrier's
+///   plain move to `s` goes over `s`, so only moves onto [`exposing_squares`] are tested.
 /// * A piece whose leaving a line through the General lets a sliding jump land on it. Such a
 ///   jump needs, behind the General on that line, a jumpable first blocker and an enemy mover
 ///   next (a leap's jumped square is fixed, and no piece of ours is ever jumpable for the
 ///   enemy). Taking one piece off the line changes the first two blockers only if it is one of
 ///   them: so the pieces flagged are the first or second blocker when the other one of the
-///   two is jumpable for the enemy ([`may_jump`]) and the third is an enemy piece.
-fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
+///   two is jumpable for the enemy ([`may_jump`]) and the third is an enemy piece. Their moves
+///   are tested wherever they go (and then the carrier's too).
+fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
     let v = pos.variant();
     let us = pos.side();
     let them = us.flip();
     let Some(jewel) = jewel_square(pos) else {
-        return Bitboard::EMPTY;
+        return (Bitboard::EMPTY, Bitboard::EMPTY);
     };
     let ours = pos.colour_bb(us);
     let theirs = pos.colour_bb(them);
-    let mut tested = jewel.bb() & ours;
+    let carrier = jewel.bb() & ours;
+    let carrier_only = || {
+        if carrier.is_empty() {
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        } else {
+            (carrier, exposing_squares(pos, general, them))
+        }
+    };
+    // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
+    // is the only square it may jump: only the line from the General through it matters.
+    let t = tables(v);
+    let dirs = if theirs.has(jewel) {
+        0..v.directions.len() as u8
+    } else {
+        match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
+            NO_LINE => return carrier_only(),
+            dir => dir..dir + 1,
+        }
+    };
+    let mut tested = Bitboard::EMPTY;
     // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
     let slides_over = |from: Square, over: Square, dir: u8| {
         let mover = pos.piece_at(from).expect("a blocker of theirs");
@@ -306,13 +561,7 @@ fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
     };
     let blockers = pos.occupied() | pos.neutral();
     let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
-    // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
-    // is the only square it may jump: only the line from the General through it matters.
-    let carrying = theirs.has(jewel);
-    for dir in 0..v.directions.len() as u8 {
-        if !carrying && !v.back_ray_bb[dir as usize * SQUARE_COUNT + general.index()].has(jewel) {
-            continue;
-        }
+    for dir in dirs {
         let Some(first) = behind(general, dir) else {
             continue;
         };
@@ -329,7 +578,11 @@ fn jump_pinned(pos: &Position, general: Square) -> Bitboard {
             tested.set(second);
         }
     }
-    tested
+    if tested.is_empty() {
+        carrier_only()
+    } else {
+        (tested | carrier, v.geometry.mask)
+    }
 }
 
 struct PinkPanther;
@@ -343,6 +596,10 @@ const MARRIAGE: Marriage<'static> = Marriage {
 impl Hooks for PinkPanther {
     fn extra_moves(&self, pos: &Position, out: &mut Vec<Move>) {
         jewel_jumps(pos, pos.side(), out);
+    }
+
+    fn count_extra_moves(&self, pos: &Position, legality: &Legality) -> Option<u64> {
+        Some(count_jumps(pos, legality))
     }
 
     fn table_attacks_only(&self) -> bool {
@@ -382,8 +639,10 @@ impl Hooks for PinkPanther {
         Some(jump_attack_map(pos, by, blockers, wanted))
     }
 
-    fn must_test(&self, pos: &Position, royal: Option<Square>) -> Bitboard {
-        royal.map_or(Bitboard::EMPTY, |general| jump_pinned(pos, general))
+    fn must_test(&self, pos: &Position, royal: Option<Square>) -> (Bitboard, Bitboard) {
+        royal.map_or((Bitboard::EMPTY, Bitboard::EMPTY), |general| {
+            jump_pinned(pos, general)
+        })
     }
 
     fn after_jump(&self, next: &mut Position, m: Move, piece: Piece) -> Piece {
@@ -419,6 +678,10 @@ impl Hooks for PinkPanther {
     }
 
     fn decided(&self, pos: &Position) -> Option<Outcome> {
+        // A Queen comes only from a Princess's promotion: usually there is none to marry.
+        if pos.kind_bb(QUEEN).is_empty() {
+            return None;
+        }
         marriage_decision(pos, &MARRIAGE)
     }
 
