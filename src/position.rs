@@ -647,6 +647,7 @@ impl Position {
             pinned: Bitboard::EMPTY,
             tested: Bitboard::EMPTY,
             tested_to: Bitboard::EMPTY,
+            check_mask: NOT_IN_CHECK,
             pin_from: [NO_SQUARE; MAX_PINS],
             pin_segment: [Bitboard::EMPTY; MAX_PINS],
             pin_count: 0,
@@ -690,14 +691,17 @@ impl Position {
             legality.hook_attacked =
                 hooks.extra_attack_map(self, them, legality.without_king, wanted)?;
         }
-        // In check by a leap or a hook move: no quick decisions. Slides are seen below, in the
-        // same walk along each direction as the pins.
-        if legality.hook_attacked.has(king)
-            || !self
-                .table_attackers(king, them, blockers, 0, Bitboard::EMPTY, true)
-                .is_empty()
-        {
+        // In check by a hook move or by two pieces: no quick decisions. In check by one leap or
+        // slide (slides are seen below, in the same walk along each direction as the pins),
+        // every move but the royal piece's must end on the checker or between.
+        if legality.hook_attacked.has(king) {
             return None;
+        }
+        let leap_checkers = self.table_attackers(king, them, blockers, 0, Bitboard::EMPTY, false);
+        match leap_checkers.count() {
+            0 => {}
+            1 => legality.check_mask = leap_checkers,
+            _ => return None,
         }
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
@@ -711,7 +715,11 @@ impl Position {
             };
             if theirs.has(first) {
                 if self.rides_to(first, them, dir, king) {
-                    return None;
+                    if legality.check_mask != NOT_IN_CHECK {
+                        return None;
+                    }
+                    legality.check_mask =
+                        back & !v.back_ray_bb[dir as usize * SQUARE_COUNT + first.index()];
                 }
                 continue;
             }
@@ -734,7 +742,10 @@ impl Position {
                 legality.pin_count += 1;
             }
         }
-        (legality.tested, legality.tested_to) = hooks.must_test(self, Some(king));
+        if !v.fast_legality {
+            // Only hook captures make pieces worth testing.
+            (legality.tested, legality.tested_to) = hooks.must_test(self, Some(king));
+        }
         Some(legality)
     }
 
@@ -756,9 +767,9 @@ impl Position {
         } else if legality.royals.has(m.from) {
             Some(!self.royal_target_attacked(m.to, legality))
         } else if legality.pinned.has(m.from) {
-            Some(legality.pin_mask(m.from).has(m.to))
+            Some((legality.pin_mask(m.from) & legality.check_mask).has(m.to))
         } else {
-            Some(true)
+            Some(legality.check_mask.has(m.to))
         }
     }
 
@@ -905,7 +916,8 @@ impl Position {
         if self.castling != 0 {
             self.castling_moves(sink, not_in_check);
         }
-        if sink.count_hook_moves(self) {
+        // A variant whose captures are all in the tables generates its extra moves, if any.
+        if !self.rules.variant.fast_legality && sink.count_hook_moves(self) {
             return;
         }
         let mut rest = Vec::new();
@@ -994,7 +1006,17 @@ impl Position {
             hook_moves.iter().for_each(|&m| counter.add(self, m));
             return counter.count;
         }
-        let ctx = GenContext::new(self);
+        // The royal piece's moves are tested square by square; in check, every other move
+        // must end on `check_mask`.
+        let royal_ctx = GenContext::new(self);
+        let in_check = l.check_mask != NOT_IN_CHECK;
+        let mut ctx = royal_ctx;
+        if in_check {
+            ctx.empty &= l.check_mask;
+            ctx.targets &= l.check_mask;
+            ctx.reachable &= l.check_mask;
+        }
+        let ctx_for = |from: Square| if l.royals.has(from) { &royal_ctx } else { &ctx };
         let restricted = l.pinned | l.royals | l.tested;
         // Where a leap may end, indexed by quiet + 2 * capture.
         let allowed = [Bitboard::EMPTY, ctx.empty, ctx.targets, ctx.reachable];
@@ -1006,7 +1028,7 @@ impl Position {
             let kc = k * 2 + self.side.index();
             let Some(sets) = &v.leap_sets[kc] else {
                 for from in pieces {
-                    self.piece_moves(&mut counter, &ctx, k, from, true);
+                    self.piece_moves(&mut counter, ctx_for(from), k, from, true);
                 }
                 continue;
             };
@@ -1028,7 +1050,7 @@ impl Position {
                     counter.count += moves_onto(to, ctx.last_rank, promotions);
                 }
                 for from in pieces & restricted {
-                    self.piece_moves(&mut counter, &ctx, k, from, true);
+                    self.piece_moves(&mut counter, ctx_for(from), k, from, true);
                 }
                 continue;
             }
@@ -1039,7 +1061,7 @@ impl Position {
                     continue;
                 }
                 for &p in &set.path[..set.path_len as usize] {
-                    from &= ctx.empty.shift(-p);
+                    from &= royal_ctx.empty.shift(-p);
                 }
                 let to =
                     from.shift(set.delta) & allowed[set.quiet as usize + 2 * set.capture as usize];
@@ -1076,11 +1098,10 @@ impl Position {
                 }
             }
             for from in pieces & restricted {
-                self.piece_moves(&mut counter, &ctx, k, from, true);
+                self.piece_moves(&mut counter, ctx_for(from), k, from, true);
             }
         }
-        // `legality` is only had out of check.
-        self.castling_and_hook_moves(&mut counter, true);
+        self.castling_and_hook_moves(&mut counter, !in_check);
         counter.count
     }
 
@@ -1400,6 +1421,7 @@ impl MoveSink for Vec<Move> {
 }
 
 /// What move generation reads from a position, computed once per node.
+#[derive(Clone, Copy)]
 struct GenContext {
     ours: Bitboard,
     blockers: Bitboard,
@@ -1427,6 +1449,9 @@ impl GenContext {
         }
     }
 }
+
+/// [`Legality::check_mask`] out of check.
+pub const NOT_IN_CHECK: Bitboard = Bitboard(!0);
 
 /// Most pins [`Position::legality`] records; with more, every move is made and tested.
 const MAX_PINS: usize = 8;
@@ -1458,6 +1483,10 @@ pub struct Legality {
     /// The squares where moves of [`Legality::tested`] pieces are made and tested; their
     /// moves elsewhere are decided as any piece's.
     pub tested_to: Bitboard,
+    /// In check by one table piece: the checker's square and the squares between it and the
+    /// royal piece, where every move but the royal piece's must end; [`NOT_IN_CHECK`] (every
+    /// square) when not in check.
+    pub check_mask: Bitboard,
     pin_from: [Square; MAX_PINS],
     pin_segment: [Bitboard; MAX_PINS],
     pin_count: usize,
@@ -1487,6 +1516,9 @@ struct LeafCounter<'a> {
 impl MoveSink for LeafCounter<'_> {
     #[inline(always)]
     fn count_hook_moves(&mut self, pos: &Position) -> bool {
+        if self.legality.check_mask != NOT_IN_CHECK {
+            return false;
+        }
         let hooks = pos.rules.variant.spec.hooks;
         match hooks.count_extra_moves(pos, self.legality) {
             Some(n) => {
