@@ -17,17 +17,23 @@ run_ours() { # variant depth [options...]
   local v=$1 d=$(( $2 - quick )); shift 2
   local t0 t1 n; t0=$(now); n=$($CV perft "$d" -v "$v" "$@"); t1=$(now)
   local s; s=$(echo "$t1 - $t0" | bc -l)
-  row "$v" "d$d" "$n" "$s" "$(echo "$n / $s" | bc -l)" "cvperft ${*:-}"
+  RATE=$(echo "$n / $s" | bc -l)
+  row "$v" "d$d" "$n" "$s" "$RATE" "cvperft ${*:-}"
   LAST=$s
 }
 
 echo "variant            depth          leaves      time          rate  engine"
 run_ours chess 6; ours_chess=$LAST
-run_ours silver-elephant 5 -o bare-king=one-reply
+run_ours silver-elephant 5 -o bare-king=one-reply; se_rate=$RATE
 run_ours bachelor-kamil 6 -o game-end=movegen
-run_ours cerimon 5
-run_ours plutonian 5
-run_ours pink-panther 6
+run_ours cerimon 5; cerimon_rate=$RATE
+run_ours plutonian 5; plutonian_rate=$RATE
+run_ours pink-panther 6; pp_rate=$RATE
+# Issue 11 asks Cerimon, Plutonian and Pink Panther to count within 2x of Silver Elephant's rate.
+for pair in "cerimon $cerimon_rate" "plutonian $plutonian_rate" "pink-panther $pp_rate"; do
+  set -- $pair
+  echo "  silver-elephant's leaf rate / $1's, from this run: $(printf "%.2f" "$(echo "$se_rate / $2" | bc -l)")"
+done
 
 # A second engine's `go perft` on chess, from one run each, with the ratio of times.
 uci_perft() { # engine depth
