@@ -615,15 +615,17 @@ impl Position {
     }
 
     /// What the side to move needs to decide legality cheaply: `None` when every move must be
-    /// made and tested (in check, hook captures the hooks cannot map, more than one royal
-    /// piece, many pins).
+    /// made and tested (in check by a hook move or by two pieces, hook captures the hooks
+    /// cannot map, more than one royal piece, many pins).
     ///
     /// With hook captures, the opponent's hook attack map joins the table attacks and the
     /// hooks name the pieces whose moves are still made and tested ([`Legality::tested`], onto
-    /// [`Legality::tested_to`]); flagged moves are always made and tested ([`Position::quick_legal`]). With no royal
-    /// piece at all, a move is illegal only if it creates one: flagged moves and placements
-    /// are tested, and plain moves cannot unless they promote to a royal kind, which is then
-    /// refused here. (No royal piece also means no castling right.)
+    /// [`Legality::tested_to`]); flagged moves are always made and tested
+    /// ([`Position::quick_legal`]). In check by one table piece, every move but the royal
+    /// piece's must end on [`Legality::check_mask`]. With no royal piece at all, a move is
+    /// illegal only if it creates one: flagged moves and placements are tested, and plain moves
+    /// cannot unless they promote to a royal kind, which is then refused here. (No royal piece
+    /// also means no castling right.)
     #[inline(always)]
     pub fn legality(&self) -> Option<Legality> {
         let v = self.rules.variant;
@@ -1037,24 +1039,12 @@ impl Position {
             let is_pawn = v.pawn_kinds >> k & 1 != 0;
             // A few pieces with many leap vectors (Knights) cost less piece by piece: one
             // table load and popcount each, against a shift and popcount per vector.
-            if !is_pawn && !free.is_empty() && free.count() * 4 < sets.len() as u32 * 5 {
-                for from in free {
-                    let sm = &v.slot_moves[Variant::slot(k as u8, self.side, from)];
-                    if sm.irregular {
-                        self.piece_moves(&mut counter, &ctx, k, from, true);
-                        continue;
-                    }
-                    let to = (sm.leap_quiet & ctx.empty)
-                        | (sm.leap_capture & ctx.targets)
-                        | self.slide_targets(sm, from, &ctx);
-                    counter.count += moves_onto(to, ctx.last_rank, promotions);
-                }
-                for from in pieces & restricted {
-                    self.piece_moves(&mut counter, ctx_for(from), k, from, true);
-                }
-                continue;
-            }
-            let sets: &[LeapSet] = if free.is_empty() { &[] } else { sets };
+            let by_piece = !is_pawn && !free.is_empty() && free.count() * 4 < sets.len() as u32 * 5;
+            let sets: &[LeapSet] = if free.is_empty() || by_piece {
+                &[]
+            } else {
+                sets
+            };
             for set in sets {
                 let mut from = free & set.sources;
                 if from.is_empty() {
@@ -1086,14 +1076,18 @@ impl Position {
                         );
                     }
                 }
-            } else if v.has_rides[kc] {
+            } else if by_piece || v.has_rides[kc] {
+                // Slides piece by piece, and the leaps too when they were not counted as sets.
                 for from in free {
                     let sm = &v.slot_moves[Variant::slot(k as u8, self.side, from)];
                     if sm.irregular {
-                        self.piece_moves(&mut counter, &ctx, k, from, false);
+                        self.piece_moves(&mut counter, &ctx, k, from, by_piece);
                         continue;
                     }
-                    let to = self.slide_targets(sm, from, &ctx);
+                    let mut to = self.slide_targets(sm, from, &ctx);
+                    if by_piece {
+                        to |= (sm.leap_quiet & ctx.empty) | (sm.leap_capture & ctx.targets);
+                    }
                     counter.count += moves_onto(to, ctx.last_rank, promotions);
                 }
             }
@@ -1335,7 +1329,8 @@ impl Position {
             }
             // Castling rights: a King or Rook leaving or being captured on its square.
             if next.castling != 0 {
-                for &(sq, keep) in &next.rules.castle_keep.clone() {
+                let castle_keep = next.rules.castle_keep;
+                for (sq, keep) in castle_keep {
                     if sq == m.from || sq == m.to {
                         next.castling &= keep;
                     }

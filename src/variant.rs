@@ -1040,7 +1040,7 @@ pub struct Rules {
     /// and the files the King passes over (between its start and destination, both excluded).
     pub castle_files: [[CastleFiles; 2]; 2],
     /// The squares whose touching (a move from or onto them) loses castling rights, with the
-    /// right bits kept; unused entries hold [`Square`] 255.
+    /// right bits kept; unused entries hold [`NO_SQUARE`](crate::position::NO_SQUARE).
     pub castle_keep: [(Square, u8); 8],
 }
 
@@ -1091,7 +1091,7 @@ impl Rules {
             game_end: GameEnd::Rules,
             castles: [[None; 2]; 2],
             castle_files: [[CastleFiles::default(); 2]; 2],
-            castle_keep: [(Square(255), 0); 8],
+            castle_keep: [(crate::position::NO_SQUARE, 0); 8],
         };
         rules.resolve();
         rules
@@ -1100,7 +1100,7 @@ impl Rules {
     fn resolve(&mut self) {
         self.castles = [[None; 2]; 2];
         self.castle_files = [[CastleFiles::default(); 2]; 2];
-        self.castle_keep = [(Square(255), 0); 8];
+        self.castle_keep = [(crate::position::NO_SQUARE, 0); 8];
         let mut keep: Vec<(Square, u8)> = Vec::new();
         for (colour, wing, spec) in self.variant.spec.hooks.castling(self) {
             self.castles[colour.index()][wing as usize] = Some(spec);

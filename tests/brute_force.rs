@@ -95,13 +95,19 @@ fn brute_legal(pos: &Position) -> Vec<String> {
     out
 }
 
-fn check_variant(id: &str, options: &[(&str, &str)], games: usize, plies: usize) {
+/// The start position of `id` under `options`, the variant's own game ends off (every
+/// position reached keeps its moves).
+fn start_position(id: &str, options: &[(&str, &str)]) -> Position {
     let mut rules: Rules = variants::rules(id).expect("variant");
     rules.set("game-end", "movegen").expect("option");
     for (k, v) in options {
         rules.set(k, v).expect("option");
     }
-    let start = parse_position(rules, &rules.start_fen()).expect("start");
+    parse_position(rules, &rules.start_fen()).expect("start")
+}
+
+fn check_variant(id: &str, options: &[(&str, &str)], games: usize, plies: usize) {
+    let start = start_position(id, options);
     let mut rng = Lcg(0x5eed ^ id.len() as u64);
     let mut positions = 0;
     for _ in 0..games {
@@ -269,12 +275,7 @@ fn every_variant_fast_legality_matches_make_and_test() {
         ("pink-panther", &[]),
     ];
     for (id, options) in variants {
-        let mut rules: Rules = variants::rules(id).expect("variant");
-        rules.set("game-end", "movegen").expect("option");
-        for (k, v) in options {
-            rules.set(k, v).expect("option");
-        }
-        let start = parse_position(rules, &rules.start_fen()).expect("start");
+        let start = start_position(id, options);
         let mut rng = Lcg(0xc0ffee ^ id.len() as u64);
         let (mut nodes, mut in_check) = (0, 0);
         for _ in 0..4 {
