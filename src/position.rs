@@ -32,6 +32,11 @@ impl Piece {
     fn encode(self) -> u8 {
         1 + self.kind + 16 * self.colour.index() as u8
     }
+    /// The kind of an occupied square's byte.
+    #[inline(always)]
+    fn kind_of(byte: u8) -> u8 {
+        (byte - 1) % 16
+    }
     fn decode(byte: u8) -> Option<Piece> {
         if byte == 0 {
             return None;
@@ -543,17 +548,14 @@ impl Position {
         let v = self.rules.variant;
         let theirs = self.by_colour[by.index()];
         let mut found = Bitboard::EMPTY;
-        let leapers: &[u8] =
-            if v.any_leap_attackers[by.index() * SQUARE_COUNT + sq.index()].intersects(theirs) {
-                &v.leap_kinds
-            } else {
-                &[]
-            };
-        for &k in leapers {
-            let pieces = self.by_kind[k as usize] & theirs;
-            if !pieces.is_empty() {
-                found |= v.leap_attackers[Variant::slot(k, by, sq)] & pieces;
-                if any && !found.is_empty() {
+        // The pieces standing where some kind could leap onto `sq` (usually none or one), each
+        // asked whether its own kind does.
+        let candidates = v.any_leap_attackers[by.index() * SQUARE_COUNT + sq.index()] & theirs;
+        for s in candidates {
+            let kind = Piece::kind_of(self.board[s.index()]);
+            if v.leap_attackers[Variant::slot(kind, by, sq)].has(s) {
+                found.set(s);
+                if any {
                     return found;
                 }
             }
@@ -626,34 +628,28 @@ impl Position {
     /// illegal only if it creates one: flagged moves and placements are tested, and plain moves
     /// cannot unless they promote to a royal kind, which is then refused here. (No royal piece
     /// also means no castling right.)
-    #[inline(always)]
     pub fn legality(&self) -> Option<Legality> {
+        let mut legality = Legality::EMPTY;
+        self.legality_into(&mut legality).then_some(legality)
+    }
+
+    /// [`Position::legality`] written into `legality` (which must be [`Legality::EMPTY`]),
+    /// without copying the result: false for `None`.
+    #[inline(always)]
+    fn legality_into(&self, legality: &mut Legality) -> bool {
         let v = self.rules.variant;
         let hooks = v.spec.hooks;
         if v.special_captures || v.royal_kinds.len() != 1 {
-            return None;
+            return false;
         }
         let us = self.side;
         let them = us.flip();
         let royals = self.pieces_of(v.royal_kinds[0], us);
         if royals.count() > 1 {
-            return None;
+            return false;
         }
         let blockers = self.occupied() | self.neutral;
-        let mut legality = Legality {
-            without_king: blockers,
-            enemy_dirs: 0,
-            enemy_sliders: Bitboard::EMPTY,
-            hook_attacked: Bitboard::EMPTY,
-            royals,
-            pinned: Bitboard::EMPTY,
-            tested: Bitboard::EMPTY,
-            tested_to: Bitboard::EMPTY,
-            check_mask: NOT_IN_CHECK,
-            pin_from: [NO_SQUARE; MAX_PINS],
-            pin_segment: [Bitboard::EMPTY; MAX_PINS],
-            pin_count: 0,
-        };
+        legality.royals = royals;
         let Some(king) = royals.first() else {
             let promotes_to_royal = v
                 .promotion_kinds
@@ -661,7 +657,7 @@ impl Position {
                 .flatten()
                 .any(|k| v.royal_kinds.contains(k));
             (legality.tested, legality.tested_to) = hooks.must_test(self, None);
-            return (!promotes_to_royal).then_some(legality);
+            return !promotes_to_royal;
         };
         let ours = self.by_colour[us.index()];
         let theirs = self.by_colour[them.index()];
@@ -675,7 +671,7 @@ impl Position {
                 sliders |= pieces;
             }
         }
-        legality.without_king.clear(king);
+        legality.king = king;
         legality.enemy_dirs = dirs;
         legality.enemy_sliders = sliders;
         if !v.all_back_rays[king.index()].intersects(sliders) {
@@ -691,19 +687,22 @@ impl Position {
                 king.bb() | sm.leap_quiet | sm.leap_capture
             };
             legality.hook_attacked =
-                hooks.extra_attack_map(self, them, legality.without_king, wanted)?;
+                match hooks.extra_attack_map(self, them, blockers & !royals, wanted) {
+                    Some(map) => map,
+                    None => return false,
+                };
         }
         // In check by a hook move or by two pieces: no quick decisions. In check by one leap or
         // slide (slides are seen below, in the same walk along each direction as the pins),
         // every move but the royal piece's must end on the checker or between.
         if legality.hook_attacked.has(king) {
-            return None;
+            return false;
         }
         let leap_checkers = self.table_attackers(king, them, blockers, 0, Bitboard::EMPTY, false);
         match leap_checkers.count() {
             0 => {}
             1 => legality.check_mask = leap_checkers,
-            _ => return None,
+            _ => return false,
         }
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
@@ -718,7 +717,7 @@ impl Position {
             if theirs.has(first) {
                 if self.rides_to(first, them, dir, king) {
                     if legality.check_mask != NOT_IN_CHECK {
-                        return None;
+                        return false;
                     }
                     legality.check_mask =
                         back & !v.back_ray_bb[dir as usize * SQUARE_COUNT + first.index()];
@@ -734,13 +733,11 @@ impl Position {
                 && theirs.has(next)
                 && self.rides_to(next, them, dir, king)
             {
-                if legality.pin_count == MAX_PINS {
-                    return None;
+                if legality.pin_count as usize == MAX_PINS {
+                    return false;
                 }
                 legality.pinned.set(first);
-                let segment = back & !v.back_ray_bb[dir as usize * SQUARE_COUNT + next.index()];
-                legality.pin_from[legality.pin_count] = first;
-                legality.pin_segment[legality.pin_count] = segment;
+                legality.pins[legality.pin_count as usize] = (first, dir, next);
                 legality.pin_count += 1;
             }
         }
@@ -748,7 +745,7 @@ impl Position {
             // Only hook captures make pieces worth testing.
             (legality.tested, legality.tested_to) = hooks.must_test(self, Some(king));
         }
-        Some(legality)
+        true
     }
 
     /// Whether `m` is legal, when [`Position::legality`] decides it without making the move;
@@ -769,7 +766,7 @@ impl Position {
         } else if legality.royals.has(m.from) {
             Some(!self.royal_target_attacked(m.to, legality))
         } else if legality.pinned.has(m.from) {
-            Some((legality.pin_mask(m.from) & legality.check_mask).has(m.to))
+            Some((legality.pin_mask(self.rules.variant, m.from) & legality.check_mask).has(m.to))
         } else {
             Some(legality.check_mask.has(m.to))
         }
@@ -780,9 +777,10 @@ impl Position {
     #[inline(always)]
     fn royal_target_attacked(&self, sq: Square, l: &Legality) -> bool {
         let by = self.side.flip();
+        let without_king = (self.occupied() | self.neutral) & !l.royals;
         l.hook_attacked.has(sq)
             || !self
-                .table_attackers(sq, by, l.without_king, l.enemy_dirs, l.enemy_sliders, true)
+                .table_attackers(sq, by, without_king, l.enemy_dirs, l.enemy_sliders, true)
                 .is_empty()
     }
 
@@ -1181,10 +1179,13 @@ impl Position {
             }
             return;
         }
-        let legality = self.legality();
+        let mut known_legality = Legality::EMPTY;
+        let legality = self
+            .legality_into(&mut known_legality)
+            .then_some(&known_legality);
         self.generate(&mut pseudo);
         for m in pseudo {
-            let known = legality.as_ref().and_then(|l| self.quick_legal(&m, l));
+            let known = legality.and_then(|l| self.quick_legal(&m, l));
             if known == Some(false) {
                 continue;
             }
@@ -1232,9 +1233,10 @@ impl Position {
             return 0;
         }
         let us = self.side;
-        match self.legality() {
-            Some(legality) => self.bulk_count(&legality),
-            None => {
+        let mut legality = Legality::EMPTY;
+        match self.legality_into(&mut legality) {
+            true => self.bulk_count(&legality),
+            false => {
                 let mut pseudo = Vec::with_capacity(64);
                 self.pseudo_moves(&mut pseudo);
                 pseudo
@@ -1448,15 +1450,15 @@ impl GenContext {
 /// [`Legality::check_mask`] out of check.
 pub const NOT_IN_CHECK: Bitboard = Bitboard(!0);
 
-/// Most pins [`Position::legality`] records; with more, every move is made and tested.
-const MAX_PINS: usize = 8;
+/// Most pins [`Position::legality`] records; with more, every move is made and tested. Four
+/// keep [`Legality`] at 128 bytes, which is copied without a call to `memcpy`.
+const MAX_PINS: usize = 4;
+const _: () = assert!(std::mem::size_of::<Legality>() <= 128);
 
 /// Pins found by [`Position::legality`]: a pinned piece may only move inside its segment
 /// (between its King and the pinning piece, the pinner included).
 #[derive(Clone, Copy, Debug)]
 pub struct Legality {
-    /// Everything that blocks slides, less the side to move's royal piece.
-    without_king: Bitboard,
     /// Directions (bits) some enemy piece captures along.
     enemy_dirs: u16,
     /// The enemy pieces that capture by sliding.
@@ -1482,19 +1484,39 @@ pub struct Legality {
     /// royal piece, where every move but the royal piece's must end; [`NOT_IN_CHECK`] (every
     /// square) when not in check.
     pub check_mask: Bitboard,
-    pin_from: [Square; MAX_PINS],
-    pin_segment: [Bitboard; MAX_PINS],
-    pin_count: usize,
+    /// The royal piece's square (when there is one).
+    king: Square,
+    /// Each pin: the pinned piece's square, the direction from the pinning piece to the royal
+    /// piece, the pinning piece's square.
+    pins: [(Square, u8, Square); MAX_PINS],
+    pin_count: u8,
 }
 
 impl Legality {
-    /// Squares the pinned piece on `from` may move to.
+    /// Nothing known yet: what [`Position::legality_into`] starts from.
+    const EMPTY: Legality = Legality {
+        enemy_dirs: 0,
+        enemy_sliders: Bitboard::EMPTY,
+        hook_attacked: Bitboard::EMPTY,
+        royals: Bitboard::EMPTY,
+        pinned: Bitboard::EMPTY,
+        tested: Bitboard::EMPTY,
+        tested_to: Bitboard::EMPTY,
+        check_mask: NOT_IN_CHECK,
+        king: NO_SQUARE,
+        pins: [(NO_SQUARE, 0, NO_SQUARE); MAX_PINS],
+        pin_count: 0,
+    };
+
+    /// Squares the pinned piece on `from` may move to (`v` is the position's variant): between
+    /// the royal piece and the pinning piece, that one included.
     #[inline(always)]
-    pub fn pin_mask(&self, from: Square) -> Bitboard {
+    pub fn pin_mask(&self, v: &Variant, from: Square) -> Bitboard {
         let mut mask = Bitboard(!0);
-        for i in 0..self.pin_count {
-            if self.pin_from[i] == from {
-                mask &= self.pin_segment[i];
+        for &(pinned, dir, by) in &self.pins[..self.pin_count as usize] {
+            if pinned == from {
+                let at = |sq: Square| dir as usize * SQUARE_COUNT + sq.index();
+                mask &= v.back_ray_bb[at(self.king)] & !v.back_ray_bb[at(by)];
             }
         }
         mask
@@ -1551,7 +1573,7 @@ impl MoveSink for LeafCounter<'_> {
         let to = if self.legality.royals.has(from) {
             to.filter_squares(|sq| !pos.royal_target_attacked(sq, self.legality))
         } else if self.legality.pinned.has(from) {
-            to & self.legality.pin_mask(from)
+            to & self.legality.pin_mask(pos.rules.variant, from)
         } else {
             to
         };

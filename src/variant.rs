@@ -389,8 +389,6 @@ pub struct Variant {
     pub any_leap_attackers: Vec<Bitboard>,
     /// Per direction: the step length (Chebyshev) of one step.
     pub step_length: Vec<u8>,
-    /// Kinds with at least one capturing table leap.
-    pub leap_kinds: Vec<u8>,
     /// Per colour: that side's last rank (where its pieces promote).
     pub last_rank_bb: [Bitboard; 2],
     /// Legality may be decided from pins and checks found in the tables (no hook captures, no
@@ -776,14 +774,6 @@ impl Variant {
             .iter()
             .map(|&(dx, dy)| dx.unsigned_abs().max(dy.unsigned_abs()))
             .collect();
-        let leap_kinds = (0..kinds as u8)
-            .filter(|&k| {
-                Colour::BOTH.iter().any(|&c| {
-                    (0..SQUARE_COUNT)
-                        .any(|s| !leap_capture[Variant::slot(k, c, Square(s as u8))].is_empty())
-                })
-            })
-            .collect();
         let fast_legality = spec.hooks.table_attacks_only() && !special_captures;
         let slot_moves = (0..slots)
             .map(|slot| {
@@ -874,7 +864,6 @@ impl Variant {
             all_back_rays,
             any_leap_attackers,
             step_length,
-            leap_kinds,
             fast_legality,
             uncapturable_kinds,
             back_rays,

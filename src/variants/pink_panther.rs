@@ -140,13 +140,22 @@ fn for_each_jump(
     };
     let t = tables(v);
     let ours = pos.colour_bb(by);
-    let sources = &t.sources[by.index() * SQUARE_COUNT + jewel.index()];
+    let at = by.index() * SQUARE_COUNT + jewel.index();
+    // First which plain kinds stand where they could acquire (usually none), in a tight loop.
+    let any_from = &t.any_source[at];
+    let mut acquiring = 0u8;
     for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
+        if pos.kind_bb(plain).intersects(ours & any_from[i]) {
+            acquiring |= 1 << i;
+        }
+    }
+    let sources = &t.sources[at];
+    while acquiring != 0 {
+        let i = acquiring.trailing_zeros() as usize;
+        acquiring &= acquiring - 1;
+        let plain = CARRIERS[i].0;
         let movers = pos.kind_bb(plain) & ours;
         let [leap_from, slide_from] = sources[i];
-        if !movers.intersects(leap_from | slide_from) {
-            continue;
-        }
         if movers.intersects(leap_from) {
             for l in &t.leaps[table_index(i, by, jewel)] {
                 if movers.has(l.from)
@@ -255,6 +264,7 @@ struct LeapJump {
 struct JumpTables {
     leaps: Vec<Vec<LeapJump>>,
     sources: Vec<[[Bitboard; 2]; CARRIERS.len()]>,
+    any_source: Vec<[Bitboard; CARRIERS.len()]>,
     line_dir: Vec<u8>,
     orthogonal_lines: Vec<Bitboard>,
     diagonal_lines: Vec<Bitboard>,
@@ -275,6 +285,7 @@ fn tables(v: &Variant) -> &'static JumpTables {
         let mut t = JumpTables {
             leaps: (0..size).map(|_| Vec::new()).collect(),
             sources: vec![[[Bitboard::EMPTY; 2]; CARRIERS.len()]; 2 * SQUARE_COUNT],
+            any_source: vec![[Bitboard::EMPTY; CARRIERS.len()]; 2 * SQUARE_COUNT],
             line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
             orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
@@ -317,6 +328,11 @@ fn tables(v: &Variant) -> &'static JumpTables {
                             v.back_ray_bb[ride.dir as usize * SQUARE_COUNT + jewel.index()];
                     }
                 }
+            }
+        }
+        for (any, sources) in t.any_source.iter_mut().zip(&t.sources) {
+            for (a, [leap_from, slide_from]) in any.iter_mut().zip(sources) {
+                *a = *leap_from | *slide_from;
             }
         }
         t
@@ -545,6 +561,13 @@ fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
     } else {
         match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
             NO_LINE => return carrier_only(),
+            // Then every enemy piece is plain, and the third blocker must be a plain slider
+            // behind the jewel square: usually there is none.
+            dir if !v.back_ray_bb[dir as usize * SQUARE_COUNT + jewel.index()]
+                .intersects(theirs & (pos.kind_bb(ROOK) | pos.kind_bb(BISHOP))) =>
+            {
+                return carrier_only();
+            }
             dir => dir..dir + 1,
         }
     };
