@@ -666,10 +666,10 @@ impl Position {
         let mut sliders = Bitboard::EMPTY;
         for &k in &v.slider_kinds[them.index()] {
             let pieces = self.by_kind[k as usize] & theirs;
-            if !pieces.is_empty() {
-                dirs |= v.capture_dirs[k as usize * 2 + them.index()];
-                sliders |= pieces;
-            }
+            // Without a branch: which slider kinds are on the board varies from node to node.
+            let present = u16::from(!pieces.is_empty());
+            dirs |= v.capture_dirs[k as usize * 2 + them.index()] & present.wrapping_neg();
+            sliders |= pieces;
         }
         legality.king = king;
         legality.enemy_dirs = dirs;
