@@ -125,8 +125,8 @@ struct Jump {
 /// every jump without visiting the other pieces; every landing square lies a leap or a ray away
 /// from the jewel square, which lets whole atoms be skipped when they miss `wanted`. Slides are
 /// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped. In most
-/// positions no plain piece stands where it could acquire: [`JumpTables`] says so with two
-/// intersections per plain kind.
+/// positions no plain piece stands where it could acquire: [`JumpTables`] says so with one
+/// intersection per plain kind.
 fn for_each_jump(
     pos: &Position,
     by: Colour,
@@ -155,22 +155,21 @@ fn for_each_jump(
         acquiring &= acquiring - 1;
         let plain = CARRIERS[i].0;
         let movers = pos.kind_bb(plain) & ours;
-        let [leap_from, slide_from] = sources[i];
-        if movers.intersects(leap_from) {
-            for l in &t.leaps[table_index(i, by, jewel)] {
-                if movers.has(l.from)
-                    && wanted.has(l.to)
-                    && f(Jump {
-                        flag: flags::ACQUIRE,
-                        from: l.from,
-                        via: jewel,
-                        to: l.to.bb(),
-                        quiet: l.quiet,
-                        capture: l.capture,
-                    })
-                {
-                    return true;
-                }
+        let [quiet_from, capture_from, slide_from] = sources[i];
+        for from in movers & (quiet_from | capture_from) {
+            // Square indices are linear in file and rank: the landing square mirrors `from`.
+            let to = Square((2 * u16::from(jewel.0) - u16::from(from.0)) as u8);
+            if wanted.has(to)
+                && f(Jump {
+                    flag: flags::ACQUIRE,
+                    from,
+                    via: jewel,
+                    to: to.bb(),
+                    quiet: quiet_from.has(from),
+                    capture: capture_from.has(from),
+                })
+            {
+                return true;
             }
         }
         if !movers.intersects(slide_from) {
@@ -245,25 +244,16 @@ fn for_each_jump(
     false
 }
 
-/// An acquiring leap: the mover's square and the landing square, one atom either side of the
-/// jewel square, and the atom's modes.
-struct LeapJump {
-    from: Square,
-    to: Square,
-    quiet: bool,
-    capture: bool,
-}
-
-/// What [`for_each_jump`] reads per (plain kind of [`CARRIERS`], colour, jewel square), from
-/// the declared atoms: the acquiring leaps, and (together per colour and jewel square) the
-/// squares they start from and the squares an acquiring slide may start from (every square
-/// behind the jewel square on its slides' lines).
+/// What [`for_each_jump`] reads per (colour, jewel square) and plain kind of [`CARRIERS`],
+/// from the declared atoms: the squares an acquiring leap may start from, by whether it may
+/// land quietly and whether it may capture (it lands as far beyond the jewel square as it
+/// starts before it), and the squares an acquiring slide may start from (every square behind
+/// the jewel square on its slides' lines); and all three together.
 ///
 /// Per square pair (General, jewel), the direction whose back ray from the General holds the
 /// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
 struct JumpTables {
-    leaps: Vec<Vec<LeapJump>>,
-    sources: Vec<[[Bitboard; 2]; CARRIERS.len()]>,
+    sources: Vec<[[Bitboard; 3]; CARRIERS.len()]>,
     any_source: Vec<[Bitboard; CARRIERS.len()]>,
     line_dir: Vec<u8>,
     orthogonal_lines: Vec<Bitboard>,
@@ -272,19 +262,13 @@ struct JumpTables {
 
 const NO_LINE: u8 = u8::MAX;
 
-fn table_index(plain: usize, by: Colour, jewel: Square) -> usize {
-    (plain * 2 + by.index()) * SQUARE_COUNT + jewel.index()
-}
-
 /// The tables, built on first use (the board and pieces of Pink Panther do not depend on its
 /// options).
 fn tables(v: &Variant) -> &'static JumpTables {
     static TABLES: std::sync::OnceLock<JumpTables> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| {
-        let size = CARRIERS.len() * 2 * SQUARE_COUNT;
         let mut t = JumpTables {
-            leaps: (0..size).map(|_| Vec::new()).collect(),
-            sources: vec![[[Bitboard::EMPTY; 2]; CARRIERS.len()]; 2 * SQUARE_COUNT],
+            sources: vec![[[Bitboard::EMPTY; 3]; CARRIERS.len()]; 2 * SQUARE_COUNT],
             any_source: vec![[Bitboard::EMPTY; CARRIERS.len()]; 2 * SQUARE_COUNT],
             line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
             orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
@@ -307,32 +291,30 @@ fn tables(v: &Variant) -> &'static JumpTables {
         for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
             for by in Colour::BOTH {
                 for jewel in g.squares() {
-                    let at = table_index(i, by, jewel);
                     let from_bb = &mut t.sources[by.index() * SQUARE_COUNT + jewel.index()][i];
                     for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
                         let (dx, dy) = vector(atom, by);
-                        if let (Some(from), Some(to)) =
+                        if let (Some(from), Some(_)) =
                             (g.offset(jewel, -dx, -dy), g.offset(jewel, dx, dy))
                         {
-                            from_bb[0].set(from);
-                            t.leaps[at].push(LeapJump {
-                                from,
-                                to,
-                                quiet: atom.quiet,
-                                capture: atom.capture,
-                            });
+                            if atom.quiet {
+                                from_bb[0].set(from);
+                            }
+                            if atom.capture {
+                                from_bb[1].set(from);
+                            }
                         }
                     }
                     for ride in &v.rides[Variant::slot(plain, by, jewel)] {
-                        from_bb[1] |=
+                        from_bb[2] |=
                             v.back_ray_bb[ride.dir as usize * SQUARE_COUNT + jewel.index()];
                     }
                 }
             }
         }
         for (any, sources) in t.any_source.iter_mut().zip(&t.sources) {
-            for (a, [leap_from, slide_from]) in any.iter_mut().zip(sources) {
-                *a = *leap_from | *slide_from;
+            for (a, [quiet_from, capture_from, slide_from]) in any.iter_mut().zip(sources) {
+                *a = *quiet_from | *capture_from | *slide_from;
             }
         }
         t
