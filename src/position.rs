@@ -167,6 +167,10 @@ pub struct Position {
     fullmove: u32,
     hand: [[u8; MAX_KINDS]; 2],
     neutral: Bitboard,
+    /// Per colour, as bits: every kind put on the board since the set-up, so a superset of the
+    /// kinds on it. Loops over kinds skip the others (in Pink Panther, half the kinds appear
+    /// only by acquiring or promoting).
+    kinds: [u16; 2],
 }
 
 /// Unchecked position data, as a FEN parser produces it.
@@ -226,6 +230,7 @@ impl Position {
             fullmove: setup.fullmove.max(1),
             hand: setup.hand,
             neutral: Bitboard::EMPTY,
+            kinds: [0; 2],
         };
         if setup.halfmove > MAX_COUNTER || setup.fullmove > MAX_COUNTER {
             reasons.push(format!("move counters above {MAX_COUNTER}"));
@@ -465,6 +470,7 @@ impl Position {
         self.board[sq.index()] = piece.encode();
         self.by_colour[piece.colour.index()].set(sq);
         self.by_kind[piece.kind as usize].set(sq);
+        self.kinds[piece.colour.index()] |= 1 << piece.kind;
     }
     /// Removes and returns the piece on `sq`.
     #[inline(always)]
@@ -491,8 +497,10 @@ impl Position {
     #[inline(always)]
     pub fn capturable(&self, colour: Colour) -> Bitboard {
         let mut bb = self.by_colour[colour.index()];
-        for &k in &self.rules.variant.uncapturable_kinds {
-            bb &= !self.by_kind[k as usize];
+        let mut kinds = self.rules.variant.uncapturable_kinds & self.kinds[colour.index()];
+        while kinds != 0 {
+            bb &= !self.by_kind[kinds.trailing_zeros() as usize];
+            kinds &= kinds - 1;
         }
         bb
     }
@@ -902,7 +910,10 @@ impl Position {
             return;
         }
         let ctx = GenContext::new(self);
-        for k in 0..v.spec.pieces.len() {
+        let mut kinds = self.kinds[self.side.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             for from in self.by_kind[k] & ctx.ours {
                 self.piece_moves(sink, &ctx, k, from, true);
             }
@@ -1020,7 +1031,10 @@ impl Position {
         let restricted = l.pinned | l.royals | l.tested;
         // Where a leap may end, indexed by quiet + 2 * capture.
         let allowed = [Bitboard::EMPTY, ctx.empty, ctx.targets, ctx.reachable];
-        for k in 0..v.spec.pieces.len() {
+        let mut kinds = self.kinds[self.side.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             let pieces = self.by_kind[k] & ctx.ours;
             if pieces.is_empty() {
                 continue;

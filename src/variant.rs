@@ -374,8 +374,8 @@ pub struct Variant {
     pub special_captures: bool,
     /// Royal kinds.
     pub royal_kinds: Vec<u8>,
-    /// Kinds an enemy may not capture.
-    pub uncapturable_kinds: Vec<u8>,
+    /// Kinds an enemy may not capture, as bits.
+    pub uncapturable_kinds: u16,
     /// Per (direction, square): the ray walked backwards (toward a possible slider).
     pub back_rays: Vec<Vec<Square>>,
     /// Per (direction, square): the forward ray as a set.
@@ -745,8 +745,7 @@ impl Variant {
             .iter()
             .enumerate()
             .filter(|(_, p)| !p.capturable)
-            .map(|(i, _)| i as u8)
-            .collect();
+            .fold(0, |acc, (k, _)| acc | 1 << k);
         let back_ray_bb: Vec<Bitboard> = back_rays
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
