@@ -672,11 +672,14 @@ impl Position {
         // Directions some enemy piece can capture along.
         let mut dirs = 0u16;
         let mut sliders = Bitboard::EMPTY;
-        for &k in &v.slider_kinds[them.index()] {
-            let pieces = self.by_kind[k as usize] & theirs;
+        let mut kinds = v.slider_kinds[them.index()] & self.kinds[them.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let pieces = self.by_kind[k] & theirs;
             // Without a branch: which slider kinds are on the board varies from node to node.
             let present = u16::from(!pieces.is_empty());
-            dirs |= v.capture_dirs[k as usize * 2 + them.index()] & present.wrapping_neg();
+            dirs |= v.capture_dirs[k * 2 + them.index()] & present.wrapping_neg();
             sliders |= pieces;
         }
         legality.king = king;

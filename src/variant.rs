@@ -401,8 +401,8 @@ pub struct Variant {
     pub capture_dirs: Vec<u16>,
     /// The pawn kinds, as bits.
     pub pawn_kinds: u16,
-    /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty).
-    pub slider_kinds: [Vec<u8>; 2],
+    /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty), as bits.
+    pub slider_kinds: [u16; 2],
     /// Per direction: whether square indices fall along the forward ray (and so grow along
     /// the backward one).
     pub forward_descending: [bool; MAX_DIRECTIONS],
@@ -852,8 +852,7 @@ impl Variant {
             slider_kinds: [0, 1].map(|c| {
                 (0..kinds)
                     .filter(|k| capture_dirs[k * 2 + c] != 0)
-                    .map(|k| k as u8)
-                    .collect()
+                    .fold(0, |acc, k| acc | 1 << k)
             }),
             capture_dirs,
             forward_descending,
