@@ -781,11 +781,16 @@ impl Variant {
                     leap_capture: leap_capture[slot],
                     ..SlotMoves::default()
                 };
+                // A direction that leaves the board at once from this square is left out:
+                // pieces on the edges would otherwise walk it at every node for nothing.
+                let sq = slot % SQUARE_COUNT;
                 for ride in &rides[slot] {
                     let bit = 1u16 << ride.dir;
                     if ride.range != 255 {
                         m.irregular = true;
                         m.irregular_captures |= ride.capture;
+                    } else if ray_bb[ride.dir as usize * SQUARE_COUNT + sq].is_empty() {
+                        continue;
                     } else if ride.quiet && ride.capture {
                         m.slide_both |= bit;
                     } else if ride.quiet {
