@@ -908,7 +908,7 @@ impl Position {
     pub fn generate<S: MoveSink>(&self, sink: &mut S) {
         let v = self.rules.variant;
         let mut hook_moves = Vec::new();
-        if v.spec.hooks.replace_moves(self, &mut hook_moves) {
+        if v.replaces_moves && v.spec.hooks.replace_moves(self, &mut hook_moves) {
             hook_moves.iter().for_each(|&m| sink.add(self, m));
             return;
         }
@@ -1016,7 +1016,7 @@ impl Position {
             count: 0,
         };
         let mut hook_moves = Vec::new();
-        if v.spec.hooks.replace_moves(self, &mut hook_moves) {
+        if v.replaces_moves && v.spec.hooks.replace_moves(self, &mut hook_moves) {
             hook_moves.iter().for_each(|&m| counter.add(self, m));
             return counter.count;
         }
@@ -1180,7 +1180,7 @@ impl Position {
         let v = self.rules.variant;
         let mut pseudo = Vec::with_capacity(64);
         let us = self.side;
-        if v.spec.hooks.expands_here(self) {
+        if v.expands && v.spec.hooks.expands_here(self) {
             self.pseudo_moves(&mut pseudo);
             let mut expanded = Vec::new();
             for m in pseudo {
@@ -1241,7 +1241,7 @@ impl Position {
     /// The number of legal moves (perft 1).
     pub fn count_legal(&self) -> u64 {
         let v = self.rules.variant;
-        if v.spec.hooks.expands_here(self) {
+        if v.expands && v.spec.hooks.expands_here(self) {
             let mut n = 0;
             self.for_each_legal(|_, _| n += 1);
             return n;

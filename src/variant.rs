@@ -267,8 +267,14 @@ pub trait Hooks: Sync + Send {
     fn decided(&self, _pos: &Position) -> Option<Outcome> {
         None
     }
-    /// Replaces the whole pseudo-legal move list when it returns true (a setup phase).
+    /// Replaces the whole pseudo-legal move list when it returns true (a setup phase). Asked
+    /// only when [`Hooks::replaces_moves`] is true.
     fn replace_moves(&self, _pos: &Position, _out: &mut Vec<Move>) -> bool {
+        false
+    }
+    /// Whether `replace_moves` may return true (so the generator knows to call it, and
+    /// variants without a setup phase pay no call per position).
+    fn replaces_moves(&self) -> bool {
         false
     }
     /// Adds pseudo-legal moves the tables cannot describe (jewel jumps).
@@ -394,6 +400,10 @@ pub struct Variant {
     /// Legality may be decided from pins and checks found in the tables (no hook captures, no
     /// expansions, no lame capturing leaps).
     pub fast_legality: bool,
+    /// [`Hooks::expands`], asked once.
+    pub expands: bool,
+    /// [`Hooks::replaces_moves`], asked once.
+    pub replaces_moves: bool,
     /// Per (kind, colour, square): the same moves as `leap_*`, `rides` and `special`, packed
     /// for the generator's inner loop.
     pub slot_moves: Vec<SlotMoves>,
@@ -868,6 +878,8 @@ impl Variant {
             any_leap_attackers,
             step_length,
             fast_legality,
+            expands: spec.hooks.expands(),
+            replaces_moves: spec.hooks.replaces_moves(),
             uncapturable_kinds,
             back_rays,
             geometry,
