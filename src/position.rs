@@ -569,7 +569,7 @@ impl Position {
             }
         }
         let mut dirs = if v.all_back_rays[sq.index()].intersects(sliders) {
-            dirs
+            dirs & v.back_dirs[sq.index()]
         } else {
             0
         };
@@ -685,7 +685,9 @@ impl Position {
         legality.king = king;
         legality.enemy_dirs = dirs;
         legality.enemy_sliders = sliders;
-        if !v.all_back_rays[king.index()].intersects(sliders) {
+        if v.all_back_rays[king.index()].intersects(sliders) {
+            dirs &= v.back_dirs[king.index()];
+        } else {
             dirs = 0;
         }
         if !v.fast_legality {

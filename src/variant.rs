@@ -390,6 +390,9 @@ pub struct Variant {
     pub back_ray_bb: Vec<Bitboard>,
     /// Per square: every backward ray from it, as one set.
     pub all_back_rays: Vec<Bitboard>,
+    /// Per square: the directions (bits) whose backward ray from it is not empty, so walks
+    /// toward a possible slider skip the board's edges at once.
+    pub back_dirs: Vec<u16>,
     /// Per (colour, square): every square from which some piece of that colour could capture
     /// on it by a table leap, whatever its kind.
     pub any_leap_attackers: Vec<Bitboard>,
@@ -779,6 +782,13 @@ impl Variant {
                 })
             })
             .collect();
+        let back_dirs = (0..SQUARE_COUNT)
+            .map(|sq| {
+                (0..directions.len())
+                    .filter(|d| !back_ray_bb[d * SQUARE_COUNT + sq].is_empty())
+                    .fold(0u16, |acc, d| acc | 1 << d)
+            })
+            .collect();
         let step_length = directions
             .iter()
             .map(|&(dx, dy)| dx.unsigned_abs().max(dy.unsigned_abs()))
@@ -875,6 +885,7 @@ impl Variant {
             last_rank_bb,
             back_ray_bb,
             all_back_rays,
+            back_dirs,
             any_leap_attackers,
             step_length,
             fast_legality,
