@@ -167,6 +167,10 @@ pub struct Position {
     fullmove: u32,
     hand: [[u8; MAX_KINDS]; 2],
     neutral: Bitboard,
+    /// Per colour, as bits: every kind put on the board since the set-up, so a superset of the
+    /// kinds on it. Loops over kinds skip the others (in Pink Panther, half the kinds appear
+    /// only by acquiring or promoting).
+    kinds: [u16; 2],
 }
 
 /// Unchecked position data, as a FEN parser produces it.
@@ -226,6 +230,7 @@ impl Position {
             fullmove: setup.fullmove.max(1),
             hand: setup.hand,
             neutral: Bitboard::EMPTY,
+            kinds: [0; 2],
         };
         if setup.halfmove > MAX_COUNTER || setup.fullmove > MAX_COUNTER {
             reasons.push(format!("move counters above {MAX_COUNTER}"));
@@ -465,6 +470,7 @@ impl Position {
         self.board[sq.index()] = piece.encode();
         self.by_colour[piece.colour.index()].set(sq);
         self.by_kind[piece.kind as usize].set(sq);
+        self.kinds[piece.colour.index()] |= 1 << piece.kind;
     }
     /// Removes and returns the piece on `sq`.
     #[inline(always)]
@@ -491,8 +497,10 @@ impl Position {
     #[inline(always)]
     pub fn capturable(&self, colour: Colour) -> Bitboard {
         let mut bb = self.by_colour[colour.index()];
-        for &k in &self.rules.variant.uncapturable_kinds {
-            bb &= !self.by_kind[k as usize];
+        let mut kinds = self.rules.variant.uncapturable_kinds & self.kinds[colour.index()];
+        while kinds != 0 {
+            bb &= !self.by_kind[kinds.trailing_zeros() as usize];
+            kinds &= kinds - 1;
         }
         bb
     }
@@ -561,7 +569,7 @@ impl Position {
             }
         }
         let mut dirs = if v.all_back_rays[sq.index()].intersects(sliders) {
-            dirs
+            dirs & v.back_dirs[sq.index()]
         } else {
             0
         };
@@ -664,17 +672,22 @@ impl Position {
         // Directions some enemy piece can capture along.
         let mut dirs = 0u16;
         let mut sliders = Bitboard::EMPTY;
-        for &k in &v.slider_kinds[them.index()] {
-            let pieces = self.by_kind[k as usize] & theirs;
+        let mut kinds = v.slider_kinds[them.index()] & self.kinds[them.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let pieces = self.by_kind[k] & theirs;
             // Without a branch: which slider kinds are on the board varies from node to node.
             let present = u16::from(!pieces.is_empty());
-            dirs |= v.capture_dirs[k as usize * 2 + them.index()] & present.wrapping_neg();
+            dirs |= v.capture_dirs[k * 2 + them.index()] & present.wrapping_neg();
             sliders |= pieces;
         }
         legality.king = king;
         legality.enemy_dirs = dirs;
         legality.enemy_sliders = sliders;
-        if !v.all_back_rays[king.index()].intersects(sliders) {
+        if v.all_back_rays[king.index()].intersects(sliders) {
+            dirs &= v.back_dirs[king.index()];
+        } else {
             dirs = 0;
         }
         if !v.fast_legality {
@@ -897,12 +910,15 @@ impl Position {
     pub fn generate<S: MoveSink>(&self, sink: &mut S) {
         let v = self.rules.variant;
         let mut hook_moves = Vec::new();
-        if v.spec.hooks.replace_moves(self, &mut hook_moves) {
+        if v.replaces_moves && v.spec.hooks.replace_moves(self, &mut hook_moves) {
             hook_moves.iter().for_each(|&m| sink.add(self, m));
             return;
         }
         let ctx = GenContext::new(self);
-        for k in 0..v.spec.pieces.len() {
+        let mut kinds = self.kinds[self.side.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             for from in self.by_kind[k] & ctx.ours {
                 self.piece_moves(sink, &ctx, k, from, true);
             }
@@ -1002,7 +1018,7 @@ impl Position {
             count: 0,
         };
         let mut hook_moves = Vec::new();
-        if v.spec.hooks.replace_moves(self, &mut hook_moves) {
+        if v.replaces_moves && v.spec.hooks.replace_moves(self, &mut hook_moves) {
             hook_moves.iter().for_each(|&m| counter.add(self, m));
             return counter.count;
         }
@@ -1020,7 +1036,10 @@ impl Position {
         let restricted = l.pinned | l.royals | l.tested;
         // Where a leap may end, indexed by quiet + 2 * capture.
         let allowed = [Bitboard::EMPTY, ctx.empty, ctx.targets, ctx.reachable];
-        for k in 0..v.spec.pieces.len() {
+        let mut kinds = self.kinds[self.side.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             let pieces = self.by_kind[k] & ctx.ours;
             if pieces.is_empty() {
                 continue;
@@ -1163,7 +1182,7 @@ impl Position {
         let v = self.rules.variant;
         let mut pseudo = Vec::with_capacity(64);
         let us = self.side;
-        if v.spec.hooks.expands_here(self) {
+        if v.expands && v.spec.hooks.expands_here(self) {
             self.pseudo_moves(&mut pseudo);
             let mut expanded = Vec::new();
             for m in pseudo {
@@ -1224,7 +1243,7 @@ impl Position {
     /// The number of legal moves (perft 1).
     pub fn count_legal(&self) -> u64 {
         let v = self.rules.variant;
-        if v.spec.hooks.expands_here(self) {
+        if v.expands && v.spec.hooks.expands_here(self) {
             let mut n = 0;
             self.for_each_legal(|_, _| n += 1);
             return n;

@@ -267,8 +267,14 @@ pub trait Hooks: Sync + Send {
     fn decided(&self, _pos: &Position) -> Option<Outcome> {
         None
     }
-    /// Replaces the whole pseudo-legal move list when it returns true (a setup phase).
+    /// Replaces the whole pseudo-legal move list when it returns true (a setup phase). Asked
+    /// only when [`Hooks::replaces_moves`] is true.
     fn replace_moves(&self, _pos: &Position, _out: &mut Vec<Move>) -> bool {
+        false
+    }
+    /// Whether `replace_moves` may return true (so the generator knows to call it, and
+    /// variants without a setup phase pay no call per position).
+    fn replaces_moves(&self) -> bool {
         false
     }
     /// Adds pseudo-legal moves the tables cannot describe (jewel jumps).
@@ -374,8 +380,8 @@ pub struct Variant {
     pub special_captures: bool,
     /// Royal kinds.
     pub royal_kinds: Vec<u8>,
-    /// Kinds an enemy may not capture.
-    pub uncapturable_kinds: Vec<u8>,
+    /// Kinds an enemy may not capture, as bits.
+    pub uncapturable_kinds: u16,
     /// Per (direction, square): the ray walked backwards (toward a possible slider).
     pub back_rays: Vec<Vec<Square>>,
     /// Per (direction, square): the forward ray as a set.
@@ -384,6 +390,9 @@ pub struct Variant {
     pub back_ray_bb: Vec<Bitboard>,
     /// Per square: every backward ray from it, as one set.
     pub all_back_rays: Vec<Bitboard>,
+    /// Per square: the directions (bits) whose backward ray from it is not empty, so walks
+    /// toward a possible slider skip the board's edges at once.
+    pub back_dirs: Vec<u16>,
     /// Per (colour, square): every square from which some piece of that colour could capture
     /// on it by a table leap, whatever its kind.
     pub any_leap_attackers: Vec<Bitboard>,
@@ -394,6 +403,10 @@ pub struct Variant {
     /// Legality may be decided from pins and checks found in the tables (no hook captures, no
     /// expansions, no lame capturing leaps).
     pub fast_legality: bool,
+    /// [`Hooks::expands`], asked once.
+    pub expands: bool,
+    /// [`Hooks::replaces_moves`], asked once.
+    pub replaces_moves: bool,
     /// Per (kind, colour, square): the same moves as `leap_*`, `rides` and `special`, packed
     /// for the generator's inner loop.
     pub slot_moves: Vec<SlotMoves>,
@@ -401,8 +414,8 @@ pub struct Variant {
     pub capture_dirs: Vec<u16>,
     /// The pawn kinds, as bits.
     pub pawn_kinds: u16,
-    /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty).
-    pub slider_kinds: [Vec<u8>; 2],
+    /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty), as bits.
+    pub slider_kinds: [u16; 2],
     /// Per direction: whether square indices fall along the forward ray (and so grow along
     /// the backward one).
     pub forward_descending: [bool; MAX_DIRECTIONS],
@@ -745,8 +758,7 @@ impl Variant {
             .iter()
             .enumerate()
             .filter(|(_, p)| !p.capturable)
-            .map(|(i, _)| i as u8)
-            .collect();
+            .fold(0, |acc, (k, _)| acc | 1 << k);
         let back_ray_bb: Vec<Bitboard> = back_rays
             .iter()
             .map(|ray: &Vec<Square>| ray.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.bb()))
@@ -770,6 +782,13 @@ impl Variant {
                 })
             })
             .collect();
+        let back_dirs = (0..SQUARE_COUNT)
+            .map(|sq| {
+                (0..directions.len())
+                    .filter(|d| !back_ray_bb[d * SQUARE_COUNT + sq].is_empty())
+                    .fold(0u16, |acc, d| acc | 1 << d)
+            })
+            .collect();
         let step_length = directions
             .iter()
             .map(|&(dx, dy)| dx.unsigned_abs().max(dy.unsigned_abs()))
@@ -782,11 +801,16 @@ impl Variant {
                     leap_capture: leap_capture[slot],
                     ..SlotMoves::default()
                 };
+                // A direction that leaves the board at once from this square is left out:
+                // pieces on the edges would otherwise walk it at every node for nothing.
+                let sq = slot % SQUARE_COUNT;
                 for ride in &rides[slot] {
                     let bit = 1u16 << ride.dir;
                     if ride.range != 255 {
                         m.irregular = true;
                         m.irregular_captures |= ride.capture;
+                    } else if ray_bb[ride.dir as usize * SQUARE_COUNT + sq].is_empty() {
+                        continue;
                     } else if ride.quiet && ride.capture {
                         m.slide_both |= bit;
                     } else if ride.quiet {
@@ -853,8 +877,7 @@ impl Variant {
             slider_kinds: [0, 1].map(|c| {
                 (0..kinds)
                     .filter(|k| capture_dirs[k * 2 + c] != 0)
-                    .map(|k| k as u8)
-                    .collect()
+                    .fold(0, |acc, k| acc | 1 << k)
             }),
             capture_dirs,
             forward_descending,
@@ -862,9 +885,12 @@ impl Variant {
             last_rank_bb,
             back_ray_bb,
             all_back_rays,
+            back_dirs,
             any_leap_attackers,
             step_length,
             fast_legality,
+            expands: spec.hooks.expands(),
+            replaces_moves: spec.hooks.replaces_moves(),
             uncapturable_kinds,
             back_rays,
             geometry,

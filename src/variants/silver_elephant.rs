@@ -21,6 +21,10 @@ fn bare(pos: &Position, c: Colour) -> bool {
 }
 
 impl Hooks for SilverElephant {
+    fn replaces_moves(&self) -> bool {
+        true
+    }
+
     fn replace_moves(&self, pos: &Position, out: &mut Vec<Move>) -> bool {
         let us = pos.side();
         if pos.hand_is_empty(us) {
