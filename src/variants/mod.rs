@@ -142,4 +142,47 @@ mod tests {
             assert_eq!(to_fen(&pos), fen, "{}", v.spec.id);
         }
     }
+
+    /// The generator asks `replace_moves` and `expands_here` only of variants that declare
+    /// them (`replaces_moves`, `expands`): a hook that answers true where its variant does not
+    /// declare it would be silently skipped. Checked at every position up to two plies from
+    /// each start, and from Silver Elephant's set-up phase (the suite's `setup-d6`).
+    #[test]
+    fn move_hooks_that_act_are_declared() {
+        const SE_SETUP: &str =
+            "r2bqkb2r/pppppppppp/10/10/10/10/PPPPPPPPPP/R2BQKB2R[EENNeenn] w KQkq - 0 1";
+        let mut roots: Vec<(Rules, String)> = all()
+            .iter()
+            .map(|v| (Rules::new(v), Rules::new(v).start_fen()))
+            .collect();
+        roots.push((
+            rules("silver-elephant").expect("variant"),
+            SE_SETUP.to_string(),
+        ));
+        let mut replaced = 0;
+        for (rules, fen) in roots {
+            let v = rules.variant;
+            let hooks = v.spec.hooks;
+            let mut frontier = vec![parse_position(rules, &fen).expect("root")];
+            let mut positions = frontier.clone();
+            for _ in 0..2 {
+                let mut next = Vec::new();
+                for pos in &frontier {
+                    pos.for_each_legal_unchecked(|_, after| next.push(*after));
+                }
+                positions.extend_from_slice(&next);
+                frontier = next;
+            }
+            for pos in &positions {
+                if hooks.replace_moves(pos, &mut Vec::new()) {
+                    assert!(hooks.replaces_moves(), "{}: replaces_moves", v.spec.id);
+                    replaced += 1;
+                }
+                if hooks.expands_here(pos) {
+                    assert!(hooks.expands(), "{}: expands", v.spec.id);
+                }
+            }
+        }
+        assert!(replaced > 0, "no position of a set-up phase was visited");
+    }
 }
