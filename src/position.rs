@@ -993,6 +993,10 @@ impl Position {
     fn slide_targets(&self, sm: &SlotMoves, from: Square, ctx: &GenContext) -> Bitboard {
         let v = self.rules.variant;
         let mut to = Bitboard::EMPTY;
+        // Every slide's first square holds an own piece (or there is no slide): nothing.
+        if !sm.slide_first.intersects(!ctx.ours) {
+            return to;
+        }
         if sm.slide_both != 0 {
             to |= v.slides(sm.slide_both, from, ctx.blockers) & ctx.reachable;
         }

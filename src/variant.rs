@@ -480,6 +480,9 @@ pub struct SlotMoves {
     pub irregular: bool,
     /// Some of those irregular moves capture.
     pub irregular_captures: bool,
+    /// The first square of each unlimited slide above: when own pieces stand on all of them
+    /// (most sliders early in a game), no slide goes anywhere and none is walked.
+    pub slide_first: Bitboard,
 }
 
 /// Most slide directions any variant uses.
@@ -824,6 +827,20 @@ impl Variant {
                 m.slide_both |= twice;
                 m.slide_quiet &= !m.slide_both;
                 m.slide_capture &= !m.slide_both;
+                let mut dirs = m.slide_both | m.slide_quiet | m.slide_capture;
+                while dirs != 0 {
+                    let dir = dirs.trailing_zeros() as usize;
+                    dirs &= dirs - 1;
+                    let ray = ray_bb[dir * SQUARE_COUNT + sq];
+                    // The nearest square is the one whose own ray is the rest of this one.
+                    for s in ray {
+                        let mut rest = ray;
+                        rest.clear(s);
+                        if ray_bb[dir * SQUARE_COUNT + s.index()] == rest {
+                            m.slide_first.set(s);
+                        }
+                    }
+                }
                 if !special[slot].is_empty() {
                     m.irregular = true;
                     m.irregular_captures |= special[slot].iter().any(|l: &SpecialLeap| l.capture);
