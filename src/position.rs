@@ -993,6 +993,10 @@ impl Position {
     fn slide_targets(&self, sm: &SlotMoves, from: Square, ctx: &GenContext) -> Bitboard {
         let v = self.rules.variant;
         let mut to = Bitboard::EMPTY;
+        // Every slide's first square holds an own piece (or there is no slide): nothing.
+        if !sm.slide_first.intersects(!ctx.ours) {
+            return to;
+        }
         if sm.slide_both != 0 {
             to |= v.slides(sm.slide_both, from, ctx.blockers) & ctx.reachable;
         }
@@ -1056,7 +1060,7 @@ impl Position {
             let is_pawn = v.pawn_kinds >> k & 1 != 0;
             // A few pieces with many leap vectors (Knights) cost less piece by piece: one
             // table load and popcount each, against a shift and popcount per vector.
-            let by_piece = !is_pawn && !free.is_empty() && free.count() * 4 < sets.len() as u32 * 5;
+            let by_piece = !free.is_empty() && free.count() < v.by_piece_below[kc];
             let sets: &[LeapSet] = if free.is_empty() || by_piece {
                 &[]
             } else {

@@ -425,6 +425,11 @@ pub struct Variant {
     /// counted that way: no square reached twice from one square, no slide over a leap's
     /// target, short paths. `None`: the generator goes piece by piece.
     pub leap_sets: Vec<Option<Vec<LeapSet>>>,
+    /// Per (kind, colour): below how many free pieces the leaps are cheaper piece by piece
+    /// (one table load and popcount each) than as [`Variant::leap_sets`] (a shift and popcount
+    /// per set): five quarters of the number of sets, rounded up; 0 for pawns. Kept here so the
+    /// leaf counter does not work it out per kind at every position.
+    pub by_piece_below: Vec<u32>,
     /// Per (kind, colour): some square has slides or limited-range rides for the kind.
     pub has_rides: Vec<bool>,
 }
@@ -480,6 +485,9 @@ pub struct SlotMoves {
     pub irregular: bool,
     /// Some of those irregular moves capture.
     pub irregular_captures: bool,
+    /// The first square of each unlimited slide above: when own pieces stand on all of them
+    /// (most sliders early in a game), no slide goes anywhere and none is walked.
+    pub slide_first: Bitboard,
 }
 
 /// Most slide directions any variant uses.
@@ -824,6 +832,20 @@ impl Variant {
                 m.slide_both |= twice;
                 m.slide_quiet &= !m.slide_both;
                 m.slide_capture &= !m.slide_both;
+                let mut dirs = m.slide_both | m.slide_quiet | m.slide_capture;
+                while dirs != 0 {
+                    let dir = dirs.trailing_zeros() as usize;
+                    dirs &= dirs - 1;
+                    let ray = ray_bb[dir * SQUARE_COUNT + sq];
+                    // The nearest square is the one whose own ray is the rest of this one.
+                    for s in ray {
+                        let mut rest = ray;
+                        rest.clear(s);
+                        if ray_bb[dir * SQUARE_COUNT + s.index()] == rest {
+                            m.slide_first.set(s);
+                        }
+                    }
+                }
                 if !special[slot].is_empty() {
                     m.irregular = true;
                     m.irregular_captures |= special[slot].iter().any(|l: &SpecialLeap| l.capture);
@@ -853,6 +875,14 @@ impl Variant {
             &rides,
             &ray_bb,
         );
+        let by_piece_below = leap_sets
+            .iter()
+            .enumerate()
+            .map(|(kc, sets)| match sets {
+                Some(sets) if !spec.pieces[kc / 2].pawn => (sets.len() as u32 * 5).div_ceil(4),
+                _ => 0,
+            })
+            .collect();
         let mut forward_descending = [false; MAX_DIRECTIONS];
         for (d, &(dx, dy)) in directions.iter().enumerate() {
             forward_descending[d] = (dy as i32) * crate::geometry::STRIDE + (dx as i32) < 0;
@@ -866,6 +896,7 @@ impl Variant {
         Ok(Variant {
             descending_dirs,
             leap_sets,
+            by_piece_below,
             has_rides,
             slot_moves,
             pawn_kinds: spec
