@@ -568,11 +568,7 @@ impl Position {
                 }
             }
         }
-        let mut dirs = if v.all_back_rays[sq.index()].intersects(sliders) {
-            dirs & v.back_dirs[sq.index()]
-        } else {
-            0
-        };
+        let mut dirs = v.dirs_toward(sq, dirs, sliders);
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
@@ -685,11 +681,7 @@ impl Position {
         legality.king = king;
         legality.enemy_dirs = dirs;
         legality.enemy_sliders = sliders;
-        if v.all_back_rays[king.index()].intersects(sliders) {
-            dirs &= v.back_dirs[king.index()];
-        } else {
-            dirs = 0;
-        }
+        dirs = v.dirs_toward(king, dirs, sliders);
         if !v.fast_legality {
             // The map is read on the royal piece's square and where it may go.
             let sm = &v.slot_moves[Variant::slot(v.royal_kinds[0], us, king)];

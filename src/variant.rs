@@ -836,14 +836,9 @@ impl Variant {
                 while dirs != 0 {
                     let dir = dirs.trailing_zeros() as usize;
                     dirs &= dirs - 1;
-                    let ray = ray_bb[dir * SQUARE_COUNT + sq];
-                    // The nearest square is the one whose own ray is the rest of this one.
-                    for s in ray {
-                        let mut rest = ray;
-                        rest.clear(s);
-                        if ray_bb[dir * SQUARE_COUNT + s.index()] == rest {
-                            m.slide_first.set(s);
-                        }
+                    // Rays run from the nearest square out.
+                    if let Some(&first) = rays[dir * SQUARE_COUNT + sq].first() {
+                        m.slide_first.set(first);
                     }
                 }
                 if !special[slot].is_empty() {
@@ -1005,6 +1000,17 @@ impl Variant {
             reach |= ray & FROM_BIT[127 - hits.leading_zeros() as usize];
         }
         Bitboard(reach)
+    }
+
+    /// The directions of `dirs` worth walking back from `sq` toward a piece of `sliders`: none
+    /// when no line through `sq` holds one, else those whose backward ray is not empty.
+    #[inline(always)]
+    pub fn dirs_toward(&self, sq: Square, dirs: u16, sliders: Bitboard) -> u16 {
+        if self.all_back_rays[sq.index()].intersects(sliders) {
+            dirs & self.back_dirs[sq.index()]
+        } else {
+            0
+        }
     }
 
     /// The nearest square of `blockers` on the backward ray of `dir` from `sq`.

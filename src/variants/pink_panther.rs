@@ -85,16 +85,6 @@ fn may_jump(pos: &Position, us: Colour, flag: u8, over: Square, jewel: Square) -
     }
 }
 
-/// Whether a jump whose atom has these modes may end on `to` (PP-5: a Pawn's straight jump
-/// needs an empty square, its diagonal one an enemy).
-fn lands(quiet: bool, capture: bool, to: Square, blockers: Bitboard, targets: Bitboard) -> bool {
-    if blockers.has(to) {
-        capture && targets.has(to)
-    } else {
-        quiet
-    }
-}
-
 /// `atom` of a piece of `us`, as a board vector (atoms are declared from White's side).
 fn vector(atom: &Atom, us: Colour) -> (i32, i32) {
     let sign = if us == Colour::White { 1 } else { -1 };
@@ -104,7 +94,7 @@ fn vector(atom: &Atom, us: Colour) -> (i32, i32) {
 /// One jewel jump of one atom: the flag, the mover's square, the square jumped, the squares the
 /// jump may end on as far as the board allows (a leap's one square; for a slide the empty
 /// squares beyond the jumped one and the first blocker after them), and the atom's modes, which
-/// [`lands`] applies to each of those squares.
+/// [`landing_squares`] applies to those squares.
 struct Jump {
     flag: u8,
     from: Square,
@@ -331,10 +321,7 @@ pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
         let piece = pos.piece_at(j.from).expect("a mover");
         let (_, _, lands_as) = jump_rule(piece.kind).expect("a jumping kind");
         let promotions = &v.promotion_kinds[lands_as as usize];
-        for to in j.to {
-            if !lands(j.quiet, j.capture, to, blockers, targets) {
-                continue;
-            }
+        for to in landing_squares(&j, blockers, targets) {
             let mut m = Move::new(j.from, to);
             m.flags = j.flag;
             m.via = j.via;
@@ -344,7 +331,8 @@ pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
     });
 }
 
-/// The squares of `j.to` the jump may end on ([`lands`] for every square at once).
+/// The squares of `j.to` the jump may end on, by its atom's modes (PP-5: a Pawn's straight
+/// jump needs an empty square, its diagonal one an enemy it may capture, one of `targets`).
 fn landing_squares(j: &Jump, blockers: Bitboard, targets: Bitboard) -> Bitboard {
     let mut to = Bitboard::EMPTY;
     if j.quiet {
@@ -480,7 +468,7 @@ fn count_jumps(pos: &Position, l: &Legality) -> u64 {
 pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
     let blockers = pos.occupied() | pos.neutral();
     for_each_jump(pos, by, blockers, sq.bb(), |j| {
-        j.to.has(sq) && lands(j.quiet, j.capture, sq, blockers, pos.capturable(by.flip()))
+        landing_squares(&j, blockers, pos.capturable(by.flip())).has(sq)
     })
 }
 
