@@ -11,7 +11,7 @@
 //! reached by fixed-seed random games from each start. When pyffish is not installed every test
 //! prints that it was skipped and passes (`.ci/run` installs it, so CI runs them).
 
-use cvperft::notation::{parse_position, to_fen};
+use cvperft::notation::{move_text, parse_position, to_fen};
 use cvperft::perft::perft;
 use cvperft::position::Position;
 use cvperft::variants;
@@ -141,7 +141,9 @@ fn random_positions(cfg: &Config, games: usize, plies: usize, every: usize) -> V
     for _ in 0..games {
         let mut pos = start;
         for ply in 1..=plies {
-            let moves = pos.legal_moves();
+            // In text order, so that the walk does not depend on the order of generation.
+            let mut moves = pos.legal_moves();
+            moves.sort_by_cached_key(|m| move_text(&pos, m));
             if moves.is_empty() {
                 break;
             }
