@@ -1,37 +1,43 @@
 //! Squares, bitboards and board shapes.
 //!
-//! Every board up to 10 files by 9 ranks fits in one `u128` when squares are numbered with a
-//! fixed stride of ten: square index = rank * 10 + file. Each variant masks its own rectangle, so
-//! one set of types and tables serves chess (8×8), Bachelor Kamil (9×8), Silver Elephant (10×8)
-//! and Pink Panther (7×7).
+//! Squares are numbered file by file: square index = file * 8 + rank. Every board up to 10 files
+//! by 8 ranks then fits in one `u128`, and every board of at most 8 files (chess, Cerimon and
+//! Plutonian 8×8, Pink Panther 7×7) lies in its low 64 bits, which leaves room for 64-bit masks
+//! on those boards. Each variant masks its own rectangle, so one set of types and tables serves
+//! them all, Bachelor Kamil (9×8) and Silver Elephant (10×8) included.
 
 use std::fmt;
 
-/// Files per row in the internal numbering, whatever the board's real width.
-pub const STRIDE: i32 = 10;
+/// Squares per file in the internal numbering, whatever the board's real height.
+pub const STRIDE: i32 = 8;
 /// The widest board supported.
 pub const MAX_FILES: u8 = 10;
 /// The tallest board supported.
-pub const MAX_RANKS: u8 = 9;
+pub const MAX_RANKS: u8 = 8;
 /// Number of square indices (some of them off any given board).
-pub const SQUARE_COUNT: usize = 90;
+pub const SQUARE_COUNT: usize = 80;
 
-/// A square, numbered rank * 10 + file (both from zero).
+/// How far apart in index two squares `dx` files and `dy` ranks apart are.
+pub const fn index_delta(dx: i32, dy: i32) -> i32 {
+    dx * STRIDE + dy
+}
+
+/// A square, numbered file * 8 + rank (both from zero).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Square(pub u8);
 
 impl Square {
     /// The square on `file` and `rank`, both counted from zero.
     pub const fn new(file: u8, rank: u8) -> Square {
-        Square(rank * STRIDE as u8 + file)
+        Square(file * STRIDE as u8 + rank)
     }
     /// Zero-based file.
     pub const fn file(self) -> u8 {
-        self.0 % STRIDE as u8
+        self.0 / STRIDE as u8
     }
     /// Zero-based rank.
     pub const fn rank(self) -> u8 {
-        self.0 / STRIDE as u8
+        self.0 % STRIDE as u8
     }
     /// The index into per-square arrays.
     pub const fn index(self) -> usize {
@@ -52,6 +58,23 @@ impl fmt::Display for Square {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
     }
 }
+
+/// `SPREAD[bits]`: bit `f` of `bits` moved to bit `8 * f`, the rank-0 square of file `f`.
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut f = 0;
+        while f < 8 {
+            if bits >> f & 1 != 0 {
+                t[bits] |= 1 << (f * STRIDE as usize);
+            }
+            f += 1;
+        }
+        bits += 1;
+    }
+    t
+};
 
 /// A set of squares.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
@@ -99,6 +122,13 @@ impl Bitboard {
             }
         }
         out
+    }
+    /// The squares of rank `rank` on the files of `files` (bit `f` for file `f`).
+    #[inline(always)]
+    pub const fn on_rank(files: u16, rank: u8) -> Bitboard {
+        let low = SPREAD[(files & 0xff) as usize] as u128;
+        let high = (SPREAD[(files >> 8) as usize] as u128) << 64;
+        Bitboard((low | high) << rank)
     }
     /// Whether the two sets share a square.
     pub const fn intersects(self, other: Bitboard) -> bool {
@@ -179,7 +209,7 @@ impl Geometry {
     /// A board of `files` × `ranks`.
     ///
     /// # Panics
-    /// When the board is larger than 10 × 9 or empty: variant declarations are code, so this is
+    /// When the board is larger than 10 × 8 or empty: variant declarations are code, so this is
     /// a programming error, checked by the variant tests.
     pub fn new(files: u8, ranks: u8) -> Geometry {
         assert!((1..=MAX_FILES).contains(&files) && (1..=MAX_RANKS).contains(&ranks));
@@ -251,7 +281,7 @@ mod tests {
         let g = Geometry::new(7, 7);
         assert_eq!(g.mask.count(), 49);
         assert!(!g.mask.has(Square::new(7, 0)));
-        assert_eq!(Geometry::new(10, 9).mask.count(), 90);
+        assert_eq!(Geometry::new(10, 8).mask.count(), 80);
         assert_eq!(g.offset(Square::new(0, 0), -1, 0), None);
         assert_eq!(g.offset(Square::new(6, 6), 0, 0), Some(Square::new(6, 6)));
     }
@@ -259,9 +289,9 @@ mod tests {
     #[test]
     fn bitboard_iterates_in_order() {
         let mut b = Bitboard::EMPTY;
-        b.set(Square(89));
+        b.set(Square(79));
         b.set(Square(3));
-        assert_eq!(b.collect::<Vec<_>>(), vec![Square(3), Square(89)]);
+        assert_eq!(b.collect::<Vec<_>>(), vec![Square(3), Square(79)]);
         assert_eq!(b.first(), Some(Square(3)));
     }
 }

@@ -5,7 +5,7 @@
 //! refused. Moves are generated pseudo-legally from the variant's tables and the hooks, made by
 //! copy ([`Position::play`]), and kept when the mover's royal pieces are not attacked afterwards.
 
-use crate::geometry::{Bitboard, SQUARE_COUNT, STRIDE, Square};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::variant::{
     Colour, GameEnd, LeapSet, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Wing,
 };
@@ -1142,8 +1142,7 @@ impl Position {
             };
             let files = self.rules.castle_files[us.index()][wing as usize];
             let rank = c.king_from.rank();
-            let rank_bits = (blockers.0 >> (rank as i32 * STRIDE)) as u16;
-            if rank_bits & files.empty != 0 {
+            if blockers.intersects(Bitboard::on_rank(files.empty, rank)) {
                 continue;
             }
             if !not_in_check && *in_check.get_or_insert_with(|| self.in_check()) {

@@ -880,7 +880,7 @@ impl Variant {
             .collect();
         let mut forward_descending = [false; MAX_DIRECTIONS];
         for (d, &(dx, dy)) in directions.iter().enumerate() {
-            forward_descending[d] = (dy as i32) * crate::geometry::STRIDE + (dx as i32) < 0;
+            forward_descending[d] = crate::geometry::index_delta(dx as i32, dy as i32) < 0;
         }
         let rank_bb =
             |r: u8| (0..spec.files).fold(Bitboard::EMPTY, |acc, f| acc | Square::new(f, r).bb());
