@@ -76,53 +76,93 @@ static SPREAD: [u64; 256] = {
     t
 };
 
-/// A set of squares.
+/// The integer a [`Bitboard`] keeps its squares in: `u128` fits every board, `u64` the boards
+/// of at most 8 files (every square index below 64), on which each mask operation is one
+/// instruction instead of two.
+pub trait Bits:
+    Copy
+    + Eq
+    + Default
+    + std::hash::Hash
+    + Send
+    + Sync
+    + 'static
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::BitAndAssign
+    + std::ops::BitOrAssign
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+{
+    /// No bit.
+    const ZERO: Self;
+    /// The lowest bit.
+    const ONE: Self;
+    /// Every bit.
+    const ALL: Self;
+    /// Width in bits.
+    const WIDTH: u32;
+    /// Number of trailing zero bits.
+    fn trailing_zeros(self) -> u32;
+    /// Number of leading zero bits.
+    fn leading_zeros(self) -> u32;
+    /// Number of one bits.
+    fn count_ones(self) -> u32;
+    /// `self - 1`, wrapping.
+    fn minus_one(self) -> Self;
+    /// The low bits of a 128-bit set.
+    fn from_wide(x: u128) -> Self;
+    /// As a 128-bit set.
+    fn wide(self) -> u128;
+}
+
+macro_rules! bits_impl {
+    ($t:ty) => {
+        impl Bits for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const ALL: Self = !0;
+            const WIDTH: u32 = <$t>::BITS;
+            #[inline(always)]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            #[inline(always)]
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
+            }
+            #[inline(always)]
+            fn count_ones(self) -> u32 {
+                <$t>::count_ones(self)
+            }
+            #[inline(always)]
+            fn minus_one(self) -> Self {
+                self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn from_wide(x: u128) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn wide(self) -> u128 {
+                self as u128
+            }
+        }
+    };
+}
+bits_impl!(u64);
+bits_impl!(u128);
+
+/// A set of squares, kept in `B` ([`Bits`]); 128 bits unless said otherwise.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard<B = u128>(pub B);
 
 impl Bitboard {
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard(0);
 
-    /// Whether no square is in the set.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-    /// Whether `sq` is in the set.
-    pub const fn has(self, sq: Square) -> bool {
-        self.0 >> sq.0 & 1 != 0
-    }
-    /// Number of squares in the set.
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-    /// Adds a square.
-    pub fn set(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.0;
-    }
-    /// Removes a square.
-    pub fn clear(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.0);
-    }
-    /// The lowest square, if any.
-    pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square(self.0.trailing_zeros() as u8))
-        }
-    }
-    /// The squares for which `keep` holds.
-    #[inline(always)]
-    pub fn filter_squares(self, mut keep: impl FnMut(Square) -> bool) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
-        for sq in self {
-            if keep(sq) {
-                out.set(sq);
-            }
-        }
-        out
-    }
     /// The squares of rank `rank` on the files of `files` (bit `f` for file `f`).
     #[inline(always)]
     pub const fn on_rank(files: u16, rank: u8) -> Bitboard {
@@ -130,64 +170,139 @@ impl Bitboard {
         let high = (SPREAD[(files >> 8) as usize] as u128) << 64;
         Bitboard((low | high) << rank)
     }
-    /// Whether the two sets share a square.
-    pub const fn intersects(self, other: Bitboard) -> bool {
-        self.0 & other.0 != 0
+    /// The same squares kept in `B` (squares from 64 up are dropped for `u64`).
+    #[inline(always)]
+    pub fn to<B: Bits>(self) -> Bitboard<B> {
+        Bitboard(B::from_wide(self.0))
     }
-    /// Every square moved by `delta` in index (squares leaving the 128 bits are dropped; the
+}
+
+impl<B: Bits> Bitboard<B> {
+    /// The empty set.
+    pub const NONE: Self = Bitboard(B::ZERO);
+    /// Every square index.
+    pub const ALL: Self = Bitboard(B::ALL);
+
+    /// The set holding `sq` alone.
+    #[inline(always)]
+    pub fn of(sq: Square) -> Self {
+        Bitboard(B::ONE << sq.0 as u32)
+    }
+    /// As a 128-bit set.
+    #[inline(always)]
+    pub fn wide(self) -> Bitboard {
+        Bitboard(self.0.wide())
+    }
+    /// Whether no square is in the set.
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.0 == B::ZERO
+    }
+    /// Whether `sq` is in the set.
+    #[inline(always)]
+    pub fn has(self, sq: Square) -> bool {
+        (self.0 >> sq.0 as u32) & B::ONE != B::ZERO
+    }
+    /// Number of squares in the set.
+    #[inline(always)]
+    pub fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+    /// Adds a square.
+    #[inline(always)]
+    pub fn set(&mut self, sq: Square) {
+        self.0 |= B::ONE << sq.0 as u32;
+    }
+    /// Removes a square.
+    #[inline(always)]
+    pub fn clear(&mut self, sq: Square) {
+        self.0 &= !(B::ONE << sq.0 as u32);
+    }
+    /// The lowest square, if any.
+    #[inline(always)]
+    pub fn first(self) -> Option<Square> {
+        if self.is_empty() {
+            None
+        } else {
+            Some(Square(self.0.trailing_zeros() as u8))
+        }
+    }
+    /// The squares for which `keep` holds.
+    #[inline(always)]
+    pub fn filter_squares(self, mut keep: impl FnMut(Square) -> bool) -> Self {
+        let mut out = Self::NONE;
+        for sq in self {
+            if keep(sq) {
+                out.set(sq);
+            }
+        }
+        out
+    }
+    /// Whether the two sets share a square.
+    #[inline(always)]
+    pub fn intersects(self, other: Self) -> bool {
+        self.0 & other.0 != B::ZERO
+    }
+    /// Every square moved by `delta` in index (squares leaving the bits are dropped; the
     /// caller keeps to squares whose destination is on the board).
     #[inline(always)]
-    pub const fn shift(self, delta: i32) -> Bitboard {
+    pub fn shift(self, delta: i32) -> Self {
         if delta >= 0 {
-            Bitboard(self.0 << delta)
+            Bitboard(self.0 << delta as u32)
         } else {
-            Bitboard(self.0 >> -delta)
+            Bitboard(self.0 >> (-delta) as u32)
         }
     }
 }
 
-impl Iterator for Bitboard {
+impl<B: Bits> Iterator for Bitboard<B> {
     type Item = Square;
+    #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.is_empty() {
             return None;
         }
         let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
+        self.0 &= self.0.minus_one();
         Some(Square(sq))
     }
 }
 
-impl std::ops::BitOr for Bitboard {
-    type Output = Bitboard;
-    fn bitor(self, o: Bitboard) -> Bitboard {
+impl<B: Bits> std::ops::BitOr for Bitboard<B> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
         Bitboard(self.0 | o.0)
     }
 }
-impl std::ops::BitAnd for Bitboard {
-    type Output = Bitboard;
-    fn bitand(self, o: Bitboard) -> Bitboard {
+impl<B: Bits> std::ops::BitAnd for Bitboard<B> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
         Bitboard(self.0 & o.0)
     }
 }
-impl std::ops::Not for Bitboard {
-    type Output = Bitboard;
-    fn not(self) -> Bitboard {
+impl<B: Bits> std::ops::Not for Bitboard<B> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
         Bitboard(!self.0)
     }
 }
-impl std::ops::BitOrAssign for Bitboard {
-    fn bitor_assign(&mut self, o: Bitboard) {
+impl<B: Bits> std::ops::BitOrAssign for Bitboard<B> {
+    #[inline(always)]
+    fn bitor_assign(&mut self, o: Self) {
         self.0 |= o.0;
     }
 }
-impl std::ops::BitAndAssign for Bitboard {
-    fn bitand_assign(&mut self, o: Bitboard) {
+impl<B: Bits> std::ops::BitAndAssign for Bitboard<B> {
+    #[inline(always)]
+    fn bitand_assign(&mut self, o: Self) {
         self.0 &= o.0;
     }
 }
 
-impl fmt::Debug for Bitboard {
+impl<B: Bits> fmt::Debug for Bitboard<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let squares: Vec<String> = self.into_iter().map(|s| s.to_string()).collect();
         write!(f, "Bitboard[{}]", squares.join(" "))

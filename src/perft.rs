@@ -8,16 +8,26 @@
 
 use crate::notation::move_text;
 use crate::position::Position;
+use crate::variant::Width;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The number of legal move sequences of length `depth`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if pos.variant().narrow {
+        perft_at(&pos.narrowed(), depth)
+    } else {
+        perft_at(pos, depth)
+    }
+}
+
+/// [`perft`] on positions kept in `B`.
+fn perft_at<B: Width>(pos: &Position<B>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
         _ => {
             let mut total = 0;
-            pos.for_each_legal(|_, next| total += perft(next, depth - 1));
+            pos.for_each_legal(|_, next| total += perft_at(next, depth - 1));
             total
         }
     }
@@ -74,15 +84,24 @@ impl HashTable {
 
 /// Perft with a transposition table for the inner nodes.
 pub fn perft_hashed(pos: &Position, depth: u32, table: &HashTable) -> u64 {
+    if pos.variant().narrow {
+        perft_hashed_at(&pos.narrowed(), depth, table)
+    } else {
+        perft_hashed_at(pos, depth, table)
+    }
+}
+
+/// [`perft_hashed`] on positions kept in `B`.
+fn perft_hashed_at<B: Width>(pos: &Position<B>, depth: u32, table: &HashTable) -> u64 {
     if depth <= 1 {
-        return perft(pos, depth);
+        return perft_at(pos, depth);
     }
     let key = pos.zobrist();
     if let Some(n) = table.probe(key, depth) {
         return n;
     }
     let mut total = 0;
-    pos.for_each_legal(|_, next| total += perft_hashed(next, depth - 1, table));
+    pos.for_each_legal(|_, next| total += perft_hashed_at(next, depth - 1, table));
     table.store(key, depth, total);
     total
 }
@@ -209,4 +228,46 @@ fn walk_paths(
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+    use crate::variants;
+
+    /// Every variant whose board fits 64 bits counts the same on 64-bit masks as on 128-bit
+    /// ones, from the start and along fixed-seed random games (jumps, carriers, promotions and
+    /// resurrections come up on the way).
+    #[test]
+    fn narrow_positions_count_as_wide_ones() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut compared = 0;
+        for v in variants::all().iter().filter(|v| v.narrow) {
+            let rules = crate::variant::Rules::new(v);
+            let start = parse_position(rules, &rules.start_fen()).expect("start");
+            for _ in 0..6 {
+                let mut pos = start;
+                for ply in 0..40 {
+                    if ply % 8 == 0 {
+                        assert_eq!(
+                            perft_at(&pos, 2),
+                            perft_at(&pos.narrowed(), 2),
+                            "{}: {}",
+                            v.spec.id,
+                            crate::notation::to_fen(&pos)
+                        );
+                        compared += 1;
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    pos = pos.play(moves[(seed >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+        assert!(compared >= 100, "only {compared} positions compared");
+    }
 }

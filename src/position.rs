@@ -7,7 +7,7 @@
 
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::variant::{
-    Colour, GameEnd, LeapSet, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Wing,
+    Colour, GameEnd, LeapSet, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Width, Wing,
 };
 use std::fmt;
 
@@ -154,11 +154,11 @@ impl Move {
 
 /// A position that passed validation.
 #[derive(Clone, Copy)]
-pub struct Position {
+pub struct Position<B: Width = u128> {
     rules: Rules,
     board: [u8; SQUARE_COUNT],
-    by_colour: [Bitboard; 2],
-    by_kind: [Bitboard; MAX_KINDS],
+    by_colour: [Bitboard<B>; 2],
+    by_kind: [Bitboard<B>; MAX_KINDS],
     side: Colour,
     castling: u8,
     ep: Option<Square>,
@@ -166,7 +166,7 @@ pub struct Position {
     halfmove: u32,
     fullmove: u32,
     hand: [[u8; MAX_KINDS]; 2],
-    neutral: Bitboard,
+    neutral: Bitboard<B>,
     /// Per colour, as bits: every kind put on the board since the set-up, so a superset of the
     /// kinds on it. Loops over kinds skip the others (in Pink Panther, half the kinds appear
     /// only by acquiring or promoting).
@@ -362,6 +362,29 @@ impl Position {
         }
     }
 
+    /// The same position on 64-bit masks, for counting: only for boards whose squares all have
+    /// an index below 64 ([`Variant::narrow`]), as every bit from 64 up is dropped.
+    pub fn narrowed(&self) -> Position<u64> {
+        debug_assert!(self.rules.variant.narrow);
+        Position {
+            rules: self.rules,
+            board: self.board,
+            by_colour: self.by_colour.map(Bitboard::to),
+            by_kind: self.by_kind.map(Bitboard::to),
+            side: self.side,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            hand: self.hand,
+            neutral: self.neutral.to(),
+            kinds: self.kinds,
+        }
+    }
+}
+
+impl<B: Width> Position<B> {
     /// The data of this position as an unchecked setup.
     pub fn to_setup(&self) -> Setup {
         let mut castling = Vec::new();
@@ -418,23 +441,23 @@ impl Position {
         Piece::decode(*self.board.get(sq.index())?)
     }
     /// Squares of `colour`'s pieces.
-    pub fn colour_bb(&self, colour: Colour) -> Bitboard {
+    pub fn colour_bb(&self, colour: Colour) -> Bitboard<B> {
         self.by_colour[colour.index()]
     }
     /// Squares of pieces of `kind` (both colours).
-    pub fn kind_bb(&self, kind: u8) -> Bitboard {
+    pub fn kind_bb(&self, kind: u8) -> Bitboard<B> {
         self.by_kind[kind as usize]
     }
     /// Squares of `colour`'s pieces of `kind`.
-    pub fn pieces_of(&self, kind: u8, colour: Colour) -> Bitboard {
+    pub fn pieces_of(&self, kind: u8, colour: Colour) -> Bitboard<B> {
         self.by_kind[kind as usize] & self.by_colour[colour.index()]
     }
     /// Squares holding a piece.
-    pub fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bitboard<B> {
         self.by_colour[0] | self.by_colour[1]
     }
     /// Squares that cannot be entered and block slides (the unclaimed jewel).
-    pub fn neutral(&self) -> Bitboard {
+    pub fn neutral(&self) -> Bitboard<B> {
         self.neutral
     }
     /// Pieces of `kind` in `colour`'s hand.
@@ -487,7 +510,7 @@ impl Position {
         *slot = (*slot as i32 + delta).clamp(0, 255) as u8;
     }
     /// Sets or clears the neutral square set.
-    pub fn set_neutral(&mut self, bb: Bitboard) {
+    pub fn set_neutral(&mut self, bb: Bitboard<B>) {
         self.neutral = bb;
     }
 
@@ -495,7 +518,7 @@ impl Position {
 
     /// Squares of pieces an enemy may capture.
     #[inline(always)]
-    pub fn capturable(&self, colour: Colour) -> Bitboard {
+    pub fn capturable(&self, colour: Colour) -> Bitboard<B> {
         let mut bb = self.by_colour[colour.index()];
         let mut kinds = self.rules.variant.uncapturable_kinds & self.kinds[colour.index()];
         while kinds != 0 {
@@ -520,12 +543,12 @@ impl Position {
             )
             .is_empty()
             || !self.special_attackers(sq, by, blockers, true).is_empty()
-            || v.spec.hooks.extra_attacks(self, sq, by)
+            || B::hooks(v.spec.hooks).extra_attacks(self, sq, by)
     }
 
     /// Squares of `by`'s pieces that could capture on `sq` by their table moves (leaps and
     /// slides; hook moves not included).
-    pub fn attackers(&self, sq: Square, by: Colour) -> Bitboard {
+    pub fn attackers(&self, sq: Square, by: Colour) -> Bitboard<B> {
         let v = self.rules.variant;
         let blockers = self.occupied() | self.neutral;
         self.table_attackers(
@@ -548,17 +571,17 @@ impl Position {
         &self,
         sq: Square,
         by: Colour,
-        blockers: Bitboard,
+        blockers: Bitboard<B>,
         dirs: u16,
-        sliders: Bitboard,
+        sliders: Bitboard<B>,
         any: bool,
-    ) -> Bitboard {
+    ) -> Bitboard<B> {
         let v = self.rules.variant;
         let theirs = self.by_colour[by.index()];
-        let mut found = Bitboard::EMPTY;
+        let mut found = Bitboard::NONE;
         // The pieces standing where some kind could leap onto `sq` (usually none or one), each
         // asked whether its own kind does.
-        let candidates = v.any_leap_attackers[by.index() * SQUARE_COUNT + sq.index()] & theirs;
+        let candidates = v.any_leap_attackers[by.index() * SQUARE_COUNT + sq.index()].to() & theirs;
         for s in candidates {
             let kind = Piece::kind_of(self.board[s.index()]);
             if v.leap_attackers[Variant::slot(kind, by, sq)].has(s) {
@@ -572,7 +595,10 @@ impl Position {
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
-            if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].intersects(sliders) {
+            if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()]
+                .to()
+                .intersects(sliders)
+            {
                 continue;
             }
             if let Some(s) = v.nearest_back(dir, sq, blockers)
@@ -590,16 +616,22 @@ impl Position {
 
     /// `by`'s pieces that capture on `sq` by a special (lame or initial) leap; with `any`, the
     /// first one found alone.
-    fn special_attackers(&self, sq: Square, by: Colour, blockers: Bitboard, any: bool) -> Bitboard {
+    fn special_attackers(
+        &self,
+        sq: Square,
+        by: Colour,
+        blockers: Bitboard<B>,
+        any: bool,
+    ) -> Bitboard<B> {
         let v = self.rules.variant;
-        let mut found = Bitboard::EMPTY;
+        let mut found = Bitboard::NONE;
         if !v.special_captures {
             return found;
         }
         for from in self.by_colour[by.index()] {
             let p = self.piece_at(from).expect("occupied");
             for leap in &v.special[Variant::slot(p.kind, by, from)] {
-                if leap.capture && leap.to == sq && !leap.path.intersects(blockers) {
+                if leap.capture && leap.to == sq && !leap.path.to().intersects(blockers) {
                     found.set(from);
                     if any {
                         return found;
@@ -632,7 +664,7 @@ impl Position {
     /// illegal only if it creates one: flagged moves and placements are tested, and plain moves
     /// cannot unless they promote to a royal kind, which is then refused here. (No royal piece
     /// also means no castling right.)
-    pub fn legality(&self) -> Option<Legality> {
+    pub fn legality(&self) -> Option<Legality<B>> {
         let mut legality = Legality::EMPTY;
         self.legality_into(&mut legality).then_some(legality)
     }
@@ -640,9 +672,9 @@ impl Position {
     /// [`Position::legality`] written into `legality` (which must be [`Legality::EMPTY`]),
     /// without copying the result: false for `None`.
     #[inline(always)]
-    fn legality_into(&self, legality: &mut Legality) -> bool {
+    fn legality_into(&self, legality: &mut Legality<B>) -> bool {
         let v = self.rules.variant;
-        let hooks = v.spec.hooks;
+        let hooks = B::hooks(v.spec.hooks);
         if v.special_captures || v.royal_kinds.len() != 1 {
             return false;
         }
@@ -667,7 +699,7 @@ impl Position {
         let theirs = self.by_colour[them.index()];
         // Directions some enemy piece can capture along.
         let mut dirs = 0u16;
-        let mut sliders = Bitboard::EMPTY;
+        let mut sliders = Bitboard::NONE;
         let mut kinds = v.slider_kinds[them.index()] & self.kinds[them.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
@@ -687,9 +719,9 @@ impl Position {
             let sm = &v.slot_moves[Variant::slot(v.royal_kinds[0], us, king)];
             let wanted = if sm.irregular || (sm.slide_both | sm.slide_quiet | sm.slide_capture) != 0
             {
-                v.geometry.mask
+                v.geometry.mask.to()
             } else {
-                king.bb() | sm.leap_quiet | sm.leap_capture
+                Bitboard::<B>::of(king) | (sm.leap_quiet | sm.leap_capture).to()
             };
             legality.hook_attacked =
                 match hooks.extra_attack_map(self, them, blockers & !royals, wanted) {
@@ -703,7 +735,7 @@ impl Position {
         if legality.hook_attacked.has(king) {
             return false;
         }
-        let leap_checkers = self.table_attackers(king, them, blockers, 0, Bitboard::EMPTY, false);
+        let leap_checkers = self.table_attackers(king, them, blockers, 0, Bitboard::NONE, false);
         match leap_checkers.count() {
             0 => {}
             1 => legality.check_mask = leap_checkers,
@@ -712,7 +744,7 @@ impl Position {
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
-            let back = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()];
+            let back = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()].to::<B>();
             if !back.intersects(sliders) {
                 continue;
             }
@@ -721,11 +753,11 @@ impl Position {
             };
             if theirs.has(first) {
                 if self.rides_to(first, them, dir, king) {
-                    if legality.check_mask != NOT_IN_CHECK {
+                    if legality.check_mask != Bitboard::ALL {
                         return false;
                     }
                     legality.check_mask =
-                        back & !v.back_ray_bb[dir as usize * SQUARE_COUNT + first.index()];
+                        back & !v.back_ray_bb[dir as usize * SQUARE_COUNT + first.index()].to();
                 }
                 continue;
             }
@@ -757,7 +789,7 @@ impl Position {
     /// `None` when it must be made and tested (placements, en passant, castling, jewel jumps,
     /// moves of [`Legality::tested`] pieces).
     #[inline(always)]
-    pub fn quick_legal(&self, m: &Move, legality: &Legality) -> Option<bool> {
+    pub fn quick_legal(&self, m: &Move, legality: &Legality<B>) -> Option<bool> {
         const SPECIAL: u8 = flags::EN_PASSANT
             | flags::CASTLE_KING
             | flags::CASTLE_QUEEN
@@ -780,7 +812,7 @@ impl Position {
     /// Whether the side to move's royal piece would be attacked on `sq` (slides passing
     /// through the square it leaves).
     #[inline(always)]
-    fn royal_target_attacked(&self, sq: Square, l: &Legality) -> bool {
+    fn royal_target_attacked(&self, sq: Square, l: &Legality<B>) -> bool {
         let by = self.side.flip();
         let without_king = (self.occupied() | self.neutral) & !l.royals;
         l.hook_attacked.has(sq)
@@ -799,15 +831,15 @@ impl Position {
         &self,
         slot: usize,
         from: Square,
-        blockers: Bitboard,
-        quiet_ok: Bitboard,
-        capture_ok: Bitboard,
+        blockers: Bitboard<B>,
+        quiet_ok: Bitboard<B>,
+        capture_ok: Bitboard<B>,
         with_special: bool,
         double_steps: bool,
-    ) -> (Bitboard, Bitboard) {
+    ) -> (Bitboard<B>, Bitboard<B>) {
         let v = self.rules.variant;
-        let mut out = Bitboard::EMPTY;
-        let mut doubles = Bitboard::EMPTY;
+        let mut out = Bitboard::NONE;
+        let mut doubles = Bitboard::NONE;
         for ride in &v.rides[slot] {
             if ride.range == 255 {
                 continue;
@@ -828,7 +860,7 @@ impl Position {
             return (out, doubles);
         }
         for leap in &v.special[slot] {
-            if leap.path.intersects(blockers) {
+            if leap.path.to().intersects(blockers) {
                 continue;
             }
             if (leap.quiet && quiet_ok.has(leap.to)) || (leap.capture && capture_ok.has(leap.to)) {
@@ -899,10 +931,10 @@ impl Position {
     }
 
     /// Generates the pseudo-legal moves into any sink (a list, or a counter at perft leaves).
-    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+    pub fn generate<S: MoveSink<B>>(&self, sink: &mut S) {
         let v = self.rules.variant;
         let mut hook_moves = Vec::new();
-        if v.replaces_moves && v.spec.hooks.replace_moves(self, &mut hook_moves) {
+        if v.replaces_moves && B::hooks(v.spec.hooks).replace_moves(self, &mut hook_moves) {
             hook_moves.iter().for_each(|&m| sink.add(self, m));
             return;
         }
@@ -920,7 +952,7 @@ impl Position {
 
     /// Castling and the variant's extra moves; `not_in_check` when the caller knows the side to
     /// move is not in check.
-    fn castling_and_hook_moves<S: MoveSink>(&self, sink: &mut S, not_in_check: bool) {
+    fn castling_and_hook_moves<S: MoveSink<B>>(&self, sink: &mut S, not_in_check: bool) {
         if self.castling != 0 {
             self.castling_moves(sink, not_in_check);
         }
@@ -929,17 +961,17 @@ impl Position {
             return;
         }
         let mut rest = Vec::new();
-        self.rules.variant.spec.hooks.extra_moves(self, &mut rest);
+        B::hooks(self.rules.variant.spec.hooks).extra_moves(self, &mut rest);
         rest.iter().for_each(|&m| sink.add(self, m));
     }
 
     /// The moves of the piece of kind `k` on `from`; with `leaps` false only its slides, rides
     /// and en passant (its leaps are counted as sets, see [`Variant::leap_sets`]).
     #[inline(always)]
-    fn piece_moves<S: MoveSink>(
+    fn piece_moves<S: MoveSink<B>>(
         &self,
         sink: &mut S,
-        ctx: &GenContext,
+        ctx: &GenContext<B>,
         k: usize,
         from: Square,
         leaps: bool,
@@ -951,9 +983,9 @@ impl Position {
         let slot = Variant::slot(k as u8, us, from);
         let sm = &v.slot_moves[slot];
         let mut plain = if leaps {
-            (sm.leap_quiet & ctx.empty) | (sm.leap_capture & ctx.targets)
+            (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets)
         } else {
-            Bitboard::EMPTY
+            Bitboard::NONE
         };
         plain |= self.slide_targets(sm, from, ctx);
         if sm.irregular {
@@ -974,7 +1006,13 @@ impl Position {
             && let Some(ep) = self.ep
             && sm.leap_capture.has(ep)
         {
-            self.add_flagged(sink, from, ep.bb(), flags::EN_PASSANT, promotions);
+            self.add_flagged(
+                sink,
+                from,
+                Bitboard::<B>::of(ep),
+                flags::EN_PASSANT,
+                promotions,
+            );
         }
         sink.add_targets(self, from, plain, promotions, ctx.last_rank);
     }
@@ -982,11 +1020,11 @@ impl Position {
     /// Where the unlimited slides of a slot go: empty squares and enemy pieces, as each slide
     /// may.
     #[inline(always)]
-    fn slide_targets(&self, sm: &SlotMoves, from: Square, ctx: &GenContext) -> Bitboard {
+    fn slide_targets(&self, sm: &SlotMoves, from: Square, ctx: &GenContext<B>) -> Bitboard<B> {
         let v = self.rules.variant;
-        let mut to = Bitboard::EMPTY;
+        let mut to = Bitboard::NONE;
         // Every slide's first square holds an own piece (or there is no slide): nothing.
-        if !sm.slide_first.intersects(!ctx.ours) {
+        if !sm.slide_first.to().intersects(!ctx.ours) {
             return to;
         }
         if sm.slide_both != 0 {
@@ -1007,21 +1045,21 @@ impl Position {
     /// The number of legal moves when `l` decides legality: leaps of pieces neither royal nor
     /// pinned are counted as sets (one shift and one popcount per leap vector), everything else
     /// piece by piece.
-    fn bulk_count(&self, l: &Legality) -> u64 {
+    fn bulk_count(&self, l: &Legality<B>) -> u64 {
         let v = self.rules.variant;
         let mut counter = LeafCounter {
             legality: l,
             count: 0,
         };
         let mut hook_moves = Vec::new();
-        if v.replaces_moves && v.spec.hooks.replace_moves(self, &mut hook_moves) {
+        if v.replaces_moves && B::hooks(v.spec.hooks).replace_moves(self, &mut hook_moves) {
             hook_moves.iter().for_each(|&m| counter.add(self, m));
             return counter.count;
         }
         // The royal piece's moves are tested square by square; in check, every other move
         // must end on `check_mask`.
         let royal_ctx = GenContext::new(self);
-        let in_check = l.check_mask != NOT_IN_CHECK;
+        let in_check = l.check_mask != Bitboard::ALL;
         let mut ctx = royal_ctx;
         if in_check {
             ctx.empty &= l.check_mask;
@@ -1031,7 +1069,7 @@ impl Position {
         let ctx_for = |from: Square| if l.royals.has(from) { &royal_ctx } else { &ctx };
         let restricted = l.pinned | l.royals | l.tested;
         // Where a leap may end, indexed by quiet + 2 * capture.
-        let allowed = [Bitboard::EMPTY, ctx.empty, ctx.targets, ctx.reachable];
+        let allowed = [Bitboard::NONE, ctx.empty, ctx.targets, ctx.reachable];
         let mut kinds = self.kinds[self.side.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
@@ -1059,7 +1097,7 @@ impl Position {
                 sets
             };
             for set in sets {
-                let mut from = free & set.sources;
+                let mut from = free & set.sources.to();
                 if from.is_empty() {
                     continue;
                 }
@@ -1078,12 +1116,13 @@ impl Position {
                 } else if let Some(ep) = self.ep {
                     // Their leaps are counted; en passant is left, for the pawns that capture
                     // on the square.
-                    let takers = free & v.leap_attackers[Variant::slot(k as u8, self.side, ep)];
+                    let takers =
+                        free & v.leap_attackers[Variant::slot(k as u8, self.side, ep)].to();
                     for from in takers {
                         self.add_flagged(
                             &mut counter,
                             from,
-                            ep.bb(),
+                            Bitboard::<B>::of(ep),
                             flags::EN_PASSANT,
                             &v.promotion_kinds[k],
                         );
@@ -1099,7 +1138,8 @@ impl Position {
                     }
                     let mut to = self.slide_targets(sm, from, &ctx);
                     if by_piece {
-                        to |= (sm.leap_quiet & ctx.empty) | (sm.leap_capture & ctx.targets);
+                        to |=
+                            (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
                     }
                     counter.count += moves_onto(to, ctx.last_rank, promotions);
                 }
@@ -1113,15 +1153,15 @@ impl Position {
     }
 
     /// Moves from `from` to each square of `to` with `flag`, promoting on the last rank.
-    fn add_flagged<S: MoveSink>(
+    fn add_flagged<S: MoveSink<B>>(
         &self,
         sink: &mut S,
         from: Square,
-        to: Bitboard,
+        to: Bitboard<B>,
         flag: u8,
         promotions: &[u8],
     ) {
-        let last_rank = self.rules.variant.last_rank_bb[self.side.index()];
+        let last_rank = self.rules.variant.last_rank_bb[self.side.index()].to();
         for sq in to {
             let mut m = Move::new(from, sq);
             m.flags = flag;
@@ -1129,7 +1169,7 @@ impl Position {
         }
     }
 
-    fn castling_moves<S: MoveSink>(&self, sink: &mut S, not_in_check: bool) {
+    fn castling_moves<S: MoveSink<B>>(&self, sink: &mut S, not_in_check: bool) {
         let us = self.side;
         let blockers = self.occupied() | self.neutral;
         let mut in_check = None;
@@ -1142,7 +1182,7 @@ impl Position {
             };
             let files = self.rules.castle_files[us.index()][wing as usize];
             let rank = c.king_from.rank();
-            if blockers.intersects(Bitboard::on_rank(files.empty, rank)) {
+            if blockers.intersects(Bitboard::on_rank(files.empty, rank).to()) {
                 continue;
             }
             if !not_in_check && *in_check.get_or_insert_with(|| self.in_check()) {
@@ -1173,17 +1213,17 @@ impl Position {
 
     /// Calls `f` with every legal move and the position it leads to, ignoring whether the game
     /// is already decided (see [`Position::decided`]).
-    pub fn for_each_legal_unchecked(&self, mut f: impl FnMut(Move, &Position)) {
+    pub fn for_each_legal_unchecked(&self, mut f: impl FnMut(Move, &Self)) {
         let v = self.rules.variant;
         let mut pseudo = Vec::with_capacity(64);
         let us = self.side;
-        if v.expands && v.spec.hooks.expands_here(self) {
+        if v.expands && B::hooks(v.spec.hooks).expands_here(self) {
             self.pseudo_moves(&mut pseudo);
             let mut expanded = Vec::new();
             for m in pseudo {
                 let after = self.play(m);
                 expanded.clear();
-                v.spec.hooks.expand(self, &after, m, &mut expanded);
+                B::hooks(v.spec.hooks).expand(self, &after, m, &mut expanded);
                 for &e in &expanded {
                     let after_e = if e == m { after } else { self.play(e) };
                     if !after_e.royal_attacked(us) {
@@ -1214,7 +1254,7 @@ impl Position {
 
     /// Calls `f` with every legal move and the position after it; none when the game is decided
     /// by the variant's own rules under `game-end = rules`.
-    pub fn for_each_legal(&self, f: impl FnMut(Move, &Position)) {
+    pub fn for_each_legal(&self, f: impl FnMut(Move, &Self)) {
         if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
             return;
         }
@@ -1238,7 +1278,7 @@ impl Position {
     /// The number of legal moves (perft 1).
     pub fn count_legal(&self) -> u64 {
         let v = self.rules.variant;
-        if v.expands && v.spec.hooks.expands_here(self) {
+        if v.expands && B::hooks(v.spec.hooks).expands_here(self) {
             let mut n = 0;
             self.for_each_legal(|_, _| n += 1);
             return n;
@@ -1263,7 +1303,7 @@ impl Position {
 
     /// The variant's own decision (bare King, marriage), whatever the game-end mode.
     pub fn decided(&self) -> Option<Outcome> {
-        self.rules.variant.spec.hooks.decided(self)
+        B::hooks(self.rules.variant.spec.hooks).decided(self)
     }
 
     /// The outcome when the game is over under the rules' game-end mode; `None` while it goes on.
@@ -1288,7 +1328,7 @@ impl Position {
 
     /// The position after `m`, which must come from this position's generator.
     #[inline(always)]
-    pub fn play(&self, m: Move) -> Position {
+    pub fn play(&self, m: Move) -> Self {
         let mut next = *self;
         next.make(m);
         next
@@ -1336,7 +1376,7 @@ impl Position {
                     next.ep_victim = Some(m.to);
                 }
                 if m.flags & (flags::ACQUIRE | flags::PASS) != 0 {
-                    piece = v.spec.hooks.after_jump(next, m, piece);
+                    piece = B::hooks(v.spec.hooks).after_jump(next, m, piece);
                 }
                 if m.promotion != 0 {
                     piece.kind = m.promotion - 1;
@@ -1367,28 +1407,28 @@ impl Position {
 }
 
 /// Receives generated moves.
-pub trait MoveSink {
+pub trait MoveSink<B: Width> {
     /// One move.
-    fn add(&mut self, pos: &Position, m: Move);
+    fn add(&mut self, pos: &Position<B>, m: Move);
     /// Plain moves (no flags) from `from` to every square of `to`; arriving on `last_rank`
     /// promotes to each of `promotions` when that list is not empty.
     fn add_targets(
         &mut self,
-        pos: &Position,
+        pos: &Position<B>,
         from: Square,
-        to: Bitboard,
+        to: Bitboard<B>,
         promotions: &[u8],
-        last_rank: Bitboard,
+        last_rank: Bitboard<B>,
     ) {
         for sq in to {
             add_promoting(self, pos, Move::new(from, sq), promotions, last_rank);
         }
     }
     /// Counts the variant's extra moves itself instead of being given them one by one
-    /// ([`Hooks::count_extra_moves`]); false (the default) when it cannot.
+    /// ([`HooksAt::count_extra_moves`]); false (the default) when it cannot.
     ///
-    /// [`Hooks::count_extra_moves`]: crate::variant::Hooks::count_extra_moves
-    fn count_hook_moves(&mut self, _pos: &Position) -> bool {
+    /// [`HooksAt::count_extra_moves`]: crate::variant::HooksAt::count_extra_moves
+    fn count_hook_moves(&mut self, _pos: &Position<B>) -> bool {
         false
     }
 }
@@ -1396,7 +1436,11 @@ pub trait MoveSink {
 /// The number of moves arriving on the squares of `to`: one each, or one per promotion choice
 /// on `last_rank` when the mover has `promotions` choices.
 #[inline(always)]
-pub(crate) fn moves_onto(to: Bitboard, last_rank: Bitboard, promotions: usize) -> u64 {
+pub(crate) fn moves_onto<B: Width>(
+    to: Bitboard<B>,
+    last_rank: Bitboard<B>,
+    promotions: usize,
+) -> u64 {
     let mut n = to.count() as u64;
     if promotions > 1 {
         n += (to & last_rank).count() as u64 * (promotions as u64 - 1);
@@ -1407,12 +1451,12 @@ pub(crate) fn moves_onto(to: Bitboard, last_rank: Bitboard, promotions: usize) -
 /// Adds `m` to `sink`: once per promotion choice when it arrives on `last_rank` and
 /// `promotions` is not empty, else once.
 #[inline(always)]
-pub(crate) fn add_promoting<S: MoveSink + ?Sized>(
+pub(crate) fn add_promoting<B: Width, S: MoveSink<B> + ?Sized>(
     sink: &mut S,
-    pos: &Position,
+    pos: &Position<B>,
     mut m: Move,
     promotions: &[u8],
-    last_rank: Bitboard,
+    last_rank: Bitboard<B>,
 ) {
     if !promotions.is_empty() && last_rank.has(m.to) {
         for &p in promotions {
@@ -1424,31 +1468,31 @@ pub(crate) fn add_promoting<S: MoveSink + ?Sized>(
     }
 }
 
-impl MoveSink for Vec<Move> {
+impl<B: Width> MoveSink<B> for Vec<Move> {
     #[inline(always)]
-    fn add(&mut self, _pos: &Position, m: Move) {
+    fn add(&mut self, _pos: &Position<B>, m: Move) {
         self.push(m);
     }
 }
 
 /// What move generation reads from a position, computed once per node.
 #[derive(Clone, Copy)]
-struct GenContext {
-    ours: Bitboard,
-    blockers: Bitboard,
-    empty: Bitboard,
-    targets: Bitboard,
-    reachable: Bitboard,
-    last_rank: Bitboard,
+struct GenContext<B: Width> {
+    ours: Bitboard<B>,
+    blockers: Bitboard<B>,
+    empty: Bitboard<B>,
+    targets: Bitboard<B>,
+    reachable: Bitboard<B>,
+    last_rank: Bitboard<B>,
 }
 
-impl GenContext {
+impl<B: Width> GenContext<B> {
     #[inline(always)]
-    fn new(pos: &Position) -> GenContext {
+    fn new(pos: &Position<B>) -> Self {
         let v = pos.rules.variant;
         let us = pos.side;
         let blockers = pos.occupied() | pos.neutral;
-        let empty = v.geometry.mask & !blockers;
+        let empty = v.geometry.mask.to() & !blockers;
         let targets = pos.capturable(us.flip());
         GenContext {
             ours: pos.by_colour[us.index()],
@@ -1456,13 +1500,10 @@ impl GenContext {
             empty,
             targets,
             reachable: empty | targets,
-            last_rank: v.last_rank_bb[us.index()],
+            last_rank: v.last_rank_bb[us.index()].to(),
         }
     }
 }
-
-/// [`Legality::check_mask`] out of check.
-pub const NOT_IN_CHECK: Bitboard = Bitboard(!0);
 
 /// Most pins [`Position::legality`] records; with more, every move is made and tested. Four
 /// keep [`Legality`] at 128 bytes, which is copied without a call to `memcpy`.
@@ -1472,32 +1513,32 @@ const _: () = assert!(std::mem::size_of::<Legality>() <= 128);
 /// Pins found by [`Position::legality`]: a pinned piece may only move inside its segment
 /// (between its King and the pinning piece, the pinner included).
 #[derive(Clone, Copy, Debug)]
-pub struct Legality {
+pub struct Legality<B: Width = u128> {
     /// Directions (bits) some enemy piece captures along.
     enemy_dirs: u16,
     /// The enemy pieces that capture by sliding.
-    enemy_sliders: Bitboard,
-    /// Squares the opponent's hook moves capture on (see [`Hooks::extra_attack_map`]), with
+    enemy_sliders: Bitboard<B>,
+    /// Squares the opponent's hook moves capture on (see [`HooksAt::extra_attack_map`]), with
     /// the side to move's royal piece lifted.
     ///
-    /// [`Hooks::extra_attack_map`]: crate::variant::Hooks::extra_attack_map
-    hook_attacked: Bitboard,
+    /// [`HooksAt::extra_attack_map`]: crate::variant::HooksAt::extra_attack_map
+    hook_attacked: Bitboard<B>,
     /// The side to move's royal piece.
-    pub royals: Bitboard,
+    pub royals: Bitboard<B>,
     /// Pinned pieces of the side to move.
-    pub pinned: Bitboard,
+    pub pinned: Bitboard<B>,
     /// Pieces of the side to move whose moves onto [`Legality::tested_to`] are made and tested
-    /// (from [`Hooks::must_test`]).
+    /// (from [`HooksAt::must_test`]).
     ///
-    /// [`Hooks::must_test`]: crate::variant::Hooks::must_test
-    pub tested: Bitboard,
+    /// [`HooksAt::must_test`]: crate::variant::HooksAt::must_test
+    pub tested: Bitboard<B>,
     /// The squares where moves of [`Legality::tested`] pieces are made and tested; their
     /// moves elsewhere are decided as any piece's.
-    pub tested_to: Bitboard,
+    pub tested_to: Bitboard<B>,
     /// In check by one table piece: the checker's square and the squares between it and the
-    /// royal piece, where every move but the royal piece's must end; [`NOT_IN_CHECK`] (every
-    /// square) when not in check.
-    pub check_mask: Bitboard,
+    /// royal piece, where every move but the royal piece's must end; [`Bitboard::ALL`] (every
+    /// square index) when not in check.
+    pub check_mask: Bitboard<B>,
     /// The royal piece's square (when there is one).
     king: Square,
     /// Each pin: the pinned piece's square, the direction from the pinning piece to the royal
@@ -1506,17 +1547,17 @@ pub struct Legality {
     pin_count: u8,
 }
 
-impl Legality {
+impl<B: Width> Legality<B> {
     /// Nothing known yet: what [`Position::legality_into`] starts from.
-    const EMPTY: Legality = Legality {
+    const EMPTY: Self = Legality {
         enemy_dirs: 0,
-        enemy_sliders: Bitboard::EMPTY,
-        hook_attacked: Bitboard::EMPTY,
-        royals: Bitboard::EMPTY,
-        pinned: Bitboard::EMPTY,
-        tested: Bitboard::EMPTY,
-        tested_to: Bitboard::EMPTY,
-        check_mask: NOT_IN_CHECK,
+        enemy_sliders: Bitboard::NONE,
+        hook_attacked: Bitboard::NONE,
+        royals: Bitboard::NONE,
+        pinned: Bitboard::NONE,
+        tested: Bitboard::NONE,
+        tested_to: Bitboard::NONE,
+        check_mask: Bitboard::ALL,
         king: NO_SQUARE,
         pins: [(NO_SQUARE, 0, NO_SQUARE); MAX_PINS],
         pin_count: 0,
@@ -1525,12 +1566,12 @@ impl Legality {
     /// Squares the pinned piece on `from` may move to (`v` is the position's variant): between
     /// the royal piece and the pinning piece, that one included.
     #[inline(always)]
-    pub fn pin_mask(&self, v: &Variant, from: Square) -> Bitboard {
-        let mut mask = Bitboard(!0);
+    pub fn pin_mask(&self, v: &Variant, from: Square) -> Bitboard<B> {
+        let mut mask = Bitboard::<B>::ALL;
         for &(pinned, dir, by) in &self.pins[..self.pin_count as usize] {
             if pinned == from {
                 let at = |sq: Square| dir as usize * SQUARE_COUNT + sq.index();
-                mask &= v.back_ray_bb[at(self.king)] & !v.back_ray_bb[at(by)];
+                mask &= (v.back_ray_bb[at(self.king)] & !v.back_ray_bb[at(by)]).to::<B>();
             }
         }
         mask
@@ -1539,18 +1580,18 @@ impl Legality {
 
 /// Counts legal moves at a perft leaf without making the moves whose legality the pins and
 /// attack tables already decide.
-struct LeafCounter<'a> {
-    legality: &'a Legality,
+struct LeafCounter<'a, B: Width> {
+    legality: &'a Legality<B>,
     count: u64,
 }
 
-impl MoveSink for LeafCounter<'_> {
+impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
     #[inline(always)]
-    fn count_hook_moves(&mut self, pos: &Position) -> bool {
-        if self.legality.check_mask != NOT_IN_CHECK {
+    fn count_hook_moves(&mut self, pos: &Position<B>) -> bool {
+        if self.legality.check_mask != Bitboard::ALL {
             return false;
         }
-        let hooks = pos.rules.variant.spec.hooks;
+        let hooks = B::hooks(pos.rules.variant.spec.hooks);
         match hooks.count_extra_moves(pos, self.legality) {
             Some(n) => {
                 self.count += n;
@@ -1560,7 +1601,7 @@ impl MoveSink for LeafCounter<'_> {
         }
     }
     #[inline(always)]
-    fn add(&mut self, pos: &Position, m: Move) {
+    fn add(&mut self, pos: &Position<B>, m: Move) {
         let legal = match pos.quick_legal(&m, self.legality) {
             Some(known) => known,
             None => !pos.play(m).royal_attacked(pos.side),
@@ -1572,11 +1613,11 @@ impl MoveSink for LeafCounter<'_> {
     #[inline(always)]
     fn add_targets(
         &mut self,
-        pos: &Position,
+        pos: &Position<B>,
         from: Square,
-        to: Bitboard,
+        to: Bitboard<B>,
         promotions: &[u8],
-        last_rank: Bitboard,
+        last_rank: Bitboard<B>,
     ) {
         let mut to = to;
         if self.legality.tested.has(from) {
@@ -1597,10 +1638,10 @@ impl MoveSink for LeafCounter<'_> {
 
 /// A [`LeafCounter`] taking targets one move at a time (the default `add_targets`), so each
 /// goes through `quick_legal` to make-and-test.
-struct OneByOne<'a, 'b>(&'a mut LeafCounter<'b>);
+struct OneByOne<'a, 'b, B: Width>(&'a mut LeafCounter<'b, B>);
 
-impl MoveSink for OneByOne<'_, '_> {
-    fn add(&mut self, pos: &Position, m: Move) {
+impl<B: Width> MoveSink<B> for OneByOne<'_, '_, B> {
+    fn add(&mut self, pos: &Position<B>, m: Move) {
         self.0.add(pos, m);
     }
 }

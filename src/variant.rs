@@ -4,7 +4,7 @@
 //! [`VariantSpec`] is what a variant file declares; [`Variant`] is the same compiled into move
 //! tables; [`Rules`] is a variant with its rule options chosen, as positions carry it.
 
-use crate::geometry::{Bitboard, Geometry, SQUARE_COUNT, Square};
+use crate::geometry::{Bitboard, Bits, Geometry, SQUARE_COUNT, Square};
 use crate::piece::{BetzaError, parse_betza};
 use crate::position::{Move, Position};
 use std::fmt;
@@ -251,9 +251,10 @@ impl GameEnd {
     }
 }
 
-/// The small hooks a variant implements for what its data cannot say. Every method has a no-op
-/// default, so chess implements none.
-pub trait Hooks: Sync + Send {
+/// The small hooks a variant implements for what its data cannot say: these, which read the
+/// rules or a set-up, and [`HooksAt`], which read positions as the generator keeps them (64- or
+/// 128-bit masks). Every method has a no-op default, so chess implements both traits empty.
+pub trait Hooks: HooksAt<u64> + HooksAt<u128> + Sync + Send {
     /// The start position under these options.
     fn start_fen(&self, rules: &Rules) -> String {
         rules.variant.spec.start_fen.to_string()
@@ -262,83 +263,15 @@ pub trait Hooks: Sync + Send {
     fn castling(&self, rules: &Rules) -> Vec<(Colour, Wing, CastleSpec)> {
         rules.variant.spec.castling.clone()
     }
-    /// A decision beyond checkmate and stalemate, asked only under `game-end = rules`, before
-    /// any move is generated: `Some` ends the game (bare King, marriage).
-    fn decided(&self, _pos: &Position) -> Option<Outcome> {
-        None
-    }
-    /// Replaces the whole pseudo-legal move list when it returns true (a setup phase). Asked
-    /// only when [`Hooks::replaces_moves`] is true.
-    fn replace_moves(&self, _pos: &Position, _out: &mut Vec<Move>) -> bool {
-        false
-    }
     /// Whether `replace_moves` may return true (so the generator knows to call it, and
     /// variants without a setup phase pay no call per position).
     fn replaces_moves(&self) -> bool {
         false
     }
-    /// Adds pseudo-legal moves the tables cannot describe (jewel jumps).
-    fn extra_moves(&self, _pos: &Position, _out: &mut Vec<Move>) {}
-    /// The number of legal moves among [`Hooks::extra_moves`] at a perft leaf, when
-    /// [`Position::legality`] gave `legality` (so the side to move is not in check by a table
-    /// or hook move); `None` (the default) to generate them and decide each one.
-    fn count_extra_moves(
-        &self,
-        _pos: &Position,
-        _legality: &crate::position::Legality,
-    ) -> Option<u64> {
-        None
-    }
-    /// Whether the extra moves of `by` capture on `sq` (jewel jumps give check).
-    fn extra_attacks(&self, _pos: &Position, _sq: Square, _by: Colour) -> bool {
-        false
-    }
-    /// Turns one legal-or-not base move into its variants (resurrection placements): pushes
-    /// every variant, the base move included, onto `out`. Default: the move alone.
-    fn expand(&self, _before: &Position, _after: &Position, m: Move, out: &mut Vec<Move>) {
-        out.push(m);
-    }
-    /// Applies a jewel jump (`ACQUIRE` or `PASS` move) to `next`, where the mover has been
-    /// lifted from its square and any captured piece removed; returns the mover as it lands.
-    fn after_jump(
-        &self,
-        _next: &mut Position,
-        _m: Move,
-        piece: crate::position::Piece,
-    ) -> crate::position::Piece {
-        piece
-    }
     /// Whether the tables describe every capture (no `extra_attacks`), so pins and checks can
     /// be computed from them alone.
     fn table_attacks_only(&self) -> bool {
         true
-    }
-    /// With hook captures (`table_attacks_only` false): every square of `wanted` on which a
-    /// hook move of `by` could capture the other side's royal piece if it stood there, slides
-    /// blocked by `blockers` (the board without that royal piece), for [`Position::legality`]
-    /// (squares outside `wanted` may be included or not). `None` (the default) when the
-    /// variant cannot say: every move is then made and tested.
-    fn extra_attack_map(
-        &self,
-        _pos: &Position,
-        _by: Colour,
-        _blockers: Bitboard,
-        _wanted: Bitboard,
-    ) -> Option<Bitboard> {
-        None
-    }
-    /// Pieces of the side to move whose moves [`Position::legality`] must leave to make-and-test
-    /// although no table piece pins them, and the squares where that matters: moving one of
-    /// the pieces onto one of the squares may open or create a hook capture onto `royal` (the
-    /// side to move's royal piece, if any); their other moves are decided as any piece's.
-    /// Flagged moves are tested anyway. Default: no piece.
-    fn must_test(&self, _pos: &Position, _royal: Option<Square>) -> (Bitboard, Bitboard) {
-        (Bitboard::EMPTY, Bitboard::EMPTY)
-    }
-    /// Whether `expand` may add moves in `pos` (default: whenever [`Hooks::expands`]); a
-    /// variant returns false where it knows no expansion can happen, so the fast paths apply.
-    fn expands_here(&self, _pos: &Position) -> bool {
-        self.expands()
     }
     /// Whether `expand` may add moves (so the generator knows to call it).
     fn expands(&self) -> bool {
@@ -347,6 +280,101 @@ pub trait Hooks: Sync + Send {
     /// Extra validation of a setup, with a one-line reason.
     fn validate(&self, _pos: &Position) -> Result<(), String> {
         Ok(())
+    }
+}
+
+/// The hooks that read a position, for positions kept in `B` ([`Width`]); a variant
+/// implements them once, generically.
+pub trait HooksAt<B: Width> {
+    /// A decision beyond checkmate and stalemate, asked only under `game-end = rules`, before
+    /// any move is generated: `Some` ends the game (bare King, marriage).
+    fn decided(&self, _pos: &Position<B>) -> Option<Outcome> {
+        None
+    }
+    /// Replaces the whole pseudo-legal move list when it returns true (a setup phase). Asked
+    /// only when [`Hooks::replaces_moves`] is true.
+    fn replace_moves(&self, _pos: &Position<B>, _out: &mut Vec<Move>) -> bool {
+        false
+    }
+    /// Adds pseudo-legal moves the tables cannot describe (jewel jumps).
+    fn extra_moves(&self, _pos: &Position<B>, _out: &mut Vec<Move>) {}
+    /// The number of legal moves among [`HooksAt::extra_moves`] at a perft leaf, when
+    /// [`Position::legality`] gave `legality` (so the side to move is not in check by a table
+    /// or hook move); `None` (the default) to generate them and decide each one.
+    fn count_extra_moves(
+        &self,
+        _pos: &Position<B>,
+        _legality: &crate::position::Legality<B>,
+    ) -> Option<u64> {
+        None
+    }
+    /// Whether the extra moves of `by` capture on `sq` (jewel jumps give check).
+    fn extra_attacks(&self, _pos: &Position<B>, _sq: Square, _by: Colour) -> bool {
+        false
+    }
+    /// Turns one legal-or-not base move into its variants (resurrection placements): pushes
+    /// every variant, the base move included, onto `out`. Default: the move alone.
+    fn expand(&self, _before: &Position<B>, _after: &Position<B>, m: Move, out: &mut Vec<Move>) {
+        out.push(m);
+    }
+    /// Applies a jewel jump (`ACQUIRE` or `PASS` move) to `next`, where the mover has been
+    /// lifted from its square and any captured piece removed; returns the mover as it lands.
+    fn after_jump(
+        &self,
+        _next: &mut Position<B>,
+        _m: Move,
+        piece: crate::position::Piece,
+    ) -> crate::position::Piece {
+        piece
+    }
+    /// With hook captures ([`Hooks::table_attacks_only`] false): every square of `wanted` on
+    /// which a hook move of `by` could capture the other side's royal piece if it stood there,
+    /// slides blocked by `blockers` (the board without that royal piece), for
+    /// [`Position::legality`] (squares outside `wanted` may be included or not). `None` (the
+    /// default) when the variant cannot say: every move is then made and tested.
+    fn extra_attack_map(
+        &self,
+        _pos: &Position<B>,
+        _by: Colour,
+        _blockers: Bitboard<B>,
+        _wanted: Bitboard<B>,
+    ) -> Option<Bitboard<B>> {
+        None
+    }
+    /// Pieces of the side to move whose moves [`Position::legality`] must leave to make-and-test
+    /// although no table piece pins them, and the squares where that matters: moving one of
+    /// the pieces onto one of the squares may open or create a hook capture onto `royal` (the
+    /// side to move's royal piece, if any); their other moves are decided as any piece's.
+    /// Flagged moves are tested anyway. Default: no piece.
+    fn must_test(&self, _pos: &Position<B>, _royal: Option<Square>) -> (Bitboard<B>, Bitboard<B>) {
+        (Bitboard::NONE, Bitboard::NONE)
+    }
+    /// Whether `expand` may add moves in `pos`, asked only when [`Hooks::expands`] is true: a
+    /// variant that expands says where (false where it knows no expansion can happen, so the
+    /// fast paths apply). Default: never.
+    fn expands_here(&self, _pos: &Position<B>) -> bool {
+        false
+    }
+}
+
+/// A [`Bits`] the generator runs on: `u128` for every board, `u64` for boards of at most 8
+/// files ([`Variant::narrow`]).
+pub trait Width: Bits {
+    /// The variant's hooks for positions kept in `Self`.
+    fn hooks(h: &'static dyn Hooks) -> &'static dyn HooksAt<Self>;
+}
+
+impl Width for u64 {
+    #[inline(always)]
+    fn hooks(h: &'static dyn Hooks) -> &'static dyn HooksAt<u64> {
+        h
+    }
+}
+
+impl Width for u128 {
+    #[inline(always)]
+    fn hooks(h: &'static dyn Hooks) -> &'static dyn HooksAt<u128> {
+        h
     }
 }
 
@@ -403,6 +431,9 @@ pub struct Variant {
     /// Legality may be decided from pins and checks found in the tables (no hook captures, no
     /// expansions, no lame capturing leaps).
     pub fast_legality: bool,
+    /// Every square of the board has an index below 64 (at most 8 files): positions are
+    /// counted on 64-bit masks ([`Position::narrowed`](crate::position::Position::narrowed)).
+    pub narrow: bool,
     /// [`Hooks::expands`], asked once.
     pub expands: bool,
     /// [`Hooks::replaces_moves`], asked once.
@@ -915,6 +946,7 @@ impl Variant {
             any_leap_attackers,
             step_length,
             fast_legality,
+            narrow: spec.files as i32 * crate::geometry::STRIDE <= 64,
             expands: spec.hooks.expands(),
             replaces_moves: spec.hooks.replaces_moves(),
             uncapturable_kinds,
@@ -951,21 +983,26 @@ impl Variant {
     /// Squares a slide from `sq` along `dir` reaches before or on the first of `blockers`
     /// (unlimited range), with that first blocker if any.
     #[inline(always)]
-    pub fn slide(&self, dir: u8, sq: Square, blockers: Bitboard) -> (Bitboard, Option<Square>) {
+    pub fn slide<B: Bits>(
+        &self,
+        dir: u8,
+        sq: Square,
+        blockers: Bitboard<B>,
+    ) -> (Bitboard<B>, Option<Square>) {
         let idx = dir as usize * SQUARE_COUNT + sq.index();
-        let ray = self.ray_bb[idx];
-        let hits = ray.0 & blockers.0;
-        if hits == 0 {
+        let ray = self.ray_bb[idx].to::<B>();
+        let hits = ray & blockers;
+        if hits.is_empty() {
             return (ray, None);
         }
         let first = if self.forward_descending[dir as usize] {
-            127 - hits.leading_zeros()
+            B::WIDTH - 1 - hits.0.leading_zeros()
         } else {
-            hits.trailing_zeros()
+            hits.0.trailing_zeros()
         } as u8;
         let first = Square(first);
-        let beyond = self.ray_bb[dir as usize * SQUARE_COUNT + first.index()];
-        (Bitboard(ray.0 & !beyond.0), Some(first))
+        let beyond = self.ray_bb[dir as usize * SQUARE_COUNT + first.index()].to::<B>();
+        (ray & !beyond, Some(first))
     }
 
     /// Every slide direction of the variant, as direction bits.
@@ -977,17 +1014,17 @@ impl Variant {
     /// Squares the unlimited slides in `dirs` (direction bits) from `sq` reach, each up to and
     /// including its first square of `blockers`.
     #[inline(always)]
-    pub fn slides(&self, dirs: u16, sq: Square, blockers: Bitboard) -> Bitboard {
-        let mut reach = 0u128;
+    pub fn slides<B: Bits>(&self, dirs: u16, sq: Square, blockers: Bitboard<B>) -> Bitboard<B> {
+        let mut reach = B::ZERO;
         // Along a ray whose indices grow, the squares up to the first blocker are the bits up
         // to the lowest hit: `hits ^ (hits - 1)` (every bit when nothing is hit).
         let mut up = dirs & !self.descending_dirs;
         while up != 0 {
             let dir = up.trailing_zeros() as usize;
             up &= up - 1;
-            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].0;
+            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].to::<B>().0;
             let hits = ray & blockers.0;
-            reach |= ray & (hits ^ hits.wrapping_sub(1));
+            reach |= ray & (hits ^ hits.minus_one());
         }
         // Along a falling ray, the bits from the highest hit up; square 0 counts as hit when
         // nothing is, which keeps the whole ray either way.
@@ -995,9 +1032,9 @@ impl Variant {
         while down != 0 {
             let dir = down.trailing_zeros() as usize;
             down &= down - 1;
-            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].0;
-            let hits = ray & blockers.0 | 1;
-            reach |= ray & FROM_BIT[127 - hits.leading_zeros() as usize];
+            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].to::<B>().0;
+            let hits = ray & blockers.0 | B::ONE;
+            reach |= ray & B::from_wide(FROM_BIT[(B::WIDTH - 1 - hits.leading_zeros()) as usize]);
         }
         Bitboard(reach)
     }
@@ -1005,8 +1042,8 @@ impl Variant {
     /// The directions of `dirs` worth walking back from `sq` toward a piece of `sliders`: none
     /// when no line through `sq` holds one, else those whose backward ray is not empty.
     #[inline(always)]
-    pub fn dirs_toward(&self, sq: Square, dirs: u16, sliders: Bitboard) -> u16 {
-        if self.all_back_rays[sq.index()].intersects(sliders) {
+    pub fn dirs_toward<B: Bits>(&self, sq: Square, dirs: u16, sliders: Bitboard<B>) -> u16 {
+        if self.all_back_rays[sq.index()].to::<B>().intersects(sliders) {
             dirs & self.back_dirs[sq.index()]
         } else {
             0
@@ -1015,15 +1052,20 @@ impl Variant {
 
     /// The nearest square of `blockers` on the backward ray of `dir` from `sq`.
     #[inline(always)]
-    pub fn nearest_back(&self, dir: u8, sq: Square, blockers: Bitboard) -> Option<Square> {
-        let hits = self.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].0 & blockers.0;
-        if hits == 0 {
+    pub fn nearest_back<B: Bits>(
+        &self,
+        dir: u8,
+        sq: Square,
+        blockers: Bitboard<B>,
+    ) -> Option<Square> {
+        let hits = self.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].to::<B>() & blockers;
+        if hits.is_empty() {
             return None;
         }
         Some(Square(if self.forward_descending[dir as usize] {
-            hits.trailing_zeros()
+            hits.0.trailing_zeros()
         } else {
-            127 - hits.leading_zeros()
+            B::WIDTH - 1 - hits.0.leading_zeros()
         } as u8))
     }
 

@@ -434,12 +434,13 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use crate::variant::VariantSpec;
-    use crate::variant::{Colour, Hooks, OptionSpec, Outcome, Variant};
+    use crate::variant::{Colour, Hooks, HooksAt, OptionSpec, Outcome, Variant, Width};
 
     /// A test rule: with `lone-king = loses`, a side left with its King alone has lost.
     struct LoneKing;
-    impl Hooks for LoneKing {
-        fn decided(&self, pos: &Position) -> Option<Outcome> {
+    impl Hooks for LoneKing {}
+    impl<B: Width> HooksAt<B> for LoneKing {
+        fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
             let alone = |c: Colour| pos.colour_bb(c).count() == 1;
             (pos.rules().is("lone-king", "loses") && alone(pos.side()))
                 .then(|| Outcome::win(pos.side().flip()))

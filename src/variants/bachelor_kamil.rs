@@ -6,7 +6,9 @@
 use super::corner_castling;
 use super::marriage::{Marriage, marriage_decision};
 use crate::position::Position;
-use crate::variant::{HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Rules, VariantSpec};
+use crate::variant::{
+    HandKind, Hooks, HooksAt, OptionSpec, Outcome, PieceSpec, Rules, VariantSpec, Width,
+};
 
 const QUEEN: u8 = 5;
 const GNU: u8 = 6;
@@ -22,8 +24,10 @@ impl Hooks for BachelorKamil {
             rules.variant.spec.start_fen.to_string()
         }
     }
+}
 
-    fn decided(&self, pos: &Position) -> Option<Outcome> {
+impl<B: Width> HooksAt<B> for BachelorKamil {
+    fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
         marriage_decision(
             pos,
             &Marriage {

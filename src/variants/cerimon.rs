@@ -7,7 +7,7 @@
 
 use crate::geometry::Square;
 use crate::position::{Move, Position};
-use crate::variant::{Colour, HandKind, Hooks, OptionSpec, PieceSpec, VariantSpec};
+use crate::variant::{Colour, HandKind, Hooks, HooksAt, OptionSpec, PieceSpec, VariantSpec, Width};
 
 const SERGEANT: u8 = 0;
 const KNIGHT: u8 = 1;
@@ -29,19 +29,15 @@ const START_COUNTS: [u32; 6] = [4, 4, 4, 2, 1, 1];
 
 struct Cerimon;
 
-impl Hooks for Cerimon {
-    fn expands(&self) -> bool {
-        true
-    }
-
-    fn expands_here(&self, pos: &Position) -> bool {
+impl<B: Width> HooksAt<B> for Cerimon {
+    fn expands_here(&self, pos: &Position<B>) -> bool {
         // Only a side with a lost Knight, Bishop, Rook or Sergeant can resurrect.
         RESURRECTING
             .iter()
             .any(|(kind, _, _)| pos.hand_count(pos.side(), *kind) > 0)
     }
 
-    fn expand(&self, before: &Position, after: &Position, m: Move, out: &mut Vec<Move>) {
+    fn expand(&self, before: &Position<B>, after: &Position<B>, m: Move, out: &mut Vec<Move>) {
         out.push(m);
         let us = before.side();
         let Some(king) = after.pieces_of(KING, us.flip()).first() else {
@@ -78,6 +74,12 @@ impl Hooks for Cerimon {
                 }
             }
         }
+    }
+}
+
+impl Hooks for Cerimon {
+    fn expands(&self) -> bool {
+        true
     }
 
     fn validate(&self, pos: &Position) -> Result<(), String> {

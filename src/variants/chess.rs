@@ -1,10 +1,11 @@
 //! `chess`: orthodox chess, the baseline whose public perft tables validate the machinery.
 
 use super::corner_castling;
-use crate::variant::{HandKind, Hooks, PieceSpec, VariantSpec};
+use crate::variant::{HandKind, Hooks, HooksAt, PieceSpec, VariantSpec, Width};
 
 struct Orthodox;
 impl Hooks for Orthodox {}
+impl<B: Width> HooksAt<B> for Orthodox {}
 
 /// Ruling ids chess suites may cite: GE-1 (RULES.md) and the FIDE rules the edge cases
 /// exercise, each following an article of the FIDE Laws of Chess (documented in

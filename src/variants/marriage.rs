@@ -8,7 +8,7 @@
 
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Position, flags};
-use crate::variant::{Colour, Outcome};
+use crate::variant::{Colour, Outcome, Width};
 
 /// Which kinds marry.
 pub struct Marriage<'a> {
@@ -26,8 +26,8 @@ fn touch(a: Square, b: Square) -> bool {
 }
 
 /// Squares of `c`'s partners next to its King (empty when not married).
-pub fn adjacent_partners(pos: &Position, m: &Marriage, c: Colour) -> Bitboard {
-    let mut found = Bitboard::EMPTY;
+pub fn adjacent_partners<B: Width>(pos: &Position<B>, m: &Marriage, c: Colour) -> Bitboard<B> {
+    let mut found = Bitboard::NONE;
     for king in pos.pieces_of(m.king, c) {
         for &p in m.partners {
             found |= pos.pieces_of(p, c).filter_squares(|q| touch(q, king));
@@ -39,7 +39,7 @@ pub fn adjacent_partners(pos: &Position, m: &Marriage, c: Colour) -> Bitboard {
 /// The decision of BK-6 / PP-9 for `pos` (asked under `game-end = rules`). Asked at every node,
 /// so it looks at the King and partner squares first and at the option and the legal moves
 /// only when a side is married.
-pub fn marriage_decision(pos: &Position, m: &Marriage) -> Option<Outcome> {
+pub fn marriage_decision<B: Width>(pos: &Position<B>, m: &Marriage) -> Option<Outcome> {
     let s = pos.side();
     let o = s.flip();
     let continue_rule = || pos.rules().is("medinese", "continue");

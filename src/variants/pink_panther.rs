@@ -17,7 +17,7 @@ use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::piece::Atom;
 use crate::position::{Legality, Move, Piece, Position, add_promoting, flags, moves_onto};
 use crate::variant::{
-    Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, Variant, VariantSpec,
+    Colour, HandKind, Hooks, HooksAt, OptionSpec, Outcome, PieceSpec, Variant, VariantSpec, Width,
 };
 
 const GENERAL: u8 = 0;
@@ -53,12 +53,12 @@ fn plain_of(carrier: u8) -> Option<u8> {
 }
 
 /// The jewel's square: the unclaimed `*` or the carrier's square.
-pub fn jewel_square(pos: &Position) -> Option<Square> {
+pub fn jewel_square<B: Width>(pos: &Position<B>) -> Option<Square> {
     pos.neutral().first().or_else(|| {
         CARRIERS
             .iter()
             .map(|(_, c)| pos.kind_bb(*c))
-            .fold(Bitboard::EMPTY, |a, b| a | b)
+            .fold(Bitboard::NONE, |a, b| a | b)
             .first()
     })
 }
@@ -76,7 +76,13 @@ fn jump_rule(kind: u8) -> Option<(u8, u8, u8)> {
 /// Whether a jump of `us` flagged `flag` may go over `over`: an acquiring jump over the jewel
 /// square (PP-5), a pass over an allied plain piece that has a carrier form (PP-6). The one
 /// definition of what is jumpable, for both the generator and the attack test.
-fn may_jump(pos: &Position, us: Colour, flag: u8, over: Square, jewel: Square) -> bool {
+fn may_jump<B: Width>(
+    pos: &Position<B>,
+    us: Colour,
+    flag: u8,
+    over: Square,
+    jewel: Square,
+) -> bool {
     if flag == flags::ACQUIRE {
         over == jewel
     } else {
@@ -95,11 +101,11 @@ fn vector(atom: &Atom, us: Colour) -> (i32, i32) {
 /// jump may end on as far as the board allows (a leap's one square; for a slide the empty
 /// squares beyond the jumped one and the first blocker after them), and the atom's modes, which
 /// [`landing_squares`] applies to those squares.
-struct Jump {
+struct Jump<B: Width> {
     flag: u8,
     from: Square,
     via: Square,
-    to: Bitboard,
+    to: Bitboard<B>,
     quiet: bool,
     capture: bool,
 }
@@ -117,12 +123,12 @@ struct Jump {
 /// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped. In most
 /// positions no plain piece stands where it could acquire: [`JumpTables`] says so with one
 /// intersection per plain kind.
-fn for_each_jump(
-    pos: &Position,
+fn for_each_jump<B: Width>(
+    pos: &Position<B>,
     by: Colour,
-    blockers: Bitboard,
-    wanted: Bitboard,
-    mut f: impl FnMut(Jump) -> bool,
+    blockers: Bitboard<B>,
+    wanted: Bitboard<B>,
+    mut f: impl FnMut(Jump<B>) -> bool,
 ) -> bool {
     let v = pos.variant();
     let Some(jewel) = jewel_square(pos) else {
@@ -135,7 +141,7 @@ fn for_each_jump(
     let any_from = &t.any_source[at];
     let mut acquiring = 0u8;
     for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
-        if pos.kind_bb(plain).intersects(ours & any_from[i]) {
+        if pos.kind_bb(plain).intersects(ours & any_from[i].to()) {
             acquiring |= 1 << i;
         }
     }
@@ -145,7 +151,7 @@ fn for_each_jump(
         acquiring &= acquiring - 1;
         let plain = CARRIERS[i].0;
         let movers = pos.kind_bb(plain) & ours;
-        let [quiet_from, capture_from, slide_from] = sources[i];
+        let [quiet_from, capture_from, slide_from] = sources[i].map(|b| b.to::<B>());
         for from in movers & (quiet_from | capture_from) {
             // Square indices are linear in file and rank: the landing square mirrors `from`.
             let to = Square((2 * u16::from(jewel.0) - u16::from(from.0)) as u8);
@@ -154,7 +160,7 @@ fn for_each_jump(
                     flag: flags::ACQUIRE,
                     from,
                     via: jewel,
-                    to: to.bb(),
+                    to: Bitboard::<B>::of(to),
                     quiet: quiet_from.has(from),
                     capture: capture_from.has(from),
                 })
@@ -167,7 +173,8 @@ fn for_each_jump(
         }
         for ride in &v.rides[Variant::slot(plain, by, jewel)] {
             let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
-            if !v.ray_bb[ray].intersects(wanted) || !v.back_ray_bb[ray].intersects(movers) {
+            if !v.ray_bb[ray].to().intersects(wanted) || !v.back_ray_bb[ray].to().intersects(movers)
+            {
                 continue;
             }
             if let Some(from) = v.nearest_back(ride.dir, jewel, blockers)
@@ -195,7 +202,7 @@ fn for_each_jump(
     // Passing: the carrier makes its plain piece's move over an ally an atom away (landing two
     // atoms away), or over the first blocker of a slide.
     let g = &v.geometry;
-    let jump = |via: Square, to: Bitboard, quiet: bool, capture: bool| Jump {
+    let jump = |via: Square, to: Bitboard<B>, quiet: bool, capture: bool| Jump {
         flag: flags::PASS,
         from: jewel,
         via,
@@ -209,14 +216,14 @@ fn for_each_jump(
             && wanted.has(to)
             && let Some(via) = g.offset(jewel, dx, dy)
             && may_jump(pos, by, flags::PASS, via, jewel)
-            && f(jump(via, to.bb(), atom.quiet, atom.capture))
+            && f(jump(via, Bitboard::<B>::of(to), atom.quiet, atom.capture))
         {
             return true;
         }
     }
     for ride in &v.rides[Variant::slot(plain, by, jewel)] {
         let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
-        if !v.ray_bb[ray].intersects(wanted) {
+        if !v.ray_bb[ray].to().intersects(wanted) {
             continue;
         }
         if let Some(via) = v.slide(ride.dir, jewel, blockers).1
@@ -312,12 +319,12 @@ fn tables(v: &Variant) -> &'static JumpTables {
 }
 
 /// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
-pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
+pub fn jewel_jumps<B: Width>(pos: &Position<B>, us: Colour, out: &mut Vec<Move>) {
     let v = pos.variant();
     let blockers = pos.occupied() | pos.neutral();
     let targets = pos.capturable(us.flip());
-    let last_rank = v.last_rank_bb[us.index()];
-    for_each_jump(pos, us, blockers, v.geometry.mask, |j| {
+    let last_rank = v.last_rank_bb[us.index()].to();
+    for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
         let piece = pos.piece_at(j.from).expect("a mover");
         let (_, _, lands_as) = jump_rule(piece.kind).expect("a jumping kind");
         let promotions = &v.promotion_kinds[lands_as as usize];
@@ -333,8 +340,12 @@ pub fn jewel_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
 
 /// The squares of `j.to` the jump may end on, by its atom's modes (PP-5: a Pawn's straight
 /// jump needs an empty square, its diagonal one an enemy it may capture, one of `targets`).
-fn landing_squares(j: &Jump, blockers: Bitboard, targets: Bitboard) -> Bitboard {
-    let mut to = Bitboard::EMPTY;
+fn landing_squares<B: Width>(
+    j: &Jump<B>,
+    blockers: Bitboard<B>,
+    targets: Bitboard<B>,
+) -> Bitboard<B> {
+    let mut to = Bitboard::NONE;
     if j.quiet {
         to |= j.to & !blockers;
     }
@@ -349,7 +360,7 @@ fn landing_squares(j: &Jump, blockers: Bitboard, targets: Bitboard) -> Bitboard 
 /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
 /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
 /// robbed, a plain slider along them; the eight neighbours are always kept.
-fn exposing_squares(pos: &Position, general: Square, them: Colour) -> Bitboard {
+fn exposing_squares<B: Width>(pos: &Position<B>, general: Square, them: Colour) -> Bitboard<B> {
     let v = pos.variant();
     let t = tables(v);
     let has = |plain: u8| {
@@ -366,12 +377,12 @@ fn exposing_squares(pos: &Position, general: Square, them: Colour) -> Bitboard {
     if has(BISHOP) {
         out |= t.diagonal_lines[general.index()];
     }
-    out
+    out.to()
 }
 
 /// Whether the unclaimed jewel is the first blocker on a line from `general` with an enemy
 /// piece next behind it (taking the jewel empties its square, which may open that line).
-fn jewel_shields(pos: &Position, general: Square, jewel: Square) -> bool {
+fn jewel_shields<B: Width>(pos: &Position<B>, general: Square, jewel: Square) -> bool {
     let v = pos.variant();
     let dir = tables(v).line_dir[general.index() * SQUARE_COUNT + jewel.index()];
     if dir == NO_LINE {
@@ -384,7 +395,7 @@ fn jewel_shields(pos: &Position, general: Square, jewel: Square) -> bool {
             .is_some_and(|s| theirs.has(s))
 }
 
-/// The number of legal jewel jumps of the side to move ([`Hooks::count_extra_moves`]).
+/// The number of legal jewel jumps of the side to move ([`HooksAt::count_extra_moves`]).
 ///
 /// With the General on `g` (not in check, else no `legality`), a jump of another piece from
 /// `from` over `via` to `to` changes only those three squares. Table attacks on `g` can then
@@ -396,18 +407,18 @@ fn jewel_shields(pos: &Position, general: Square, jewel: Square) -> bool {
 /// [`exposing_squares`]. The General acquiring becomes a King and is never in check. Without a
 /// General, a jump is illegal only if it makes our King a General (its pass, or a robbery of
 /// it). Every jump left undecided is made and tested.
-fn count_jumps(pos: &Position, l: &Legality) -> u64 {
+fn count_jumps<B: Width>(pos: &Position<B>, l: &Legality<B>) -> u64 {
     let v = pos.variant();
     let us = pos.side();
     let them = us.flip();
     let blockers = pos.occupied() | pos.neutral();
-    let last_rank = v.last_rank_bb[us.index()];
+    let last_rank = v.last_rank_bb[us.index()].to();
     let general = l.royals.first();
     let unclaimed = pos.neutral().first();
-    let mut exposing: Option<Bitboard> = None;
+    let mut exposing: Option<Bitboard<B>> = None;
     let mut shields: Option<bool> = None;
     let mut count = 0;
-    for_each_jump(pos, us, blockers, v.geometry.mask, |j| {
+    for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
         // Most positions have no jump: what only a jump needs is computed here.
         let to = landing_squares(&j, blockers, pos.capturable(them));
         if to.is_empty() {
@@ -423,7 +434,7 @@ fn count_jumps(pos: &Position, l: &Legality) -> u64 {
                 } else {
                     piece.kind == KING
                 };
-                if makes_general { Bitboard::EMPTY } else { to }
+                if makes_general { Bitboard::NONE } else { to }
             }
             Some(g) if g == j.from => to,
             Some(g) => {
@@ -434,7 +445,7 @@ fn count_jumps(pos: &Position, l: &Legality) -> u64 {
                         }));
                 let exposing = *exposing.get_or_insert_with(|| exposing_squares(pos, g, them));
                 if opened || (!acquiring && exposing.has(j.via)) {
-                    Bitboard::EMPTY
+                    Bitboard::NONE
                 } else if acquiring {
                     to & !exposing
                 } else {
@@ -465,9 +476,9 @@ fn count_jumps(pos: &Position, l: &Legality) -> u64 {
 
 /// Whether some jewel jump of `by` ends on `sq` (PP-7: jumps give check): the same as asking
 /// [`jewel_jumps`] for a move to `sq`, without generating or storing the moves.
-pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
+pub fn jump_lands_on<B: Width>(pos: &Position<B>, sq: Square, by: Colour) -> bool {
     let blockers = pos.occupied() | pos.neutral();
-    for_each_jump(pos, by, blockers, sq.bb(), |j| {
+    for_each_jump(pos, by, blockers, Bitboard::<B>::of(sq), |j| {
         landing_squares(&j, blockers, pos.capturable(by.flip())).has(sq)
     })
 }
@@ -475,13 +486,13 @@ pub fn jump_lands_on(pos: &Position, sq: Square, by: Colour) -> bool {
 /// Every square of `wanted` on which a jewel jump of `by` could capture a piece standing
 /// there, slides blocked by `blockers`: the jumps' landing squares for atoms that capture,
 /// whatever stands on them now (squares outside `wanted` may be included too).
-pub fn jump_attack_map(
-    pos: &Position,
+pub fn jump_attack_map<B: Width>(
+    pos: &Position<B>,
     by: Colour,
-    blockers: Bitboard,
-    wanted: Bitboard,
-) -> Bitboard {
-    let mut map = Bitboard::EMPTY;
+    blockers: Bitboard<B>,
+    wanted: Bitboard<B>,
+) -> Bitboard<B> {
+    let mut map = Bitboard::NONE;
     for_each_jump(pos, by, blockers, wanted, |j| {
         if j.capture {
             map |= j.to;
@@ -492,7 +503,7 @@ pub fn jump_attack_map(
 }
 
 /// The side to move's pieces whose moves must be made and tested, with its General on
-/// `general`, and the squares where that matters ([`Hooks::must_test`]); see
+/// `general`, and the squares where that matters ([`HooksAt::must_test`]); see
 /// [`PinkPanther::extra_attack_map`] for why every other move is decided exactly by the
 /// attack map and the table pins.
 ///
@@ -506,19 +517,19 @@ pub fn jump_attack_map(
 ///   them: so the pieces flagged are the first or second blocker when the other one of the
 ///   two is jumpable for the enemy ([`may_jump`]) and the third is an enemy piece. Their moves
 ///   are tested wherever they go (and then the carrier's too).
-fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
+fn jump_pinned<B: Width>(pos: &Position<B>, general: Square) -> (Bitboard<B>, Bitboard<B>) {
     let v = pos.variant();
     let us = pos.side();
     let them = us.flip();
     let Some(jewel) = jewel_square(pos) else {
-        return (Bitboard::EMPTY, Bitboard::EMPTY);
+        return (Bitboard::NONE, Bitboard::NONE);
     };
     let ours = pos.colour_bb(us);
     let theirs = pos.colour_bb(them);
-    let carrier = jewel.bb() & ours;
+    let carrier = Bitboard::<B>::of(jewel) & ours;
     let carrier_only = || {
         if carrier.is_empty() {
-            (Bitboard::EMPTY, Bitboard::EMPTY)
+            (Bitboard::NONE, Bitboard::NONE)
         } else {
             (carrier, exposing_squares(pos, general, them))
         }
@@ -534,6 +545,7 @@ fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
             // Then every enemy piece is plain, and the third blocker must be a plain slider
             // behind the jewel square: usually there is none.
             dir if !v.back_ray_bb[dir as usize * SQUARE_COUNT + jewel.index()]
+                .to()
                 .intersects(theirs & (pos.kind_bb(ROOK) | pos.kind_bb(BISHOP))) =>
             {
                 return carrier_only();
@@ -541,7 +553,7 @@ fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
             dir => dir..dir + 1,
         }
     };
-    let mut tested = Bitboard::EMPTY;
+    let mut tested = Bitboard::NONE;
     // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
     let slides_over = |from: Square, over: Square, dir: u8| {
         let mover = pos.piece_at(from).expect("a blocker of theirs");
@@ -574,7 +586,7 @@ fn jump_pinned(pos: &Position, general: Square) -> (Bitboard, Bitboard) {
     if tested.is_empty() {
         carrier_only()
     } else {
-        (tested | carrier, v.geometry.mask)
+        (tested | carrier, v.geometry.mask.to())
     }
 }
 
@@ -586,20 +598,16 @@ const MARRIAGE: Marriage<'static> = Marriage {
     robbing_saves: true,
 };
 
-impl Hooks for PinkPanther {
-    fn extra_moves(&self, pos: &Position, out: &mut Vec<Move>) {
+impl<B: Width> HooksAt<B> for PinkPanther {
+    fn extra_moves(&self, pos: &Position<B>, out: &mut Vec<Move>) {
         jewel_jumps(pos, pos.side(), out);
     }
 
-    fn count_extra_moves(&self, pos: &Position, legality: &Legality) -> Option<u64> {
+    fn count_extra_moves(&self, pos: &Position<B>, legality: &Legality<B>) -> Option<u64> {
         Some(count_jumps(pos, legality))
     }
 
-    fn table_attacks_only(&self) -> bool {
-        false
-    }
-
-    fn extra_attacks(&self, pos: &Position, sq: Square, by: Colour) -> bool {
+    fn extra_attacks(&self, pos: &Position<B>, sq: Square, by: Colour) -> bool {
         jump_lands_on(pos, sq, by)
     }
 
@@ -624,21 +632,21 @@ impl Hooks for PinkPanther {
     ///   King a General, which only a jump does (passing, or a robbery of one's own King).
     fn extra_attack_map(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         by: Colour,
-        blockers: Bitboard,
-        wanted: Bitboard,
-    ) -> Option<Bitboard> {
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+    ) -> Option<Bitboard<B>> {
         Some(jump_attack_map(pos, by, blockers, wanted))
     }
 
-    fn must_test(&self, pos: &Position, royal: Option<Square>) -> (Bitboard, Bitboard) {
-        royal.map_or((Bitboard::EMPTY, Bitboard::EMPTY), |general| {
+    fn must_test(&self, pos: &Position<B>, royal: Option<Square>) -> (Bitboard<B>, Bitboard<B>) {
+        royal.map_or((Bitboard::NONE, Bitboard::NONE), |general| {
             jump_pinned(pos, general)
         })
     }
 
-    fn after_jump(&self, next: &mut Position, m: Move, piece: Piece) -> Piece {
+    fn after_jump(&self, next: &mut Position<B>, m: Move, piece: Piece) -> Piece {
         let mut mover = piece;
         if m.flags & flags::ACQUIRE != 0 {
             if next.neutral().is_empty() {
@@ -653,7 +661,7 @@ impl Hooks for PinkPanther {
                     );
                 }
             } else {
-                next.set_neutral(Bitboard::EMPTY);
+                next.set_neutral(Bitboard::NONE);
             }
             mover.kind = carrier_of(piece.kind).unwrap_or(piece.kind);
         } else if let Some(ally) = next.take(m.via) {
@@ -670,12 +678,18 @@ impl Hooks for PinkPanther {
         mover
     }
 
-    fn decided(&self, pos: &Position) -> Option<Outcome> {
+    fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
         // A Queen comes only from a Princess's promotion: usually there is none to marry.
         if pos.kind_bb(QUEEN).is_empty() {
             return None;
         }
         marriage_decision(pos, &MARRIAGE)
+    }
+}
+
+impl Hooks for PinkPanther {
+    fn table_attacks_only(&self) -> bool {
+        false
     }
 
     fn validate(&self, pos: &Position) -> Result<(), String> {

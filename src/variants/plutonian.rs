@@ -7,11 +7,13 @@
 
 use super::{castle, corner_castling};
 use crate::variant::{
-    CastleSpec, Colour, HandKind, Hooks, MovementSpec, OptionSpec, PieceSpec, Rules, VariantSpec,
-    Wing,
+    CastleSpec, Colour, HandKind, Hooks, HooksAt, MovementSpec, OptionSpec, PieceSpec, Rules,
+    VariantSpec, Width, Wing,
 };
 
 struct Plutonian;
+
+impl<B: Width> HooksAt<B> for Plutonian {}
 
 impl Hooks for Plutonian {
     fn start_fen(&self, rules: &Rules) -> String {

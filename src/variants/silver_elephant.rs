@@ -7,7 +7,9 @@
 use super::corner_castling;
 use crate::geometry::Square;
 use crate::position::{Move, Position};
-use crate::variant::{Colour, HandKind, Hooks, OptionSpec, Outcome, PieceSpec, VariantSpec};
+use crate::variant::{
+    Colour, HandKind, Hooks, HooksAt, OptionSpec, Outcome, PieceSpec, VariantSpec, Width,
+};
 
 const KNIGHT: u8 = 1;
 const ELEPHANT: u8 = 2;
@@ -16,16 +18,12 @@ const KING: u8 = 6;
 struct SilverElephant;
 
 /// Whether `c` has only its King on the board.
-fn bare(pos: &Position, c: Colour) -> bool {
+fn bare<B: Width>(pos: &Position<B>, c: Colour) -> bool {
     pos.colour_bb(c).count() == 1
 }
 
-impl Hooks for SilverElephant {
-    fn replaces_moves(&self) -> bool {
-        true
-    }
-
-    fn replace_moves(&self, pos: &Position, out: &mut Vec<Move>) -> bool {
+impl<B: Width> HooksAt<B> for SilverElephant {
+    fn replace_moves(&self, pos: &Position<B>, out: &mut Vec<Move>) -> bool {
         let us = pos.side();
         if pos.hand_is_empty(us) {
             return false;
@@ -45,7 +43,7 @@ impl Hooks for SilverElephant {
         true
     }
 
-    fn decided(&self, pos: &Position) -> Option<Outcome> {
+    fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
         if !pos.hand_is_empty(Colour::White) || !pos.hand_is_empty(Colour::Black) {
             return None;
         }
@@ -76,6 +74,12 @@ impl Hooks for SilverElephant {
                 }
             }
         }
+    }
+}
+
+impl Hooks for SilverElephant {
+    fn replaces_moves(&self) -> bool {
+        true
     }
 
     fn validate(&self, pos: &Position) -> Result<(), String> {
