@@ -351,7 +351,7 @@ impl Geometry {
         self.square(sq.file() as i32 + dx, sq.rank() as i32 + dy)
     }
 
-    /// Every square of the board, in index order (a1, b1, ..., then rank 2, ...).
+    /// Every square of the board, in index order (a1, a2, ..., then file b, ...).
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
         self.mask
     }

@@ -201,6 +201,14 @@ fn fast_legality_tree(pos: &Position, depth: u32) -> usize {
         "bulk count in {}",
         to_fen(pos)
     );
+    if pos.variant().narrow {
+        assert_eq!(
+            pos.narrowed().count_legal(),
+            slow.len() as u64,
+            "bulk count on 64-bit masks in {}",
+            to_fen(pos)
+        );
+    }
     let mut fast: Vec<String> = pos
         .legal_moves()
         .iter()

@@ -275,6 +275,13 @@ pub fn check_movegen(data: &[u8]) {
             moves.len() as u64,
             "{fen}: bulk count differs from the move list"
         );
+        if pos.variant().narrow {
+            assert_eq!(
+                pos.narrowed().count_legal(),
+                moves.len() as u64,
+                "{fen}: bulk count on 64-bit masks differs from the move list"
+            );
+        }
         if moves.is_empty() {
             break;
         }
@@ -298,6 +305,13 @@ fn check_every_move(pos: &Position) {
         moves.len() as u64,
         "{fen}: bulk count differs from the move list"
     );
+    if pos.variant().narrow {
+        assert_eq!(
+            pos.narrowed().count_legal(),
+            moves.len() as u64,
+            "{fen}: bulk count on 64-bit masks differs from the move list"
+        );
+    }
     let _ = pos.outcome();
     let mut texts: Vec<String> = Vec::with_capacity(moves.len());
     for m in &moves {
