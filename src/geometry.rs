@@ -114,8 +114,6 @@ pub trait Bits:
     fn minus_one(self) -> Self;
     /// The low bits of a 128-bit set.
     fn from_wide(x: u128) -> Self;
-    /// As a 128-bit set.
-    fn wide(self) -> u128;
 }
 
 macro_rules! bits_impl {
@@ -144,10 +142,6 @@ macro_rules! bits_impl {
             #[inline(always)]
             fn from_wide(x: u128) -> Self {
                 x as $t
-            }
-            #[inline(always)]
-            fn wide(self) -> u128 {
-                self as u128
             }
         }
     };
@@ -187,11 +181,6 @@ impl<B: Bits> Bitboard<B> {
     #[inline(always)]
     pub fn of(sq: Square) -> Self {
         Bitboard(B::ONE << sq.0 as u32)
-    }
-    /// As a 128-bit set.
-    #[inline(always)]
-    pub fn wide(self) -> Bitboard {
-        Bitboard(self.0.wide())
     }
     /// Whether no square is in the set.
     #[inline(always)]

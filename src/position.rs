@@ -7,7 +7,7 @@
 
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::variant::{
-    Colour, GameEnd, LeapSet, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Width, Wing,
+    Colour, GameEnd, HooksAt, LeapSet, MAX_KINDS, Outcome, Rules, SlotMoves, Variant, Width, Wing,
 };
 use std::fmt;
 
@@ -423,6 +423,12 @@ impl<B: Width> Position<B> {
 
     // ----- accessors -----
 
+    /// The variant's hooks for positions kept in `B`.
+    #[inline(always)]
+    fn hooks(&self) -> &'static dyn HooksAt<B> {
+        B::hooks(self.rules.variant.spec.hooks)
+    }
+
     /// The rules in force.
     pub fn rules(&self) -> &Rules {
         &self.rules
@@ -543,7 +549,7 @@ impl<B: Width> Position<B> {
             )
             .is_empty()
             || !self.special_attackers(sq, by, blockers, true).is_empty()
-            || B::hooks(v.spec.hooks).extra_attacks(self, sq, by)
+            || self.hooks().extra_attacks(self, sq, by)
     }
 
     /// Squares of `by`'s pieces that could capture on `sq` by their table moves (leaps and
@@ -674,7 +680,7 @@ impl<B: Width> Position<B> {
     #[inline(always)]
     fn legality_into(&self, legality: &mut Legality<B>) -> bool {
         let v = self.rules.variant;
-        let hooks = B::hooks(v.spec.hooks);
+        let hooks = self.hooks();
         if v.special_captures || v.royal_kinds.len() != 1 {
             return false;
         }
@@ -934,7 +940,7 @@ impl<B: Width> Position<B> {
     pub fn generate<S: MoveSink<B>>(&self, sink: &mut S) {
         let v = self.rules.variant;
         let mut hook_moves = Vec::new();
-        if v.replaces_moves && B::hooks(v.spec.hooks).replace_moves(self, &mut hook_moves) {
+        if v.replaces_moves && self.hooks().replace_moves(self, &mut hook_moves) {
             hook_moves.iter().for_each(|&m| sink.add(self, m));
             return;
         }
@@ -961,7 +967,7 @@ impl<B: Width> Position<B> {
             return;
         }
         let mut rest = Vec::new();
-        B::hooks(self.rules.variant.spec.hooks).extra_moves(self, &mut rest);
+        self.hooks().extra_moves(self, &mut rest);
         rest.iter().for_each(|&m| sink.add(self, m));
     }
 
@@ -1052,7 +1058,7 @@ impl<B: Width> Position<B> {
             count: 0,
         };
         let mut hook_moves = Vec::new();
-        if v.replaces_moves && B::hooks(v.spec.hooks).replace_moves(self, &mut hook_moves) {
+        if v.replaces_moves && self.hooks().replace_moves(self, &mut hook_moves) {
             hook_moves.iter().for_each(|&m| counter.add(self, m));
             return counter.count;
         }
@@ -1217,13 +1223,13 @@ impl<B: Width> Position<B> {
         let v = self.rules.variant;
         let mut pseudo = Vec::with_capacity(64);
         let us = self.side;
-        if v.expands && B::hooks(v.spec.hooks).expands_here(self) {
+        if v.expands && self.hooks().expands_here(self) {
             self.pseudo_moves(&mut pseudo);
             let mut expanded = Vec::new();
             for m in pseudo {
                 let after = self.play(m);
                 expanded.clear();
-                B::hooks(v.spec.hooks).expand(self, &after, m, &mut expanded);
+                self.hooks().expand(self, &after, m, &mut expanded);
                 for &e in &expanded {
                     let after_e = if e == m { after } else { self.play(e) };
                     if !after_e.royal_attacked(us) {
@@ -1278,7 +1284,7 @@ impl<B: Width> Position<B> {
     /// The number of legal moves (perft 1).
     pub fn count_legal(&self) -> u64 {
         let v = self.rules.variant;
-        if v.expands && B::hooks(v.spec.hooks).expands_here(self) {
+        if v.expands && self.hooks().expands_here(self) {
             let mut n = 0;
             self.for_each_legal(|_, _| n += 1);
             return n;
@@ -1303,7 +1309,7 @@ impl<B: Width> Position<B> {
 
     /// The variant's own decision (bare King, marriage), whatever the game-end mode.
     pub fn decided(&self) -> Option<Outcome> {
-        B::hooks(self.rules.variant.spec.hooks).decided(self)
+        self.hooks().decided(self)
     }
 
     /// The outcome when the game is over under the rules' game-end mode; `None` while it goes on.
@@ -1376,7 +1382,7 @@ impl<B: Width> Position<B> {
                     next.ep_victim = Some(m.to);
                 }
                 if m.flags & (flags::ACQUIRE | flags::PASS) != 0 {
-                    piece = B::hooks(v.spec.hooks).after_jump(next, m, piece);
+                    piece = next.hooks().after_jump(next, m, piece);
                 }
                 if m.promotion != 0 {
                     piece.kind = m.promotion - 1;
@@ -1591,7 +1597,7 @@ impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
         if self.legality.check_mask != Bitboard::ALL {
             return false;
         }
-        let hooks = B::hooks(pos.rules.variant.spec.hooks);
+        let hooks = pos.hooks();
         match hooks.count_extra_moves(pos, self.legality) {
             Some(n) => {
                 self.count += n;
