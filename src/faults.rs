@@ -17,7 +17,7 @@ use crate::geometry::Square;
 use crate::notation::move_text;
 use crate::perft::DivideEntry;
 use crate::position::{Move, Position, flags};
-use crate::variant::{GameEnd, Wing};
+use crate::variant::{GameEnd, MoveKind, Wing, classify};
 use std::fmt;
 
 /// One legal move and the position after it.
@@ -91,16 +91,16 @@ pub const FAULTS: &[FaultSpec] = &[
 ];
 
 /// A fault name that is not registered or does not apply to the variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FaultError(pub String);
-
-impl fmt::Display for FaultError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown fault `{name}` for {variant} (faults: {})", .known.join(", "))]
+pub struct FaultError {
+    /// The name given.
+    pub name: String,
+    /// The variant id.
+    pub variant: String,
+    /// The faults that apply to the variant.
+    pub known: Vec<&'static str>,
 }
-
-impl std::error::Error for FaultError {}
 
 /// A set of faults chosen for one variant.
 #[derive(Clone, Default)]
@@ -134,11 +134,10 @@ impl Faults {
                 .iter()
                 .find(|s| s.name == name.as_str())
                 .filter(|s| s.variants.is_empty() || s.variants.contains(&variant))
-                .ok_or_else(|| {
-                    FaultError(format!(
-                        "unknown fault `{name}` for {variant} (faults: {})",
-                        names_for(variant).join(", ")
-                    ))
+                .ok_or_else(|| FaultError {
+                    name: name.clone(),
+                    variant: variant.to_string(),
+                    known: names_for(variant),
                 })?;
             if !active.iter().any(|a: &&FaultSpec| a.name == spec.name) {
                 active.push(spec);
@@ -216,8 +215,18 @@ pub fn divide(pos: &Position, depth: u32, faults: &Faults) -> Vec<DivideEntry> {
     out
 }
 
-fn drop_en_passant(_pos: &Position, moves: &mut Vec<Child>) {
-    moves.retain(|(m, _)| m.flags & flags::EN_PASSANT == 0);
+/// Whether `m` (a move of `pos`) has a part of `kind`.
+fn is_kind(pos: &Position, m: &Move, kind: MoveKind) -> bool {
+    classify(pos, m).iter().any(|c| c.kind == kind)
+}
+
+/// Whether `m` (a move of `pos`) has a part that falls under `ruling`.
+fn under_ruling(pos: &Position, m: &Move, ruling: &str) -> bool {
+    classify(pos, m).iter().any(|c| c.ruling == Some(ruling))
+}
+
+fn drop_en_passant(pos: &Position, moves: &mut Vec<Child>) {
+    moves.retain(|(m, _)| !is_kind(pos, m, MoveKind::EnPassant));
 }
 
 fn drop_knight_promotions(pos: &Position, moves: &mut Vec<Child>) {
@@ -232,7 +241,7 @@ fn drop_leaps(pos: &Position, moves: &mut Vec<Child>, fen: &str, leap: (u8, u8))
         return;
     };
     moves.retain(|(m, _)| {
-        if !m.has_moving_part() || m.flags & (flags::CASTLE_KING | flags::CASTLE_QUEEN) != 0 {
+        if !is_kind(pos, m, MoveKind::Ordinary) {
             return true;
         }
         let moving = pos.piece_at(m.from).map(|p| p.kind);
@@ -256,12 +265,12 @@ fn changeling_no_knight(pos: &Position, moves: &mut Vec<Child>) {
     drop_leaps(pos, moves, "C", (1, 2));
 }
 
-fn no_resurrection(_pos: &Position, moves: &mut Vec<Child>) {
-    moves.retain(|(m, _)| !(m.has_moving_part() && m.placement_list().next().is_some()));
+fn no_resurrection(pos: &Position, moves: &mut Vec<Child>) {
+    moves.retain(|(m, _)| !under_ruling(pos, m, "CE-5"));
 }
 
-fn no_jewel_pass(_pos: &Position, moves: &mut Vec<Child>) {
-    moves.retain(|(m, _)| m.flags & flags::PASS == 0);
+fn no_jewel_pass(pos: &Position, moves: &mut Vec<Child>) {
+    moves.retain(|(m, _)| !under_ruling(pos, m, "PP-6"));
 }
 
 /// Adds the castlings the correct generator refused only because the King would pass over an
@@ -326,7 +335,11 @@ mod tests {
     #[test]
     fn unknown_fault_lists_the_known_ones() {
         let e = Faults::parse("chess", &["nope".into()]).unwrap_err();
-        assert!(e.0.contains("no-en-passant"), "{e}");
+        assert!(e.known.contains(&"no-en-passant"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("unknown fault `nope` for chess (faults: ")
+        );
     }
 
     #[test]

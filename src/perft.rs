@@ -33,6 +33,21 @@ fn perft_at<B: Width>(pos: &Position<B>, depth: u32) -> u64 {
     }
 }
 
+/// A transposition table that cannot be allocated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--hash {megabytes}: cannot allocate a table of that size")]
+pub struct HashError {
+    /// The size asked for.
+    pub megabytes: usize,
+}
+
+/// The message, for callers that collect errors as text.
+impl From<HashError> for String {
+    fn from(e: HashError) -> String {
+        e.to_string()
+    }
+}
+
 /// A perft transposition table: entries keyed by the full 64-bit Zobrist key and the depth,
 /// both verified on every probe. Lock-free: each entry is two atomics written with the XOR
 /// trick, so a torn entry written by two threads at once fails verification and is ignored.
@@ -45,14 +60,14 @@ impl HashTable {
     /// A table of about `megabytes` MB (rounded down to a power of two of entries; at least one).
     ///
     /// # Errors
-    /// The memory cannot be had (the message says how much was asked).
-    pub fn new(megabytes: usize) -> Result<HashTable, String> {
+    /// The memory cannot be had (the error says how much was asked).
+    pub fn new(megabytes: usize) -> Result<HashTable, HashError> {
         let wanted = (megabytes.max(1).saturating_mul(1024 * 1024) / 16).max(1);
         let size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         let mut entries: Vec<[AtomicU64; 2]> = Vec::new();
         entries
             .try_reserve_exact(size)
-            .map_err(|_| format!("--hash {megabytes}: cannot allocate a table of that size"))?;
+            .map_err(|_| HashError { megabytes })?;
         entries.extend((0..size).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
         Ok(HashTable {
             entries,

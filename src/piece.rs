@@ -14,8 +14,6 @@
 //! * `m` move only, `c` capture only, `i` only from the side's second rank (the initial double
 //!   step of pawns and Sergeants), `n` lame: every square passed on the way must be empty.
 
-use std::fmt;
-
 /// One concrete movement vector of a piece, from White's point of view.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Atom {
@@ -45,7 +43,8 @@ pub struct Movement {
 }
 
 /// A Betza string the parser does not accept.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("betza `{text}`, column {}: {message}", .column + 1)]
 pub struct BetzaError {
     /// The text given.
     pub text: String,
@@ -54,20 +53,6 @@ pub struct BetzaError {
     /// What is wrong.
     pub message: String,
 }
-
-impl fmt::Display for BetzaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "betza `{}`, column {}: {}",
-            self.text,
-            self.column + 1,
-            self.message
-        )
-    }
-}
-
-impl std::error::Error for BetzaError {}
 
 fn atom_base(letter: char) -> Option<(i8, i8)> {
     Some(match letter {

@@ -54,14 +54,13 @@ fn flipped_side(pos: &Position) -> Option<Position> {
 
 fn brute_legal(pos: &Position) -> Vec<String> {
     let us = pos.side();
-    let v = pos.variant();
     let mut pseudo = Vec::new();
     pos.pseudo_moves(&mut pseudo);
     let mut expanded: Vec<Move> = Vec::new();
     for m in pseudo {
         let after = pos.play(m);
         let mut list = Vec::new();
-        v.spec.hooks.expand(pos, &after, m, &mut list);
+        pos.expand(&after, m, &mut list);
         expanded.extend(list);
     }
     let mut out = Vec::new();
@@ -177,10 +176,9 @@ fn make_and_test(pos: &Position) -> Vec<String> {
     let mut pseudo = Vec::new();
     pos.pseudo_moves(&mut pseudo);
     // Each pseudo-legal move with the variants the rules add to it (Cerimon's resurrections).
-    let hooks = pos.variant().spec.hooks;
     let mut expanded = Vec::new();
     for &m in &pseudo {
-        hooks.expand(pos, &pos.play(m), m, &mut expanded);
+        pos.expand(&pos.play(m), m, &mut expanded);
     }
     let mut out: Vec<String> = expanded
         .iter()

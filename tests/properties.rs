@@ -138,13 +138,12 @@ fn brute_legal(pos: &Position) -> Vec<(Move, Position)> {
         return Vec::new();
     }
     let us = pos.side();
-    let hooks = pos.variant().spec.hooks;
     let mut pseudo = Vec::new();
     pos.pseudo_moves(&mut pseudo);
     let mut out = Vec::new();
     for base in pseudo {
         let mut expanded = Vec::new();
-        hooks.expand(pos, &pos.play(base), base, &mut expanded);
+        pos.expand(&pos.play(base), base, &mut expanded);
         for m in expanded {
             let after = pos.play(m);
             if royal_squares(&after, us)

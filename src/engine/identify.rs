@@ -434,12 +434,13 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use crate::variant::VariantSpec;
-    use crate::variant::{Colour, Hooks, HooksAt, OptionSpec, Outcome, Variant, Width};
+    use crate::variant::{
+        Colour, OptionSpec, Outcome, RuleHooksAt, SpecError, Variant, VariantHooks, Width,
+    };
 
     /// A test rule: with `lone-king = loses`, a side left with its King alone has lost.
     struct LoneKing;
-    impl Hooks for LoneKing {}
-    impl<B: Width> HooksAt<B> for LoneKing {
+    impl<B: Width> RuleHooksAt<B> for LoneKing {
         fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
             let alone = |c: Colour| pos.colour_bb(c).count() == 1;
             (pos.rules().is("lone-king", "loses") && alone(pos.side()))
@@ -453,14 +454,16 @@ mod tests {
             name: "Chess with a test option",
             start_fen: "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1",
             castling: vec![],
-            options: vec![OptionSpec {
-                name: "lone-king",
-                values: &["plays", "loses"],
-                ruling: "TEST-1",
-                help: "a lone King loses",
-            }],
+            options: vec![OptionSpec::new(
+                "lone-king",
+                &["plays", "loses"],
+                "TEST-1",
+                "a lone King loses",
+            )],
             rulings: &[],
-            hooks: &LoneKing,
+            hooks: Some(|_: &Variant| -> Result<VariantHooks, SpecError> {
+                Ok(VariantHooks::with_rules(LoneKing))
+            }),
             ..crate::variants::chess::spec()
         };
         let variant: &'static Variant =

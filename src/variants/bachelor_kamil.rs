@@ -1,81 +1,103 @@
 //! `bachelor-kamil`: Bachelor Kamil (RULES.md BK-1 to BK-6).
 //!
-//! Data: a 9×8 board, Camels (`C`), the Gnu (`NC`) and Queen by promotion, FIDE castling on nine
-//! files. Hooks: the Black array option (BK-2) and the wins by marriage and taming (BK-6).
+//! Data: chess on a 9×8 board with the Camel (`C`) after the Rook and the Gnu (`NC`) after the
+//! Queen, FIDE castling on nine files, the Black array option (BK-2) choosing the start
+//! position. Hook: the wins by marriage and taming (BK-6).
 
-use super::corner_castling;
+use super::chess;
 use super::marriage::{Marriage, marriage_decision};
 use crate::position::Position;
 use crate::variant::{
-    HandKind, Hooks, HooksAt, OptionSpec, Outcome, PieceSpec, Rules, VariantSpec, Width,
+    MoveKind, MoveRuling, OptionSpec, Outcome, PieceSpec, RuleHooksAt, SpecError, Variant,
+    VariantHooks, VariantSpec, Width, corner_castling,
 };
 
-const QUEEN: u8 = 5;
-const GNU: u8 = 6;
-const KING: u8 = 7;
+/// The hooks: a King marries a Queen or tames a Gnu.
+struct BachelorKamil {
+    marriage: Marriage,
+}
 
-struct BachelorKamil;
-
-impl Hooks for BachelorKamil {
-    fn start_fen(&self, rules: &Rules) -> String {
-        if rules.is("black-array", "rotational") {
-            "rncckbbnr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBBKCCNR w KQkq - 0 1".to_string()
-        } else {
-            rules.variant.spec.start_fen.to_string()
-        }
+impl BachelorKamil {
+    fn build(v: &Variant) -> Result<VariantHooks, SpecError> {
+        Ok(VariantHooks::with_rules(BachelorKamil {
+            marriage: Marriage::of(v, "K", &["Q", "W"], false)?,
+        }))
     }
 }
 
-impl<B: Width> HooksAt<B> for BachelorKamil {
+impl<B: Width> RuleHooksAt<B> for BachelorKamil {
     fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
-        marriage_decision(
-            pos,
-            &Marriage {
-                king: KING,
-                partners: &[QUEEN, GNU],
-                robbing_saves: false,
-            },
-        )
+        marriage_decision(pos, &self.marriage)
     }
 }
 
-/// The declaration.
+/// The declaration: chess with the Camel after the Rook and the Gnu after the Queen.
 pub fn spec() -> VariantSpec {
-    VariantSpec {
+    let mut spec = VariantSpec {
         id: "bachelor-kamil",
         name: "Bachelor Kamil",
         files: 9,
         ranks: 8,
-        pieces: vec![
-            PieceSpec::new("P", "Pawn", "fmWfcFifmnD").pawn(&["R", "N", "B", "C", "Q", "W"]),
-            PieceSpec::new("N", "Knight", "N"),
-            PieceSpec::new("B", "Bishop", "B"),
-            PieceSpec::new("R", "Rook", "R"),
-            PieceSpec::new("C", "Camel", "C"),
-            PieceSpec::new("Q", "Queen", "Q"),
-            PieceSpec::new("W", "Gnu", "NC"),
-            PieceSpec::new("K", "King", "K").royal(),
-        ],
         start_fen: "rnbbkccnr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBBKCCNR w KQkq - 0 1",
         castling: corner_castling(9, 8, 'e', ('g', 'f'), ('c', 'd')),
-        en_passant: true,
-        hand: HandKind::None,
-        jewel: false,
         options: vec![
-            OptionSpec {
-                name: "black-array",
-                values: &["reflective", "rotational"],
-                ruling: "BK-2",
-                help: "Black's back rank: mirror image of White's, or White's turned half a circle",
-            },
-            OptionSpec {
-                name: "medinese",
-                values: &["win", "continue"],
-                ruling: "BK-6",
-                help: "a marriage or taming wins at once, or only if it survives the reply",
-            },
+            OptionSpec::new(
+                "black-array",
+                &["reflective", "rotational"],
+                "BK-2",
+                "Black's back rank: mirror image of White's, or White's turned half a circle",
+            )
+            .with_start(
+                "rotational",
+                "rncckbbnr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBBKCCNR w KQkq - 0 1",
+            ),
+            OptionSpec::new(
+                "medinese",
+                &["win", "continue"],
+                "BK-6",
+                "a marriage or taming wins at once, or only if it survives the reply",
+            ),
         ],
         rulings: &["GE-1", "BK-1", "BK-2", "BK-3", "BK-4", "BK-5", "BK-6"],
-        hooks: &BachelorKamil,
+        move_rulings: vec![
+            MoveRuling::new(MoveKind::EnPassant, "BK-4"),
+            MoveRuling::new(MoveKind::Promotion, "BK-4"),
+            MoveRuling::new(MoveKind::Castling, "BK-5"),
+        ],
+        hooks: Some(BachelorKamil::build),
+        ..chess::spec()
+    }
+    .inserting_after("R", PieceSpec::new("C", "Camel", "C").ruling("BK-3"))
+    .inserting_after("Q", PieceSpec::new("W", "Gnu", "NC").ruling("BK-3"));
+    let pawn = spec.piece_mut("P");
+    pawn.promotes_to = &["R", "N", "B", "C", "Q", "W"];
+    pawn.ruling = Some("BK-4");
+    spec
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::parse_position;
+    use crate::variant::MoveKind;
+    use crate::variant::classify::rulings_of;
+    use crate::variants;
+
+    /// The classifier names the Camel's and Gnu's moves, castling and promotion by their BK
+    /// rulings.
+    #[test]
+    fn moves_are_classified_by_their_rulings() {
+        let rules = variants::rules("bachelor-kamil").expect("variant");
+        let pos = parse_position(rules, "4k4/pP7/9/9/3C5/6W2/9/R3K3R w KQ - 0 1").expect("fen");
+        let kinds = |text: &str| rulings_of(&pos, text);
+        assert_eq!(kinds("d4e7"), [(MoveKind::Ordinary, Some("BK-3"))]);
+        assert_eq!(kinds("g3h6"), [(MoveKind::Ordinary, Some("BK-3"))]);
+        assert_eq!(kinds("e1g1"), [(MoveKind::Castling, Some("BK-5"))]);
+        assert_eq!(
+            kinds("b7b8w"),
+            [
+                (MoveKind::Ordinary, Some("BK-4")),
+                (MoveKind::Promotion, Some("BK-4"))
+            ]
+        );
     }
 }

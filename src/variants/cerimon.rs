@@ -1,46 +1,72 @@
 //! `cerimon`: Cerimon Chess (RULES.md CE-1 to CE-6).
 //!
-//! Data: the Terror `QN`, the Sergeant (`fWfF` plus initial two-square straight or diagonal
-//! steps), captured pieces kept in their owner's hand. Hook: resurrection (CE-5), which turns
-//! each move giving check by a Knight, Bishop, Rook or Sergeant into that move plus every
-//! possible placement of a lost piece of a checking type on an empty beginning square.
+//! Data: chess with the Sergeant (`fWfF` plus initial two-square straight or diagonal steps)
+//! for the Pawn and the Terror `QN` for the Queen, no castling, no en passant, captured pieces
+//! kept in their owner's hand, the beginning squares of the Knights, Bishops, Rooks and
+//! Sergeants as their placement squares. Hook: resurrection (CE-5), which turns each move
+//! giving check by a Knight, Bishop, Rook or Sergeant into that move plus every possible
+//! placement of a lost piece of a checking type on an empty beginning square.
 
-use crate::geometry::Square;
+use super::chess;
+use crate::geometry::Bitboard;
 use crate::position::{Move, Position};
-use crate::variant::{Colour, HandKind, Hooks, HooksAt, OptionSpec, PieceSpec, VariantSpec, Width};
+use crate::variant::{
+    Colour, HandKind, MoveKind, MoveRuling, OptionSpec, PieceSpec, RuleHooksAt, SpecError, Variant,
+    VariantHooks, VariantSpec, Width,
+};
 
-const SERGEANT: u8 = 0;
-const KNIGHT: u8 = 1;
-const BISHOP: u8 = 2;
-const ROOK: u8 = 3;
-const TERROR: u8 = 4;
-const KING: u8 = 5;
+/// The order in which lost pieces are offered back, which fixes the order of the moves
+/// generated (the pieces with beginning squares, CE-5).
+const OFFER_ORDER: [&str; 4] = ["N", "B", "R", "S"];
 
-/// Kinds whose check resurrects, with their beginning files and White's rank (0-based).
-const RESURRECTING: [(u8, &[u8], u8); 4] = [
-    (KNIGHT, &[0, 1, 6, 7], 1),
-    (BISHOP, &[1, 2, 5, 6], 0),
-    (ROOK, &[0, 7], 0),
-    (SERGEANT, &[2, 3, 4, 5], 1),
-];
+/// Each piece's count in the start array, besides the King.
+const START_COUNTS: [(&str, u32); 5] = [("S", 4), ("N", 4), ("B", 4), ("R", 2), ("T", 1)];
 
-/// Each kind's count in the start array (Sergeant, Knight, Bishop, Rook, Terror, King).
-const START_COUNTS: [u32; 6] = [4, 4, 4, 2, 1, 1];
+/// The hooks, with the piece kinds they name.
+struct Cerimon {
+    /// Each kind a check may bring back, with its beginning squares per colour.
+    resurrecting: Vec<(u8, [Bitboard; 2])>,
+    sergeant: u8,
+    king: u8,
+    /// The kinds a Sergeant promotes to, with their start counts.
+    promoted: Vec<(u8, u32)>,
+}
 
-struct Cerimon;
-
-impl<B: Width> HooksAt<B> for Cerimon {
-    fn expands_here(&self, pos: &Position<B>) -> bool {
-        // Only a side with a lost Knight, Bishop, Rook or Sergeant can resurrect.
-        RESURRECTING
+impl Cerimon {
+    fn build(v: &Variant) -> Result<VariantHooks, SpecError> {
+        let mut resurrecting = Vec::new();
+        let mut offered = 0u16;
+        for letter in OFFER_ORDER {
+            let kind = v.kind(letter)?;
+            let at = kind as usize * 2;
+            resurrecting.push((kind, [v.placement_squares[at], v.placement_squares[at + 1]]));
+            offered |= 1 << kind;
+        }
+        if offered != v.placeable_kinds {
+            return Err(SpecError::Hooks {
+                variant: v.spec.id,
+                problem: "the pieces offered back are not those with beginning squares".into(),
+            });
+        }
+        let promoted = START_COUNTS
             .iter()
-            .any(|(kind, _, _)| pos.hand_count(pos.side(), *kind) > 0)
+            .filter(|(letter, _)| *letter != "S")
+            .map(|&(letter, count)| Ok((v.kind(letter)?, count)))
+            .collect::<Result<_, SpecError>>()?;
+        Ok(VariantHooks::with_rules(Cerimon {
+            resurrecting,
+            sergeant: v.kind("S")?,
+            king: v.kind("K")?,
+            promoted,
+        }))
     }
+}
 
+impl<B: Width> RuleHooksAt<B> for Cerimon {
     fn expand(&self, before: &Position<B>, after: &Position<B>, m: Move, out: &mut Vec<Move>) {
         out.push(m);
         let us = before.side();
-        let Some(king) = after.pieces_of(KING, us.flip()).first() else {
+        let Some(king) = after.pieces_of(self.king, us.flip()).first() else {
             return;
         };
         let checkers = after.attackers(king, us);
@@ -48,7 +74,7 @@ impl<B: Width> HooksAt<B> for Cerimon {
             return;
         }
         let moved_only = before.rules().is("resurrect-by", "moved-piece");
-        for (kind, files, white_rank) in RESURRECTING {
+        for &(kind, squares) in &self.resurrecting {
             if before.hand_count(us, kind) == 0 {
                 continue;
             }
@@ -60,43 +86,30 @@ impl<B: Width> HooksAt<B> for Cerimon {
             if !gives_check {
                 continue;
             }
-            let rank = if us == Colour::White {
-                white_rank
-            } else {
-                7 - white_rank
-            };
-            for &file in files {
-                let sq = Square::new(file, rank);
-                if after.piece_at(sq).is_none() {
-                    let mut with = m;
-                    with.add_placement(kind, sq);
-                    out.push(with);
-                }
+            for sq in squares[us.index()].to::<B>() & !after.occupied() {
+                let mut with = m;
+                with.add_placement(kind, sq);
+                out.push(with);
             }
         }
     }
-}
 
-impl Hooks for Cerimon {
-    fn expands(&self) -> bool {
-        true
-    }
-
-    fn validate(&self, pos: &Position) -> Result<(), String> {
+    fn validate(&self, pos: &Position<B>) -> Result<(), String> {
         for c in Colour::BOTH {
-            if pos.hand_count(c, KING) > 0 {
+            if pos.hand_count(c, self.king) > 0 {
                 return Err("a King cannot be in hand (CE-4)".into());
             }
             let total = |k: u8| pos.pieces_of(k, c).count() + pos.hand_count(c, k) as u32;
-            let sergeants = total(SERGEANT);
+            let sergeants = total(self.sergeant);
             if sergeants > 4 {
                 return Err(format!(
                     "{c:?} has {sergeants} Sergeants on the board and in hand (at most 4)"
                 ));
             }
-            let promoted: u32 = [KNIGHT, BISHOP, ROOK, TERROR]
+            let promoted: u32 = self
+                .promoted
                 .iter()
-                .map(|&k| total(k).saturating_sub(START_COUNTS[k as usize]))
+                .map(|&(k, start)| total(k).saturating_sub(start))
                 .sum();
             if promoted + sergeants > 4 {
                 return Err(format!(
@@ -108,33 +121,73 @@ impl Hooks for Cerimon {
     }
 }
 
-/// The declaration.
+/// The declaration: chess with the Sergeant for the Pawn and the Terror for the Queen.
 pub fn spec() -> VariantSpec {
-    VariantSpec {
+    let mut spec = VariantSpec {
         id: "cerimon",
         name: "Cerimon Chess",
-        files: 8,
-        ranks: 8,
-        pieces: vec![
-            PieceSpec::new("S", "Sergeant", "fWfFifmnDifmnA").pawn(&["T", "R", "B", "N"]),
-            PieceSpec::new("N", "Knight", "N"),
-            PieceSpec::new("B", "Bishop", "B"),
-            PieceSpec::new("R", "Rook", "R"),
-            PieceSpec::new("T", "Terror", "QN"),
-            PieceSpec::new("K", "King", "K").royal(),
-        ],
         start_fen: "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSSNN/RBBTKBBR[] w - - 0 1",
         castling: vec![],
         en_passant: false,
         hand: HandKind::LostPieces,
-        jewel: false,
-        options: vec![OptionSpec {
-            name: "resurrect-by",
-            values: &["any-checker", "moved-piece"],
-            ruling: "CE-5",
-            help: "which checks resurrect: any checking Knight, Bishop, Rook or Sergeant, or only the moved piece",
-        }],
+        options: vec![OptionSpec::new(
+            "resurrect-by",
+            &["any-checker", "moved-piece"],
+            "CE-5",
+            "which checks resurrect: any checking Knight, Bishop, Rook or Sergeant, or only the moved piece",
+        )],
         rulings: &["GE-1", "CE-1", "CE-2", "CE-3", "CE-4", "CE-5", "CE-6"],
-        hooks: &Cerimon,
+        move_rulings: vec![
+            MoveRuling::new(MoveKind::Promotion, "CE-3"),
+            MoveRuling::new(MoveKind::AddedPlacement, "CE-5").named("resurrection"),
+        ],
+        hooks: Some(Cerimon::build),
+        ..chess::spec()
+    }
+    .replacing(
+        "P",
+        PieceSpec::new("S", "Sergeant", "fWfFifmnDifmnA")
+            .pawn(&["T", "R", "B", "N"])
+            .ruling("CE-2")
+            .placed_on(&["c2", "d2", "e2", "f2"]),
+    )
+    .replacing("Q", PieceSpec::new("T", "Terror", "QN").ruling("CE-2"));
+    spec.piece_mut("N").placement_squares = &["a2", "b2", "g2", "h2"];
+    spec.piece_mut("B").placement_squares = &["b1", "c1", "f1", "g1"];
+    spec.piece_mut("R").placement_squares = &["a1", "h1"];
+    spec
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::{parse_move, parse_position};
+    use crate::variant::{MoveKind, classify};
+    use crate::variants;
+
+    /// The classifier names a resurrection (CE-5), a promotion (CE-3) and the Sergeant's and
+    /// Terror's moves (CE-2).
+    #[test]
+    fn moves_are_classified_by_their_rulings() {
+        let rules = variants::rules("cerimon").expect("variant");
+        let pos = parse_position(rules, "8/2S1k3/8/8/8/8/3T4/4K3[Nn] w - - 0 1").expect("fen");
+        let kinds = |text: &str| -> Vec<(MoveKind, &str, Option<&str>)> {
+            let m = parse_move(&pos, text).expect(text);
+            classify(&pos, &m)
+                .iter()
+                .map(|c| (c.kind, c.name, c.ruling))
+                .collect()
+        };
+        assert_eq!(
+            kinds("c7c8n,N@a2"),
+            [
+                (MoveKind::Ordinary, "ordinary move", Some("CE-2")),
+                (MoveKind::Promotion, "promotion", Some("CE-3")),
+                (MoveKind::AddedPlacement, "resurrection", Some("CE-5"))
+            ]
+        );
+        assert_eq!(
+            kinds("d2d5"),
+            [(MoveKind::Ordinary, "ordinary move", Some("CE-2"))]
+        );
     }
 }

@@ -1,11 +1,7 @@
-//! `chess`: orthodox chess, the baseline whose public perft tables validate the machinery.
+//! `chess`: orthodox chess, the baseline whose public perft tables validate the machinery. Its
+//! rules are all data: it has no hooks.
 
-use super::corner_castling;
-use crate::variant::{HandKind, Hooks, HooksAt, PieceSpec, VariantSpec, Width};
-
-struct Orthodox;
-impl Hooks for Orthodox {}
-impl<B: Width> HooksAt<B> for Orthodox {}
+use crate::variant::{HandKind, MoveKind, MoveRuling, PieceSpec, VariantSpec, corner_castling};
 
 /// Ruling ids chess suites may cite: GE-1 (RULES.md) and the FIDE rules the edge cases
 /// exercise, each following an article of the FIDE Laws of Chess (documented in
@@ -36,12 +32,49 @@ pub fn spec() -> VariantSpec {
             PieceSpec::new("K", "King", "K").royal(),
         ],
         start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        setup_fen: None,
         castling: corner_castling(8, 8, 'e', ('g', 'f'), ('c', 'd')),
         en_passant: true,
         hand: HandKind::None,
         jewel: false,
+        pawns_on_first_rank: false,
         options: vec![],
         rulings: RULINGS,
-        hooks: &Orthodox,
+        move_rulings: vec![
+            MoveRuling::new(MoveKind::Castling, "FIDE-CASTLING"),
+            MoveRuling::new(MoveKind::EnPassant, "FIDE-EN-PASSANT"),
+            MoveRuling::new(MoveKind::Promotion, "FIDE-PROMOTION"),
+        ],
+        hooks: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::parse_position;
+    use crate::variant::MoveKind;
+    use crate::variant::classify::rulings_of;
+    use crate::variants;
+
+    /// The classifier names each special rule of chess by its FIDE ruling.
+    #[test]
+    fn moves_are_classified_by_their_rulings() {
+        let rules = variants::rules("chess").expect("chess");
+        let pos = parse_position(rules, "r3k3/1P6/8/3pP3/8/8/8/R3K2R w KQq d6 0 2").expect("fen");
+        let parts = |text: &str| rulings_of(&pos, text);
+        assert_eq!(
+            parts("e5d6"),
+            [(MoveKind::EnPassant, Some("FIDE-EN-PASSANT"))]
+        );
+        assert_eq!(parts("e1g1"), [(MoveKind::Castling, Some("FIDE-CASTLING"))]);
+        assert_eq!(parts("e1c1"), [(MoveKind::Castling, Some("FIDE-CASTLING"))]);
+        assert_eq!(
+            parts("b7a8n"),
+            [
+                (MoveKind::Ordinary, None),
+                (MoveKind::Promotion, Some("FIDE-PROMOTION"))
+            ]
+        );
+        assert_eq!(parts("e5e6"), [(MoveKind::Ordinary, None)]);
     }
 }

@@ -8,16 +8,39 @@
 
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Position, flags};
-use crate::variant::{Colour, Outcome, Width};
+use crate::variant::{Colour, Outcome, SpecError, Variant, Width};
 
 /// Which kinds marry.
-pub struct Marriage<'a> {
+pub struct Marriage {
     /// The King kind.
     pub king: u8,
     /// Partner kinds.
-    pub partners: &'a [u8],
-    /// Pink Panther: a legal move robbing the King also lets the game go on.
+    pub partners: Vec<u8>,
+    /// Pink Panther: a legal move robbing the King (a special move over its square) also lets
+    /// the game go on.
     pub robbing_saves: bool,
+}
+
+impl Marriage {
+    /// The King spelled `king` marrying the pieces spelled `partners`, looked up in `v`.
+    ///
+    /// # Errors
+    /// A letter the variant does not declare.
+    pub fn of(
+        v: &Variant,
+        king: &str,
+        partners: &[&str],
+        robbing_saves: bool,
+    ) -> Result<Marriage, SpecError> {
+        Ok(Marriage {
+            king: v.kind(king)?,
+            partners: partners
+                .iter()
+                .map(|p| v.kind(p))
+                .collect::<Result<_, _>>()?,
+            robbing_saves,
+        })
+    }
 }
 
 /// Whether two squares touch (one of the eight squares around each other).
@@ -29,7 +52,7 @@ fn touch(a: Square, b: Square) -> bool {
 pub fn adjacent_partners<B: Width>(pos: &Position<B>, m: &Marriage, c: Colour) -> Bitboard<B> {
     let mut found = Bitboard::NONE;
     for king in pos.pieces_of(m.king, c) {
-        for &p in m.partners {
+        for &p in &m.partners {
             found |= pos.pieces_of(p, c).filter_squares(|q| touch(q, king));
         }
     }
@@ -54,7 +77,9 @@ pub fn marriage_decision<B: Width>(pos: &Position<B>, m: &Marriage) -> Option<Ou
         let mut saved = false;
         pos.for_each_legal_unchecked(|mv, _| {
             let captures = single && mv.has_moving_part() && mv.to == partner;
-            let robs = m.robbing_saves && mv.flags & flags::ACQUIRE != 0 && Some(mv.via) == king_sq;
+            let robs = m.robbing_saves
+                && mv.flags & flags::SPECIAL != 0
+                && Some(mv.special_square) == king_sq;
             saved |= captures || robs;
         });
         if !saved {

@@ -3,91 +3,79 @@
 //! The jewel is position state: an unclaimed jewel is a neutral square (it blocks slides and
 //! cannot be entered, PP-4); a carried jewel is a carrier kind on the board (`+G` King, `+R`
 //! Chatelaine, `+B` Primate, `+N` Gnu, `+P` Silvergeneral), declared as ordinary uncapturable
-//! pieces with their own movement (PP-3).
+//! pieces with their own movement (PP-3). The hooks look every kind up by its letter.
 //!
-//! Jewel jumps come from one mechanism: every plain piece's own movement "made over" a square.
-//! For a leap (dx, dy) the jump is (2dx, 2dy) with the jumped square in the middle; for a slide it
-//! is the slide through the jumped square to any square beyond. A plain piece jumping the jewel
-//! square acquires the jewel (PP-5, robbing any carrier there); a carrier making its plain
-//! piece's move over an allied plain piece hands the jewel on (PP-6). The landing square follows
-//! the atom's own mode (a Pawn's straight step is move-only, its diagonal capture-only).
+//! Jewel jumps are the variant's special moves, and come from one mechanism: every plain
+//! piece's own movement "made over" a square. For a leap (dx, dy) the jump is (2dx, 2dy) with
+//! the jumped square in the middle; for a slide it is the slide through the jumped square to
+//! any square beyond. A plain piece jumping the jewel square acquires the jewel (PP-5, robbing
+//! any carrier there); a carrier making its plain piece's move over an allied plain piece hands
+//! the jewel on (PP-6). The landing square follows the atom's own mode (a Pawn's straight step
+//! is move-only, its diagonal capture-only). A jump is a [`Move::special`] whose special square
+//! is the square jumped; whether it acquires or passes follows from the mover (plain or
+//! carrier). `Jumps` also has the fast paths that decide the legality of most moves without
+//! making them ([`FastPathsAt`]).
 
 use super::marriage::{Marriage, marriage_decision};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::piece::Atom;
-use crate::position::{Legality, Move, Piece, Position, add_promoting, flags, moves_onto};
+use crate::position::{Legality, Move, Piece, Position, add_promoting, moves_onto};
 use crate::variant::{
-    Colour, HandKind, Hooks, HooksAt, OptionSpec, Outcome, PieceSpec, Variant, VariantSpec, Width,
+    Colour, FastPathsAt, HandKind, MAX_KINDS, MoveKind, MoveRuling, OptionSpec, Outcome, PieceSpec,
+    RuleHooksAt, SpecError, SpecialMovesAt, Variant, VariantHooks, VariantSpec, Width,
 };
+use std::sync::Arc;
 
-const GENERAL: u8 = 0;
-const KING: u8 = 1;
-const ROOK: u8 = 3;
-const CHATELAINE: u8 = 4;
-const BISHOP: u8 = 5;
-const PRIMATE: u8 = 6;
-const KNIGHT: u8 = 7;
-const GNU: u8 = 8;
-const PAWN: u8 = 9;
-const SILVERGENERAL: u8 = 10;
-const QUEEN: u8 = 11;
+/// The letters of the plain pieces that may carry the jewel; `+` and the letter is the
+/// carrier.
+const PLAIN_LETTERS: [&str; 5] = ["G", "R", "B", "N", "P"];
 
-/// (plain, carrier) pairs.
-const CARRIERS: [(u8, u8); 5] = [
-    (GENERAL, KING),
-    (ROOK, CHATELAINE),
-    (BISHOP, PRIMATE),
-    (KNIGHT, GNU),
-    (PAWN, SILVERGENERAL),
-];
-
-fn carrier_of(plain: u8) -> Option<u8> {
-    CARRIERS.iter().find(|(p, _)| *p == plain).map(|(_, c)| *c)
+/// (plain, carrier) kind pairs, looked up by letter, with each kind's other form.
+#[derive(Clone, Copy)]
+struct Carriers {
+    pairs: [(u8, u8); 5],
+    /// Per kind: its carrier form (a plain kind) or its plain form (a carrier), else
+    /// [`Carriers::NONE`].
+    carrier: [u8; MAX_KINDS],
+    plain: [u8; MAX_KINDS],
 }
 
-fn plain_of(carrier: u8) -> Option<u8> {
-    CARRIERS
-        .iter()
-        .find(|(_, c)| *c == carrier)
-        .map(|(p, _)| *p)
-}
+impl Carriers {
+    const NONE: u8 = u8::MAX;
 
-/// The jewel's square: the unclaimed `*` or the carrier's square.
-pub fn jewel_square<B: Width>(pos: &Position<B>) -> Option<Square> {
-    pos.neutral().first().or_else(|| {
-        CARRIERS
-            .iter()
-            .map(|(_, c)| pos.kind_bb(*c))
-            .fold(Bitboard::NONE, |a, b| a | b)
-            .first()
-    })
-}
-
-/// How a piece of `kind` jumps: the plain kind whose movement it makes, the move flag, and the
-/// kind it lands as. A plain piece acquires; a carrier passes. `None` for the Princess and Queen.
-fn jump_rule(kind: u8) -> Option<(u8, u8, u8)> {
-    if let Some(c) = carrier_of(kind) {
-        Some((kind, flags::ACQUIRE, c))
-    } else {
-        plain_of(kind).map(|p| (p, flags::PASS, p))
+    fn of(v: &Variant) -> Result<Carriers, SpecError> {
+        let mut c = Carriers {
+            pairs: [(0, 0); 5],
+            carrier: [Carriers::NONE; MAX_KINDS],
+            plain: [Carriers::NONE; MAX_KINDS],
+        };
+        for (pair, plain) in c.pairs.iter_mut().zip(PLAIN_LETTERS) {
+            *pair = (v.kind(plain)?, v.kind(&format!("+{plain}"))?);
+            c.carrier[pair.0 as usize] = pair.1;
+            c.plain[pair.1 as usize] = pair.0;
+        }
+        Ok(c)
     }
-}
 
-/// Whether a jump of `us` flagged `flag` may go over `over`: an acquiring jump over the jewel
-/// square (PP-5), a pass over an allied plain piece that has a carrier form (PP-6). The one
-/// definition of what is jumpable, for both the generator and the attack test.
-fn may_jump<B: Width>(
-    pos: &Position<B>,
-    us: Colour,
-    flag: u8,
-    over: Square,
-    jewel: Square,
-) -> bool {
-    if flag == flags::ACQUIRE {
-        over == jewel
-    } else {
-        pos.piece_at(over)
-            .is_some_and(|p| p.colour == us && carrier_of(p.kind).is_some())
+    #[inline(always)]
+    fn carrier_of(&self, plain: u8) -> Option<u8> {
+        Some(self.carrier[plain as usize % MAX_KINDS]).filter(|&c| c != Carriers::NONE)
+    }
+
+    #[inline(always)]
+    fn plain_of(&self, carrier: u8) -> Option<u8> {
+        Some(self.plain[carrier as usize % MAX_KINDS]).filter(|&p| p != Carriers::NONE)
+    }
+
+    /// The jewel's square: the unclaimed `*` or the carrier's square.
+    fn jewel_square<B: Width>(&self, pos: &Position<B>) -> Option<Square> {
+        pos.neutral().first().or_else(|| {
+            self.pairs
+                .iter()
+                .map(|(_, c)| pos.kind_bb(*c))
+                .fold(Bitboard::NONE, |a, b| a | b)
+                .first()
+        })
     }
 }
 
@@ -97,245 +85,511 @@ fn vector(atom: &Atom, us: Colour) -> (i32, i32) {
     (atom.dx as i32 * sign, atom.dy as i32 * sign)
 }
 
-/// One jewel jump of one atom: the flag, the mover's square, the square jumped, the squares the
+/// One slide of a plain piece, in the order its movement declares it.
+#[derive(Clone, Copy)]
+struct Slide {
+    dir: u8,
+    quiet: bool,
+    capture: bool,
+}
+
+/// The jewel jumps: the kinds they name and the tables they read, built when the variant is
+/// compiled.
+struct Jumps {
+    carriers: Carriers,
+    /// The King (`+G`), whose steps [`Jumps::exposing_squares`] reads.
+    king: u8,
+    rook: u8,
+    bishop: u8,
+    knight: u8,
+    /// Per kind and colour: the kind's slides (plain kinds only).
+    slides: Vec<[Vec<Slide>; 2]>,
+    tables: JumpTables,
+}
+
+impl Jumps {
+    fn new(v: &Variant) -> Result<Jumps, SpecError> {
+        let carriers = Carriers::of(v)?;
+        let slides = (0..v.spec.pieces.len())
+            .map(|kind| {
+                Colour::BOTH.map(|by| {
+                    v.atoms[kind]
+                        .iter()
+                        .filter(|a| a.rider)
+                        .map(|a| {
+                            let (dx, dy) = vector(a, by);
+                            let dir = v
+                                .directions
+                                .iter()
+                                .position(|&d| d == (dx as i8, dy as i8))
+                                .expect("every rider's direction is compiled");
+                            Slide {
+                                dir: dir as u8,
+                                quiet: a.quiet,
+                                capture: a.capture,
+                            }
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let mut jumps = Jumps {
+            carriers,
+            king: v.kind("+G")?,
+            rook: v.kind("R")?,
+            bishop: v.kind("B")?,
+            knight: v.kind("N")?,
+            slides,
+            tables: JumpTables::default(),
+        };
+        jumps.tables = JumpTables::build(v, &jumps);
+        Ok(jumps)
+    }
+
+    /// The slides of `kind` for `by`.
+    fn slides(&self, kind: u8, by: Colour) -> &[Slide] {
+        &self.slides[kind as usize][by.index()]
+    }
+
+    /// How a piece of `kind` jumps: the plain kind whose movement it makes, whether it
+    /// acquires (a plain piece) or passes (a carrier), and the kind it lands as. `None` for the
+    /// Princess and Queen.
+    fn jump_rule(&self, kind: u8) -> Option<(u8, bool, u8)> {
+        if let Some(c) = self.carriers.carrier_of(kind) {
+            Some((kind, true, c))
+        } else {
+            self.carriers.plain_of(kind).map(|p| (p, false, p))
+        }
+    }
+
+    /// Whether a jump of `us` may go over `over`: an acquiring jump over the jewel square
+    /// (PP-5), a pass over an allied plain piece that has a carrier form (PP-6). The one
+    /// definition of what is jumpable, for both the generator and the attack test.
+    fn may_jump<B: Width>(
+        &self,
+        pos: &Position<B>,
+        us: Colour,
+        acquiring: bool,
+        over: Square,
+        jewel: Square,
+    ) -> bool {
+        if acquiring {
+            over == jewel
+        } else {
+            pos.piece_at(over)
+                .is_some_and(|p| p.colour == us && self.carriers.carrier_of(p.kind).is_some())
+        }
+    }
+    /// Calls `f` with every jewel jump of `by` that may end on a square of `wanted`, slides
+    /// blocked by `blockers`, until `f` returns true (then returns true). Jumps that cannot end on
+    /// `wanted` may be left out or not.
+    ///
+    /// A jump is a plain movement's atom made twice over one square (PP-5, PP-6), so every jump
+    /// either goes over the jewel square (acquiring: the mover is a plain piece `J - atom` away, or
+    /// for a slide the first blocker behind `J`) or starts on the carrier (passing over an ally an
+    /// atom away, or the first blocker ahead for a slide). Looking from those two squares finds
+    /// every jump without visiting the other pieces; every landing square lies a leap or a ray away
+    /// from the jewel square, which lets whole atoms be skipped when they miss `wanted`. Slides are
+    /// unlimited (every Pink Panther rider is); [`Jumps::may_jump`] decides what may be jumped. In most
+    /// positions no plain piece stands where it could acquire: [`JumpTables`] says so with one
+    /// intersection per plain kind.
+    fn for_each_jump<B: Width>(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+        mut f: impl FnMut(Jump<B>) -> bool,
+    ) -> bool {
+        let v = pos.variant();
+        let Some(jewel) = self.carriers.jewel_square(pos) else {
+            return false;
+        };
+        let t = &self.tables;
+        let ours = pos.colour_bb(by);
+        let at = by.index() * SQUARE_COUNT + jewel.index();
+        // First which plain kinds stand where they could acquire (usually none), in a tight loop.
+        let any_from = &t.any_source[at];
+        let mut acquiring = 0u8;
+        for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
+            if pos.kind_bb(plain).intersects(ours & any_from[i].to()) {
+                acquiring |= 1 << i;
+            }
+        }
+        let sources = &t.sources[at];
+        while acquiring != 0 {
+            let i = acquiring.trailing_zeros() as usize;
+            acquiring &= acquiring - 1;
+            let plain = self.carriers.pairs[i].0;
+            let movers = pos.kind_bb(plain) & ours;
+            let [quiet_from, capture_from, slide_from] = sources[i].map(|b| b.to::<B>());
+            for from in movers & (quiet_from | capture_from) {
+                // Square indices are linear in file and rank: the landing square mirrors `from`.
+                let to = Square((2 * u16::from(jewel.0) - u16::from(from.0)) as u8);
+                if wanted.has(to)
+                    && f(Jump {
+                        acquiring: true,
+                        from,
+                        via: jewel,
+                        to: Bitboard::<B>::of(to),
+                        quiet: quiet_from.has(from),
+                        capture: capture_from.has(from),
+                    })
+                {
+                    return true;
+                }
+            }
+            if !movers.intersects(slide_from) {
+                continue;
+            }
+            for ride in self.slides(plain, by) {
+                let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+                if !v.ray_bb[ray].to().intersects(wanted)
+                    || !v.back_ray_bb[ray].to().intersects(movers)
+                {
+                    continue;
+                }
+                if let Some(from) = v.nearest_back(ride.dir, jewel, blockers)
+                    && movers.has(from)
+                    && f(Jump {
+                        acquiring: true,
+                        from,
+                        via: jewel,
+                        to: v.slide(ride.dir, jewel, blockers).0,
+                        quiet: ride.quiet,
+                        capture: ride.capture,
+                    })
+                {
+                    return true;
+                }
+            }
+        }
+        let Some(plain) = pos
+            .piece_at(jewel)
+            .filter(|p| p.colour == by)
+            .and_then(|p| self.carriers.plain_of(p.kind))
+        else {
+            return false;
+        };
+        // Passing: the carrier makes its plain piece's move over an ally an atom away (landing two
+        // atoms away), or over the first blocker of a slide.
+        let g = &v.geometry;
+        let jump = |via: Square, to: Bitboard<B>, quiet: bool, capture: bool| Jump {
+            acquiring: false,
+            from: jewel,
+            via,
+            to,
+            quiet,
+            capture,
+        };
+        for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
+            let (dx, dy) = vector(atom, by);
+            if let Some(to) = g.offset(jewel, 2 * dx, 2 * dy)
+                && wanted.has(to)
+                && let Some(via) = g.offset(jewel, dx, dy)
+                && self.may_jump(pos, by, false, via, jewel)
+                && f(jump(via, Bitboard::<B>::of(to), atom.quiet, atom.capture))
+            {
+                return true;
+            }
+        }
+        for ride in self.slides(plain, by) {
+            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+            if !v.ray_bb[ray].to().intersects(wanted) {
+                continue;
+            }
+            if let Some(via) = v.slide(ride.dir, jewel, blockers).1
+                && self.may_jump(pos, by, false, via, jewel)
+                && f(jump(
+                    via,
+                    v.slide(ride.dir, via, blockers).0,
+                    ride.quiet,
+                    ride.capture,
+                ))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
+    fn jewel_jumps<B: Width>(&self, pos: &Position<B>, us: Colour, out: &mut Vec<Move>) {
+        let v = pos.variant();
+        let blockers = pos.occupied() | pos.neutral();
+        let targets = pos.capturable(us.flip());
+        let last_rank = v.last_rank_bb[us.index()].to();
+        self.for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
+            let piece = pos.piece_at(j.from).expect("a mover");
+            let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
+            let promotions = &v.promotion_kinds[lands_as as usize];
+            for to in landing_squares(&j, blockers, targets) {
+                let m = Move::special(j.from, to, j.via);
+                add_promoting(out, pos, m, promotions, last_rank);
+            }
+            false
+        });
+    }
+
+    /// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
+    /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
+    /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
+    /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
+    /// robbed, a plain slider along them; the eight neighbours are always kept.
+    fn exposing_squares<B: Width>(
+        &self,
+        pos: &Position<B>,
+        general: Square,
+        them: Colour,
+    ) -> Bitboard<B> {
+        let v = pos.variant();
+        let t = &self.tables;
+        let theirs = pos.colour_bb(them);
+        let has = |plain: u8| {
+            let carrier = self.carriers.carrier_of(plain).expect("a carrier form");
+            (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
+        };
+        let mut out = v.slot_moves[Variant::slot(self.king, them, general)].leap_capture;
+        if has(self.knight) {
+            out |= v.slot_moves[Variant::slot(self.knight, them, general)].leap_capture;
+        }
+        if has(self.rook) {
+            out |= t.orthogonal_lines[general.index()];
+        }
+        if has(self.bishop) {
+            out |= t.diagonal_lines[general.index()];
+        }
+        out.to()
+    }
+
+    /// Whether the unclaimed jewel is the first blocker on a line from `general` with an enemy
+    /// piece next behind it (taking the jewel empties its square, which may open that line).
+    fn jewel_shields<B: Width>(&self, pos: &Position<B>, general: Square, jewel: Square) -> bool {
+        let v = pos.variant();
+        let dir = self.tables.line_dir[general.index() * SQUARE_COUNT + jewel.index()];
+        if dir == NO_LINE {
+            return false;
+        }
+        let blockers = pos.occupied() | pos.neutral();
+        let theirs = pos.colour_bb(pos.side().flip());
+        v.nearest_back(dir, general, blockers) == Some(jewel)
+            && v.nearest_back(dir, jewel, blockers)
+                .is_some_and(|s| theirs.has(s))
+    }
+
+    /// The number of legal jewel jumps of the side to move ([`FastPathsAt::count_legal`]).
+    ///
+    /// With the General on `g` (not in check, else no `legality`), a jump of another piece from
+    /// `from` over `via` to `to` changes only those three squares. Table attacks on `g` can then
+    /// only come through `from` (the pins of `legality`) or through `via` when it held the
+    /// unclaimed jewel ([`Jumps::jewel_shields`]): a robbed carrier stays a blocker and attacks no more
+    /// as its plain piece, a passing jump leaves `via` occupied, and `to` is filled. Jump attacks
+    /// after the move all go over the new jewel square (`to` when acquiring, `via` when passing;
+    /// the side to move then carries it, so the enemy only acquires), which must lie in
+    /// [`Jumps::exposing_squares`]. The General acquiring becomes a King and is never in check. Without a
+    /// General, a jump is illegal only if it makes our King a General (its pass, or a robbery of
+    /// it). Every jump left undecided is made and tested.
+    fn count_jumps<B: Width>(&self, pos: &Position<B>, l: &Legality<B>) -> u64 {
+        let v = pos.variant();
+        let us = pos.side();
+        let them = us.flip();
+        let blockers = pos.occupied() | pos.neutral();
+        let last_rank = v.last_rank_bb[us.index()].to();
+        let general = l.royals.first();
+        let unclaimed = pos.neutral().first();
+        let mut exposing: Option<Bitboard<B>> = None;
+        let mut shields: Option<bool> = None;
+        let mut count = 0;
+        self.for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
+            // Most positions have no jump: what only a jump needs is computed here.
+            let to = landing_squares(&j, blockers, pos.capturable(them));
+            if to.is_empty() {
+                return false;
+            }
+            let piece = pos.piece_at(j.from).expect("a mover");
+            let acquiring = j.acquiring;
+            let safe = match general {
+                None => {
+                    let makes_general = if acquiring {
+                        pos.piece_at(j.via)
+                            .is_some_and(|p| p.kind == self.king && p.colour == us)
+                    } else {
+                        piece.kind == self.king
+                    };
+                    if makes_general { Bitboard::NONE } else { to }
+                }
+                Some(g) if g == j.from => to,
+                Some(g) => {
+                    let opened = l.pinned.has(j.from)
+                        || (acquiring
+                            && unclaimed.is_some_and(|n| {
+                                *shields.get_or_insert_with(|| self.jewel_shields(pos, g, n))
+                            }));
+                    let exposing =
+                        *exposing.get_or_insert_with(|| self.exposing_squares(pos, g, them));
+                    if opened || (!acquiring && exposing.has(j.via)) {
+                        Bitboard::NONE
+                    } else if acquiring {
+                        to & !exposing
+                    } else {
+                        to
+                    }
+                }
+            };
+            let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
+            let promotions = &v.promotion_kinds[lands_as as usize];
+            count += moves_onto(safe, last_rank, promotions.len());
+            for sq in to & !safe {
+                let mut m = Move::special(j.from, sq, j.via);
+                let choices: &[u8] = if last_rank.has(sq) { promotions } else { &[] };
+                if choices.is_empty() {
+                    count += u64::from(!pos.play(m).royal_attacked(us));
+                }
+                for &p in choices {
+                    m.promotion = p + 1;
+                    count += u64::from(!pos.play(m).royal_attacked(us));
+                }
+            }
+            false
+        });
+        count
+    }
+
+    /// Whether some jewel jump of `by` ends on `sq` (PP-7: jumps give check): the same as asking
+    /// [`Jumps::jewel_jumps`] for a move to `sq`, without generating or storing the moves.
+    fn jump_lands_on<B: Width>(&self, pos: &Position<B>, sq: Square, by: Colour) -> bool {
+        let blockers = pos.occupied() | pos.neutral();
+        self.for_each_jump(pos, by, blockers, Bitboard::<B>::of(sq), |j| {
+            landing_squares(&j, blockers, pos.capturable(by.flip())).has(sq)
+        })
+    }
+
+    /// Every square of `wanted` on which a jewel jump of `by` could capture a piece standing
+    /// there, slides blocked by `blockers`: the jumps' landing squares for atoms that capture,
+    /// whatever stands on them now (squares outside `wanted` may be included too).
+    fn jump_attack_map<B: Width>(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+    ) -> Bitboard<B> {
+        let mut map = Bitboard::NONE;
+        self.for_each_jump(pos, by, blockers, wanted, |j| {
+            if j.capture {
+                map |= j.to;
+            }
+            false
+        });
+        map
+    }
+
+    /// The side to move's pieces whose moves must be made and tested, with its General on
+    /// `general`, and the squares where that matters ([`FastPathsAt::must_test`]); see
+    /// [`FastPathsAt::attack_map`] on [`Jumps`] for why every other move is decided exactly by the
+    /// attack map and the table pins.
+    ///
+    /// * Its carrier: moving it moves the jewel square, which changes every acquiring jump of the
+    ///   enemy (which then carries nothing). A jump landing on the General after the carrier's
+    ///   plain move to `s` goes over `s`, so only moves onto [`Jumps::exposing_squares`] are tested.
+    /// * A piece whose leaving a line through the General lets a sliding jump land on it. Such a
+    ///   jump needs, behind the General on that line, a jumpable first blocker and an enemy mover
+    ///   next (a leap's jumped square is fixed, and no piece of ours is ever jumpable for the
+    ///   enemy). Taking one piece off the line changes the first two blockers only if it is one of
+    ///   them: so the pieces flagged are the first or second blocker when the other one of the
+    ///   two is jumpable for the enemy ([`Jumps::may_jump`]) and the third is an enemy piece. Their moves
+    ///   are tested wherever they go (and then the carrier's too).
+    fn jump_pinned<B: Width>(
+        &self,
+        pos: &Position<B>,
+        general: Square,
+    ) -> (Bitboard<B>, Bitboard<B>) {
+        let v = pos.variant();
+        let us = pos.side();
+        let them = us.flip();
+        let Some(jewel) = self.carriers.jewel_square(pos) else {
+            return (Bitboard::NONE, Bitboard::NONE);
+        };
+        let ours = pos.colour_bb(us);
+        let theirs = pos.colour_bb(them);
+        let carrier = Bitboard::<B>::of(jewel) & ours;
+        let carrier_only = || {
+            if carrier.is_empty() {
+                (Bitboard::NONE, Bitboard::NONE)
+            } else {
+                (carrier, self.exposing_squares(pos, general, them))
+            }
+        };
+        // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
+        // is the only square it may jump: only the line from the General through it matters.
+        let t = &self.tables;
+        let dirs = if theirs.has(jewel) {
+            0..v.directions.len() as u8
+        } else {
+            match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
+                NO_LINE => return carrier_only(),
+                // Then every enemy piece is plain, and the third blocker must be a plain slider
+                // behind the jewel square: usually there is none.
+                dir if !v.back_ray_bb[dir as usize * SQUARE_COUNT + jewel.index()]
+                    .to()
+                    .intersects(theirs & (pos.kind_bb(self.rook) | pos.kind_bb(self.bishop))) =>
+                {
+                    return carrier_only();
+                }
+                dir => dir..dir + 1,
+            }
+        };
+        let mut tested = Bitboard::NONE;
+        // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
+        let slides_over = |from: Square, over: Square, dir: u8| {
+            let mover = pos.piece_at(from).expect("a blocker of theirs");
+            self.jump_rule(mover.kind)
+                .is_some_and(|(plain, acquiring, _)| {
+                    self.may_jump(pos, them, acquiring, over, jewel)
+                        && self
+                            .slides(plain, them)
+                            .iter()
+                            .any(|r| r.dir == dir && r.capture)
+                })
+        };
+        let blockers = pos.occupied() | pos.neutral();
+        let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
+        for dir in dirs {
+            let Some(first) = behind(general, dir) else {
+                continue;
+            };
+            let Some(second) = behind(first, dir) else {
+                continue;
+            };
+            let Some(third) = behind(second, dir).filter(|&t| theirs.has(t)) else {
+                continue;
+            };
+            if ours.has(first) && slides_over(third, second, dir) {
+                tested.set(first);
+            }
+            if ours.has(second) && slides_over(third, first, dir) {
+                tested.set(second);
+            }
+        }
+        if tested.is_empty() {
+            carrier_only()
+        } else {
+            (tested | carrier, v.geometry.mask.to())
+        }
+    }
+}
+
+/// One jewel jump of one atom: whether it acquires, the mover's square, the square jumped, the squares the
 /// jump may end on as far as the board allows (a leap's one square; for a slide the empty
 /// squares beyond the jumped one and the first blocker after them), and the atom's modes, which
 /// [`landing_squares`] applies to those squares.
 struct Jump<B: Width> {
-    flag: u8,
+    acquiring: bool,
     from: Square,
     via: Square,
     to: Bitboard<B>,
     quiet: bool,
     capture: bool,
-}
-
-/// Calls `f` with every jewel jump of `by` that may end on a square of `wanted`, slides
-/// blocked by `blockers`, until `f` returns true (then returns true). Jumps that cannot end on
-/// `wanted` may be left out or not.
-///
-/// A jump is a plain movement's atom made twice over one square (PP-5, PP-6), so every jump
-/// either goes over the jewel square (acquiring: the mover is a plain piece `J - atom` away, or
-/// for a slide the first blocker behind `J`) or starts on the carrier (passing over an ally an
-/// atom away, or the first blocker ahead for a slide). Looking from those two squares finds
-/// every jump without visiting the other pieces; every landing square lies a leap or a ray away
-/// from the jewel square, which lets whole atoms be skipped when they miss `wanted`. Slides are
-/// unlimited (every Pink Panther rider is); [`may_jump`] decides what may be jumped. In most
-/// positions no plain piece stands where it could acquire: [`JumpTables`] says so with one
-/// intersection per plain kind.
-fn for_each_jump<B: Width>(
-    pos: &Position<B>,
-    by: Colour,
-    blockers: Bitboard<B>,
-    wanted: Bitboard<B>,
-    mut f: impl FnMut(Jump<B>) -> bool,
-) -> bool {
-    let v = pos.variant();
-    let Some(jewel) = jewel_square(pos) else {
-        return false;
-    };
-    let t = tables(v);
-    let ours = pos.colour_bb(by);
-    let at = by.index() * SQUARE_COUNT + jewel.index();
-    // First which plain kinds stand where they could acquire (usually none), in a tight loop.
-    let any_from = &t.any_source[at];
-    let mut acquiring = 0u8;
-    for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
-        if pos.kind_bb(plain).intersects(ours & any_from[i].to()) {
-            acquiring |= 1 << i;
-        }
-    }
-    let sources = &t.sources[at];
-    while acquiring != 0 {
-        let i = acquiring.trailing_zeros() as usize;
-        acquiring &= acquiring - 1;
-        let plain = CARRIERS[i].0;
-        let movers = pos.kind_bb(plain) & ours;
-        let [quiet_from, capture_from, slide_from] = sources[i].map(|b| b.to::<B>());
-        for from in movers & (quiet_from | capture_from) {
-            // Square indices are linear in file and rank: the landing square mirrors `from`.
-            let to = Square((2 * u16::from(jewel.0) - u16::from(from.0)) as u8);
-            if wanted.has(to)
-                && f(Jump {
-                    flag: flags::ACQUIRE,
-                    from,
-                    via: jewel,
-                    to: Bitboard::<B>::of(to),
-                    quiet: quiet_from.has(from),
-                    capture: capture_from.has(from),
-                })
-            {
-                return true;
-            }
-        }
-        if !movers.intersects(slide_from) {
-            continue;
-        }
-        for ride in &v.rides[Variant::slot(plain, by, jewel)] {
-            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
-            if !v.ray_bb[ray].to().intersects(wanted) || !v.back_ray_bb[ray].to().intersects(movers)
-            {
-                continue;
-            }
-            if let Some(from) = v.nearest_back(ride.dir, jewel, blockers)
-                && movers.has(from)
-                && f(Jump {
-                    flag: flags::ACQUIRE,
-                    from,
-                    via: jewel,
-                    to: v.slide(ride.dir, jewel, blockers).0,
-                    quiet: ride.quiet,
-                    capture: ride.capture,
-                })
-            {
-                return true;
-            }
-        }
-    }
-    let Some(plain) = pos
-        .piece_at(jewel)
-        .filter(|p| p.colour == by)
-        .and_then(|p| plain_of(p.kind))
-    else {
-        return false;
-    };
-    // Passing: the carrier makes its plain piece's move over an ally an atom away (landing two
-    // atoms away), or over the first blocker of a slide.
-    let g = &v.geometry;
-    let jump = |via: Square, to: Bitboard<B>, quiet: bool, capture: bool| Jump {
-        flag: flags::PASS,
-        from: jewel,
-        via,
-        to,
-        quiet,
-        capture,
-    };
-    for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
-        let (dx, dy) = vector(atom, by);
-        if let Some(to) = g.offset(jewel, 2 * dx, 2 * dy)
-            && wanted.has(to)
-            && let Some(via) = g.offset(jewel, dx, dy)
-            && may_jump(pos, by, flags::PASS, via, jewel)
-            && f(jump(via, Bitboard::<B>::of(to), atom.quiet, atom.capture))
-        {
-            return true;
-        }
-    }
-    for ride in &v.rides[Variant::slot(plain, by, jewel)] {
-        let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
-        if !v.ray_bb[ray].to().intersects(wanted) {
-            continue;
-        }
-        if let Some(via) = v.slide(ride.dir, jewel, blockers).1
-            && may_jump(pos, by, flags::PASS, via, jewel)
-            && f(jump(
-                via,
-                v.slide(ride.dir, via, blockers).0,
-                ride.quiet,
-                ride.capture,
-            ))
-        {
-            return true;
-        }
-    }
-    false
-}
-
-/// What [`for_each_jump`] reads per (colour, jewel square) and plain kind of [`CARRIERS`],
-/// from the declared atoms: the squares an acquiring leap may start from, by whether it may
-/// land quietly and whether it may capture (it lands as far beyond the jewel square as it
-/// starts before it), and the squares an acquiring slide may start from (every square behind
-/// the jewel square on its slides' lines); and all three together.
-///
-/// Per square pair (General, jewel), the direction whose back ray from the General holds the
-/// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
-struct JumpTables {
-    sources: Vec<[[Bitboard; 3]; CARRIERS.len()]>,
-    any_source: Vec<[Bitboard; CARRIERS.len()]>,
-    line_dir: Vec<u8>,
-    orthogonal_lines: Vec<Bitboard>,
-    diagonal_lines: Vec<Bitboard>,
-}
-
-const NO_LINE: u8 = u8::MAX;
-
-/// The tables, built on first use (the board and pieces of Pink Panther do not depend on its
-/// options).
-fn tables(v: &Variant) -> &'static JumpTables {
-    static TABLES: std::sync::OnceLock<JumpTables> = std::sync::OnceLock::new();
-    TABLES.get_or_init(|| {
-        let mut t = JumpTables {
-            sources: vec![[[Bitboard::EMPTY; 3]; CARRIERS.len()]; 2 * SQUARE_COUNT],
-            any_source: vec![[Bitboard::EMPTY; CARRIERS.len()]; 2 * SQUARE_COUNT],
-            line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
-            orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
-            diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
-        };
-        let g = &v.geometry;
-        for (dir, &(dx, dy)) in v.directions.iter().enumerate() {
-            for sq in g.squares() {
-                let at = dir * SQUARE_COUNT + sq.index();
-                for other in v.back_ray_bb[at] {
-                    t.line_dir[sq.index() * SQUARE_COUNT + other.index()] = dir as u8;
-                }
-                if dx == 0 || dy == 0 {
-                    t.orthogonal_lines[sq.index()] |= v.ray_bb[at];
-                } else {
-                    t.diagonal_lines[sq.index()] |= v.ray_bb[at];
-                }
-            }
-        }
-        for (i, &(plain, _)) in CARRIERS.iter().enumerate() {
-            for by in Colour::BOTH {
-                for jewel in g.squares() {
-                    let from_bb = &mut t.sources[by.index() * SQUARE_COUNT + jewel.index()][i];
-                    for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
-                        let (dx, dy) = vector(atom, by);
-                        if let (Some(from), Some(_)) =
-                            (g.offset(jewel, -dx, -dy), g.offset(jewel, dx, dy))
-                        {
-                            if atom.quiet {
-                                from_bb[0].set(from);
-                            }
-                            if atom.capture {
-                                from_bb[1].set(from);
-                            }
-                        }
-                    }
-                    for ride in &v.rides[Variant::slot(plain, by, jewel)] {
-                        from_bb[2] |=
-                            v.back_ray_bb[ride.dir as usize * SQUARE_COUNT + jewel.index()];
-                    }
-                }
-            }
-        }
-        for (any, sources) in t.any_source.iter_mut().zip(&t.sources) {
-            for (a, [quiet_from, capture_from, slide_from]) in any.iter_mut().zip(sources) {
-                *a = *quiet_from | *capture_from | *slide_from;
-            }
-        }
-        t
-    })
-}
-
-/// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
-pub fn jewel_jumps<B: Width>(pos: &Position<B>, us: Colour, out: &mut Vec<Move>) {
-    let v = pos.variant();
-    let blockers = pos.occupied() | pos.neutral();
-    let targets = pos.capturable(us.flip());
-    let last_rank = v.last_rank_bb[us.index()].to();
-    for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
-        let piece = pos.piece_at(j.from).expect("a mover");
-        let (_, _, lands_as) = jump_rule(piece.kind).expect("a jumping kind");
-        let promotions = &v.promotion_kinds[lands_as as usize];
-        for to in landing_squares(&j, blockers, targets) {
-            let mut m = Move::new(j.from, to);
-            m.flags = j.flag;
-            m.via = j.via;
-            add_promoting(out, pos, m, promotions, last_rank);
-        }
-        false
-    });
 }
 
 /// The squares of `j.to` the jump may end on, by its atom's modes (PP-5: a Pawn's straight
@@ -355,260 +609,141 @@ fn landing_squares<B: Width>(
     to
 }
 
-/// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
-/// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
-/// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
-/// Knight's move from it. Lines are kept only when `them` has, or could get back by being
-/// robbed, a plain slider along them; the eight neighbours are always kept.
-fn exposing_squares<B: Width>(pos: &Position<B>, general: Square, them: Colour) -> Bitboard<B> {
-    let v = pos.variant();
-    let t = tables(v);
-    let has = |plain: u8| {
-        let carrier = carrier_of(plain).expect("a carrier form");
-        !(pos.pieces_of(plain, them) | pos.pieces_of(carrier, them)).is_empty()
-    };
-    let mut out = v.leap_capture[Variant::slot(KING, them, general)];
-    if has(KNIGHT) {
-        out |= v.leap_capture[Variant::slot(KNIGHT, them, general)];
-    }
-    if has(ROOK) {
-        out |= t.orthogonal_lines[general.index()];
-    }
-    if has(BISHOP) {
-        out |= t.diagonal_lines[general.index()];
-    }
-    out.to()
-}
-
-/// Whether the unclaimed jewel is the first blocker on a line from `general` with an enemy
-/// piece next behind it (taking the jewel empties its square, which may open that line).
-fn jewel_shields<B: Width>(pos: &Position<B>, general: Square, jewel: Square) -> bool {
-    let v = pos.variant();
-    let dir = tables(v).line_dir[general.index() * SQUARE_COUNT + jewel.index()];
-    if dir == NO_LINE {
-        return false;
-    }
-    let blockers = pos.occupied() | pos.neutral();
-    let theirs = pos.colour_bb(pos.side().flip());
-    v.nearest_back(dir, general, blockers) == Some(jewel)
-        && v.nearest_back(dir, jewel, blockers)
-            .is_some_and(|s| theirs.has(s))
-}
-
-/// The number of legal jewel jumps of the side to move ([`HooksAt::count_extra_moves`]).
+/// What [`Jumps::for_each_jump`] reads per (colour, jewel square) and carrier pair, from the
+/// declared atoms: the squares an acquiring leap may start from, by whether it may land
+/// quietly and whether it may capture (it lands as far beyond the jewel square as it starts
+/// before it), and the squares an acquiring slide may start from (every square behind the
+/// jewel square on its slides' lines); and all three together.
 ///
-/// With the General on `g` (not in check, else no `legality`), a jump of another piece from
-/// `from` over `via` to `to` changes only those three squares. Table attacks on `g` can then
-/// only come through `from` (the pins of `legality`) or through `via` when it held the
-/// unclaimed jewel ([`jewel_shields`]): a robbed carrier stays a blocker and attacks no more
-/// as its plain piece, a passing jump leaves `via` occupied, and `to` is filled. Jump attacks
-/// after the move all go over the new jewel square (`to` when acquiring, `via` when passing;
-/// the side to move then carries it, so the enemy only acquires), which must lie in
-/// [`exposing_squares`]. The General acquiring becomes a King and is never in check. Without a
-/// General, a jump is illegal only if it makes our King a General (its pass, or a robbery of
-/// it). Every jump left undecided is made and tested.
-fn count_jumps<B: Width>(pos: &Position<B>, l: &Legality<B>) -> u64 {
-    let v = pos.variant();
-    let us = pos.side();
-    let them = us.flip();
-    let blockers = pos.occupied() | pos.neutral();
-    let last_rank = v.last_rank_bb[us.index()].to();
-    let general = l.royals.first();
-    let unclaimed = pos.neutral().first();
-    let mut exposing: Option<Bitboard<B>> = None;
-    let mut shields: Option<bool> = None;
-    let mut count = 0;
-    for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
-        // Most positions have no jump: what only a jump needs is computed here.
-        let to = landing_squares(&j, blockers, pos.capturable(them));
-        if to.is_empty() {
-            return false;
-        }
-        let piece = pos.piece_at(j.from).expect("a mover");
-        let acquiring = j.flag == flags::ACQUIRE;
-        let safe = match general {
-            None => {
-                let makes_general = if acquiring {
-                    pos.piece_at(j.via)
-                        .is_some_and(|p| p.kind == KING && p.colour == us)
+/// Per square pair (General, jewel), the direction whose back ray from the General holds the
+/// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
+#[derive(Default)]
+struct JumpTables {
+    sources: Vec<[[Bitboard; 3]; PLAIN_LETTERS.len()]>,
+    any_source: Vec<[Bitboard; PLAIN_LETTERS.len()]>,
+    line_dir: Vec<u8>,
+    orthogonal_lines: Vec<Bitboard>,
+    diagonal_lines: Vec<Bitboard>,
+}
+
+const NO_LINE: u8 = u8::MAX;
+
+impl JumpTables {
+    /// The tables of the variant `v` (the board and pieces of Pink Panther do not depend on
+    /// its options), for the kinds and slides of `jumps`.
+    fn build(v: &Variant, jumps: &Jumps) -> JumpTables {
+        let mut t = JumpTables {
+            sources: vec![[[Bitboard::EMPTY; 3]; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
+            any_source: vec![[Bitboard::EMPTY; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
+            line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
+            orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+            diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+        };
+        let g = &v.geometry;
+        for (dir, &(dx, dy)) in v.directions.iter().enumerate() {
+            for sq in g.squares() {
+                let at = dir * SQUARE_COUNT + sq.index();
+                for other in v.back_ray_bb[at] {
+                    t.line_dir[sq.index() * SQUARE_COUNT + other.index()] = dir as u8;
+                }
+                if dx == 0 || dy == 0 {
+                    t.orthogonal_lines[sq.index()] |= v.ray_bb[at];
                 } else {
-                    piece.kind == KING
-                };
-                if makes_general { Bitboard::NONE } else { to }
-            }
-            Some(g) if g == j.from => to,
-            Some(g) => {
-                let opened = l.pinned.has(j.from)
-                    || (acquiring
-                        && unclaimed.is_some_and(|n| {
-                            *shields.get_or_insert_with(|| jewel_shields(pos, g, n))
-                        }));
-                let exposing = *exposing.get_or_insert_with(|| exposing_squares(pos, g, them));
-                if opened || (!acquiring && exposing.has(j.via)) {
-                    Bitboard::NONE
-                } else if acquiring {
-                    to & !exposing
-                } else {
-                    to
+                    t.diagonal_lines[sq.index()] |= v.ray_bb[at];
                 }
             }
-        };
-        let (_, _, lands_as) = jump_rule(piece.kind).expect("a jumping kind");
-        let promotions = &v.promotion_kinds[lands_as as usize];
-        count += moves_onto(safe, last_rank, promotions.len());
-        for sq in to & !safe {
-            let mut m = Move::new(j.from, sq);
-            m.flags = j.flag;
-            m.via = j.via;
-            let choices: &[u8] = if last_rank.has(sq) { promotions } else { &[] };
-            if choices.is_empty() {
-                count += u64::from(!pos.play(m).royal_attacked(us));
-            }
-            for &p in choices {
-                m.promotion = p + 1;
-                count += u64::from(!pos.play(m).royal_attacked(us));
+        }
+        for (i, &(plain, _)) in jumps.carriers.pairs.iter().enumerate() {
+            for by in Colour::BOTH {
+                for jewel in g.squares() {
+                    let from_bb = &mut t.sources[by.index() * SQUARE_COUNT + jewel.index()][i];
+                    for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
+                        let (dx, dy) = vector(atom, by);
+                        if let (Some(from), Some(_)) =
+                            (g.offset(jewel, -dx, -dy), g.offset(jewel, dx, dy))
+                        {
+                            if atom.quiet {
+                                from_bb[0].set(from);
+                            }
+                            if atom.capture {
+                                from_bb[1].set(from);
+                            }
+                        }
+                    }
+                    for slide in jumps.slides(plain, by) {
+                        from_bb[2] |=
+                            v.back_ray_bb[slide.dir as usize * SQUARE_COUNT + jewel.index()];
+                    }
+                }
             }
         }
-        false
-    });
-    count
-}
-
-/// Whether some jewel jump of `by` ends on `sq` (PP-7: jumps give check): the same as asking
-/// [`jewel_jumps`] for a move to `sq`, without generating or storing the moves.
-pub fn jump_lands_on<B: Width>(pos: &Position<B>, sq: Square, by: Colour) -> bool {
-    let blockers = pos.occupied() | pos.neutral();
-    for_each_jump(pos, by, blockers, Bitboard::<B>::of(sq), |j| {
-        landing_squares(&j, blockers, pos.capturable(by.flip())).has(sq)
-    })
-}
-
-/// Every square of `wanted` on which a jewel jump of `by` could capture a piece standing
-/// there, slides blocked by `blockers`: the jumps' landing squares for atoms that capture,
-/// whatever stands on them now (squares outside `wanted` may be included too).
-pub fn jump_attack_map<B: Width>(
-    pos: &Position<B>,
-    by: Colour,
-    blockers: Bitboard<B>,
-    wanted: Bitboard<B>,
-) -> Bitboard<B> {
-    let mut map = Bitboard::NONE;
-    for_each_jump(pos, by, blockers, wanted, |j| {
-        if j.capture {
-            map |= j.to;
+        for (any, sources) in t.any_source.iter_mut().zip(&t.sources) {
+            for (a, [quiet_from, capture_from, slide_from]) in any.iter_mut().zip(sources) {
+                *a = *quiet_from | *capture_from | *slide_from;
+            }
         }
-        false
-    });
-    map
+        t
+    }
 }
 
-/// The side to move's pieces whose moves must be made and tested, with its General on
-/// `general`, and the squares where that matters ([`HooksAt::must_test`]); see
-/// [`PinkPanther::extra_attack_map`] for why every other move is decided exactly by the
-/// attack map and the table pins.
-///
-/// * Its carrier: moving it moves the jewel square, which changes every acquiring jump of the
-///   enemy (which then carries nothing). A jump landing on the General after the carrier's
-///   plain move to `s` goes over `s`, so only moves onto [`exposing_squares`] are tested.
-/// * A piece whose leaving a line through the General lets a sliding jump land on it. Such a
-///   jump needs, behind the General on that line, a jumpable first blocker and an enemy mover
-///   next (a leap's jumped square is fixed, and no piece of ours is ever jumpable for the
-///   enemy). Taking one piece off the line changes the first two blockers only if it is one of
-///   them: so the pieces flagged are the first or second blocker when the other one of the
-///   two is jumpable for the enemy ([`may_jump`]) and the third is an enemy piece. Their moves
-///   are tested wherever they go (and then the carrier's too).
-fn jump_pinned<B: Width>(pos: &Position<B>, general: Square) -> (Bitboard<B>, Bitboard<B>) {
-    let v = pos.variant();
-    let us = pos.side();
-    let them = us.flip();
-    let Some(jewel) = jewel_square(pos) else {
-        return (Bitboard::NONE, Bitboard::NONE);
-    };
-    let ours = pos.colour_bb(us);
-    let theirs = pos.colour_bb(them);
-    let carrier = Bitboard::<B>::of(jewel) & ours;
-    let carrier_only = || {
-        if carrier.is_empty() {
-            (Bitboard::NONE, Bitboard::NONE)
+impl<B: Width> SpecialMovesAt<B> for Arc<Jumps> {
+    fn generate(&self, pos: &Position<B>, out: &mut Vec<Move>) {
+        self.jewel_jumps(pos, pos.side(), out);
+    }
+
+    fn attacks(&self, pos: &Position<B>, sq: Square, by: Colour) -> bool {
+        self.jump_lands_on(pos, sq, by)
+    }
+
+    /// A plain mover acquires: it robs the carrier on the jumped square (which becomes its
+    /// plain piece) or takes the unclaimed jewel, and lands as its carrier form. A carrier
+    /// passes: the ally jumped becomes a carrier, the mover its plain piece.
+    fn make(&self, next: &mut Position<B>, m: Move, piece: Piece) -> Piece {
+        let over = m.special_square;
+        let mut mover = piece;
+        if let Some(carrier) = self.carriers.carrier_of(piece.kind) {
+            if next.neutral().is_empty() {
+                if let Some(robbed) = next.take(over) {
+                    let plain = self.carriers.plain_of(robbed.kind).unwrap_or(robbed.kind);
+                    next.put(
+                        over,
+                        Piece {
+                            kind: plain,
+                            ..robbed
+                        },
+                    );
+                }
+            } else {
+                next.set_neutral(Bitboard::NONE);
+            }
+            mover.kind = carrier;
+        } else if let Some(ally) = next.take(over) {
+            let carrier = self.carriers.carrier_of(ally.kind).unwrap_or(ally.kind);
+            next.put(
+                over,
+                Piece {
+                    kind: carrier,
+                    ..ally
+                },
+            );
+            mover.kind = self.carriers.plain_of(piece.kind).unwrap_or(piece.kind);
+        }
+        mover
+    }
+
+    fn kind(&self, pos: &Position<B>, m: &Move) -> &'static str {
+        let mover = pos.piece_at(m.from).map(|p| p.kind);
+        if mover.is_some_and(|k| self.carriers.carrier_of(k).is_some()) {
+            ACQUISITION
         } else {
-            (carrier, exposing_squares(pos, general, them))
+            PASS
         }
-    };
-    // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
-    // is the only square it may jump: only the line from the General through it matters.
-    let t = tables(v);
-    let dirs = if theirs.has(jewel) {
-        0..v.directions.len() as u8
-    } else {
-        match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
-            NO_LINE => return carrier_only(),
-            // Then every enemy piece is plain, and the third blocker must be a plain slider
-            // behind the jewel square: usually there is none.
-            dir if !v.back_ray_bb[dir as usize * SQUARE_COUNT + jewel.index()]
-                .to()
-                .intersects(theirs & (pos.kind_bb(ROOK) | pos.kind_bb(BISHOP))) =>
-            {
-                return carrier_only();
-            }
-            dir => dir..dir + 1,
-        }
-    };
-    let mut tested = Bitboard::NONE;
-    // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
-    let slides_over = |from: Square, over: Square, dir: u8| {
-        let mover = pos.piece_at(from).expect("a blocker of theirs");
-        jump_rule(mover.kind).is_some_and(|(plain, flag, _)| {
-            may_jump(pos, them, flag, over, jewel)
-                && v.rides[Variant::slot(plain, them, from)]
-                    .iter()
-                    .any(|r| r.dir == dir && r.capture)
-        })
-    };
-    let blockers = pos.occupied() | pos.neutral();
-    let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
-    for dir in dirs {
-        let Some(first) = behind(general, dir) else {
-            continue;
-        };
-        let Some(second) = behind(first, dir) else {
-            continue;
-        };
-        let Some(third) = behind(second, dir).filter(|&t| theirs.has(t)) else {
-            continue;
-        };
-        if ours.has(first) && slides_over(third, second, dir) {
-            tested.set(first);
-        }
-        if ours.has(second) && slides_over(third, first, dir) {
-            tested.set(second);
-        }
-    }
-    if tested.is_empty() {
-        carrier_only()
-    } else {
-        (tested | carrier, v.geometry.mask.to())
     }
 }
 
-struct PinkPanther;
-
-const MARRIAGE: Marriage<'static> = Marriage {
-    king: KING,
-    partners: &[QUEEN],
-    robbing_saves: true,
-};
-
-impl<B: Width> HooksAt<B> for PinkPanther {
-    fn extra_moves(&self, pos: &Position<B>, out: &mut Vec<Move>) {
-        jewel_jumps(pos, pos.side(), out);
-    }
-
-    fn count_extra_moves(&self, pos: &Position<B>, legality: &Legality<B>) -> Option<u64> {
-        Some(count_jumps(pos, legality))
-    }
-
-    fn extra_attacks(&self, pos: &Position<B>, sq: Square, by: Colour) -> bool {
-        jump_lands_on(pos, sq, by)
+impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
+    fn count_legal(&self, pos: &Position<B>, legality: &Legality<B>) -> Option<u64> {
+        Some(self.count_jumps(pos, legality))
     }
 
     /// The map of the fast legality path (`Position::legality`), exact for the moves it
@@ -627,73 +762,52 @@ impl<B: Width> HooksAt<B> for PinkPanther {
     ///   capture removes an enemy mover or jumped square (carriers cannot be captured), so only
     ///   emptying `from` can create an attack: by a leap only if `from` becomes jumpable (never:
     ///   it is empty), by a slide only if `from` is one of the first two blockers behind the
-    ///   General on a line, or by moving the jewel (the carrier). Those are [`jump_pinned`].
+    ///   General on a line, or by moving the jewel (the carrier). Those are
+    ///   `Jumps::jump_pinned`.
     /// * No General (a King is never in check): a move is illegal only if it makes the mover's
     ///   King a General, which only a jump does (passing, or a robbery of one's own King).
-    fn extra_attack_map(
+    fn attack_map(
         &self,
         pos: &Position<B>,
         by: Colour,
         blockers: Bitboard<B>,
         wanted: Bitboard<B>,
-    ) -> Option<Bitboard<B>> {
-        Some(jump_attack_map(pos, by, blockers, wanted))
+    ) -> Bitboard<B> {
+        self.jump_attack_map(pos, by, blockers, wanted)
     }
 
-    fn must_test(&self, pos: &Position<B>, royal: Option<Square>) -> (Bitboard<B>, Bitboard<B>) {
-        royal.map_or((Bitboard::NONE, Bitboard::NONE), |general| {
-            jump_pinned(pos, general)
-        })
-    }
-
-    fn after_jump(&self, next: &mut Position<B>, m: Move, piece: Piece) -> Piece {
-        let mut mover = piece;
-        if m.flags & flags::ACQUIRE != 0 {
-            if next.neutral().is_empty() {
-                if let Some(robbed) = next.take(m.via) {
-                    let plain = plain_of(robbed.kind).unwrap_or(robbed.kind);
-                    next.put(
-                        m.via,
-                        Piece {
-                            kind: plain,
-                            ..robbed
-                        },
-                    );
-                }
-            } else {
-                next.set_neutral(Bitboard::NONE);
-            }
-            mover.kind = carrier_of(piece.kind).unwrap_or(piece.kind);
-        } else if let Some(ally) = next.take(m.via) {
-            let carrier = carrier_of(ally.kind).unwrap_or(ally.kind);
-            next.put(
-                m.via,
-                Piece {
-                    kind: carrier,
-                    ..ally
-                },
-            );
-            mover.kind = plain_of(piece.kind).unwrap_or(piece.kind);
-        }
-        mover
-    }
-
-    fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
-        // A Queen comes only from a Princess's promotion: usually there is none to marry.
-        if pos.kind_bb(QUEEN).is_empty() {
-            return None;
-        }
-        marriage_decision(pos, &MARRIAGE)
+    fn must_test(&self, pos: &Position<B>, general: Square) -> (Bitboard<B>, Bitboard<B>) {
+        self.jump_pinned(pos, general)
     }
 }
 
-impl Hooks for PinkPanther {
-    fn table_attacks_only(&self) -> bool {
-        false
+/// The classifier's names of the two kinds of jump.
+const ACQUISITION: &str = "jewel acquisition";
+const PASS: &str = "jewel pass";
+
+/// The rules beyond the jumps: marriage (PP-9) and exactly one jewel (PP-1).
+struct PinkPanther {
+    marriage: Marriage,
+    queen: u8,
+    carriers: Carriers,
+}
+
+impl<B: Width> RuleHooksAt<B> for PinkPanther {
+    fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
+        // A Queen comes only from a Princess's promotion: usually there is none to marry.
+        if pos.kind_bb(self.queen).is_empty() {
+            return None;
+        }
+        marriage_decision(pos, &self.marriage)
     }
 
-    fn validate(&self, pos: &Position) -> Result<(), String> {
-        let carriers: u32 = CARRIERS.iter().map(|(_, c)| pos.kind_bb(*c).count()).sum();
+    fn validate(&self, pos: &Position<B>) -> Result<(), String> {
+        let carriers: u32 = self
+            .carriers
+            .pairs
+            .iter()
+            .map(|(_, c)| pos.kind_bb(*c).count())
+            .sum();
         let jewels = carriers + pos.neutral().count();
         if jewels != 1 {
             return Err(format!(
@@ -704,6 +818,21 @@ impl Hooks for PinkPanther {
     }
 }
 
+/// Builds the rules, the jumps and their fast paths (the same tables, shared), looking the
+/// kinds up by letter.
+fn build(v: &Variant) -> Result<VariantHooks, SpecError> {
+    let jumps = Arc::new(Jumps::new(v)?);
+    Ok(VariantHooks {
+        rules: Some(Box::new(PinkPanther {
+            marriage: Marriage::of(v, "+G", &["Q"], true)?,
+            queen: v.kind("Q")?,
+            carriers: Carriers::of(v)?,
+        })),
+        special_moves: Some(Box::new(Arc::clone(&jumps))),
+        fast_paths: Some(Box::new(jumps)),
+    })
+}
+
 /// The declaration.
 pub fn spec() -> VariantSpec {
     VariantSpec {
@@ -712,36 +841,57 @@ pub fn spec() -> VariantSpec {
         files: 7,
         ranks: 7,
         pieces: vec![
-            PieceSpec::new("G", "General", "W").royal(),
-            PieceSpec::new("+G", "King", "K").sovereign().uncapturable(),
-            PieceSpec::new("I", "Princess", "fRfB").promotes(&["Q"]),
-            PieceSpec::new("R", "Rook", "R"),
-            PieceSpec::new("+R", "Chatelaine", "RF").uncapturable(),
-            PieceSpec::new("B", "Bishop", "B"),
-            PieceSpec::new("+B", "Primate", "BW").uncapturable(),
-            PieceSpec::new("N", "Knight", "N"),
-            PieceSpec::new("+N", "Gnu", "NC").uncapturable(),
-            PieceSpec::new("P", "Pawn", "fmWfcF").pawn(&["R", "B", "N"]),
+            PieceSpec::new("G", "General", "W").royal().ruling("PP-2"),
+            PieceSpec::new("+G", "King", "K")
+                .sovereign()
+                .uncapturable()
+                .ruling("PP-3"),
+            PieceSpec::new("I", "Princess", "fRfB")
+                .promotes(&["Q"])
+                .ruling("PP-2"),
+            PieceSpec::new("R", "Rook", "R").ruling("PP-2"),
+            PieceSpec::new("+R", "Chatelaine", "RF")
+                .uncapturable()
+                .ruling("PP-3"),
+            PieceSpec::new("B", "Bishop", "B").ruling("PP-2"),
+            PieceSpec::new("+B", "Primate", "BW")
+                .uncapturable()
+                .ruling("PP-3"),
+            PieceSpec::new("N", "Knight", "N").ruling("PP-2"),
+            PieceSpec::new("+N", "Gnu", "NC")
+                .uncapturable()
+                .ruling("PP-3"),
+            PieceSpec::new("P", "Pawn", "fmWfcF")
+                .pawn(&["R", "B", "N"])
+                .ruling("PP-2"),
             PieceSpec::new("+P", "Silvergeneral", "FfW")
                 .promotes(&["+R", "+B", "+N"])
-                .uncapturable(),
-            PieceSpec::new("Q", "Queen", "Q"),
+                .uncapturable()
+                .ruling("PP-3"),
+            PieceSpec::new("Q", "Queen", "Q").ruling("PP-2"),
         ],
         start_fen: "rnngbbr/pppippp/7/3*3/7/PPPIPPP/RNNGBBR w - - 0 1",
+        setup_fen: None,
         castling: vec![],
         en_passant: false,
         hand: HandKind::None,
         jewel: true,
-        options: vec![OptionSpec {
-            name: "medinese",
-            values: &["win", "continue"],
-            ruling: "PP-9",
-            help: "a marriage wins at once, or only if it survives the reply (capture of the Queen or robbing the King)",
-        }],
+        pawns_on_first_rank: true,
+        options: vec![OptionSpec::new(
+            "medinese",
+            &["win", "continue"],
+            "PP-9",
+            "a marriage wins at once, or only if it survives the reply (capture of the Queen or robbing the King)",
+        )],
         rulings: &[
             "GE-1", "PP-1", "PP-2", "PP-3", "PP-4", "PP-5", "PP-6", "PP-7", "PP-8", "PP-9", "PP-10",
         ],
-        hooks: &PinkPanther,
+        move_rulings: vec![
+            MoveRuling::new(MoveKind::Special(ACQUISITION), "PP-5"),
+            MoveRuling::new(MoveKind::Special(PASS), "PP-6"),
+            MoveRuling::new(MoveKind::Promotion, "PP-8"),
+        ],
+        hooks: Some(build),
     }
 }
 
@@ -776,12 +926,19 @@ mod tests {
         out
     }
 
+    /// The jumps as the variant compiled them.
+    fn jumps() -> Jumps {
+        Jumps::new(variants::get("pink-panther").expect("variant")).expect("jumps")
+    }
+
     /// The jump generator as first written, walking every piece of `us` and every atom from
     /// its square: the oracle for the generator that looks from the jewel and the carrier.
     fn reference_jumps(pos: &Position, us: Colour, out: &mut Vec<Move>) {
         let v = pos.variant();
         let g = &v.geometry;
-        let Some(jewel) = jewel_square(pos) else {
+        let c = Carriers::of(v).expect("carriers");
+        let (carrier_of, plain_of) = (|k| c.carrier_of(k), |k| c.plain_of(k));
+        let Some(jewel) = c.jewel_square(pos) else {
             return;
         };
         let blockers = pos.occupied() | pos.neutral();
@@ -798,25 +955,19 @@ mod tests {
         };
         for from in pos.colour_bb(us) {
             let piece = pos.piece_at(from).expect("occupied");
-            // (plain movement used, flag, the mover's kind after the jump)
-            let (plain, flag, lands_as) = if let Some(c) = carrier_of(piece.kind) {
-                (piece.kind, flags::ACQUIRE, c)
+            // (plain movement used, whether it acquires, the mover's kind after the jump)
+            let (plain, acquiring, lands_as) = if let Some(c) = carrier_of(piece.kind) {
+                (piece.kind, true, c)
             } else if let Some(p) = plain_of(piece.kind) {
-                (p, flags::PASS, p)
+                (p, false, p)
             } else {
                 continue;
             };
             let jumpable = |sq: Square| {
-                if flag == flags::ACQUIRE {
-                    sq == jewel
-                } else {
-                    passable(sq)
-                }
+                if acquiring { sq == jewel } else { passable(sq) }
             };
             let push = |to: Square, via: Square, out: &mut Vec<Move>| {
-                let mut m = Move::new(from, to);
-                m.flags = flag;
-                m.via = via;
+                let mut m = Move::special(from, to, via);
                 let promotions = &v.promotion_kinds[lands_as as usize];
                 if !promotions.is_empty() && to.rank() == last_rank {
                     for &p in promotions {
@@ -876,13 +1027,14 @@ mod tests {
 
     #[test]
     fn anchored_generator_matches_the_reference() {
+        let jumps_of = jumps();
         let mut jumps = 0;
         for pos in random_positions(60, 150) {
             for by in Colour::BOTH {
                 let (mut fast, mut slow) = (Vec::new(), Vec::new());
-                jewel_jumps(&pos, by, &mut fast);
+                jumps_of.jewel_jumps(&pos, by, &mut fast);
                 reference_jumps(&pos, by, &mut slow);
-                let key = |m: &Move| (m.from, m.to, m.promotion, m.via, m.flags);
+                let key = |m: &Move| (m.from, m.to, m.promotion, m.special_square, m.flags);
                 fast.sort_by_key(key);
                 slow.sort_by_key(key);
                 assert_eq!(fast, slow, "{by:?} in {}", to_fen(&pos));
@@ -894,6 +1046,7 @@ mod tests {
 
     #[test]
     fn targeted_jump_test_agrees_with_the_generator() {
+        let compiled = jumps();
         let mut carried = 0;
         for pos in random_positions(60, 150) {
             carried += usize::from(pos.neutral().is_empty());
@@ -903,7 +1056,7 @@ mod tests {
                 for sq in pos.variant().geometry.squares() {
                     let generated = jumps.iter().any(|m| m.to == sq);
                     assert_eq!(
-                        jump_lands_on(&pos, sq, by),
+                        compiled.jump_lands_on(&pos, sq, by),
                         generated,
                         "{sq} by {by:?} in {}",
                         to_fen(&pos)
@@ -914,6 +1067,69 @@ mod tests {
         assert!(
             carried > 1000,
             "too few positions with a carrier: {carried}"
+        );
+    }
+
+    #[test]
+    fn pawn_on_its_first_rank_is_legal() {
+        // Found by the `movegen` fuzz target: Black's General on d7 jumps its own
+        // Silvergeneral on c7, which becomes a Pawn on Black's first rank (the declaration's
+        // `pawns_on_first_rank`).
+        let rules = variants::rules("pink-panther").expect("variant");
+        let before = "b1+pg1br/p3pp1/1rB3p/n1p4/PNP2P1/1P2P1P/1RG2BR b - - 5 17";
+        let pos = parse_position(rules, before).expect("legal position");
+        let after = crate::notation::play_moves(&pos, "d7b7").expect("legal move");
+        let fen = to_fen(&after);
+        assert_eq!(
+            fen,
+            "b+gp2br/p3pp1/1rB3p/n1p4/PNP2P1/1P2P1P/1RG2BR w - - 6 18"
+        );
+        parse_position(rules, &fen).expect("the position reached parses back");
+        // Chess still refuses a Pawn on its own first rank.
+        let chess = variants::rules("chess").expect("chess");
+        let refused = parse_position(chess, "4k3/8/8/8/8/8/8/3PK3 w - - 0 1");
+        assert!(
+            refused.is_err_and(|e| e.to_string().contains("first rank")),
+            "a chess Pawn on d1 is accepted"
+        );
+    }
+
+    /// The classifier names an acquisition (PP-5), a pass (PP-6), a promotion (PP-8) and the
+    /// moves of plain pieces (PP-2) and carriers (PP-3).
+    #[test]
+    fn moves_are_classified_by_their_rulings() {
+        let rules = variants::rules("pink-panther").expect("variant");
+        let pos = parse_position(rules, "4g2/P6/7/3*3/3R3/7/1N1G3 w - - 0 1").expect("fen");
+        let kinds = |pos: &Position, text: &str| -> Vec<(MoveKind, &str, Option<&str>)> {
+            let m = crate::notation::parse_move(pos, text).expect(text);
+            crate::variant::classify(pos, &m)
+                .iter()
+                .map(|c| (c.kind, c.name, c.ruling))
+                .collect()
+        };
+        assert_eq!(
+            kinds(&pos, "d3d6"),
+            [(MoveKind::Special(ACQUISITION), ACQUISITION, Some("PP-5"))]
+        );
+        assert_eq!(
+            kinds(&pos, "d3a3"),
+            [(MoveKind::Ordinary, "ordinary move", Some("PP-2"))]
+        );
+        assert_eq!(
+            kinds(&pos, "a6a7b"),
+            [
+                (MoveKind::Ordinary, "ordinary move", Some("PP-2")),
+                (MoveKind::Promotion, "promotion", Some("PP-8"))
+            ]
+        );
+        let pos = parse_position(rules, "3g3/7/4R2/7/3+N3/7/3G3 w - - 0 1").expect("fen");
+        assert_eq!(
+            kinds(&pos, "d3f2"),
+            [(MoveKind::Ordinary, "ordinary move", Some("PP-3"))]
+        );
+        assert_eq!(
+            kinds(&pos, "d3f7"),
+            [(MoveKind::Special(PASS), PASS, Some("PP-6"))]
         );
     }
 }

@@ -1,0 +1,152 @@
+//! The legal moves: each with the position it leads to, their number (perft 1, counted
+//! without making most moves), and the end of the game.
+
+use super::Position;
+use super::legality::Legality;
+use super::moves::Move;
+use crate::variant::{GameEnd, Outcome, Width};
+
+impl<B: Width> Position<B> {
+    /// Calls `f` with every legal move and the position it leads to, ignoring whether the game
+    /// is already decided (see [`Position::decided`]).
+    pub fn for_each_legal_unchecked(&self, mut f: impl FnMut(Move, &Self)) {
+        let mut pseudo = Vec::with_capacity(64);
+        let us = self.side;
+        if self.may_expand() {
+            self.pseudo_moves(&mut pseudo);
+            let mut expanded = Vec::new();
+            for m in pseudo {
+                let after = self.play(m);
+                expanded.clear();
+                self.expand(&after, m, &mut expanded);
+                for &e in &expanded {
+                    let after_e = if e == m { after } else { self.play(e) };
+                    if !after_e.royal_attacked(us) {
+                        f(e, &after_e);
+                    }
+                }
+            }
+            return;
+        }
+        let mut known_legality = Legality::EMPTY;
+        let legality = self
+            .legality_into(&mut known_legality)
+            .then_some(&known_legality);
+        self.generate(&mut pseudo);
+        for m in pseudo {
+            let known = legality.and_then(|l| self.quick_legal(&m, l));
+            if known == Some(false) {
+                continue;
+            }
+            // Made in place: a returned position costs a second copy.
+            let mut after = *self;
+            after.make(m);
+            if known == Some(true) || !after.royal_attacked(us) {
+                f(m, &after);
+            }
+        }
+    }
+
+    /// Calls `f` with every legal move and the position after it; none when the game is decided
+    /// by the variant's own rules under `game-end = rules`.
+    pub fn for_each_legal(&self, f: impl FnMut(Move, &Self)) {
+        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+            return;
+        }
+        self.for_each_legal_unchecked(f);
+    }
+
+    /// The legal moves (none when decided under `game-end = rules`).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.for_each_legal(|m, _| out.push(m));
+        out
+    }
+
+    /// The legal moves, ignoring the variant's decisive rules.
+    pub fn legal_moves_unchecked(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.for_each_legal_unchecked(|m, _| out.push(m));
+        out
+    }
+
+    /// The number of legal moves (perft 1).
+    pub fn count_legal(&self) -> u64 {
+        if self.may_expand() {
+            let mut n = 0;
+            self.for_each_legal(|_, _| n += 1);
+            return n;
+        }
+        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+            return 0;
+        }
+        let us = self.side;
+        let mut legality = Legality::EMPTY;
+        match self.legality_into(&mut legality) {
+            true => self.bulk_count(&legality),
+            false => {
+                let mut pseudo = Vec::with_capacity(64);
+                self.pseudo_moves(&mut pseudo);
+                pseudo
+                    .iter()
+                    .filter(|m| !self.play(**m).royal_attacked(us))
+                    .count() as u64
+            }
+        }
+    }
+
+    /// The variant's own decision (bare King, marriage), whatever the game-end mode.
+    pub fn decided(&self) -> Option<Outcome> {
+        self.rule_hooks().and_then(|hooks| hooks.decided(self))
+    }
+
+    /// The outcome when the game is over under the rules' game-end mode; `None` while it goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.rules.game_end == GameEnd::Rules
+            && let Some(o) = self.decided()
+        {
+            return Some(o);
+        }
+        let mut any = false;
+        self.for_each_legal_unchecked(|_, _| any = true);
+        if any {
+            None
+        } else if self.in_check() {
+            Some(Outcome::win(self.side.flip()))
+        } else {
+            Some(Outcome::Draw)
+        }
+    }
+
+    // ----- make move -----
+
+    /// Pushes onto `out` the moves `m` (a pseudo-legal base move, `after` the position it
+    /// leads to) stands for: itself and the variants the rules add to it (Cerimon's
+    /// resurrections), asked only when the mover holds a piece that may be placed.
+    #[inline]
+    pub fn expand(&self, after: &Self, m: Move, out: &mut Vec<Move>) {
+        match self.rule_hooks() {
+            Some(hooks) if self.may_expand() => hooks.expand(self, after, m, out),
+            _ => out.push(m),
+        }
+    }
+
+    /// Whether moves may have variants here: the variant expands moves and the side to move
+    /// holds a piece of a kind its expansions may place.
+    #[inline(always)]
+    fn may_expand(&self) -> bool {
+        let v = self.rules.variant;
+        if !v.expands {
+            return false;
+        }
+        let hand = &self.hand[self.side.index()];
+        let mut kinds = v.placeable_kinds;
+        while kinds != 0 {
+            if hand[kinds.trailing_zeros() as usize] != 0 {
+                return true;
+            }
+            kinds &= kinds - 1;
+        }
+        false
+    }
+}

@@ -1,0 +1,424 @@
+//! Deciding legality without making moves: the side to move's royal piece, the pins and the
+//! check found in the tables ([`Legality`]), and the perft leaf counter built on them, which
+//! counts most moves as sets of squares.
+
+use super::Position;
+use super::generate::{GenContext, MoveSink, moves_onto};
+use super::moves::{Move, NO_SQUARE, flags};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::variant::{FastPathsAt, LeapSet, Variant, Width};
+
+/// Most pins [`Position::legality`] records; with more, every move is made and tested. Four
+/// keep [`Legality`] at 128 bytes, which is copied without a call to `memcpy`.
+const MAX_PINS: usize = 4;
+const _: () = assert!(std::mem::size_of::<Legality>() <= 128);
+
+/// Pins found by [`Position::legality`]: a pinned piece may only move inside its segment
+/// (between its King and the pinning piece, the pinner included).
+#[derive(Clone, Copy, Debug)]
+pub struct Legality<B: Width = u128> {
+    /// Directions (bits) some enemy piece captures along.
+    enemy_dirs: u16,
+    /// The enemy pieces that capture by sliding.
+    enemy_sliders: Bitboard<B>,
+    /// Squares the opponent's special moves capture on (see [`FastPathsAt::attack_map`]),
+    /// with the side to move's royal piece lifted.
+    special_attacked: Bitboard<B>,
+    /// The side to move's royal piece.
+    pub royals: Bitboard<B>,
+    /// Pinned pieces of the side to move.
+    pub pinned: Bitboard<B>,
+    /// Pieces of the side to move whose moves onto [`Legality::tested_to`] are made and tested
+    /// (from [`FastPathsAt::must_test`]).
+    pub tested: Bitboard<B>,
+    /// The squares where moves of [`Legality::tested`] pieces are made and tested; their
+    /// moves elsewhere are decided as any piece's.
+    pub tested_to: Bitboard<B>,
+    /// In check by one table piece: the checker's square and the squares between it and the
+    /// royal piece, where every move but the royal piece's must end; [`Bitboard::ALL`] (every
+    /// square index) when not in check.
+    pub check_mask: Bitboard<B>,
+    /// The royal piece's square (when there is one).
+    king: Square,
+    /// Each pin: the pinned piece's square, the direction from the pinning piece to the royal
+    /// piece, the pinning piece's square.
+    pins: [(Square, u8, Square); MAX_PINS],
+    pin_count: u8,
+}
+
+impl<B: Width> Legality<B> {
+    /// Nothing known yet: what [`Position::legality_into`] starts from.
+    pub(super) const EMPTY: Self = Legality {
+        enemy_dirs: 0,
+        enemy_sliders: Bitboard::NONE,
+        special_attacked: Bitboard::NONE,
+        royals: Bitboard::NONE,
+        pinned: Bitboard::NONE,
+        tested: Bitboard::NONE,
+        tested_to: Bitboard::NONE,
+        check_mask: Bitboard::ALL,
+        king: NO_SQUARE,
+        pins: [(NO_SQUARE, 0, NO_SQUARE); MAX_PINS],
+        pin_count: 0,
+    };
+
+    /// Squares the pinned piece on `from` may move to (`v` is the position's variant): between
+    /// the royal piece and the pinning piece, that one included.
+    #[inline(always)]
+    pub fn pin_mask(&self, v: &Variant, from: Square) -> Bitboard<B> {
+        let mut mask = Bitboard::<B>::ALL;
+        for &(pinned, dir, by) in &self.pins[..self.pin_count as usize] {
+            if pinned == from {
+                let at = |sq: Square| dir as usize * SQUARE_COUNT + sq.index();
+                mask &= (v.back_ray_bb[at(self.king)] & !v.back_ray_bb[at(by)]).to::<B>();
+            }
+        }
+        mask
+    }
+}
+
+impl<B: Width> Position<B> {
+    /// What the side to move needs to decide legality cheaply: `None` when every move must be
+    /// made and tested (in check by a special move or by two pieces, special moves without
+    /// fast paths, special capturing leaps, more than one royal piece, many pins).
+    ///
+    /// With special moves, the opponent's special attack map joins the table attacks and the
+    /// variant's fast paths name the pieces whose moves are still made and tested
+    /// ([`Legality::tested`], onto [`Legality::tested_to`]); flagged moves are always made and
+    /// tested
+    /// ([`Position::quick_legal`]). In check by one table piece, every move but the royal
+    /// piece's must end on [`Legality::check_mask`]. With no royal piece at all, a move is
+    /// illegal only if it creates one: flagged moves and placements are tested, and plain moves
+    /// cannot unless they promote to a royal kind, which is then refused here. (No royal piece
+    /// also means no castling right.)
+    pub fn legality(&self) -> Option<Legality<B>> {
+        let mut legality = Legality::EMPTY;
+        self.legality_into(&mut legality).then_some(legality)
+    }
+
+    /// [`Position::legality`] written into `legality` (which must be [`Legality::EMPTY`]),
+    /// without copying the result: false for `None`.
+    #[inline(always)]
+    pub(super) fn legality_into(&self, legality: &mut Legality<B>) -> bool {
+        let v = self.rules.variant;
+        if v.special_captures || v.royal_kinds.len() != 1 {
+            return false;
+        }
+        let us = self.side;
+        let them = us.flip();
+        let royals = self.pieces_of(v.royal_kinds[0], us);
+        if royals.count() > 1 {
+            return false;
+        }
+        let blockers = self.occupied() | self.neutral;
+        legality.royals = royals;
+        let Some(king) = royals.first() else {
+            let promotes_to_royal = v
+                .promotion_kinds
+                .iter()
+                .flatten()
+                .any(|k| v.royal_kinds.contains(k));
+            return !promotes_to_royal;
+        };
+        let ours = self.by_colour[us.index()];
+        let theirs = self.by_colour[them.index()];
+        // Directions some enemy piece can capture along.
+        let mut dirs = 0u16;
+        let mut sliders = Bitboard::NONE;
+        let mut kinds = v.slider_kinds[them.index()] & self.kinds[them.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let pieces = self.by_kind[k] & theirs;
+            // Without a branch: which slider kinds are on the board varies from node to node.
+            let present = u16::from(!pieces.is_empty());
+            dirs |= v.capture_dirs[k * 2 + them.index()] & present.wrapping_neg();
+            sliders |= pieces;
+        }
+        legality.king = king;
+        legality.enemy_dirs = dirs;
+        legality.enemy_sliders = sliders;
+        dirs = v.dirs_toward(king, dirs, sliders);
+        let mut fast: Option<&dyn FastPathsAt<B>> = None;
+        if !v.fast_legality {
+            let Some(paths) = self.fast_paths() else {
+                return false;
+            };
+            // The map is read on the royal piece's square and where it may go.
+            let sm = &v.slot_moves[Variant::slot(v.royal_kinds[0], us, king)];
+            let wanted = if sm.irregular || sm.slides() != 0 {
+                v.geometry.mask.to()
+            } else {
+                Bitboard::<B>::of(king) | (sm.leap_quiet | sm.leap_capture).to()
+            };
+            legality.special_attacked = paths.attack_map(self, them, blockers & !royals, wanted);
+            fast = Some(paths);
+        }
+        // In check by a special move or by two pieces: no quick decisions. In check by one
+        // leap or slide (slides are seen below, in the same walk along each direction as the
+        // pins), every move but the royal piece's must end on the checker or between.
+        if legality.special_attacked.has(king) {
+            return false;
+        }
+        let leap_checkers = self.table_attackers(king, them, blockers, 0, Bitboard::NONE, false);
+        match leap_checkers.count() {
+            0 => {}
+            1 => legality.check_mask = leap_checkers,
+            _ => return false,
+        }
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            let back = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()].to::<B>();
+            if !back.intersects(sliders) {
+                continue;
+            }
+            let Some(first) = v.nearest_back(dir, king, blockers) else {
+                continue;
+            };
+            if theirs.has(first) {
+                if self.rides_to(first, them, dir, king) {
+                    if legality.check_mask != Bitboard::ALL {
+                        return false;
+                    }
+                    legality.check_mask =
+                        back & !v.back_ray_bb[dir as usize * SQUARE_COUNT + first.index()].to();
+                }
+                continue;
+            }
+            if !ours.has(first) {
+                continue;
+            }
+            let mut rest = blockers;
+            rest.clear(first);
+            if let Some(next) = v.nearest_back(dir, king, rest)
+                && theirs.has(next)
+                && self.rides_to(next, them, dir, king)
+            {
+                if legality.pin_count as usize == MAX_PINS {
+                    return false;
+                }
+                legality.pinned.set(first);
+                legality.pins[legality.pin_count as usize] = (first, dir, next);
+                legality.pin_count += 1;
+            }
+        }
+        if let Some(paths) = fast {
+            // Only special captures make pieces worth testing.
+            (legality.tested, legality.tested_to) = paths.must_test(self, king);
+        }
+        true
+    }
+
+    /// Whether `m` is legal, when [`Position::legality`] decides it without making the move;
+    /// `None` when it must be made and tested (placements, en passant, castling, special
+    /// moves, moves of [`Legality::tested`] pieces).
+    #[inline(always)]
+    pub fn quick_legal(&self, m: &Move, legality: &Legality<B>) -> Option<bool> {
+        const SPECIAL: u8 =
+            flags::EN_PASSANT | flags::CASTLE_KING | flags::CASTLE_QUEEN | flags::SPECIAL;
+        if !m.has_moving_part()
+            || m.flags & SPECIAL != 0
+            || (legality.tested.has(m.from) && legality.tested_to.has(m.to))
+        {
+            None
+        } else if legality.royals.has(m.from) {
+            Some(!self.royal_target_attacked(m.to, legality))
+        } else if legality.pinned.has(m.from) {
+            Some((legality.pin_mask(self.rules.variant, m.from) & legality.check_mask).has(m.to))
+        } else {
+            Some(legality.check_mask.has(m.to))
+        }
+    }
+
+    /// Whether the side to move's royal piece would be attacked on `sq` (slides passing
+    /// through the square it leaves).
+    #[inline(always)]
+    pub(super) fn royal_target_attacked(&self, sq: Square, l: &Legality<B>) -> bool {
+        let by = self.side.flip();
+        let without_king = (self.occupied() | self.neutral) & !l.royals;
+        l.special_attacked.has(sq)
+            || !self
+                .table_attackers(sq, by, without_king, l.enemy_dirs, l.enemy_sliders, true)
+                .is_empty()
+    }
+
+    /// The number of legal moves when `l` decides legality: leaps of pieces neither royal nor
+    /// pinned are counted as sets (one shift and one popcount per leap vector), everything else
+    /// piece by piece.
+    #[inline(always)]
+    pub(super) fn bulk_count(&self, l: &Legality<B>) -> u64 {
+        let v = self.rules.variant;
+        let mut counter = LeafCounter {
+            legality: l,
+            count: 0,
+        };
+        if let Some(placements) = self.setup_placements() {
+            placements.iter().for_each(|&m| counter.add(self, m));
+            return counter.count;
+        }
+        // The royal piece's moves are tested square by square; in check, every other move
+        // must end on `check_mask`.
+        let royal_ctx = GenContext::new(self);
+        let in_check = l.check_mask != Bitboard::ALL;
+        let mut ctx = royal_ctx;
+        if in_check {
+            ctx.empty &= l.check_mask;
+            ctx.targets &= l.check_mask;
+            ctx.reachable &= l.check_mask;
+        }
+        let ctx_for = |from: Square| if l.royals.has(from) { &royal_ctx } else { &ctx };
+        let restricted = l.pinned | l.royals | l.tested;
+        // Where a leap may end, indexed by quiet + 2 * capture.
+        let allowed = [Bitboard::NONE, ctx.empty, ctx.targets, ctx.reachable];
+        let mut kinds = self.kinds[self.side.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let pieces = self.by_kind[k] & ctx.ours;
+            if pieces.is_empty() {
+                continue;
+            }
+            let kc = k * 2 + self.side.index();
+            let Some(sets) = &v.leap_sets[kc] else {
+                for from in pieces {
+                    self.piece_moves(&mut counter, ctx_for(from), k, from, true);
+                }
+                continue;
+            };
+            let free = pieces & !restricted;
+            let promotions = v.promotion_kinds[k].len();
+            let is_pawn = v.pawn_kinds >> k & 1 != 0;
+            // A few pieces with many leap vectors (Knights) cost less piece by piece: one
+            // table load and popcount each, against a shift and popcount per vector.
+            let by_piece = !free.is_empty() && free.count() < v.by_piece_below[kc];
+            let sets: &[LeapSet] = if free.is_empty() || by_piece {
+                &[]
+            } else {
+                sets
+            };
+            for set in sets {
+                let mut from = free & set.sources.to();
+                if from.is_empty() {
+                    continue;
+                }
+                for &p in &set.path[..set.path_len as usize] {
+                    from &= royal_ctx.empty.shift(-p);
+                }
+                let to =
+                    from.shift(set.delta) & allowed[set.quiet as usize + 2 * set.capture as usize];
+                counter.count += moves_onto(to, ctx.last_rank, promotions);
+            }
+            if is_pawn {
+                if v.has_rides[kc] {
+                    for from in free {
+                        self.piece_moves(&mut counter, &ctx, k, from, false);
+                    }
+                } else if let Some(ep) = self.ep {
+                    // Their leaps are counted; en passant is left, for the pawns that capture
+                    // on the square.
+                    let takers =
+                        free & v.leap_attackers[Variant::slot(k as u8, self.side, ep)].to();
+                    for from in takers {
+                        self.add_flagged(
+                            &mut counter,
+                            from,
+                            Bitboard::<B>::of(ep),
+                            flags::EN_PASSANT,
+                            &v.promotion_kinds[k],
+                        );
+                    }
+                }
+            } else if by_piece || v.has_rides[kc] {
+                // Slides piece by piece, and the leaps too when they were not counted as sets.
+                for from in free {
+                    let sm = &v.slot_moves[Variant::slot(k as u8, self.side, from)];
+                    if sm.irregular {
+                        self.piece_moves(&mut counter, &ctx, k, from, by_piece);
+                        continue;
+                    }
+                    let mut to = self.slide_targets(sm, from, &ctx);
+                    if by_piece {
+                        to |=
+                            (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
+                    }
+                    counter.count += moves_onto(to, ctx.last_rank, promotions);
+                }
+            }
+            for from in pieces & restricted {
+                self.piece_moves(&mut counter, ctx_for(from), k, from, true);
+            }
+        }
+        self.castling_and_special_moves(&mut counter, !in_check);
+        counter.count
+    }
+}
+
+/// attack tables already decide.
+struct LeafCounter<'a, B: Width> {
+    legality: &'a Legality<B>,
+    count: u64,
+}
+
+impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
+    #[inline(always)]
+    fn count_special_moves(&mut self, pos: &Position<B>) -> bool {
+        if self.legality.check_mask != Bitboard::ALL {
+            return false;
+        }
+        match pos
+            .fast_paths()
+            .and_then(|paths| paths.count_legal(pos, self.legality))
+        {
+            Some(n) => {
+                self.count += n;
+                true
+            }
+            None => false,
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, pos: &Position<B>, m: Move) {
+        let legal = match pos.quick_legal(&m, self.legality) {
+            Some(known) => known,
+            None => !pos.play(m).royal_attacked(pos.side),
+        };
+        if legal {
+            self.count += 1;
+        }
+    }
+    #[inline(always)]
+    fn add_targets(
+        &mut self,
+        pos: &Position<B>,
+        from: Square,
+        to: Bitboard<B>,
+        promotions: &[u8],
+        last_rank: Bitboard<B>,
+    ) {
+        let mut to = to;
+        if self.legality.tested.has(from) {
+            let tested = to & self.legality.tested_to;
+            OneByOne(self).add_targets(pos, from, tested, promotions, last_rank);
+            to &= !tested;
+        }
+        let to = if self.legality.royals.has(from) {
+            to.filter_squares(|sq| !pos.royal_target_attacked(sq, self.legality))
+        } else if self.legality.pinned.has(from) {
+            to & self.legality.pin_mask(pos.rules.variant, from)
+        } else {
+            to
+        };
+        self.count += moves_onto(to, last_rank, promotions.len());
+    }
+}
+
+/// A [`LeafCounter`] taking targets one move at a time (the default `add_targets`), so each
+/// goes through `quick_legal` to make-and-test.
+struct OneByOne<'a, 'b, B: Width>(&'a mut LeafCounter<'b, B>);
+
+impl<B: Width> MoveSink<B> for OneByOne<'_, '_, B> {
+    fn add(&mut self, pos: &Position<B>, m: Move) {
+        self.0.add(pos, m);
+    }
+}

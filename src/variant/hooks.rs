@@ -1,0 +1,173 @@
+//! The hooks: what a variant's rules say that its data cannot, and apart from them what the
+//! generator's fast paths need to know of the variant's own moves.
+//!
+//! * [`RuleHooksAt`]: validation of a set-up, the variant's own game ends, the set-up phase's
+//!   placements and the expansion of a move into its variants (resurrections). Every method
+//!   has a default that adds nothing.
+//! * [`SpecialMovesAt`]: moves the piece tables cannot describe (Pink Panther's jewel jumps),
+//!   how they attack and how they are made.
+//! * [`FastPathsAt`]: the one optional place for what lets the generator decide the legality
+//!   of moves and count them without making them when special moves exist. Without it every
+//!   move is made and tested.
+//!
+//! A variant implements each trait once, generically over the mask [`Width`], and its
+//! declaration's [`HookBuilder`] builds them when the variant is compiled, looking its piece
+//! kinds up by letter. A variant with no special rules has no builder (chess). Whether the
+//! generator asks a hook at all is worked out by [`Variant::compile`] from the declaration and
+//! from which hooks exist (see [`Variant`]'s derived fields), never declared by hand: a set-up
+//! phase comes with [`HandKind::Setup`](super::HandKind::Setup), an expansion only places
+//! pieces of kinds with [`placement_squares`](super::PieceSpec::placement_squares) from the
+//! mover's hand, and only special moves capture beyond the tables.
+
+use super::tables::{SpecError, Variant};
+use super::vocabulary::{Colour, Outcome};
+use crate::geometry::{Bitboard, Bits, Square};
+use crate::position::{Legality, Move, Piece, Position};
+
+/// What a variant's rules say beyond its data, for positions kept in `B` ([`Width`]).
+pub trait RuleHooksAt<B: Width>: Send + Sync {
+    /// Extra validation of a set-up, with a one-line reason.
+    fn validate(&self, _pos: &Position<B>) -> Result<(), String> {
+        Ok(())
+    }
+    /// A decision beyond checkmate and stalemate, asked only under `game-end = rules`, before
+    /// any move is generated: `Some` ends the game (bare King, marriage).
+    fn decided(&self, _pos: &Position<B>) -> Option<Outcome> {
+        None
+    }
+    /// The side to move's pseudo-legal placements in a set-up phase: asked instead of every
+    /// other move while it has pieces in hand, in a variant whose hand is
+    /// [`HandKind::Setup`](super::HandKind::Setup).
+    fn setup_moves(&self, _pos: &Position<B>, _out: &mut Vec<Move>) {}
+    /// Turns one pseudo-legal base move into its variants by adding placements from the
+    /// mover's hand (resurrections) on the placed kind's
+    /// [`placement_squares`](super::PieceSpec::placement_squares), given the position before
+    /// and after the base move: pushes every variant, the base move included, onto `out`.
+    /// Asked only when the mover holds a piece of a kind that has placement squares. Default:
+    /// the move alone.
+    fn expand(&self, _before: &Position<B>, _after: &Position<B>, m: Move, out: &mut Vec<Move>) {
+        out.push(m);
+    }
+}
+
+/// Moves the piece tables cannot describe, for positions kept in `B`. Every such move carries
+/// [`flags::SPECIAL`](crate::position::flags::SPECIAL) and is always made and tested for
+/// legality unless the variant supplies [`FastPathsAt`].
+pub trait SpecialMovesAt<B: Width>: Send + Sync {
+    /// Adds the pseudo-legal special moves of the side to move.
+    fn generate(&self, pos: &Position<B>, out: &mut Vec<Move>);
+    /// Whether a special move of `by` would capture on `sq` (pins ignored): such moves give
+    /// check.
+    fn attacks(&self, pos: &Position<B>, sq: Square, by: Colour) -> bool;
+    /// Applies the special part of `m` to `next`, where the mover has been lifted from its
+    /// square and any captured piece removed; returns the mover as it lands (before any
+    /// promotion).
+    fn make(&self, next: &mut Position<B>, m: Move, mover: Piece) -> Piece;
+    /// The kind of special move `m` is, by the name the declaration's
+    /// [`move_rulings`](super::VariantSpec::move_rulings) give it.
+    fn kind(&self, pos: &Position<B>, m: &Move) -> &'static str;
+}
+
+/// What the generator's fast paths need when special moves exist: with it, pins and checks
+/// found in the tables decide the legality of most moves, as in a variant without special
+/// moves. Exact for the moves it lets the generator decide; see [`Position::legality`].
+pub trait FastPathsAt<B: Width>: Send + Sync {
+    /// The number of legal special moves at a perft leaf, when [`Position::legality`] gave
+    /// `legality` (the side to move is not in check); `None` to generate them and decide each.
+    fn count_legal(&self, _pos: &Position<B>, _legality: &Legality<B>) -> Option<u64> {
+        None
+    }
+    /// Every square of `wanted` on which a special move of `by` could capture the other side's
+    /// royal piece if it stood there, slides blocked by `blockers` (the board without that
+    /// royal piece); squares outside `wanted` may be included or not.
+    fn attack_map(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+    ) -> Bitboard<B>;
+    /// Pieces of the side to move whose moves must be made and tested although no table
+    /// piece pins them, with the squares where that matters: moving one of them onto one of
+    /// the squares may open or create a special capture onto `royal` (the side to move's
+    /// royal piece); their other moves are decided as any piece's.
+    fn must_test(&self, pos: &Position<B>, royal: Square) -> (Bitboard<B>, Bitboard<B>);
+}
+
+/// [`RuleHooksAt`] for both widths, as a declaration's builder returns it.
+pub trait RuleHooks: RuleHooksAt<u64> + RuleHooksAt<u128> {}
+impl<T: RuleHooksAt<u64> + RuleHooksAt<u128>> RuleHooks for T {}
+
+/// [`SpecialMovesAt`] for both widths, as a declaration's builder returns it.
+pub trait SpecialMoves: SpecialMovesAt<u64> + SpecialMovesAt<u128> {}
+impl<T: SpecialMovesAt<u64> + SpecialMovesAt<u128>> SpecialMoves for T {}
+
+/// [`FastPathsAt`] for both widths, as a declaration's builder returns it.
+pub trait FastPaths: FastPathsAt<u64> + FastPathsAt<u128> {}
+impl<T: FastPathsAt<u64> + FastPathsAt<u128>> FastPaths for T {}
+
+/// The hooks of one compiled variant.
+#[derive(Default)]
+pub struct VariantHooks {
+    /// What the rules say beyond the data.
+    pub rules: Option<Box<dyn RuleHooks>>,
+    /// The variant's special moves.
+    pub special_moves: Option<Box<dyn SpecialMoves>>,
+    /// The fast paths for them, if any (only with special moves).
+    pub fast_paths: Option<Box<dyn FastPaths>>,
+}
+
+impl VariantHooks {
+    /// Rule hooks alone.
+    pub fn with_rules(rules: impl RuleHooks + 'static) -> VariantHooks {
+        VariantHooks {
+            rules: Some(Box::new(rules)),
+            ..VariantHooks::default()
+        }
+    }
+}
+
+/// Builds a variant's hooks from its compiled tables (where its piece kinds are looked up by
+/// letter, [`Variant::kind`]).
+pub type HookBuilder = fn(&Variant) -> Result<VariantHooks, SpecError>;
+
+/// A [`Bits`] the generator runs on: `u128` for every board, `u64` for boards of at most 8
+/// files ([`Variant::narrow`]).
+pub trait Width: Bits {
+    /// The rule hooks for positions kept in `Self`.
+    fn rules(h: &'static dyn RuleHooks) -> &'static dyn RuleHooksAt<Self>;
+    /// The special moves for positions kept in `Self`.
+    fn special(s: &'static dyn SpecialMoves) -> &'static dyn SpecialMovesAt<Self>;
+    /// The fast paths for positions kept in `Self`.
+    fn fast(f: &'static dyn FastPaths) -> &'static dyn FastPathsAt<Self>;
+}
+
+impl Width for u64 {
+    #[inline(always)]
+    fn rules(h: &'static dyn RuleHooks) -> &'static dyn RuleHooksAt<u64> {
+        h
+    }
+    #[inline(always)]
+    fn special(s: &'static dyn SpecialMoves) -> &'static dyn SpecialMovesAt<u64> {
+        s
+    }
+    #[inline(always)]
+    fn fast(f: &'static dyn FastPaths) -> &'static dyn FastPathsAt<u64> {
+        f
+    }
+}
+
+impl Width for u128 {
+    #[inline(always)]
+    fn rules(h: &'static dyn RuleHooks) -> &'static dyn RuleHooksAt<u128> {
+        h
+    }
+    #[inline(always)]
+    fn special(s: &'static dyn SpecialMoves) -> &'static dyn SpecialMovesAt<u128> {
+        s
+    }
+    #[inline(always)]
+    fn fast(f: &'static dyn FastPaths) -> &'static dyn FastPathsAt<u128> {
+        f
+    }
+}

@@ -1,0 +1,447 @@
+//! A variant compiled into move tables ([`Variant`]), and the lookups the move generator makes
+//! in them. [`Variant::compile`] builds them; each table is kept in one form.
+
+use super::declaration::VariantSpec;
+use super::hooks::{FastPaths, RuleHooks, SpecialMoves};
+use crate::geometry::{Bitboard, Bits, Geometry, SQUARE_COUNT, Square};
+use crate::piece::{Atom, BetzaError};
+
+/// Most slide directions any variant uses.
+pub const MAX_DIRECTIONS: usize = 16;
+
+/// Most squares a special leap's path may have for [`LeapSet`].
+pub const MAX_LEAP_PATH: usize = 3;
+
+/// A variant compiled into move tables.
+///
+/// Tables "per (kind, colour, square)" are indexed by [`Variant::slot`]; "per (direction,
+/// square)" by `direction * SQUARE_COUNT + square`. The last group of fields is derived by
+/// `compile` from the declaration and its hooks: which fast paths apply.
+pub struct Variant {
+    /// The declaration.
+    pub spec: VariantSpec,
+    /// The board.
+    pub geometry: Geometry,
+
+    // ----- movement, per (kind, colour, square) -----
+    /// Leap targets and unlimited slides, packed for the generator's inner loop.
+    pub slot_moves: Vec<SlotMoves>,
+    /// Lame or initial leaps.
+    pub special_leaps: Vec<Vec<SpecialLeap>>,
+    /// Slides of limited range (unlimited ones are in [`Variant::slot_moves`]).
+    pub ranged_rides: Vec<Vec<Ride>>,
+    /// Per direction: the longest capturing slide (0 none, 255 unlimited).
+    pub ride_capture_range: Vec<[u8; MAX_DIRECTIONS]>,
+    /// Origins from which such a piece captures on the square by a plain leap.
+    pub leap_attackers: Vec<Bitboard>,
+
+    // ----- lines -----
+    /// The direction vectors used by slides.
+    pub directions: Vec<(i8, i8)>,
+    /// Per (direction, square): the forward ray as a set.
+    pub ray_bb: Vec<Bitboard>,
+    /// Per (direction, square): the backward ray as a set.
+    pub back_ray_bb: Vec<Bitboard>,
+    /// Per square: every backward ray from it, as one set.
+    pub all_back_rays: Vec<Bitboard>,
+    /// Per square: the directions (bits) whose backward ray from it is not empty, so walks
+    /// toward a possible slider skip the board's edges at once.
+    pub back_dirs: Vec<u16>,
+    /// Per direction: the step length (Chebyshev) of one step.
+    pub step_length: Vec<u8>,
+    /// The directions (bits) along whose forward rays square indices fall (and so grow along
+    /// the backward ones).
+    pub descending_dirs: u16,
+    /// Per colour: that side's last rank (where its pieces promote).
+    pub last_rank_bb: [Bitboard; 2],
+
+    // ----- kinds -----
+    /// Per kind: the movement vectors from a light square, White's view, as parsed.
+    pub atoms: Vec<Vec<Atom>>,
+    /// Kind index of each promotion target, per kind.
+    pub promotion_kinds: Vec<Vec<u8>>,
+    /// Royal kinds.
+    pub royal_kinds: Vec<u8>,
+    /// Kinds an enemy may not capture, as bits.
+    pub uncapturable_kinds: u16,
+    /// The pawn kinds, as bits.
+    pub pawn_kinds: u16,
+    /// Per (colour, square): every square from which some piece of that colour could capture
+    /// on it by a plain leap, whatever its kind.
+    pub any_leap_attackers: Vec<Bitboard>,
+    /// Per (kind, colour): the directions (bits) of every capturing slide from any square.
+    pub capture_dirs: Vec<u16>,
+    /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty), as bits.
+    pub slider_kinds: [u16; 2],
+    /// The kinds expansions may place from the hand (some placement squares), as bits.
+    pub placeable_kinds: u16,
+    /// Per (kind, colour): the squares expansions may place such a piece on.
+    pub placement_squares: Vec<Bitboard>,
+
+    // ----- counting -----
+    /// Per (kind, colour): the kind's leaps (plain and special) as sets, when they can be
+    /// counted that way: no square reached twice from one square, no slide over a leap's
+    /// target, short paths. `None`: the generator goes piece by piece.
+    pub leap_sets: Vec<Option<Vec<LeapSet>>>,
+    /// Per (kind, colour): below how many free pieces the leaps are cheaper piece by piece
+    /// (one table load and popcount each) than as [`Variant::leap_sets`] (a shift and popcount
+    /// per set): five quarters of the number of sets, rounded up; 0 for pawns. Kept here so the
+    /// leaf counter does not work it out per kind at every position.
+    pub by_piece_below: Vec<u32>,
+    /// Per (kind, colour): some square has slides or limited-range rides for the kind.
+    pub has_rides: Vec<bool>,
+
+    // ----- derived from the declaration and the hooks -----
+    /// Some kind has special (lame or initial) capturing leaps.
+    pub special_captures: bool,
+    /// Legality may be decided from pins and checks found in the tables: no special moves,
+    /// no special capturing leaps.
+    pub fast_legality: bool,
+    /// Every square of the board has an index below 64 (at most 8 files): positions are
+    /// counted on 64-bit masks ([`Position::narrowed`](crate::position::Position::narrowed)).
+    pub narrow: bool,
+    /// The variant has a set-up phase ([`HandKind::Setup`](super::HandKind::Setup) and a
+    /// [`RuleHooksAt::setup_moves`](super::RuleHooksAt::setup_moves) to ask).
+    pub setup_phase: bool,
+    /// Moves may be expanded ([`RuleHooksAt::expand`](super::RuleHooksAt::expand)): the
+    /// variant has rule hooks and pieces that may be placed from the hand.
+    pub expands: bool,
+
+    // ----- hooks -----
+    pub(super) rule_hooks: Option<Box<dyn RuleHooks>>,
+    pub(super) special_moves: Option<Box<dyn SpecialMoves>>,
+    pub(super) fast_paths: Option<Box<dyn FastPaths>>,
+}
+
+/// `FROM_BIT[i]`: the bits from `i` up (a table load is cheaper than a variable 128-bit shift).
+static FROM_BIT: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = u128::MAX << i;
+        i += 1;
+    }
+    t
+};
+
+/// One leap vector of a kind and colour as a set: from each square of `sources` (when the
+/// squares `path` steps away are empty) to the square `delta` steps away in index.
+#[derive(Copy, Clone, Debug)]
+pub struct LeapSet {
+    /// Index change from origin to destination.
+    pub delta: i32,
+    /// Origins.
+    pub sources: Bitboard,
+    /// Index changes to squares that must be empty (the first `path_len`).
+    pub path: [i32; MAX_LEAP_PATH],
+    /// How many of `path` are used.
+    pub path_len: u8,
+    /// May go to an empty square.
+    pub quiet: bool,
+    /// May capture.
+    pub capture: bool,
+}
+
+/// What the generator reads for one (kind, colour, square), in one place: leap targets, the
+/// unlimited slides as direction bits, and whether the other lists must be read as well.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SlotMoves {
+    /// Quiet leap targets.
+    pub leap_quiet: Bitboard,
+    /// Capturing leap targets.
+    pub leap_capture: Bitboard,
+    /// Unlimited slides that both stop on empty squares and capture.
+    pub slide_both: u16,
+    /// Unlimited slides that only stop on empty squares.
+    pub slide_quiet: u16,
+    /// Unlimited slides that only capture.
+    pub slide_capture: u16,
+    /// Limited-range slides or special leaps: [`Variant::ranged_rides`] and
+    /// [`Variant::special_leaps`] hold moves the bits above do not.
+    pub irregular: bool,
+    /// Some of those irregular moves capture.
+    pub irregular_captures: bool,
+    /// The first square of each unlimited slide above: when own pieces stand on all of them
+    /// (most sliders early in a game), no slide goes anywhere and none is walked.
+    pub slide_first: Bitboard,
+}
+
+impl SlotMoves {
+    /// Every unlimited slide direction, as bits.
+    #[inline(always)]
+    pub fn slides(&self) -> u16 {
+        self.slide_both | self.slide_quiet | self.slide_capture
+    }
+}
+
+/// A lame or initial leap from one square.
+#[derive(Copy, Clone, Debug)]
+pub struct SpecialLeap {
+    /// Destination.
+    pub to: Square,
+    /// Squares that must be empty.
+    pub path: Bitboard,
+    /// May go to an empty square.
+    pub quiet: bool,
+    /// May capture.
+    pub capture: bool,
+}
+
+/// A slide of limited range from one square in one direction.
+#[derive(Copy, Clone, Debug)]
+pub struct Ride {
+    /// Index into [`Variant::directions`].
+    pub dir: u8,
+    /// Most steps.
+    pub range: u8,
+    /// May stop on empty squares.
+    pub quiet: bool,
+    /// May capture.
+    pub capture: bool,
+}
+
+/// A declaration that does not compile.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    /// More than [`MAX_KINDS`](super::MAX_KINDS) pieces.
+    #[error("{variant}: too many piece kinds")]
+    TooManyKinds {
+        /// The variant id.
+        variant: &'static str,
+    },
+    /// More than [`MAX_DIRECTIONS`] slide directions.
+    #[error("{variant}: too many slide directions")]
+    TooManyDirections {
+        /// The variant id.
+        variant: &'static str,
+    },
+    /// An initial or lame rider.
+    #[error("{variant}: `i` and `n` are not supported on riders")]
+    RiderModifiers {
+        /// The variant id.
+        variant: &'static str,
+    },
+    /// A promotion to a piece the variant does not declare.
+    #[error("{variant}: unknown promotion piece {letter}")]
+    UnknownPromotion {
+        /// The variant id.
+        variant: &'static str,
+        /// The letter.
+        letter: &'static str,
+    },
+    /// Fast paths without special moves.
+    #[error("{variant}: fast paths without special moves")]
+    FastPathsAlone {
+        /// The variant id.
+        variant: &'static str,
+    },
+    /// A malformed square name in a declaration.
+    #[error("{variant}: no square `{name}` on the board")]
+    UnknownSquare {
+        /// The variant id.
+        variant: &'static str,
+        /// The name.
+        name: &'static str,
+    },
+    /// Hooks that do not fit the declaration.
+    #[error("{variant}: {problem}")]
+    Hooks {
+        /// The variant id.
+        variant: &'static str,
+        /// What does not fit.
+        problem: String,
+    },
+    /// A hook asks for a piece the variant does not declare.
+    #[error("{variant}: no piece `{letter}`")]
+    UnknownPiece {
+        /// The variant id.
+        variant: &'static str,
+        /// The letter.
+        letter: String,
+    },
+    /// More options than [`MAX_OPTIONS`](super::MAX_OPTIONS), or an override of a value the
+    /// option does not have.
+    #[error("{variant}: {problem}")]
+    Options {
+        /// The variant id.
+        variant: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A movement that does not parse.
+    #[error(transparent)]
+    Betza(#[from] BetzaError),
+}
+
+impl Variant {
+    /// Index into per (kind, colour, square) tables.
+    #[inline(always)]
+    pub fn slot(kind: u8, colour: super::Colour, sq: Square) -> usize {
+        (kind as usize * 2 + colour.index()) * SQUARE_COUNT + sq.index()
+    }
+
+    /// Squares a slide from `sq` along `dir` reaches before or on the first of `blockers`
+    /// (unlimited range), with that first blocker if any.
+    #[inline(always)]
+    pub fn slide<B: Bits>(
+        &self,
+        dir: u8,
+        sq: Square,
+        blockers: Bitboard<B>,
+    ) -> (Bitboard<B>, Option<Square>) {
+        let idx = dir as usize * SQUARE_COUNT + sq.index();
+        let ray = self.ray_bb[idx].to::<B>();
+        let hits = ray & blockers;
+        if hits.is_empty() {
+            return (ray, None);
+        }
+        let first = if self.descending(dir) {
+            B::WIDTH - 1 - hits.0.leading_zeros()
+        } else {
+            hits.0.trailing_zeros()
+        } as u8;
+        let first = Square(first);
+        let beyond = self.ray_bb[dir as usize * SQUARE_COUNT + first.index()].to::<B>();
+        (ray & !beyond, Some(first))
+    }
+
+    /// Whether square indices fall along direction `dir`.
+    #[inline(always)]
+    pub fn descending(&self, dir: u8) -> bool {
+        self.descending_dirs >> dir & 1 != 0
+    }
+
+    /// Every slide direction of the variant, as direction bits.
+    #[inline(always)]
+    pub fn all_dirs(&self) -> u16 {
+        ((1u32 << self.directions.len()) - 1) as u16
+    }
+
+    /// Squares the unlimited slides in `dirs` (direction bits) from `sq` reach, each up to and
+    /// including its first square of `blockers`.
+    #[inline(always)]
+    pub fn slides<B: Bits>(&self, dirs: u16, sq: Square, blockers: Bitboard<B>) -> Bitboard<B> {
+        let mut reach = B::ZERO;
+        // Along a ray whose indices grow, the squares up to the first blocker are the bits up
+        // to the lowest hit: `hits ^ (hits - 1)` (every bit when nothing is hit).
+        let mut up = dirs & !self.descending_dirs;
+        while up != 0 {
+            let dir = up.trailing_zeros() as usize;
+            up &= up - 1;
+            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].to::<B>().0;
+            let hits = ray & blockers.0;
+            reach |= ray & (hits ^ hits.minus_one());
+        }
+        // Along a falling ray, the bits from the highest hit up; square 0 counts as hit when
+        // nothing is, which keeps the whole ray either way.
+        let mut down = dirs & self.descending_dirs;
+        while down != 0 {
+            let dir = down.trailing_zeros() as usize;
+            down &= down - 1;
+            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].to::<B>().0;
+            let hits = ray & blockers.0 | B::ONE;
+            reach |= ray & B::from_wide(FROM_BIT[(B::WIDTH - 1 - hits.leading_zeros()) as usize]);
+        }
+        Bitboard(reach)
+    }
+
+    /// The first `steps` squares of the ray of `dir` from `sq`.
+    pub fn ray_prefix(&self, dir: u8, sq: Square, steps: u8) -> Bitboard {
+        let ray = self.ray_bb[dir as usize * SQUARE_COUNT + sq.index()];
+        let (dx, dy) = self.directions[dir as usize];
+        match self
+            .geometry
+            .offset(sq, dx as i32 * steps as i32, dy as i32 * steps as i32)
+        {
+            Some(end) => ray & !self.ray_bb[dir as usize * SQUARE_COUNT + end.index()],
+            None => ray,
+        }
+    }
+
+    /// The directions of `dirs` worth walking back from `sq` toward a piece of `sliders`: none
+    /// when no line through `sq` holds one, else those whose backward ray is not empty.
+    #[inline(always)]
+    pub fn dirs_toward<B: Bits>(&self, sq: Square, dirs: u16, sliders: Bitboard<B>) -> u16 {
+        if self.all_back_rays[sq.index()].to::<B>().intersects(sliders) {
+            dirs & self.back_dirs[sq.index()]
+        } else {
+            0
+        }
+    }
+
+    /// The nearest square of `blockers` on the backward ray of `dir` from `sq`.
+    #[inline(always)]
+    pub fn nearest_back<B: Bits>(
+        &self,
+        dir: u8,
+        sq: Square,
+        blockers: Bitboard<B>,
+    ) -> Option<Square> {
+        let hits = self.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].to::<B>() & blockers;
+        if hits.is_empty() {
+            return None;
+        }
+        Some(Square(if self.descending(dir) {
+            hits.0.trailing_zeros()
+        } else {
+            B::WIDTH - 1 - hits.0.leading_zeros()
+        } as u8))
+    }
+
+    /// Steps of direction `dir` from `a` to `b` (which lie on one ray of it).
+    #[inline(always)]
+    pub fn steps_between(&self, dir: u8, a: Square, b: Square) -> u32 {
+        let cheb = (a.file() as i32 - b.file() as i32)
+            .unsigned_abs()
+            .max((a.rank() as i32 - b.rank() as i32).unsigned_abs());
+        cheb / self.step_length[dir as usize] as u32
+    }
+
+    /// The kind whose FEN spelling (White's) is `fen`.
+    pub fn kind_by_fen(&self, fen: &str) -> Option<u8> {
+        self.spec
+            .pieces
+            .iter()
+            .position(|p| p.fen == fen)
+            .map(|k| k as u8)
+    }
+
+    /// The kind spelled `fen`, for hooks looking up their pieces when the variant is compiled.
+    ///
+    /// # Errors
+    /// The variant declares no such piece.
+    pub fn kind(&self, fen: &str) -> Result<u8, SpecError> {
+        self.kind_by_fen(fen)
+            .ok_or_else(|| SpecError::UnknownPiece {
+                variant: self.spec.id,
+                letter: fen.to_string(),
+            })
+    }
+
+    /// The option declared as `name`, with its index.
+    pub fn option(&self, name: &str) -> Option<(usize, &super::OptionSpec)> {
+        self.spec
+            .options
+            .iter()
+            .enumerate()
+            .find(|(_, o)| o.name == name)
+    }
+
+    /// The rule hooks, if the variant has any.
+    #[inline(always)]
+    pub fn rule_hooks(&self) -> Option<&dyn RuleHooks> {
+        self.rule_hooks.as_deref()
+    }
+
+    /// The special moves, if the variant has any.
+    #[inline(always)]
+    pub fn special_moves(&self) -> Option<&dyn SpecialMoves> {
+        self.special_moves.as_deref()
+    }
+
+    /// The fast paths for the special moves, if the variant has them.
+    #[inline(always)]
+    pub fn fast_paths(&self) -> Option<&dyn FastPaths> {
+        self.fast_paths.as_deref()
+    }
+}
