@@ -1,31 +1,58 @@
-//! Criterion benches of perft per variant. Each bench reads its expected count from the
-//! variant's suite (expected numbers live in `suites/`, never in Rust) and asserts it before
-//! timing, so a bench never measures a wrong generator.
+//! Criterion benches of perft: every variant of the registry from its start position, at the
+//! depth `benches/depths.txt` gives it, and Kiwipete. Each bench reads its expected count from
+//! the variant's suite (expected numbers live in `suites/`, never in Rust) and asserts it
+//! before timing, so a bench never measures a wrong generator.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use cvperft::notation::{parse_position, play_moves};
 use cvperft::perft::perft;
+use cvperft::position::Position;
+use cvperft::variant::Rules;
 use cvperft::variants;
 use std::hint::black_box;
-use std::path::Path;
+use std::path::PathBuf;
 
-/// (suite file, case id, depth) of each benchmark.
-const BENCHES: &[(&str, &str, u32)] = &[
-    ("chess.yaml", "start", 5),
-    ("chess.yaml", "kiwipete", 4),
-    ("silver-elephant.yaml", "start", 4),
-    ("bachelor-kamil.yaml", "start-reflective", 4),
-    ("cerimon.yaml", "start-d4", 4),
-    ("plutonian.yaml", "start-text", 4),
-    ("pink-panther.yaml", "start-deep", 4),
-];
+/// The depth a variant without a line in `benches/depths.txt` is benched at.
+const DEFAULT_DEPTH: u32 = 3;
 
-struct Case {
-    variant: String,
-    fen: Option<String>,
-    moves: Option<String>,
-    options: Vec<(String, String)>,
+/// One bench: a position and the count its suite records.
+struct Bench {
+    name: String,
+    pos: Position,
+    depth: u32,
     expected: u64,
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The depth of each variant, from `benches/depths.txt`.
+///
+/// # Panics
+/// On a malformed line or an unknown variant: the file is part of the benches.
+fn depths() -> Vec<(String, u32)> {
+    let path = root().join("benches").join("depths.txt");
+    let text = std::fs::read_to_string(&path).expect("benches/depths.txt");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, line)| {
+            let mut words = line.split_whitespace();
+            let (Some(id), Some(depth)) = (words.next(), words.next()) else {
+                panic!("benches/depths.txt:{}: expected `variant depth`", i + 1);
+            };
+            assert!(
+                variants::get(id).is_some(),
+                "benches/depths.txt:{}: no variant `{id}`",
+                i + 1
+            );
+            let depth = depth
+                .parse()
+                .unwrap_or_else(|_| panic!("benches/depths.txt:{}: bad depth `{depth}`", i + 1));
+            (id.to_string(), depth)
+        })
+        .collect()
 }
 
 fn string_map(v: Option<&serde_yaml::Value>) -> Vec<(String, String)> {
@@ -38,58 +65,129 @@ fn string_map(v: Option<&serde_yaml::Value>) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-fn load(file: &str, id: &str, depth: u32) -> Option<Case> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("suites")
-        .join(file);
-    let text = std::fs::read_to_string(&path).ok()?;
-    let doc: serde_yaml::Value = serde_yaml::from_str(&text).ok()?;
-    let variant = doc.get("variant")?.as_str()?.to_string();
-    let mut options = string_map(doc.get("options"));
-    if let Some(ge) = doc.get("game-end").and_then(|g| g.as_str()) {
-        options.push(("game-end".into(), ge.into()));
+/// The suite cases of `variant` as (case, the rules it states), from every file in suites/.
+fn cases(variant: &str) -> Vec<(serde_yaml::Value, Rules)> {
+    let mut out = Vec::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("suites"))
+        .expect("suites/")
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("suite");
+        let doc: serde_yaml::Value = serde_yaml::from_str(&text).expect("suite YAML");
+        if doc.get("variant").and_then(|v| v.as_str()) != Some(variant) {
+            continue;
+        }
+        let mut options = string_map(doc.get("options"));
+        if let Some(ge) = doc.get("game-end").and_then(|g| g.as_str()) {
+            options.push(("game-end".into(), ge.into()));
+        }
+        for case in doc
+            .get("cases")
+            .and_then(|c| c.as_sequence())
+            .into_iter()
+            .flatten()
+        {
+            let mut rules = variants::rules(variant).expect("a known variant");
+            for (k, v) in options.iter().chain(&string_map(case.get("options"))) {
+                rules.set(k, v).expect("suite option");
+            }
+            out.push((case.clone(), rules));
+        }
     }
-    let case = doc
-        .get("cases")?
-        .as_sequence()?
-        .iter()
-        .find(|c| c.get("id").and_then(|i| i.as_str()) == Some(id))?;
-    options.extend(string_map(case.get("options")));
+    out
+}
+
+/// The count of `depth` the suite records for `variant`'s start position under its default
+/// options.
+///
+/// # Panics
+/// When no suite case records it: a bench measures only what a suite states.
+fn start_count(variant: &str, depth: u32) -> u64 {
+    let defaults = variants::rules(variant).expect("a known variant");
     let key = serde_yaml::Value::Number(depth.into());
-    let expected = case.get("perft")?.as_mapping()?.get(&key)?.as_u64()?;
-    Some(Case {
-        variant,
-        fen: case.get("fen").and_then(|f| f.as_str()).map(String::from),
-        moves: case.get("moves").and_then(|f| f.as_str()).map(String::from),
-        options,
+    cases(variant)
+        .into_iter()
+        .filter(|(case, rules)| {
+            *rules == defaults
+                && case.get("moves").is_none()
+                && case
+                    .get("fen")
+                    .and_then(|f| f.as_str())
+                    .is_none_or(|f| f == defaults.start_fen())
+        })
+        .find_map(|(case, _)| case.get("perft")?.get(&key)?.as_u64())
+        .unwrap_or_else(|| {
+            panic!("bench {variant} d{depth}: no suite case counts the start position that deep")
+        })
+}
+
+/// The count of case `id` of `variant`'s suite at `depth`, with its position.
+fn case_count(variant: &str, id: &str, depth: u32) -> (Position, u64) {
+    let (case, rules) = cases(variant)
+        .into_iter()
+        .find(|(c, _)| c.get("id").and_then(|i| i.as_str()) == Some(id))
+        .unwrap_or_else(|| panic!("bench {variant}::{id}: no such case in suites/"));
+    let fen = case
+        .get("fen")
+        .and_then(|f| f.as_str())
+        .map_or_else(|| rules.start_fen(), String::from);
+    let mut pos = parse_position(rules, &fen).expect("suite FEN");
+    if let Some(moves) = case.get("moves").and_then(|m| m.as_str()) {
+        pos = play_moves(&pos, moves).expect("suite moves");
+    }
+    let key = serde_yaml::Value::Number(depth.into());
+    let expected = case
+        .get("perft")
+        .and_then(|p| p.get(&key))
+        .and_then(|n| n.as_u64())
+        .unwrap_or_else(|| panic!("bench {variant}::{id}: no perft {depth} in suites/"));
+    (pos, expected)
+}
+
+fn plan() -> Vec<Bench> {
+    let depths = depths();
+    let mut out: Vec<Bench> = variants::IDS
+        .iter()
+        .map(|&id| {
+            let depth = depths
+                .iter()
+                .find(|(v, _)| v == id)
+                .map_or(DEFAULT_DEPTH, |(_, d)| *d);
+            let rules = variants::rules(id).expect("a registered variant");
+            Bench {
+                name: format!("{id}::start::d{depth}"),
+                pos: parse_position(rules, &rules.start_fen()).expect("start"),
+                depth,
+                expected: start_count(id, depth),
+            }
+        })
+        .collect();
+    let (pos, expected) = case_count("chess", "kiwipete", 4);
+    out.push(Bench {
+        name: "chess::kiwipete::d4".into(),
+        pos,
+        depth: 4,
         expected,
-    })
+    });
+    out
 }
 
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
-    for &(file, id, depth) in BENCHES {
-        // A bench measures only what a suite states: a missing case is an error, not a skip.
-        let Some(case) = load(file, id, depth) else {
-            panic!("bench {file}::{id} d{depth}: no such case with that depth in suites/");
-        };
-        let mut rules = variants::rules(&case.variant).expect("suite names a known variant");
-        for (k, v) in &case.options {
-            rules.set(k, v).expect("suite option");
-        }
-        let fen = case.fen.clone().unwrap_or_else(|| rules.start_fen());
-        let mut pos = parse_position(rules, &fen).expect("suite FEN");
-        if let Some(m) = &case.moves {
-            pos = play_moves(&pos, m).expect("suite moves");
-        }
+    for bench in plan() {
         assert_eq!(
-            perft(&pos, depth),
-            case.expected,
-            "{file}::{id} perft {depth}"
+            perft(&bench.pos, bench.depth),
+            bench.expected,
+            "{} perft {}",
+            bench.name,
+            bench.depth
         );
-        group.bench_function(format!("{}::{id}::d{depth}", case.variant), |b| {
-            b.iter(|| assert_eq!(perft(black_box(&pos), depth), case.expected))
+        group.bench_function(&bench.name, |b| {
+            b.iter(|| assert_eq!(perft(black_box(&bench.pos), bench.depth), bench.expected))
         });
     }
     group.finish();

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Prints cvperft's time and leaf rate on each variant's start position, and for chess the same
+# Prints cvperft's time and leaf rate on the start position of every variant `cvperft variants`
+# lists, one ply deeper than its bench depth in benches/depths.txt and with the rule options
+# given there, then each variant's leaf rate against Silver Elephant's, and for chess the same
 # run by second engines (Debian's stockfish and fairy-stockfish, `go perft`) with the ratio of
 # times, all from one run each.
 # Usage: ci/bench.sh [--quick]   (--quick: one depth less everywhere)
@@ -22,17 +24,27 @@ run_ours() { # variant depth [options...]
   LAST=$s
 }
 
+# A variant's line of benches/depths.txt without its name: the depth, then options (depth 3
+# when the variant has no line).
+bench_line() {
+  awk -v v="$1" '$1 == v { $1 = ""; print; found = 1 } END { if (!found) print 3 }' benches/depths.txt
+}
+
 echo "variant            depth          leaves      time          rate  engine"
-run_ours chess 6; ours_chess=$LAST
-run_ours silver-elephant 5 -o bare-king=one-reply; se_rate=$RATE
-run_ours bachelor-kamil 6 -o game-end=movegen
-run_ours cerimon 5; cerimon_rate=$RATE
-run_ours plutonian 5; plutonian_rate=$RATE
-run_ours pink-panther 6; pp_rate=$RATE
-# Issue 11 asks Cerimon, Plutonian and Pink Panther to count within 2x of Silver Elephant's rate.
-for pair in "cerimon $cerimon_rate" "plutonian $plutonian_rate" "pink-panther $pp_rate"; do
-  set -- $pair
-  echo "  silver-elephant's leaf rate / $1's, from this run: $(printf "%.2f" "$(echo "$se_rate / $2" | bc -l)")"
+declare -A rates
+ids=$($CV variants | awk '/^[a-z]/ { print $1 }')
+for v in $ids; do
+  # shellcheck disable=SC2046 # the options are words
+  set -- $(bench_line "$v")
+  depth=$1; shift
+  run_ours "$v" $(( depth + 1 )) "$@"
+  rates[$v]=$RATE
+  if [ "$v" = chess ]; then ours_chess=$LAST; fi
+done
+# Issue 11 asks the fairy variants to count within 2x of Silver Elephant's leaf rate.
+for v in $ids; do
+  if [ "$v" = silver-elephant ]; then continue; fi
+  echo "  silver-elephant's leaf rate / $v's, from this run: $(printf "%.2f" "$(echo "${rates[silver-elephant]} / ${rates[$v]}" | bc -l)")"
 done
 
 # A second engine's `go perft` on chess, from one run each, with the ratio of times.

@@ -1,7 +1,9 @@
 //! The perft-family commands run as a user runs them: output formats, consistency between
 //! commands, thread and hash independence, shards, exit codes. Expected counts live in
-//! `suites/`; these tests compare the commands with each other.
+//! `suites/`; these tests compare the commands with each other, for every variant of the
+//! registry.
 
+use cvperft::variants;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -63,14 +65,7 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 #[test]
 fn divide_total_equals_perft_in_every_variant() {
-    for v in [
-        "chess",
-        "silver-elephant",
-        "bachelor-kamil",
-        "cerimon",
-        "plutonian",
-        "pink-panther",
-    ] {
+    for &v in variants::IDS {
         let (lines, total) = divide(&["divide", "3", "-v", v]);
         assert!(!lines.is_empty());
         assert_eq!(total, count(&["perft", "3", "-v", v]), "{v}");
@@ -100,7 +95,7 @@ fn perftree_protocol_matches_divide() {
 
 #[test]
 fn threads_and_hash_do_not_change_counts() {
-    for v in ["chess", "cerimon", "pink-panther"] {
+    for &v in variants::IDS {
         let plain = count(&["perft", "4", "-v", v]);
         assert_eq!(
             plain,

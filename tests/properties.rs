@@ -16,8 +16,9 @@
 use cvperft::geometry::Square;
 use cvperft::notation::{move_text, normalise_move_text, parse_move, parse_position, to_fen};
 use cvperft::perft::{divide, perft};
+use cvperft::piece::{Atom, Movement, parse_betza};
 use cvperft::position::{Move, Position, Setup, flags};
-use cvperft::variant::{Colour, GameEnd, Rules, Wing};
+use cvperft::variant::{Colour, GameEnd, HandKind, MovementSpec, Rules, Wing};
 use cvperft::variants;
 use proptest::prelude::*;
 
@@ -29,34 +30,22 @@ struct Config {
 }
 
 /// Every variant × every combination of its declared options × both game-end modes, from the
-/// start position; Silver Elephant also from its Korean setup position (SE-5).
+/// start position, and from the position before its set-up phase when it has one (Silver
+/// Elephant's Korean setup, SE-5).
 fn configs() -> Vec<Config> {
     let mut out = Vec::new();
     for variant in variants::all() {
-        let mut combos = vec![Rules::new(variant)];
-        for option in &variant.spec.options {
-            combos = combos
-                .iter()
-                .flat_map(|r| {
-                    option.values.iter().map(move |value| {
-                        let mut r = *r;
-                        r.set(option.name, value).expect("declared option");
-                        r
-                    })
-                })
-                .collect();
-        }
-        for mut rules in combos {
+        for mut rules in Rules::every_combination(variant) {
             for game_end in ["rules", "movegen"] {
                 rules.set("game-end", game_end).expect("game-end");
                 out.push(Config {
                     rules,
                     start: rules.start_fen(),
                 });
-                if variant.spec.id == "silver-elephant" {
+                if let Some(setup) = variant.spec.setup_fen {
                     out.push(Config {
                         rules,
-                        start: variants::silver_elephant::SETUP_FEN.to_string(),
+                        start: setup.to_string(),
                     });
                 }
             }
@@ -200,41 +189,109 @@ enum Flip {
     Rotation,
 }
 
-/// The symmetries under which a variant's rules are colour-symmetric.
+/// Where a flip sends a square of a `files` × `ranks` board.
+fn flip_square(flip: Flip, files: u8, ranks: u8, sq: Square) -> Square {
+    let file = match flip {
+        Flip::Vertical => sq.file(),
+        Flip::Rotation => files - 1 - sq.file(),
+    };
+    Square::new(file, ranks - 1 - sq.rank())
+}
+
+/// The symmetries under which the rules are colour-symmetric, worked out from the
+/// declaration: a flip turns White's pieces into Black's, so it is a symmetry when
 ///
-/// - chess, silver-elephant, pink-panther: Black's pieces mirror White's across the middle
-///   rank and every rule is stated per side: vertical flip. Chess and Silver Elephant castle
-///   asymmetrically along the rank (King-side and Queen-side differ), so a half turn is not a
-///   symmetry. Silver Elephant positions with pieces in hand are left out: White places first
-///   (SE-5), so a flipped setup position is not one of the game's.
-/// - bachelor-kamil: the King stands on the middle file of nine and castles the same distance
-///   on both wings, so both the vertical flip and the half turn are symmetries of the rules
-///   whichever Black array (BK-2) started the game.
-/// - cerimon: no castling, and the beginning squares of CE-5 are the same on both wings:
-///   vertical flip and half turn.
-/// - pink-panther: every piece moves the same to the left and right and there is no castling:
-///   vertical flip and half turn.
-/// - plutonian: a vertical flip changes the colour of every square, which changes how a
-///   Changeling moves (PL-2); a half turn keeps square colours, and with the text array
-///   (PL-1) Black's castling is White's turned half a circle: half turn, text array only.
-fn symmetries(rules: &Rules) -> &'static [Flip] {
-    match rules.variant.spec.id {
-        "chess" | "silver-elephant" => &[Flip::Vertical],
-        "bachelor-kamil" | "cerimon" | "pink-panther" => &[Flip::Vertical, Flip::Rotation],
-        "plutonian" if rules.is("black-array", "text") => &[Flip::Rotation],
-        _ => &[],
+/// - every piece moves alike on both wings (for the vertical flip, which keeps left and
+///   right; a half turn swaps them for both sides at once);
+/// - no piece moves by the colour of its square, or the flip keeps square colours (a
+///   vertical flip changes them when the board has an even number of ranks, a half turn
+///   when files plus ranks is odd): Plutonian's Changeling, PL-2;
+/// - the image of every castling of White is the castling of Black on the same wing
+///   (vertical flip) or the other one (half turn), and the same for placement squares.
+///
+/// The hooks are taken to treat both sides alike (bare King, marriage, resurrection, jewel
+/// jumps all do): a hook that did not would fail [`colour_flip_keeps_counts`]. Positions with
+/// set-up pieces in hand are left out there: White places first (SE-5), so a flipped set-up
+/// position is not one of the game's.
+fn symmetries(rules: &Rules) -> Vec<Flip> {
+    let v = rules.variant;
+    let (files, ranks) = (v.spec.files, v.spec.ranks);
+    let movements: Vec<(Movement, Movement)> = v
+        .spec
+        .pieces
+        .iter()
+        .map(|p| match p.movement {
+            MovementSpec::Uniform(b) => (parse_betza(b).unwrap(), parse_betza(b).unwrap()),
+            MovementSpec::BySquareColour { light, dark } => {
+                (parse_betza(light).unwrap(), parse_betza(dark).unwrap())
+            }
+        })
+        .collect();
+    let mirrored = |m: &Movement| {
+        let mut atoms: Vec<_> = m.atoms.iter().map(|a| Atom { dx: -a.dx, ..*a }).collect();
+        let mut own = m.atoms.clone();
+        let key = |a: &Atom| {
+            (
+                a.dx, a.dy, a.rider, a.range, a.quiet, a.capture, a.initial, a.lame,
+            )
+        };
+        atoms.sort_by_key(key);
+        own.sort_by_key(key);
+        atoms == own
+    };
+    let same_on_both_colours = movements.iter().all(|(light, dark)| light == dark);
+    let mut out = Vec::new();
+    for flip in [Flip::Vertical, Flip::Rotation] {
+        let (wings_kept, colours_change) = match flip {
+            Flip::Vertical => (true, ranks % 2 == 0),
+            Flip::Rotation => (false, (files + ranks) % 2 == 1),
+        };
+        if wings_kept && !movements.iter().all(|(l, d)| mirrored(l) && mirrored(d)) {
+            continue;
+        }
+        if colours_change && !same_on_both_colours {
+            continue;
+        }
+        let castles = Wing::BOTH.iter().all(|&wing| {
+            let image_wing = match (wings_kept, wing) {
+                (true, w) => w,
+                (false, Wing::King) => Wing::Queen,
+                (false, Wing::Queen) => Wing::King,
+            };
+            let white = rules.castle(Colour::White, wing);
+            let black = rules.castle(Colour::Black, image_wing);
+            match (white, black) {
+                (None, None) => true,
+                (Some(w), Some(b)) => {
+                    let map = |sq| flip_square(flip, files, ranks, sq);
+                    (
+                        map(w.king_from),
+                        map(w.king_to),
+                        map(w.rook_from),
+                        map(w.rook_to),
+                    ) == (b.king_from, b.king_to, b.rook_from, b.rook_to)
+                }
+                _ => false,
+            }
+        });
+        let placements = (0..v.spec.pieces.len()).all(|k| {
+            let image: Vec<Square> = v.placement_squares[k * 2]
+                .map(|sq| flip_square(flip, files, ranks, sq))
+                .collect();
+            let mut image = image;
+            image.sort();
+            image == v.placement_squares[k * 2 + 1].collect::<Vec<_>>()
+        });
+        if castles && placements {
+            out.push(flip);
+        }
     }
+    out
 }
 
 fn flip_setup(pos: &Position, flip: Flip) -> Setup {
     let g = pos.variant().geometry;
-    let map = |sq: Square| {
-        let file = match flip {
-            Flip::Vertical => sq.file(),
-            Flip::Rotation => g.files - 1 - sq.file(),
-        };
-        Square::new(file, g.ranks - 1 - sq.rank())
-    };
+    let map = |sq: Square| flip_square(flip, g.files, g.ranks, sq);
     let mut setup = pos.to_setup();
     for (sq, piece) in setup.pieces.iter_mut() {
         *sq = map(*sq);
@@ -261,11 +318,7 @@ fn flip_move_text(pos: &Position, text: &str, flip: Flip) -> String {
     let g = pos.variant().geometry;
     let map = |name: &str| {
         let sq = g.parse_square(name).expect("a square of the board");
-        let file = match flip {
-            Flip::Vertical => sq.file(),
-            Flip::Rotation => g.files - 1 - sq.file(),
-        };
-        Square::new(file, g.ranks - 1 - sq.rank()).to_string()
+        flip_square(flip, g.files, g.ranks, sq).to_string()
     };
     let parts: Vec<String> = text
         .split(',')
@@ -366,13 +419,13 @@ proptest! {
         for config in configs() {
             let flips = symmetries(&config.rules);
             let pos = walk_end(&config, &walk_bytes);
-            if config.rules.variant.spec.id == "silver-elephant"
+            if config.rules.variant.spec.hand == HandKind::Setup
                 && !(pos.hand_is_empty(Colour::White) && pos.hand_is_empty(Colour::Black))
             {
                 continue;
             }
             let fen = to_fen(&pos);
-            for &flip in flips {
+            for &flip in &flips {
                 let image = Position::from_setup(config.rules, &flip_setup(&pos, flip))
                     .unwrap_or_else(|e| panic!("{:?}: {fen}: {flip:?} image refused: {e}", config.rules));
                 let image_fen = to_fen(&image);
@@ -395,41 +448,37 @@ proptest! {
     }
 }
 
-/// The symmetries claimed above hold for the start positions themselves: each start position
-/// is its own image (or, for Bachelor Kamil's rotational array, the reflective one's image).
+/// The symmetries worked out above hold at the start positions themselves: the image of each
+/// start position is a legal position with the same perft 3, and every variant but those
+/// whose pieces change their moves with the square colour has at least one symmetry.
 #[test]
-fn start_positions_are_their_own_images() {
+fn start_positions_count_as_their_images() {
     for config in configs() {
         if config.start != config.rules.start_fen() {
             continue;
         }
+        let flips = symmetries(&config.rules);
+        let variant = config.rules.variant;
+        let by_colour = variant
+            .spec
+            .pieces
+            .iter()
+            .any(|p| matches!(p.movement, MovementSpec::BySquareColour { .. }));
+        assert!(
+            by_colour || !flips.is_empty(),
+            "{:?}: no colour symmetry found",
+            config.rules
+        );
         let pos = parse_position(config.rules, &config.start).expect("start");
-        for &flip in symmetries(&config.rules) {
+        for flip in flips {
             let image = Position::from_setup(config.rules, &flip_setup(&pos, flip))
                 .expect("image of a start position");
-            let id = config.rules.variant.spec.id;
-            let self_image = match (id, flip) {
-                ("bachelor-kamil", Flip::Vertical) => config.rules.is("black-array", "reflective"),
-                ("bachelor-kamil", Flip::Rotation) => config.rules.is("black-array", "rotational"),
-                ("cerimon" | "pink-panther", Flip::Rotation) => false,
-                _ => true,
-            };
-            if self_image {
-                // Same board and rights; only the side to move differs.
-                let (a, b) = (to_fen(&pos), to_fen(&image));
-                assert_eq!(
-                    a.split(' ').next(),
-                    b.split(' ').next(),
-                    "{:?} {flip:?}",
-                    config.rules
-                );
-                assert_eq!(
-                    a.split(' ').nth(2),
-                    b.split(' ').nth(2),
-                    "{:?} {flip:?}",
-                    config.rules
-                );
-            }
+            assert_eq!(
+                perft(&pos, 3),
+                perft(&image, 3),
+                "{:?} {flip:?}",
+                config.rules
+            );
         }
     }
 }
