@@ -81,6 +81,56 @@ mod tests {
         }
     }
 
+    /// The example of `docs/adding-a-variant.md`, kept here so that it compiles.
+    fn example_spec() -> VariantSpec {
+        use crate::variant::{MoveKind, MoveRuling, OptionSpec, PieceSpec, corner_castling};
+        let mut spec = VariantSpec {
+            id: "my-variant",
+            name: "My Variant",
+            files: 9,
+            ranks: 8,
+            start_fen: "rnbqakbnr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBQAKBNR w KQkq - 0 1",
+            castling: corner_castling(9, 8, 'f', ('h', 'g'), ('d', 'e')),
+            options: vec![
+                OptionSpec::new(
+                    "black-array",
+                    &["mirror", "swapped"],
+                    "MV-2",
+                    "Black's Q and A",
+                )
+                .with_start(
+                    "swapped",
+                    "rnbaqkbnr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBQAKBNR w KQkq - 0 1",
+                ),
+            ],
+            rulings: &["GE-1", "MV-1", "MV-2", "MV-3", "MV-4"],
+            move_rulings: vec![
+                MoveRuling::new(MoveKind::Castling, "MV-4"),
+                MoveRuling::new(MoveKind::Promotion, "MV-3"),
+            ],
+            ..chess::spec()
+        }
+        .inserting_after("Q", PieceSpec::new("A", "Archbishop", "BN").ruling("MV-3"));
+        spec.piece_mut("P").promotes_to = &["Q", "A", "R", "B", "N"];
+        spec
+    }
+
+    #[test]
+    fn the_documented_example_compiles_and_plays() {
+        let variant: &'static Variant = Box::leak(Box::new(
+            Variant::compile(example_spec()).expect("compiles"),
+        ));
+        for value in ["mirror", "swapped"] {
+            let mut rules = Rules::new(variant);
+            rules.set("black-array", value).expect("option");
+            let pos = parse_position(rules, &rules.start_fen()).expect("start");
+            assert_eq!(to_fen(&pos), rules.start_fen());
+            // Nine pawns with a single and a double step each, two moves for each Knight and
+            // two Knight moves for the Archbishop (d3, f3).
+            assert_eq!(pos.count_legal(), 24);
+        }
+    }
+
     /// The generator asks a variant's `expand` only when the side to move has pieces in hand
     /// (expansions place pieces from it): an expansion anywhere else would be silently
     /// skipped. Checked at every position of random games of every variant, with the hook
