@@ -1,0 +1,289 @@
+//! Pink Panther's fast paths ([`FastPathsAt`]): what lets the generator decide the legality of
+//! most moves, and count the jewel jumps at perft leaves, without making them. Apart from the
+//! rules (the jumps themselves are in the parent module): none of this changes what is legal.
+
+use super::{Jumps, NO_LINE, landing_squares};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::position::{Legality, Move, Position, moves_onto};
+use crate::variant::{Colour, FastPathsAt, Variant, Width};
+use std::sync::Arc;
+
+impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
+    fn count_legal(&self, pos: &Position<B>, legality: &Legality<B>) -> Option<u64> {
+        Some(self.count_jumps(pos, legality))
+    }
+
+    /// The map of the fast legality path (`Position::legality`), exact for the moves it
+    /// decides, the side to move's plain moves without a jump (jumps are made and tested).
+    ///
+    /// * The General's step to `s`: it is then attacked by a jump landing on `s`, with the
+    ///   board as before but the General gone from its square (a capturable piece on `s`, and
+    ///   the squares between mover, jumped square and `s` are never `s`). That is this map with
+    ///   the General removed from `blockers`; the General is never jumpable for the enemy (it
+    ///   is not the jewel and not theirs), so its old square cannot matter as a jumped one,
+    ///   and a piece it captures on `s` can be neither the mover nor the jumped square of a
+    ///   jump landing on `s`.
+    /// * Any other piece's move, the General staying: the General is not attacked before
+    ///   (else no fast path). The move empties `from` and fills `to` with a piece of ours,
+    ///   perhaps capturing. Filling a square only blocks jumps (ours are never jumpable), and a
+    ///   capture removes an enemy mover or jumped square (carriers cannot be captured), so only
+    ///   emptying `from` can create an attack: by a leap only if `from` becomes jumpable (never:
+    ///   it is empty), by a slide only if `from` is one of the first two blockers behind the
+    ///   General on a line, or by moving the jewel (the carrier). Those are
+    ///   `Jumps::jump_pinned`.
+    /// * No General (a King is never in check): a move is illegal only if it makes the mover's
+    ///   King a General, which only a jump does (passing, or a robbery of one's own King).
+    fn attack_map(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+    ) -> Bitboard<B> {
+        self.jump_attack_map(pos, by, blockers, wanted)
+    }
+
+    fn must_test(&self, pos: &Position<B>, general: Square) -> (Bitboard<B>, Bitboard<B>) {
+        self.jump_pinned(pos, general)
+    }
+}
+
+impl Jumps {
+    /// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
+    /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
+    /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
+    /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
+    /// robbed, a plain slider along them; the eight neighbours are always kept.
+    fn exposing_squares<B: Width>(
+        &self,
+        pos: &Position<B>,
+        general: Square,
+        them: Colour,
+    ) -> Bitboard<B> {
+        let v = pos.variant();
+        let t = &self.tables;
+        let theirs = pos.colour_bb(them);
+        let has = |plain: u8| {
+            let carrier = self.carriers.carrier_of(plain).expect("a carrier form");
+            (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
+        };
+        let mut out = v.slot_moves[Variant::slot(self.king, them, general)].leap_capture;
+        if has(self.knight) {
+            out |= v.slot_moves[Variant::slot(self.knight, them, general)].leap_capture;
+        }
+        if has(self.rook) {
+            out |= t.orthogonal_lines[general.index()];
+        }
+        if has(self.bishop) {
+            out |= t.diagonal_lines[general.index()];
+        }
+        out.to()
+    }
+
+    /// Whether the unclaimed jewel is the first blocker on a line from `general` with an enemy
+    /// piece next behind it (taking the jewel empties its square, which may open that line).
+    fn jewel_shields<B: Width>(&self, pos: &Position<B>, general: Square, jewel: Square) -> bool {
+        let v = pos.variant();
+        let dir = self.tables.line_dir[general.index() * SQUARE_COUNT + jewel.index()];
+        if dir == NO_LINE {
+            return false;
+        }
+        let blockers = pos.occupied() | pos.neutral();
+        let theirs = pos.colour_bb(pos.side().flip());
+        v.nearest_back(dir, general, blockers) == Some(jewel)
+            && v.nearest_back(dir, jewel, blockers)
+                .is_some_and(|s| theirs.has(s))
+    }
+
+    /// The number of legal jewel jumps of the side to move ([`FastPathsAt::count_legal`]).
+    ///
+    /// With the General on `g` (not in check, else no `legality`), a jump of another piece from
+    /// `from` over `via` to `to` changes only those three squares. Table attacks on `g` can then
+    /// only come through `from` (the pins of `legality`) or through `via` when it held the
+    /// unclaimed jewel ([`Jumps::jewel_shields`]): a robbed carrier stays a blocker and attacks no more
+    /// as its plain piece, a passing jump leaves `via` occupied, and `to` is filled. Jump attacks
+    /// after the move all go over the new jewel square (`to` when acquiring, `via` when passing;
+    /// the side to move then carries it, so the enemy only acquires), which must lie in
+    /// [`Jumps::exposing_squares`]. The General acquiring becomes a King and is never in check. Without a
+    /// General, a jump is illegal only if it makes our King a General (its pass, or a robbery of
+    /// it). Every jump left undecided is made and tested.
+    fn count_jumps<B: Width>(&self, pos: &Position<B>, l: &Legality<B>) -> u64 {
+        let v = pos.variant();
+        let us = pos.side();
+        let them = us.flip();
+        let blockers = pos.occupied() | pos.neutral();
+        let last_rank = v.last_rank_bb[us.index()].to();
+        let general = l.royals.first();
+        let unclaimed = pos.neutral().first();
+        let mut exposing: Option<Bitboard<B>> = None;
+        let mut shields: Option<bool> = None;
+        let mut count = 0;
+        self.for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
+            // Most positions have no jump: what only a jump needs is computed here.
+            let to = landing_squares(&j, blockers, pos.capturable(them));
+            if to.is_empty() {
+                return false;
+            }
+            let piece = pos.piece_at(j.from).expect("a mover");
+            let acquiring = j.acquiring;
+            let safe = match general {
+                None => {
+                    let makes_general = if acquiring {
+                        pos.piece_at(j.via)
+                            .is_some_and(|p| p.kind == self.king && p.colour == us)
+                    } else {
+                        piece.kind == self.king
+                    };
+                    if makes_general { Bitboard::NONE } else { to }
+                }
+                Some(g) if g == j.from => to,
+                Some(g) => {
+                    let opened = l.pinned.has(j.from)
+                        || (acquiring
+                            && unclaimed.is_some_and(|n| {
+                                *shields.get_or_insert_with(|| self.jewel_shields(pos, g, n))
+                            }));
+                    let exposing =
+                        *exposing.get_or_insert_with(|| self.exposing_squares(pos, g, them));
+                    if opened || (!acquiring && exposing.has(j.via)) {
+                        Bitboard::NONE
+                    } else if acquiring {
+                        to & !exposing
+                    } else {
+                        to
+                    }
+                }
+            };
+            let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
+            let promotions = &v.promotion_kinds[lands_as as usize];
+            count += moves_onto(safe, last_rank, promotions.len());
+            for sq in to & !safe {
+                let mut m = Move::special(j.from, sq, j.via);
+                let choices: &[u8] = if last_rank.has(sq) { promotions } else { &[] };
+                if choices.is_empty() {
+                    count += u64::from(!pos.play(m).royal_attacked(us));
+                }
+                for &p in choices {
+                    m.promotion = p + 1;
+                    count += u64::from(!pos.play(m).royal_attacked(us));
+                }
+            }
+            false
+        });
+        count
+    }
+
+    /// Every square of `wanted` on which a jewel jump of `by` could capture a piece standing
+    /// there, slides blocked by `blockers`: the jumps' landing squares for atoms that capture,
+    /// whatever stands on them now (squares outside `wanted` may be included too).
+    fn jump_attack_map<B: Width>(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+    ) -> Bitboard<B> {
+        let mut map = Bitboard::NONE;
+        self.for_each_jump(pos, by, blockers, wanted, |j| {
+            if j.capture {
+                map |= j.to;
+            }
+            false
+        });
+        map
+    }
+
+    /// The side to move's pieces whose moves must be made and tested, with its General on
+    /// `general`, and the squares where that matters ([`FastPathsAt::must_test`]); see
+    /// [`FastPathsAt::attack_map`] on [`Jumps`] for why every other move is decided exactly by the
+    /// attack map and the table pins.
+    ///
+    /// * Its carrier: moving it moves the jewel square, which changes every acquiring jump of the
+    ///   enemy (which then carries nothing). A jump landing on the General after the carrier's
+    ///   plain move to `s` goes over `s`, so only moves onto [`Jumps::exposing_squares`] are tested.
+    /// * A piece whose leaving a line through the General lets a sliding jump land on it. Such a
+    ///   jump needs, behind the General on that line, a jumpable first blocker and an enemy mover
+    ///   next (a leap's jumped square is fixed, and no piece of ours is ever jumpable for the
+    ///   enemy). Taking one piece off the line changes the first two blockers only if it is one of
+    ///   them: so the pieces flagged are the first or second blocker when the other one of the
+    ///   two is jumpable for the enemy ([`Jumps::may_jump`]) and the third is an enemy piece. Their moves
+    ///   are tested wherever they go (and then the carrier's too).
+    fn jump_pinned<B: Width>(
+        &self,
+        pos: &Position<B>,
+        general: Square,
+    ) -> (Bitboard<B>, Bitboard<B>) {
+        let v = pos.variant();
+        let us = pos.side();
+        let them = us.flip();
+        let Some(jewel) = self.carriers.jewel_square(pos) else {
+            return (Bitboard::NONE, Bitboard::NONE);
+        };
+        let ours = pos.colour_bb(us);
+        let theirs = pos.colour_bb(them);
+        let carrier = Bitboard::<B>::of(jewel) & ours;
+        let carrier_only = || {
+            if carrier.is_empty() {
+                (Bitboard::NONE, Bitboard::NONE)
+            } else {
+                (carrier, self.exposing_squares(pos, general, them))
+            }
+        };
+        // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
+        // is the only square it may jump: only the line from the General through it matters.
+        let t = &self.tables;
+        let dirs = if theirs.has(jewel) {
+            0..v.directions.len() as u8
+        } else {
+            match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
+                NO_LINE => return carrier_only(),
+                // Then every enemy piece is plain, and the third blocker must be a plain slider
+                // behind the jewel square: usually there is none.
+                dir if !v.back_ray_bb[dir as usize * SQUARE_COUNT + jewel.index()]
+                    .to()
+                    .intersects(theirs & (pos.kind_bb(self.rook) | pos.kind_bb(self.bishop))) =>
+                {
+                    return carrier_only();
+                }
+                dir => dir..dir + 1,
+            }
+        };
+        let mut tested = Bitboard::NONE;
+        // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
+        let slides_over = |from: Square, over: Square, dir: u8| {
+            let mover = pos.piece_at(from).expect("a blocker of theirs");
+            self.jump_rule(mover.kind)
+                .is_some_and(|(plain, acquiring, _)| {
+                    self.may_jump(pos, them, acquiring, over, jewel)
+                        && self
+                            .slides(plain, them)
+                            .iter()
+                            .any(|r| r.dir == dir && r.capture)
+                })
+        };
+        let blockers = pos.occupied() | pos.neutral();
+        let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
+        for dir in dirs {
+            let Some(first) = behind(general, dir) else {
+                continue;
+            };
+            let Some(second) = behind(first, dir) else {
+                continue;
+            };
+            let Some(third) = behind(second, dir).filter(|&t| theirs.has(t)) else {
+                continue;
+            };
+            if ours.has(first) && slides_over(third, second, dir) {
+                tested.set(first);
+            }
+            if ours.has(second) && slides_over(third, first, dir) {
+                tested.set(second);
+            }
+        }
+        if tested.is_empty() {
+            carrier_only()
+        } else {
+            (tested | carrier, v.geometry.mask.to())
+        }
+    }
+}
