@@ -100,13 +100,13 @@ impl Jumps {
     /// With the General on `g` (not in check, else no `legality`), a jump of another piece from
     /// `from` over `via` to `to` changes only those three squares. Table attacks on `g` can then
     /// only come through `from` (the pins of `legality`) or through `via` when it held the
-    /// unclaimed jewel ([`Jumps::jewel_shields`]): a robbed carrier stays a blocker and attacks no more
-    /// as its plain piece, a passing jump leaves `via` occupied, and `to` is filled. Jump attacks
-    /// after the move all go over the new jewel square (`to` when acquiring, `via` when passing;
-    /// the side to move then carries it, so the enemy only acquires), which must lie in
-    /// [`Jumps::exposing_squares`]. The General acquiring becomes a King and is never in check. Without a
-    /// General, a jump is illegal only if it makes our King a General (its pass, or a robbery of
-    /// it). Every jump left undecided is made and tested.
+    /// unclaimed jewel ([`Jumps::jewel_shields`]): a robbed carrier stays a blocker and attacks no
+    /// more as its plain piece, a passing jump leaves `via` occupied, and `to` is filled. Jump
+    /// attacks after the move all go over the new jewel square (`to` when acquiring, `via` when
+    /// passing; the side to move then carries it, so the enemy only acquires), which must lie in
+    /// [`Jumps::exposing_squares`]. The General acquiring becomes a King and is never in check.
+    /// Without a General, a jump is illegal only if it makes our King a General (its pass, or a
+    /// robbery of it). Every jump left undecided is made and tested.
     fn count_jumps<B: Width>(&self, pos: &Position<B>, l: &Legality<B>) -> u64 {
         let v = pos.variant();
         let us = pos.side();
@@ -200,14 +200,15 @@ impl Jumps {
     ///
     /// * Its carrier: moving it moves the jewel square, which changes every acquiring jump of the
     ///   enemy (which then carries nothing). A jump landing on the General after the carrier's
-    ///   plain move to `s` goes over `s`, so only moves onto [`Jumps::exposing_squares`] are tested.
+    ///   plain move to `s` goes over `s`, so only moves onto [`Jumps::exposing_squares`] are
+    ///   tested.
     /// * A piece whose leaving a line through the General lets a sliding jump land on it. Such a
     ///   jump needs, behind the General on that line, a jumpable first blocker and an enemy mover
     ///   next (a leap's jumped square is fixed, and no piece of ours is ever jumpable for the
     ///   enemy). Taking one piece off the line changes the first two blockers only if it is one of
-    ///   them: so the pieces flagged are the first or second blocker when the other one of the
-    ///   two is jumpable for the enemy ([`Jumps::may_jump`]) and the third is an enemy piece. Their moves
-    ///   are tested wherever they go (and then the carrier's too).
+    ///   them: so the pieces flagged are the first or second blocker when the other one of the two
+    ///   is jumpable for the enemy ([`Jumps::may_jump`]) and the third is an enemy piece. Their
+    ///   moves are tested wherever they go (and then the carrier's too).
     fn jump_pinned<B: Width>(
         &self,
         pos: &Position<B>,

@@ -182,9 +182,10 @@ impl Jumps {
                 .is_some_and(|p| p.colour == us && self.carriers.carrier_of(p.kind).is_some())
         }
     }
-    /// Calls `f` with every jewel jump of `by` that may end on a square of `wanted`, slides
-    /// blocked by `blockers`, until `f` returns true (then returns true). Jumps that cannot end on
-    /// `wanted` may be left out or not.
+
+    /// Calls `f` with every jewel jump of `by` that may end on a square of `wanted`, slides blocked
+    /// by `blockers`, until `f` returns true (then returns true). Jumps that cannot end on `wanted`
+    /// may be left out or not.
     ///
     /// A jump is a plain movement's atom made twice over one square (PP-5, PP-6), so every jump
     /// either goes over the jewel square (acquiring: the mover is a plain piece `J - atom` away, or
@@ -192,8 +193,8 @@ impl Jumps {
     /// atom away, or the first blocker ahead for a slide). Looking from those two squares finds
     /// every jump without visiting the other pieces; every landing square lies a leap or a ray away
     /// from the jewel square, which lets whole atoms be skipped when they miss `wanted`. Slides are
-    /// unlimited (every Pink Panther rider is); [`Jumps::may_jump`] decides what may be jumped. In most
-    /// positions no plain piece stands where it could acquire: [`JumpTables`] says so with one
+    /// unlimited (every Pink Panther rider is); [`Jumps::may_jump`] decides what may be jumped. In
+    /// most positions no plain piece stands where it could acquire: [`JumpTables`] says so with one
     /// intersection per plain kind.
     fn for_each_jump<B: Width>(
         &self,
@@ -343,10 +344,10 @@ impl Jumps {
     }
 }
 
-/// One jewel jump of one atom: whether it acquires, the mover's square, the square jumped, the squares the
-/// jump may end on as far as the board allows (a leap's one square; for a slide the empty
-/// squares beyond the jumped one and the first blocker after them), and the atom's modes, which
-/// [`landing_squares`] applies to those squares.
+/// One jewel jump of one atom: whether it acquires, the mover's square, the square jumped, the
+/// squares the jump may end on as far as the board allows (a leap's one square; for a slide the
+/// empty squares beyond the jumped one and the first blocker after them), and the atom's modes,
+/// which [`landing_squares`] applies to those squares.
 struct Jump<B: Width> {
     acquiring: bool,
     from: Square,
