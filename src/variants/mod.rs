@@ -131,10 +131,12 @@ mod tests {
         }
     }
 
-    /// The generator asks a variant's `expand` only when the side to move has pieces in hand
-    /// (expansions place pieces from it): an expansion anywhere else would be silently
-    /// skipped. Checked at every position of random games of every variant, with the hook
-    /// asked directly.
+    /// The generator asks a variant's `expand` only while the side to move holds a piece of a
+    /// kind with placement squares (`Variant::expands`, `Position::expand`): an expansion
+    /// doing anything else would be silently skipped. So every variant an expansion adds
+    /// must be the base move plus placements of such pieces from the mover's hand on their
+    /// placement squares. Checked at every position of random games of every variant, with the
+    /// hook asked directly.
     #[test]
     fn expansions_only_place_pieces_from_the_hand() {
         let mut seed: u64 = 0x0ddba11;
@@ -154,8 +156,19 @@ mod tests {
                     for &m in &pseudo {
                         let mut out = Vec::new();
                         RuleHooksAt::<u128>::expand(hooks, &pos, &pos.play(m), m, &mut out);
-                        if out.len() > 1 {
-                            assert!(!pos.hand_is_empty(pos.side()), "{}", to_fen(&pos));
+                        let us = pos.side();
+                        for e in out.iter().filter(|e| **e != m) {
+                            let mut base = *e;
+                            base.placements = m.placements;
+                            assert_eq!(base, m, "{}", to_fen(&pos));
+                            for (kind, sq) in e.placement_list() {
+                                let squares = v.placement_squares[kind as usize * 2 + us.index()];
+                                assert!(
+                                    squares.has(sq) && pos.hand_count(us, kind) > 0,
+                                    "{}: {kind} on {sq}",
+                                    to_fen(&pos)
+                                );
+                            }
                             expanded += 1;
                         }
                     }
