@@ -13,6 +13,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod report;
+pub mod san;
 pub mod suite;
 pub mod variant;
 pub mod variants;
