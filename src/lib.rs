@@ -12,6 +12,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod record;
 pub mod report;
 pub mod san;
 pub mod suite;

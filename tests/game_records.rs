@@ -1,16 +1,21 @@
-//! Game records: SAN written and read back for every legal move of random-game positions.
+//! Game records: SAN and Game Courier notation written and read back for every legal move of
+//! random-game positions, and the composed records of `fixtures/records/` replayed.
 //!
 //! Round trips: every variant under every combination of its options and both game-end modes
 //! (Silver Elephant also from its set-up position), fixed-seed random games, every position of
 //! every game; every legal move is written as SAN and read back to the same move, and no two
-//! legal moves share a SAN.
+//! legal moves share a SAN; the same for our Game Courier writing, and for castling written
+//! the other ways Game Courier allows.
 
-use cvperft::notation::{parse_position, to_fen};
-use cvperft::position::Position;
+use cvperft::game::{ReadOptions, read_game, read_header};
+use cvperft::notation::{parse_position, play_moves, to_fen};
+use cvperft::position::{Move, Position};
+use cvperft::record::{Labels, Notation, game_courier, games, interpret};
 use cvperft::san::{parse_san, san_moves};
 use cvperft::variant::Rules;
 use cvperft::variants;
 use std::collections::BTreeSet;
+use std::path::Path;
 
 /// Every variant × every combination of its options and game-end, with its start FEN (and
 /// Silver Elephant's set-up FEN).
@@ -89,6 +94,18 @@ fn all_positions() -> Vec<(Rules, Position)> {
     out
 }
 
+/// The one Game Courier move of `text`, read in `pos`.
+fn read_gc(pos: &Position, text: &str) -> Result<Move, String> {
+    let games = games(text, Notation::GameCourier).map_err(|e| e.to_string())?;
+    let [game] = games.as_slice() else {
+        return Err(format!("{} games", games.len()));
+    };
+    let [written] = game.moves.as_slice() else {
+        return Err(format!("{} turns", game.moves.len()));
+    };
+    interpret(pos, Notation::GameCourier, written, &Labels::default()).map_err(|p| p.message)
+}
+
 /// Whether a SAN text has some form (a castling, a promotion, ...).
 type Form = fn(&str) -> bool;
 
@@ -147,4 +164,129 @@ fn san_round_trips_for_every_legal_move() {
     for ((name, _), n) in forms.iter().zip(seen) {
         assert!(n > 0, "no {name} was written: {}", report.join(", "));
     }
+}
+
+#[test]
+fn game_courier_round_trips_for_every_legal_move() {
+    let all = all_positions();
+    let labels = Labels::default();
+    let mut castlings = 0;
+    for (rules, pos) in &all {
+        let fen = to_fen(pos);
+        for m in pos.legal_moves() {
+            let text = game_courier::write(pos, &m, &labels);
+            let back =
+                read_gc(pos, &text).unwrap_or_else(|e| panic!("{rules:?}: {fen}: {text}: {e}"));
+            assert_eq!(back, m, "{rules:?}: {fen}: {text}");
+            // Castling the other ways: with the Rook's move, in either order, or the Rook
+            // moving onto the King.
+            let wing = if m.flags & cvperft::position::flags::CASTLE_KING != 0 {
+                0
+            } else if m.flags & cvperft::position::flags::CASTLE_QUEEN != 0 {
+                1
+            } else {
+                continue;
+            };
+            let c = pos.rules().castles[pos.side().index()][wing].expect("castling");
+            for other in [
+                format!(
+                    "{}-{}; {}-{}",
+                    c.king_from, c.king_to, c.rook_from, c.rook_to
+                ),
+                format!(
+                    "{}-{}; {}-{}",
+                    c.rook_from, c.rook_to, c.king_from, c.king_to
+                ),
+                format!("{}-{}", c.rook_from, c.king_from),
+            ] {
+                let back = read_gc(pos, &other)
+                    .unwrap_or_else(|e| panic!("{rules:?}: {fen}: {other}: {e}"));
+                assert_eq!(back, m, "{rules:?}: {fen}: {other}");
+            }
+            castlings += 1;
+        }
+    }
+    assert!(castlings > 0, "no castling was tried");
+}
+
+// ----- the composed records -----
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The value of `key: value` on a comment line of a record's head (`# fen: ...`).
+fn header_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines().find_map(|l| {
+        l.trim_start_matches(['{', '/', '#', ';', ' '])
+            .strip_prefix(key)
+            .and_then(|r| r.strip_prefix(':'))
+            .map(str::trim)
+    })
+}
+
+#[test]
+fn composed_records_replay_to_the_same_position_in_every_notation() {
+    let dir = root().join("fixtures/records");
+    let mut checked = 0;
+    for variant in variants::IDS {
+        let base = dir.join(variant);
+        let original = std::fs::read_to_string(base.join("moves.txt"))
+            .unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert!(original.contains("Composed by us"), "{variant}/moves.txt");
+        let rules = variants::rules(variant).expect("variant");
+        let start_fen =
+            header_value(&original, "fen").map_or_else(|| rules.start_fen(), String::from);
+        let start = parse_position(rules, &start_fen).expect("start");
+        let moves: Vec<&str> = original
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .collect();
+        let end = play_moves(&start, &moves.join(" "))
+            .unwrap_or_else(|(ply, e)| panic!("{variant}: ply {ply}: {e}"));
+        for (file, notation) in [
+            ("game.txt", Notation::Coordinate),
+            ("game-courier.txt", Notation::GameCourier),
+            ("game.pgn", Notation::San),
+        ] {
+            let text = std::fs::read_to_string(base.join(file))
+                .unwrap_or_else(|e| panic!("{variant}/{file}: {e}"));
+            assert!(
+                text.contains("Composed by us"),
+                "{variant}/{file} says that it is composed"
+            );
+            let labels: Vec<String> = header_value(&text, "labels")
+                .map(|l| l.split_whitespace().map(String::from).collect())
+                .unwrap_or_default();
+            for chosen in [Some(notation), None] {
+                let options = ReadOptions {
+                    notation: chosen,
+                    labels: Labels::new(rules.variant, &labels).expect("labels"),
+                    ..ReadOptions::default()
+                };
+                // What the record's tags say must agree with moves.txt.
+                let header = read_header(&text, &options)
+                    .unwrap_or_else(|e| panic!("{variant}/{file}: {e}"));
+                if let Some((id, _)) = header.variant {
+                    assert_eq!(id, *variant, "{variant}/{file}: [Variant]");
+                }
+                if let Some(tag) = &header.fen {
+                    assert_eq!(tag.value, start_fen, "{variant}/{file}: [FEN]");
+                }
+                let game = read_game(&text, &start, &options)
+                    .unwrap_or_else(|e| panic!("{variant}/{file} ({chosen:?}): {e}"));
+                assert_eq!(game.notation, notation, "{variant}/{file}: detected");
+                let texts: Vec<&str> = game.plies.iter().map(|p| p.text.as_str()).collect();
+                assert_eq!(texts, moves, "{variant}/{file} ({chosen:?})");
+                assert_eq!(
+                    to_fen(game.end()),
+                    to_fen(&end),
+                    "{variant}/{file} ({chosen:?}) ends elsewhere than moves.txt"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 3 * variants::IDS.len());
 }
