@@ -281,7 +281,10 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
     };
     let mut attempts: Vec<Attempt> = Vec::new();
     for &notation in &order {
-        let game = match record::games(text, notation).and_then(|g| select(g, options.game_index)) {
+        let game = match record::games(text, notation)
+            .map_err(|e| with_ply(text, notation, e))
+            .and_then(|g| select(g, options.game_index))
+        {
             Ok(game) => game,
             Err(e) => {
                 attempts.push(Attempt {
@@ -368,6 +371,32 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
     Err(error)
 }
 
+/// A record error that names no ply (an unclosed comment, a stray `)`) given the ply it stands
+/// at: one more than the moves of its game written before it.
+fn with_ply(text: &str, notation: Notation, mut e: RecordError) -> RecordError {
+    if e.ply.is_some() {
+        return e;
+    }
+    let (mut line, mut column) = (1, 1);
+    let mut offset = text.len();
+    for (i, c) in text.char_indices() {
+        if (line, column) == (e.line, e.column) {
+            offset = i;
+            break;
+        }
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    if let Ok(games) = record::games(&text[..offset], notation) {
+        e.ply = games.last().map(|g| g.moves.len() + 1);
+    }
+    e
+}
+
 /// How an attempt stopped, for messages: `stopped at ply 3`.
 pub fn stopped(a: &Attempt) -> String {
     match &a.error {
@@ -429,6 +458,14 @@ mod tests {
         assert_eq!((e.ply, e.line, e.column), (Some(5), 1, 24), "{e}");
         assert!(e.message.contains("[read as san"), "{e}");
         assert!(e.message.contains("coordinate stopped at ply 1"), "{e}");
+    }
+
+    #[test]
+    fn an_unclosed_comment_names_its_ply() {
+        let chess = start("chess");
+        let e = read_game("1. e4 e5\n2. Nf3 { open", &chess, &ReadOptions::default())
+            .expect_err("unclosed");
+        assert_eq!((e.ply, e.line, e.column), (Some(4), 2, 8), "{e}");
     }
 
     #[test]

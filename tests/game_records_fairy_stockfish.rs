@@ -1,9 +1,14 @@
-//! Independent check of our SAN: Fairy-Stockfish's SAN (the PyPI package `pyffish`, through
-//! `fixtures/records/pyffish-san`) for every legal move of random-game positions of the games it
-//! can express (`fixtures/variants.ini`): chess, Silver Elephant without its set-up phase,
-//! Bachelor Kamil without marriage, Cerimon without resurrection (positions where some move
-//! resurrects are left out). Any difference fails the test, naming the move. Without pyffish
-//! the test prints that it was skipped.
+//! Independent checks of our records against Fairy-Stockfish (the PyPI package `pyffish`) in
+//! the games it can express (`fixtures/variants.ini`): chess, Silver Elephant without its
+//! set-up phase, Bachelor Kamil without marriage, Cerimon without resurrection.
+//!
+//! * Its SAN (through `fixtures/records/pyffish-san`) for every legal move of random-game
+//!   positions (in Cerimon, positions where some move resurrects are left out) must be ours;
+//!   any difference fails the test, naming the move.
+//! * Random games it plays, written in SAN by it and in Game Courier notation by
+//!   `fixtures/records/pyffish-records`, must replay through the binary to its positions.
+//!
+//! Without pyffish the tests print that they were skipped.
 //!
 //! pyffish takes milliseconds per SAN, so by default one game of 60 plies per configuration,
 //! every third position, is compared; `PYFFISH_SAN_GAMES=N` compares every position of N
@@ -180,4 +185,118 @@ fn our_san_is_fairy_stockfish_san() {
         differences.len(),
         &differences[..differences.len().min(10)]
     );
+}
+
+/// A FEN's board (without the hand), side to move and castling rights.
+fn key(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let board = fields[0].split('[').next().unwrap_or("");
+    format!("{board} {} {}", fields[1], fields[2])
+}
+
+/// The FEN after every ply as `cvperft game` prints it (the last six words of each line).
+fn replayed_fens(args: &[&str]) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_cvperft"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cvperft runs");
+    assert!(
+        out.status.success(),
+        "cvperft {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words[words.len() - 6..].join(" ")
+        })
+        .collect()
+}
+
+/// Records written apart from cvperft: random games played by Fairy-Stockfish, written in
+/// SAN by it and in Game Courier notation by `fixtures/records/pyffish-records`, must replay
+/// through `cvperft game` (and `add-case --dry-run --at-ply N`, at one ply per game) to the
+/// positions Fairy-Stockfish reached.
+#[test]
+fn records_written_by_fairy_stockfish_replay_to_its_positions() {
+    if !pyffish_available() {
+        eprintln!("skipped: pyffish is not installed (python3 -m pip install pyffish)");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pyffish-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/records/pyffish-records");
+    let mut plies = 0;
+    // (variant, the options under which Fairy-Stockfish's rules are ours)
+    for (variant, options) in [
+        ("chess", vec![]),
+        ("silver-elephant", vec!["-o", "bare-king=one-reply"]),
+        ("bachelor-kamil", vec!["-o", "game-end=movegen"]),
+        ("cerimon", vec![]),
+    ] {
+        let out = dir.join(variant);
+        let status = Command::new(&script)
+            .args([variant, "3", "60", "21"])
+            .arg(&out)
+            .status()
+            .expect("pyffish-records runs");
+        assert!(status.success(), "pyffish-records {variant}");
+        for game in 1..=3 {
+            let file = |ext: &str| out.join(format!("{game}.{ext}"));
+            let theirs: Vec<String> = std::fs::read_to_string(file("fen"))
+                .expect("fens")
+                .lines()
+                .map(key)
+                .collect();
+            for record in [file("pgn"), file("gc")] {
+                let path = record.to_str().expect("utf-8 path");
+                let mut args = vec!["game", path, "-v", variant];
+                args.extend(&options);
+                let ours: Vec<String> = replayed_fens(&args).iter().map(|f| key(f)).collect();
+                assert_eq!(ours, theirs, "{path}");
+                plies += ours.len();
+                // The same through add-case, cut at a ply (the suite is only read).
+                let at = (7 * game) % theirs.len() + 1;
+                let suite = format!("suites/{variant}.yaml");
+                let at_text = at.to_string();
+                let mut args = vec![
+                    "add-case",
+                    "--suite",
+                    &suite,
+                    "--game",
+                    path,
+                    "--at-ply",
+                    &at_text,
+                    "--depth",
+                    "1",
+                    "--id",
+                    "from-fairy-stockfish",
+                    "--dry-run",
+                ];
+                args.extend(&options);
+                let o = Command::new(env!("CARGO_BIN_EXE_cvperft"))
+                    .args(&args)
+                    .current_dir(env!("CARGO_MANIFEST_DIR"))
+                    .output()
+                    .expect("cvperft runs");
+                let case = String::from_utf8_lossy(&o.stdout);
+                assert!(
+                    o.status.success(),
+                    "{args:?}: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                let reached = case
+                    .split("FEN reached: ")
+                    .nth(1)
+                    .and_then(|r| r.split('"').next())
+                    .expect("the note gives the FEN reached");
+                assert_eq!(key(reached), theirs[at - 1], "{path} --at-ply {at}");
+            }
+        }
+    }
+    eprintln!("replayed {plies} plies of records written by Fairy-Stockfish");
 }
