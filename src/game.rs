@@ -111,7 +111,8 @@ pub struct Attempt {
 pub struct Game {
     /// The notation it was read in.
     pub notation: Notation,
-    /// With `--notation auto`, every notation tried, in order (the last one is the choice).
+    /// With `--notation auto`, every notation tried, in order (the first that read the whole
+    /// game is the choice).
     pub attempts: Vec<Attempt>,
     /// The start position.
     pub start: Position,
@@ -280,6 +281,7 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
         None => Notation::AUTO_ORDER.to_vec(),
     };
     let mut attempts: Vec<Attempt> = Vec::new();
+    let mut read: Option<Game> = None;
     for &notation in &order {
         let game = match record::games(text, notation)
             .map_err(|e| with_ply(text, notation, e))
@@ -327,17 +329,19 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
                     error: None,
                     unreadable: false,
                 });
-                return Ok(Game {
-                    notation,
-                    attempts: if options.notation.is_none() {
-                        attempts
-                    } else {
-                        Vec::new()
-                    },
-                    start: *start,
-                    plies,
-                    tags: game.tags,
-                });
+                match &read {
+                    // A later notation that also reads the whole game must read the same one.
+                    Some(first) => disagree(first, notation, &plies)?,
+                    None => {
+                        read = Some(Game {
+                            notation,
+                            attempts: Vec::new(),
+                            start: *start,
+                            plies,
+                            tags: game.tags,
+                        });
+                    }
+                }
             }
             Some((e, unreadable)) => attempts.push(Attempt {
                 notation,
@@ -346,6 +350,12 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
                 unreadable,
             }),
         }
+    }
+    if let Some(mut game) = read {
+        if options.notation.is_none() {
+            game.attempts = attempts;
+        }
+        return Ok(game);
     }
     // Nothing read the whole game: report the attempt that got furthest.
     let best = attempts
@@ -397,6 +407,35 @@ fn with_ply(text: &str, notation: Notation, mut e: RecordError) -> RecordError {
     e
 }
 
+/// Refuses a record that two notations read to different games (an unlabelled Game Courier
+/// turn `g4-f6; N*b2` is `g4f6` in coordinate notation, where `;` starts a comment).
+fn disagree(first: &Game, notation: Notation, plies: &[Ply]) -> Result<(), RecordError> {
+    let differ = first
+        .plies
+        .iter()
+        .zip(plies)
+        .find(|(a, b)| a.mv != b.mv)
+        .map(|(a, b)| (a, b.text.as_str()));
+    let Some((a, other)) = differ else {
+        return Ok(());
+    };
+    Err(RecordError {
+        ply: Some(a.ply),
+        line: a.at.0,
+        column: a.at.1,
+        written: Some(a.written.clone()),
+        message: format!(
+            "the record reads as {} and as {}, as different games: here {} reads {} and {} \
+             reads {other}; choose with --notation",
+            first.notation.name(),
+            notation.name(),
+            first.notation.name(),
+            a.text,
+            notation.name()
+        ),
+    })
+}
+
 /// How an attempt stopped, for messages: `stopped at ply 3`.
 pub fn stopped(a: &Attempt) -> String {
     match &a.error {
@@ -439,11 +478,29 @@ mod tests {
             let game = read_game(record, &chess, &opts).unwrap_or_else(|e| panic!("{record}: {e}"));
             assert_eq!(game.notation.name(), notation, "{record}");
             assert_eq!(texts(&game), ["e2e4", "e7e5", "g1f3"], "{record}");
-            assert_eq!(
-                game.attempts.last().map(|a| a.notation),
-                Some(game.notation)
-            );
+            let first_read = game.attempts.iter().find(|a| a.error.is_none());
+            assert_eq!(first_read.map(|a| a.notation), Some(game.notation));
         }
+    }
+
+    #[test]
+    fn two_readings_of_one_record_are_refused() {
+        let rules = variants::rules("cerimon").expect("variant");
+        let pos = parse_position(rules, "4k3/8/8/8/6N1/8/8/4K3[N] w - - 0 1").expect("fen");
+        // `;` ends a coordinate move: `g4f6` without the resurrection.
+        let e = read_game("1. g4-f6; N*h2", &pos, &ReadOptions::default()).expect_err("two");
+        assert_eq!((e.ply, e.column), (Some(1), 4), "{e}");
+        assert!(
+            e.message
+                .contains("here coordinate reads g4f6 and game-courier reads g4f6,N@h2"),
+            "{e}"
+        );
+        let opts = ReadOptions {
+            notation: Some(Notation::GameCourier),
+            ..ReadOptions::default()
+        };
+        let game = read_game("1. g4-f6; N*h2", &pos, &opts).expect("given notation");
+        assert_eq!(texts(&game), ["g4f6,N@h2"]);
     }
 
     #[test]

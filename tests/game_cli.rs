@@ -55,7 +55,10 @@ fn game_prints_every_ply_and_says_which_notation_it_read() {
     assert!(lines[39].contains("Qxf7#"), "{out}");
     let err = text(&o.stderr);
     assert!(
-        err.contains("read as game-courier (--notation auto; coordinate stopped at ply 1)"),
+        err.contains(
+            "read as game-courier (--notation auto; coordinate stopped at ply 1, san stopped at \
+             ply 1)"
+        ),
         "{err}"
     );
     let o = cvperft(&[

@@ -290,3 +290,47 @@ fn composed_records_replay_to_the_same_position_in_every_notation() {
     }
     assert_eq!(checked, 3 * variants::IDS.len());
 }
+
+/// Hostile text: random records over an alphabet of what the notations give meaning to (and
+/// some they do not) are read in every variant and notation without a panic; every refusal
+/// names a line and a column.
+#[test]
+fn arbitrary_text_is_refused_or_read_never_a_panic() {
+    const ALPHABET: &[&str] = &[
+        "e2", "e4", "d7", "d5", "g1", "f3", "b8", "c6", "a8", "h8", "j1", "i3", "-", "x", "*", "@",
+        ";", ",", "+", "#", "=", "!", "?", "/", "//", "{", "}", "(", ")", "[", "]", "\"", "$1",
+        "1.", "1...", "O-O", "0-0-0", "N", "n", "P", "p", "+R", "Q", "K", "E", "S", "T", "W", "C",
+        "D", "G", "I", "e.p.", "1-0", "*", "%", " ", " ", " ", "\n", "é", "½", "\u{0}", "99",
+    ];
+    let mut rng = Lcg(0xbad);
+    let notations = [
+        None,
+        Some(Notation::Coordinate),
+        Some(Notation::GameCourier),
+        Some(Notation::San),
+    ];
+    for variant in variants::all() {
+        let rules = Rules::new(variant);
+        let start = parse_position(rules, &rules.start_fen()).expect("start");
+        for _ in 0..1000 {
+            let len = rng.below(60);
+            let text: String = (0..len)
+                .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+                .collect();
+            for notation in notations {
+                let options = ReadOptions {
+                    notation,
+                    game_index: 1 + rng.below(2),
+                    at_ply: (rng.below(3) == 0).then(|| rng.below(4)),
+                    ..ReadOptions::default()
+                };
+                if let Err(e) = read_header(&text, &options) {
+                    assert!(e.line >= 1 && e.column >= 1, "{text:?}: {e}");
+                }
+                if let Err(e) = read_game(&text, &start, &options) {
+                    assert!(e.line >= 1 && e.column >= 1, "{text:?}: {e}");
+                }
+            }
+        }
+    }
+}
