@@ -439,6 +439,7 @@ fn disagree(first: &Game, notation: Notation, plies: &[Ply]) -> Result<(), Recor
 /// How an attempt stopped, for messages: `stopped at ply 3`.
 pub fn stopped(a: &Attempt) -> String {
     match &a.error {
+        None if a.read == 0 => "read no moves".to_string(),
         None => format!("read all {} plies", a.read),
         Some(e) => match e.ply {
             Some(p) => format!("stopped at ply {p}"),

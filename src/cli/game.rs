@@ -214,7 +214,8 @@ pub fn run(args: GameArgs, out: &mut impl Write) -> Result<()> {
         args.record
             .replay(&source, &header, rules, args.fen.as_deref(), args.at_ply)?;
     print_plies(out, &game)?;
-    if args.at_ply.is_some() {
+    // A record without moves shows the position it starts from.
+    if args.at_ply.is_some() || game.plies.is_empty() {
         if !game.plies.is_empty() {
             writeln!(out)?;
         }

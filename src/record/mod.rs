@@ -368,7 +368,8 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     let mut current: Option<Word> = None;
     for (i, &c) in plain.iter().enumerate() {
         let (line, column) = positions[i];
-        if c.is_whitespace() || own.contains(&c) {
+        // A byte-order mark (files saved by some Windows tools start with one) is a space.
+        if c.is_whitespace() || c == '\u{feff}' || own.contains(&c) {
             if let Some(w) = current.take() {
                 words.push(w);
             }
@@ -540,6 +541,13 @@ mod tests {
             .map(|(_, t)| (t.name.as_str(), t.value.as_str()))
             .collect();
         assert_eq!(tags, [("Event", "a ] b"), ("FEN", "x\"y")]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_a_space() {
+        let lexed = lex("\u{feff}[Event \"x\"]\r\n1. e4\r\n", ALL, &[]).expect("lexes");
+        let words: Vec<&str> = lexed.words.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(words, ["1.", "e4"]);
     }
 
     #[test]
