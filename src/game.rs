@@ -104,6 +104,8 @@ pub struct Attempt {
     pub error: Option<RecordError>,
     /// Whether it stopped at text it could not read at all (rather than at an illegal move).
     pub unreadable: bool,
+    /// How many games it found in the record.
+    pub games: usize,
 }
 
 /// A record replayed.
@@ -262,7 +264,8 @@ fn replay(
 /// # Errors
 /// A [`RecordError`] with the ply, line and column of the first move that cannot be read or is
 /// not legal (with `--notation auto`, from the notation that read furthest, ties going to the
-/// one that read the text and then to the earlier in [`Notation::AUTO_ORDER`]); a record
+/// one that read the text, then to the one that found more games, then to the earlier in
+/// [`Notation::AUTO_ORDER`]); a record that two notations read as different games; a record
 /// with more than [`MAX_PLIES`] plies or fewer than `at_ply`.
 ///
 /// # Examples
@@ -283,17 +286,30 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
     let mut attempts: Vec<Attempt> = Vec::new();
     let mut read: Option<Game> = None;
     for &notation in &order {
-        let game = match record::games(text, notation)
-            .map_err(|e| with_ply(text, notation, e))
-            .and_then(|g| select(g, options.game_index))
-        {
-            Ok(game) => game,
+        let games = match record::games(text, notation) {
+            Ok(games) => games,
             Err(e) => {
+                let e = with_ply(text, notation, e);
                 attempts.push(Attempt {
                     notation,
                     read: e.ply.map_or(0, |p| p.saturating_sub(1)),
                     error: Some(e),
                     unreadable: true,
+                    games: 0,
+                });
+                continue;
+            }
+        };
+        let count = games.len();
+        let game = match select(games, options.game_index) {
+            Ok(game) => game,
+            Err(e) => {
+                attempts.push(Attempt {
+                    notation,
+                    read: 0,
+                    error: Some(e),
+                    unreadable: true,
+                    games: count,
                 });
                 continue;
             }
@@ -317,6 +333,7 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
                     game.moves.len()
                 ))),
                 unreadable: false,
+                games: count,
             });
             continue;
         }
@@ -328,6 +345,7 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
                     read: plies.len(),
                     error: None,
                     unreadable: false,
+                    games: count,
                 });
                 match &read {
                     // A later notation that also reads the whole game must read the same one.
@@ -348,6 +366,7 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
                 read: plies.len(),
                 error: Some(e),
                 unreadable,
+                games: count,
             }),
         }
     }
@@ -361,7 +380,7 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
     let best = attempts
         .iter()
         .enumerate()
-        .max_by_key(|(i, a)| (a.read, !a.unreadable, std::cmp::Reverse(*i)))
+        .max_by_key(|(i, a)| (a.read, !a.unreadable, a.games, std::cmp::Reverse(*i)))
         .map(|(_, a)| a.clone())
         .expect("at least one notation tried");
     let mut error = best.error.expect("a failed attempt");

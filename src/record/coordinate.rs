@@ -4,10 +4,10 @@
 //! the squares, `=` before a promotion letter, check and annotation marks (`+`, `#`, `!`, `?`;
 //! also before the comma of a compound move), comments (`{...}`, `;` to the end of the line),
 //! tag pairs (`[Event "..."]`) and results (`1-0`, `0-1`, `1/2-1/2`, `*`) are stripped; what
-//! is left of each word is our move text (`e2e4`, `e7e8q`, `N@b2`, `f1b5,N@a2`). A result
-//! ends a game.
+//! is left of each word is our move text (`e2e4`, `e7e8q`, `N@b2`, `f1b5,N@a2`). The record is
+//! one game.
 
-use super::{Comments, GameText, MoveProblem, RecordError, Written, lex, split_games};
+use super::{Comments, GameText, MoveProblem, RecordError, Written, lex};
 use crate::notation::parse_move;
 use crate::position::{Move, Position};
 
@@ -18,25 +18,24 @@ const COMMENTS: Comments = Comments {
     percent: false,
 };
 
-/// Splits a coordinate record into games.
+/// Reads a coordinate record: one game, every move of the text, as this reading has always
+/// been (results and tags are skipped wherever they stand, so `--game-index` finds one game).
 ///
 /// # Errors
 /// An unclosed `{` comment or `[` tag.
 pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     let lexed = lex(text, COMMENTS, &[])?;
-    Ok(split_games(lexed)
-        .into_iter()
-        .map(|(tags, words)| GameText {
-            tags,
-            moves: words
-                .iter()
-                .filter(|w| move_of_word(&w.text).is_some())
-                .map(|w| Written {
-                    parts: vec![w.part()],
-                })
-                .collect(),
-        })
-        .collect())
+    Ok(vec![GameText {
+        tags: lexed.tags.into_iter().map(|(_, t)| t).collect(),
+        moves: lexed
+            .words
+            .iter()
+            .filter(|w| move_of_word(&w.text).is_some())
+            .map(|w| Written {
+                parts: vec![w.part()],
+            })
+            .collect(),
+    }])
 }
 
 /// Our move text for one word of a record, or `None` when the word holds no move (a move
