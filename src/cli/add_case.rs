@@ -8,20 +8,20 @@
 //! file replaces the suite by rename.
 
 use super::diff::{EngineArgs, EngineSettings, check_engine_depth};
+use super::game::{RecordArgs, Source, settle_variant};
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
 use cvperft::engine::bisect::{bisect, compare};
 use cvperft::engine::process::shell_quote;
 use cvperft::engine::{Divide, Engine, Query, ReferenceEngine};
-use cvperft::game::{GameMove, MAX_GAME_BYTES, parse_game};
-use cvperft::notation::{move_text, parse_move, parse_position, to_fen};
+use cvperft::notation::to_fen;
 use cvperft::suite::append::{NewAlternative, NewCase, append_case};
 use cvperft::suite::load::is_valid_id;
 use cvperft::suite::{Suite, load_file, load_str};
 use cvperft::variant::Rules;
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// `cvperft add-case` arguments.
@@ -33,15 +33,17 @@ pub struct AddCaseArgs {
     /// Variant id; must be the suite's (default: the suite's).
     #[arg(short = 'v', long = "variant")]
     pub variant: Option<String>,
-    /// The game's start position (default: the variant's start position).
+    /// The game's start position (default: the record's [FEN] tag, else the variant's start).
     #[arg(long)]
     pub fen: Option<String>,
-    /// The game as move text (move numbers, `-`/`x`, marks and comments allowed).
+    /// The game as a record's text (see --notation).
     #[arg(long, required_unless_present = "game", conflicts_with = "game")]
     pub moves: Option<String>,
-    /// A game record file, `-` for standard input.
+    /// A game record file, `-` for standard input: our move text, Game Courier or PGN.
     #[arg(long, value_name = "FILE")]
     pub game: Option<String>,
+    #[command(flatten)]
+    pub record: RecordArgs,
     /// Record perft 1..N.
     #[arg(long, value_name = "N")]
     pub depth: u32,
@@ -93,31 +95,6 @@ impl OptionalEngineArgs {
 fn load_errors(what: &str, errors: &[cvperft::suite::LoadError]) -> Failure {
     let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
     Failure::input(format!("{what}: {}", lines.join("; ")))
-}
-
-/// The game's moves as written, from `--moves` or `--game`, and a name for messages.
-fn read_game(args: &AddCaseArgs) -> Result<(Vec<GameMove>, String)> {
-    let (text, name) = match (&args.moves, &args.game) {
-        (Some(m), _) => (m.clone(), "--moves".to_string()),
-        (None, Some(path)) if path == "-" => {
-            let mut text = String::new();
-            std::io::stdin()
-                .take(MAX_GAME_BYTES as u64 + 1)
-                .read_to_string(&mut text)
-                .map_err(|e| Failure::input(format!("standard input: {e}")))?;
-            (text, "standard input".to_string())
-        }
-        (None, Some(path)) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| Failure::input(format!("game `{path}`: {e}")))?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| Failure::input(format!("game `{path}`: not UTF-8 text")))?;
-            (text, format!("game `{path}`"))
-        }
-        (None, None) => return Err(Failure::input("give --moves or --game").into()),
-    };
-    let moves = parse_game(&text).map_err(|e| Failure::input(format!("{name}: {e}")))?;
-    Ok((moves, name))
 }
 
 /// The FEN fields that decide perft: board (with hand), side, castling, en passant.
@@ -186,33 +163,16 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     }
 
     // Replay the game.
-    let (mut game, source_name) = read_game(&args)?;
-    if let Some(k) = args.at_ply {
-        if k > game.len() {
-            return Err(Failure::input(format!(
-                "--at-ply {k}: the game has only {} plies",
-                game.len()
-            ))
-            .into());
-        }
-        game.truncate(k);
-    }
-    let start_fen = args.fen.clone().unwrap_or_else(|| rules.start_fen());
-    let mut position =
-        parse_position(rules, &start_fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
-    let mut played: Vec<String> = Vec::with_capacity(game.len());
-    for (i, gm) in game.iter().enumerate() {
-        let m = parse_move(&position, &gm.text).map_err(|e| {
-            Failure::input(format!(
-                "{source_name}, line {}: ply {} `{}`: illegal: {e}",
-                gm.line,
-                i + 1,
-                gm.written
-            ))
-        })?;
-        played.push(move_text(&position, &m));
-        position = position.play(m);
-    }
+    let source = Source::read(args.moves.as_deref(), args.game.as_deref())?;
+    let header = args.record.header(&source)?;
+    settle_variant(&source, &header, Some(variant), "the suite's variant")?;
+    let (game, given_fen) =
+        args.record
+            .replay(&source, &header, rules, args.fen.as_deref(), args.at_ply)?;
+    let source_name = source.name;
+    let played: Vec<String> = game.plies.iter().map(|p| p.text.clone()).collect();
+    let position = *game.end();
+    let start_fen = given_fen.clone().unwrap_or_else(|| rules.start_fen());
     let fen_reached = to_fen(&position);
 
     // Refuse duplicates before computing anything.
@@ -280,7 +240,7 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     let mut words = vec!["cvperft".to_string(), "perft".into(), "N".into()];
     words.extend(["-v".to_string(), variant.to_string()]);
     words.extend(option_flags(&rules));
-    if let Some(fen) = &args.fen {
+    if let Some(fen) = &given_fen {
         words.extend(["--fen".to_string(), shell_quote(fen)]);
     }
     if !played.is_empty() {
@@ -295,7 +255,7 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
 
     let mut new_case = NewCase {
         id: id.clone(),
-        fen: args.fen.clone(),
+        fen: given_fen.clone(),
         moves: played.join(" "),
         options: case_options,
         rules: args.rules.clone(),

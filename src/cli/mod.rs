@@ -17,6 +17,7 @@ mod add_case;
 mod check;
 mod check_engine;
 mod diff;
+mod game;
 mod identify;
 
 /// Deepest perft the command line accepts: deeper runs could not finish in any budget.
@@ -117,6 +118,9 @@ enum Command {
         /// Worker threads (split at the root).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Print each move's SAN beside its move text: `move SAN count`.
+        #[arg(long)]
+        san: bool,
     },
     /// The perftree script protocol: `cvperft perftree DEPTH FEN [MOVES]`.
     Perftree {
@@ -148,6 +152,10 @@ enum Command {
     AddCase(add_case::AddCaseArgs),
     /// Tell which value of each rule option an engine implements.
     Identify(identify::IdentifyArgs),
+    /// Replay a game record (our move text, Game Courier, PGN with SAN): one line per ply with
+    /// the move as written, our move text, SAN and the FEN after it; `--at-ply K` also shows
+    /// the position after ply K with its legal moves. Exit 2 at the first illegal move.
+    Game(game::GameArgs),
     /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
     Check(check::CheckArgs),
     /// Validate a FEN: prints the normalised FEN and a board diagram.
@@ -381,11 +389,12 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
             depth,
             position,
             threads,
+            san,
         } => {
             check_depth(depth)?;
             check_threads(threads)?;
             let pos = build_position(&position)?;
-            print_divide(out, &pos, depth, threads)
+            print_divide(out, &pos, depth, threads, san)
         }
         Command::Perftree {
             depth,
@@ -406,7 +415,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                 None => pos,
             };
             if faults.is_empty() {
-                print_divide(out, &pos, depth, 1)
+                print_divide(out, &pos, depth, 1, false)
             } else {
                 print_entries(out, &cvperft::faults::divide(&pos, depth, &faults))
             }
@@ -414,6 +423,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
         Command::Diff(args) => diff::run(args, out),
         Command::AddCase(args) => add_case::run(args, out),
         Command::Identify(args) => identify::run(args, out),
+        Command::Game(args) => game::run(args, out),
         Command::Fen {
             fen,
             moves,
@@ -433,7 +443,13 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
     }
 }
 
-fn print_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: usize) -> Result<()> {
+fn print_divide(
+    out: &mut impl Write,
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    san: bool,
+) -> Result<()> {
     let entries = divide_with(
         pos,
         depth,
@@ -442,13 +458,32 @@ fn print_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: usize
             hash: None,
         },
     );
-    print_entries(out, &entries)
+    if !san {
+        return print_entries(out, &entries);
+    }
+    let sans: std::collections::BTreeMap<String, String> = cvperft::san::san_moves(pos)
+        .into_iter()
+        .map(|(m, s)| (cvperft::notation::move_text(pos, &m), s))
+        .collect();
+    print_entries_with(out, &entries, |text| sans.get(text).map(String::as_str))
 }
 
 fn print_entries(out: &mut impl Write, entries: &[cvperft::perft::DivideEntry]) -> Result<()> {
+    print_entries_with(out, entries, |_| None)
+}
+
+/// `move count` per entry (`move SAN count` when `san` names one), a blank line, the total.
+fn print_entries_with<'a>(
+    out: &mut impl Write,
+    entries: &[cvperft::perft::DivideEntry],
+    san: impl Fn(&str) -> Option<&'a str>,
+) -> Result<()> {
     let total: u64 = entries.iter().map(|e| e.count).sum();
     for e in entries {
-        writeln!(out, "{} {}", e.text, e.count)?;
+        match san(&e.text) {
+            Some(s) => writeln!(out, "{} {s} {}", e.text, e.count)?,
+            None => writeln!(out, "{} {}", e.text, e.count)?,
+        }
     }
     writeln!(out)?;
     writeln!(out, "{total}")?;
