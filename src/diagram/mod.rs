@@ -150,10 +150,14 @@ impl Board {
     pub fn fen(&self) -> &str {
         &self.fen
     }
-    /// Whether the variant keeps pieces in hand (Cerimon's lost pieces, Silver Elephant's
-    /// pieces still to place): then the hands are drawn, empty or not.
+    /// Whether the hands are drawn: always for Cerimon's lost pieces (whose FEN always prints
+    /// them), for Silver Elephant's pieces still to place only while there are some.
     pub fn has_hands(&self) -> bool {
-        self.variant.spec.hand != HandKind::None
+        match self.variant.spec.hand {
+            HandKind::None => false,
+            HandKind::LostPieces => true,
+            HandKind::Setup => self.hand.iter().flatten().any(|&n| n > 0),
+        }
     }
     /// What a hand holds, by kind index: `(kind, count)` for every kind held.
     pub fn hand(&self, colour: Colour) -> Vec<(u8, u8)> {

@@ -26,7 +26,7 @@ const LEFT: i32 = 28;
 /// Room above the board.
 const TOP: i32 = 10;
 /// Width of the hands column beside the board.
-const HAND_W: i32 = 140;
+const HAND_W: i32 = 170;
 /// Narrowest legend column.
 const LEGEND_COL: i32 = 120;
 /// Height of one legend row.
@@ -112,6 +112,12 @@ impl Layout {
             .max()
             .unwrap_or(0)
             .max(LEGEND_COL);
+        // A long legend gets two columns, widening a narrow board's picture if need be.
+        let width = if legend && legend_entries > 4 {
+            width.max(20 + 2 * column)
+        } else {
+            width
+        };
         let legend_cols = ((width - 20) / column).max(1);
         let rows = if legend && legend_entries > 0 {
             (legend_entries as i32 + legend_cols - 1) / legend_cols
@@ -202,8 +208,8 @@ fn arrow(out: &mut String, from: (i32, i32), to: (i32, i32), kind: MarkKind, ins
     let (ux, uy) = ((x2 - x1) / len, (y2 - y1) / len);
     let (nx, ny) = (-uy, ux);
     let (head, half, width) = match kind {
-        MarkKind::Path(_) => (14.0, 8.0, 5),
-        _ => (17.0, 10.0, 6),
+        MarkKind::Path(_) => (14.0, 8.0, 4),
+        _ => (17.0, 10.0, 5),
     };
     // Short arrows (between neighbouring squares) keep a stub of shaft behind the head.
     let head = f64::min(head, (len - 2.0 * inset) * 0.7);
@@ -234,8 +240,8 @@ fn arrow(out: &mut String, from: (i32, i32), to: (i32, i32), kind: MarkKind, ins
     );
     let _ = write!(
         out,
-        r##"<line {line} stroke="#ffffff" stroke-width="{}" stroke-opacity="0.8"/><polygon points="{points}" fill="#ffffff" stroke="#ffffff" stroke-width="3" stroke-linejoin="round" stroke-opacity="0.8"/>"##,
-        width + 4
+        r##"<line {line} stroke="#ffffff" stroke-width="{}" stroke-opacity="0.6"/><polygon points="{points}" fill="#ffffff" fill-opacity="0.6" stroke="#ffffff" stroke-width="2" stroke-linejoin="round" stroke-opacity="0.6"/>"##,
+        width + 3
     );
     let _ = write!(
         out,
@@ -530,9 +536,15 @@ pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String 
         if let MovePart::Step { from, to, .. } = d.part {
             let (x1, y1) = layout.centre(from);
             let (x2, y2) = layout.centre(to);
-            // A path move's number sits on the square it left, usually empty by now.
+            // A path move's number sits on the square it left when that is empty (it usually
+            // is, after the path), else in that square's lower left corner.
             if let MarkKind::Path(n) = d.kind {
-                badge(&mut out, x1, y1, &n.to_string(), colour);
+                let (x, y) = if board.cell(from.file(), from.rank()) == Cell::Empty {
+                    (x1, y1)
+                } else {
+                    (x1 - 14, y1 + 15)
+                };
+                badge(&mut out, x, y, &n.to_string(), colour);
             }
             if !d.suffixes.is_empty() {
                 let text: String = d.suffixes.iter().collect();
@@ -558,7 +570,7 @@ fn draw_hands(out: &mut String, board: &Board, layout: &Layout) {
         // Black's hand at the top, White's at the bottom, as the players sit.
         let caption_y = match colour {
             Colour::Black => TOP + 14,
-            Colour::White => bottom - rows * 36 - 8,
+            Colour::White => bottom - rows * 38 - 8,
         };
         let _ = write!(
             out,
@@ -575,8 +587,8 @@ fn draw_hands(out: &mut String, board: &Board, layout: &Layout) {
         }
         for (i, &(kind, count)) in held.iter().enumerate() {
             let (col, row) = (i as i32 % 4, i as i32 / 4);
-            let cx = x0 + 16 + col * 34;
-            let cy = caption_y + 24 + row * 36;
+            let cx = x0 + 16 + col * 40;
+            let cy = caption_y + 24 + row * 38;
             let l = look(v, kind);
             let piece = crate::position::Piece { kind, colour };
             let _ = write!(

@@ -175,7 +175,7 @@ mod tests {
         let text = render(&board, &overlay, Charset::Ascii);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], format!("   +{}+", "-".repeat(24)));
-        assert_eq!(lines[1], " 8 | .  .  .  .  .  .  .  . |");
+        assert_eq!(lines[1], " 8 | . [.] .  .  .  .  .  . |");
         assert_eq!(lines[3], " 6 | .  . (.) p  .  .  .  . |");
         assert_eq!(lines[4], " 5 | . (P) p  .  .  .  .  r |");
         assert_eq!(lines[5], " 4 | K [R] .  .  .  p  .  k |");
