@@ -299,3 +299,29 @@ fn diff_html_draws_the_finding_with_its_arrows_and_path() {
     assert!(html.contains("class=\"copy\""));
     assert_eq!(run.stdout, ep_diff(&["--format", "html"]).stdout);
 }
+
+#[test]
+fn diff_html_of_agreeing_engines_shows_the_position() {
+    let engine = format!("{} perftree", support::CVPERFT);
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "-v",
+        "chess",
+        "--fen",
+        support::EP_FEN,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+        "--format",
+        "html",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("The two sides agree."));
+    let boards = boards(&run.stdout);
+    assert_eq!(boards.len(), 1);
+    assert_eq!(boards[0].0, "root");
+    check_board(&boards[0].1, 8, 8);
+    assert!(!run.stdout.contains("First difference"));
+}

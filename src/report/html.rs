@@ -40,10 +40,10 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0; paddin
 header { padding: 1rem 0 0.5rem; border-bottom: 2px solid #d8d3c4; margin-bottom: 1rem; }
 h1 { font-size: 1.5rem; margin: 0 0 0.4rem; }
 h2 { font-size: 1.2rem; margin: 1.5rem 0 0.6rem; }
-h3 { font-size: 1.05rem; margin: 0 0 0.3rem; word-break: break-all; }
+h3 { font-size: 1.05rem; margin: 0 0 0.3rem; overflow-wrap: anywhere; }
 h4 { font-size: 0.95rem; margin: 0.8rem 0 0.3rem; }
 code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.85rem;
-  background: #ebe7dc; padding: 0 0.2rem; border-radius: 3px; word-break: break-all; }
+  background: #ebe7dc; padding: 0 0.2rem; border-radius: 3px; overflow-wrap: anywhere; }
 .summary { font-size: 1.1rem; margin: 0.3rem 0; }
 .summary span { margin-right: 1rem; font-weight: bold; }
 .fail, .status-fail { color: #b3261e; }
@@ -73,7 +73,7 @@ dl.rulings dd { margin: 0.1rem 0 0 1rem; font-size: 0.9rem; }
 .filters { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin: 0.5rem 0; }
 .filters input[type=search] { font: inherit; padding: 0.2rem 0.4rem; min-width: 18rem; }
 #others table { width: 100%; background: #fff; }
-#others td:nth-child(2) { word-break: break-all; }
+#others td:nth-child(2) { overflow-wrap: anywhere; }
 .boards { display: flex; flex-wrap: wrap; gap: 1.5rem; }
 ul.checks { padding-left: 1.2rem; margin: 0.3rem 0; font-size: 0.9rem; }
 "#;
@@ -708,7 +708,15 @@ pub fn diff_page(p: &DiffPage) -> String {
         .iter()
         .map(|e| e.text.clone())
         .collect();
-    body.push_str("<section id=\"finding\">\n<h2>First difference</h2>\n<div class=\"boards\">");
+    let _ = write!(
+        body,
+        "<section id=\"finding\">\n<h2>{}</h2>\n<div class=\"boards\">",
+        if b.agrees() {
+            "The position"
+        } else {
+            "First difference"
+        }
+    );
     let path_text = if b.path.is_empty() {
         "(root)".to_string()
     } else {
@@ -768,32 +776,35 @@ pub fn diff_page(p: &DiffPage) -> String {
             }
         );
     }
-    body.push_str("</div>\n<table class=\"finding\"><tbody>");
-    let _ = write!(
-        body,
-        "<tr><th>path</th><td><code>{}</code></td></tr><tr><th>FEN</th><td><code>{}</code></td></tr><tr><th>depth</th><td>{}</td></tr><tr><th>missing</th><td><code>{}</code> <span class=\"muted\">(the reference has them, the engine does not)</span></td></tr><tr><th>extra</th><td><code>{}</code> <span class=\"muted\">(the engine has them, the reference does not)</span></td></tr>",
-        escape(&path_text),
-        escape(
-            b.fen
-                .as_deref()
-                .unwrap_or("(our reference cannot follow this path)")
-        ),
-        last.query.depth,
-        escape(&if missing.is_empty() {
-            "-".to_string()
-        } else {
-            missing.join(" ")
-        }),
-        escape(&if extra.is_empty() {
-            "-".to_string()
-        } else {
-            extra.join(" ")
-        })
-    );
-    for note in &b.notes {
-        let _ = write!(body, "<tr><th>note</th><td>{}</td></tr>", escape(note));
+    body.push_str("</div>\n");
+    if !b.agrees() {
+        body.push_str("<table class=\"finding\"><tbody>");
+        let _ = write!(
+            body,
+            "<tr><th>path</th><td><code>{}</code></td></tr><tr><th>FEN</th><td><code>{}</code></td></tr><tr><th>depth</th><td>{}</td></tr><tr><th>missing</th><td><code>{}</code> <span class=\"muted\">(the reference has them, the engine does not)</span></td></tr><tr><th>extra</th><td><code>{}</code> <span class=\"muted\">(the engine has them, the reference does not)</span></td></tr>",
+            escape(&path_text),
+            escape(
+                b.fen
+                    .as_deref()
+                    .unwrap_or("(our reference cannot follow this path)")
+            ),
+            last.query.depth,
+            escape(&if missing.is_empty() {
+                "-".to_string()
+            } else {
+                missing.join(" ")
+            }),
+            escape(&if extra.is_empty() {
+                "-".to_string()
+            } else {
+                extra.join(" ")
+            })
+        );
+        for note in &b.notes {
+            let _ = write!(body, "<tr><th>note</th><td>{}</td></tr>", escape(note));
+        }
+        body.push_str("</tbody></table>\n");
     }
-    body.push_str("</tbody></table>\n");
     body.push_str(&reproduce_block(p.reproduce));
     body.push_str("</section>\n<section id=\"steps\">\n<h2>The descent</h2>\n");
     for step in &b.steps {
