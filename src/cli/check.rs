@@ -34,6 +34,8 @@ pub enum FormatArg {
     Json,
     /// JUnit XML.
     Junit,
+    /// One self-contained HTML page: boards of the failing cases, tables, rulings.
+    Html,
 }
 
 /// When to colour human output.
@@ -272,8 +274,9 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         FormatArg::Human => Format::Human,
         FormatArg::Json => Format::Json,
         FormatArg::Junit => Format::Junit,
+        FormatArg::Html => Format::Html,
     };
-    let mut render = renderer(format, colour);
+    let mut render = renderer(format, colour, &suites);
     let _cleanup = args.output.as_deref().map(|t| TempCleanup(temp_path(t)));
     let mut sink = match &args.output {
         None => Sink::Stdout(stdout),

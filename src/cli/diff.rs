@@ -4,12 +4,16 @@
 use super::{Failure, MAX_DEPTH, MAX_MOVES, PositionArgs, build_rules};
 use anyhow::Result;
 use clap::Args;
-use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect};
+use cvperft::diagram::text::{self, Charset};
+use cvperft::diagram::{Board, Overlay};
+use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect, position_fen};
 use cvperft::engine::process::shell_quote;
 use cvperft::engine::{
     CastlingStyle, DEFAULT_TIMEOUT_SECS, Divide, Engine, EngineConfig, MoveMap, Protocol, Query,
     ReferenceEngine, parse_option,
 };
+use cvperft::report::html::{DiffPage, diff_page};
+use cvperft::report::table::{DivideTable, comparison_summary};
 use cvperft::variant::Rules;
 use similar::{ChangeTag, TextDiff};
 use std::io::Write;
@@ -87,6 +91,13 @@ pub struct DiffArgs {
     /// Worker threads for our reference at the root.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Output: `text` (divide tables and a diagram of the first difference), `patch` (the
+    /// root divides as `-`/`+` lines, as before) or `html` (one self-contained page).
+    #[arg(long, default_value = "text", value_parser = ["text", "patch", "html"])]
+    pub format: String,
+    /// Draw the text diagram with ASCII characters only.
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 /// Builds an engine configuration, checking every setting.
@@ -279,14 +290,17 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             Box::new(reference)
         }
     };
-    writeln!(out, "diff {}, depth {}", rules.variant.spec.id, root.depth)?;
-    writeln!(out, "  fen:       {}", root.fen)?;
-    if !root.moves.is_empty() {
-        writeln!(out, "  moves:     {}", root.moves.join(" "))?;
+    let html = args.format == "html";
+    if !html {
+        writeln!(out, "diff {}, depth {}", rules.variant.spec.id, root.depth)?;
+        writeln!(out, "  fen:       {}", root.fen)?;
+        if !root.moves.is_empty() {
+            writeln!(out, "  moves:     {}", root.moves.join(" "))?;
+        }
+        writeln!(out, "  reference: {}", reference.name())?;
+        writeln!(out, "  engine:    {}", engine.name())?;
+        out.flush()?;
     }
-    writeln!(out, "  reference: {}", reference.name())?;
-    writeln!(out, "  engine:    {}", engine.name())?;
-    out.flush()?;
     let bisection = match bisect(reference.as_mut(), engine.as_mut(), &root, rules) {
         Ok(b) => b,
         Err((side, e)) => {
@@ -299,6 +313,29 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             return Err(Failure::input(format!("{who}: {e}")).into());
         }
     };
+    if html {
+        let root_fen = position_fen(rules, &root, &[]);
+        let page = diff_page(&DiffPage {
+            variant: rules.variant.spec.id,
+            fen: &root.fen,
+            moves: &root.moves,
+            depth: root.depth,
+            reference: &reference.name(),
+            engine: &engine.name(),
+            bisection: &bisection,
+            root_fen: root_fen.as_deref(),
+            reproduce: &reproduce(&args, &root, bisection.last()),
+        });
+        out.write_all(page.as_bytes())?;
+        if bisection.agrees() {
+            return Ok(());
+        }
+        return Err(Failure {
+            code: 1,
+            message: String::new(),
+        }
+        .into());
+    }
     if bisection.agrees() {
         let d = &bisection.last().reference;
         writeln!(
@@ -310,7 +347,7 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
         )?;
         return Ok(());
     }
-    report(out, &args, &root, &bisection)?;
+    report(out, &args, &root, &bisection, rules)?;
     Err(Failure {
         code: 1,
         message: String::new(),
@@ -340,16 +377,7 @@ pub fn print_divide_diff(out: &mut impl Write, reference: &Divide, engine: &Divi
 }
 
 fn summary(step: &Step) -> String {
-    let c = &step.comparison;
-    format!(
-        "{} missing, {} extra, {} counts differ, {} agree; totals {} (reference) vs {} (engine)",
-        c.missing.len(),
-        c.extra.len(),
-        c.counts.len(),
-        c.same,
-        c.reference_total,
-        c.engine_total
-    )
+    comparison_summary(&step.comparison)
 }
 
 fn texts(entries: &[cvperft::perft::DivideEntry]) -> String {
@@ -364,12 +392,27 @@ fn texts(entries: &[cvperft::perft::DivideEntry]) -> String {
     }
 }
 
-fn report(out: &mut impl Write, args: &DiffArgs, root: &Query, b: &Bisection) -> Result<()> {
+fn report(
+    out: &mut impl Write,
+    args: &DiffArgs,
+    root: &Query,
+    b: &Bisection,
+    rules: Rules,
+) -> Result<()> {
     let first = &b.steps[0];
+    let patch = args.format == "patch";
     writeln!(out, "differ at depth {}: {}", root.depth, summary(first))?;
-    writeln!(out, "--- reference")?;
-    writeln!(out, "+++ engine")?;
-    print_divide_diff(out, &first.reference, &first.engine)?;
+    if patch {
+        writeln!(out, "--- reference")?;
+        writeln!(out, "+++ engine")?;
+        print_divide_diff(out, &first.reference, &first.engine)?;
+    } else {
+        write!(
+            out,
+            "{}",
+            DivideTable::of_comparison(&first.comparison).to_text("  ")
+        )?;
+    }
     writeln!(out, "bisect:")?;
     for step in &b.steps {
         let played = &step.query.moves[root.moves.len()..];
@@ -437,8 +480,38 @@ fn report(out: &mut impl Write, args: &DiffArgs, root: &Query, b: &Bisection) ->
     for note in &b.notes {
         writeln!(out, "  note:      {note}")?;
     }
+    if !patch {
+        if b.stop == Some(Stop::MovesDiffer) && !b.path.is_empty() {
+            write!(
+                out,
+                "{}",
+                DivideTable::of_comparison(&last.comparison).to_text("  ")
+            )?;
+        }
+        if let Some(fen) = &b.fen
+            && let Ok(board) = Board::from_fen(rules.variant, fen)
+        {
+            let overlay = Overlay::finding(
+                &b.path,
+                &entry_texts(&last.comparison.missing),
+                &entry_texts(&last.comparison.extra),
+            );
+            let charset = if args.ascii {
+                Charset::Ascii
+            } else {
+                Charset::Unicode
+            };
+            writeln!(out)?;
+            write!(out, "{}", text::render(&board, &overlay, charset))?;
+            writeln!(out)?;
+        }
+    }
     writeln!(out, "  reproduce: {}", reproduce(args, root, last))?;
     Ok(())
+}
+
+fn entry_texts(entries: &[cvperft::perft::DivideEntry]) -> Vec<String> {
+    entries.iter().map(|e| e.text.clone()).collect()
 }
 
 /// A command line that asks the same question at the last step.

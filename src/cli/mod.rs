@@ -158,10 +158,15 @@ enum Command {
     Game(game::GameArgs),
     /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
     Check(check::CheckArgs),
-    /// Validate a FEN: prints the normalised FEN and a board diagram.
+    /// Validate a FEN: prints the normalised FEN and a board diagram (`--format svg`: an SVG
+    /// image of the board instead).
     Fen {
         /// The FEN to check (default: the variant's start position).
         fen: Option<String>,
+        /// Output: the FEN and a text diagram, or an SVG image (byte-identical for the same
+        /// position).
+        #[arg(long, default_value = "text", value_parser = ["text", "svg"])]
+        format: String,
         /// Play these moves first (space-separated move text).
         #[arg(long)]
         moves: Option<String>,
@@ -426,6 +431,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
         Command::Game(args) => game::run(args, out),
         Command::Fen {
             fen,
+            format,
             moves,
             variant,
             options,
@@ -436,6 +442,16 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                 moves,
                 options,
             })?;
+            if format == "svg" {
+                let board = cvperft::diagram::Board::of_position(&pos);
+                let svg = cvperft::diagram::svg::render(
+                    &board,
+                    &cvperft::diagram::Overlay::default(),
+                    &cvperft::diagram::svg::SvgOptions::default(),
+                );
+                writeln!(out, "{svg}")?;
+                return Ok(());
+            }
             writeln!(out, "{}", to_fen(&pos))?;
             write!(out, "{}", board_diagram(&pos))?;
             Ok(())
