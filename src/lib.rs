@@ -5,6 +5,7 @@
 //! engines. The `cvperft` binary is a thin command line over it. Library code never prints.
 
 pub mod engine;
+pub mod export;
 pub mod faults;
 pub mod game;
 pub mod geometry;
