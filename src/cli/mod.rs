@@ -17,7 +17,9 @@ mod add_case;
 mod check;
 mod check_engine;
 mod diff;
+mod export;
 mod identify;
+mod selection;
 
 /// Deepest perft the command line accepts: deeper runs could not finish in any budget.
 pub const MAX_DEPTH: u32 = 15;
@@ -150,6 +152,9 @@ enum Command {
     Identify(identify::IdentifyArgs),
     /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
     Check(check::CheckArgs),
+    /// Write suites as EPD, python-chess `.perft` files or JSON Lines, for other projects' test
+    /// runners (docs/export.md); the checks chosen as in `check`.
+    Export(export::ExportArgs),
     /// Validate a FEN: prints the normalised FEN and a board diagram.
     Fen {
         /// The FEN to check (default: the variant's start position).
@@ -308,6 +313,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::Variants => list_variants(out),
         Command::Check(args) => check::run(args, out),
+        Command::Export(args) => export::run(args, out),
         Command::Perft {
             depth,
             position,
