@@ -6,6 +6,7 @@
 
 pub mod diagram;
 pub mod engine;
+pub mod export;
 pub mod faults;
 pub mod game;
 pub mod geometry;

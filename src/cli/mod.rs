@@ -17,8 +17,10 @@ mod add_case;
 mod check;
 mod check_engine;
 mod diff;
+mod export;
 mod game;
 mod identify;
+mod selection;
 
 /// Deepest perft the command line accepts: deeper runs could not finish in any budget.
 pub const MAX_DEPTH: u32 = 15;
@@ -158,6 +160,9 @@ enum Command {
     Game(game::GameArgs),
     /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
     Check(check::CheckArgs),
+    /// Write suites as EPD, python-chess `.perft` files or JSON Lines, for other projects' test
+    /// runners (docs/export.md); the checks chosen as in `check`.
+    Export(export::ExportArgs),
     /// Validate a FEN: prints the normalised FEN and a board diagram (`--format svg`: an SVG
     /// image of the board instead).
     Fen {
@@ -321,6 +326,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::Variants => list_variants(out),
         Command::Check(args) => check::run(args, out),
+        Command::Export(args) => export::run(args, out),
         Command::Perft {
             depth,
             position,
