@@ -4,8 +4,10 @@
 //! positions and move generation, notation, perft, the suite model and runners, external
 //! engines. The `cvperft` binary is a thin command line over it. Library code never prints.
 
+pub mod cleanup;
 pub mod engine;
 pub mod faults;
+pub mod fsio;
 pub mod game;
 pub mod geometry;
 pub mod notation;
