@@ -284,8 +284,9 @@ pub fn lock_beside(real: &Path, timeout: Duration) -> Result<Lock, FileError> {
             return Err(fail(
                 &path,
                 format!(
-                    "another process holds this lock (waited {} s, see --lock-timeout); \
+                    "another process holds the lock on {} (waited {} s, see --lock-timeout); \
                      nothing was written",
+                    real.display(),
                     seconds(timeout)
                 ),
             ));
@@ -818,7 +819,10 @@ mod tests {
         assert_eq!(update.bytes, b"old");
         // A second writer cannot take the lock while the first holds it.
         let e = lock_beside(&file, Duration::from_millis(50)).expect_err("locked");
-        assert!(e.message.contains("another process holds this lock"), "{e}");
+        assert!(
+            e.message.contains("another process holds the lock on"),
+            "{e}"
+        );
         update.commit(b"new").expect("commits");
         assert_eq!(std::fs::read(&file).expect("read"), b"new");
         let mode = std::fs::metadata(&file).expect("meta").mode() & 0o7777;
