@@ -10,8 +10,8 @@
 //! is held around its creation ([`track`]): an engine is never started, nor a temporary file
 //! created, between the clean-up and the exit. The signals are taken by one thread with
 //! `sigwait` (they are blocked in every other thread), so the clean-up runs as ordinary code, not
-//! in an asynchronous signal handler. Child processes start with an empty signal mask (the
-//! standard library resets it at spawn).
+//! in an asynchronous signal handler. Engines are started with those signals unblocked again
+//! ([`unblock_signals`]), as a child inherits its parent's mask.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -109,6 +109,24 @@ fn signal_set() -> libc::sigset_t {
             libc::sigaddset(&mut set, s);
         }
         set
+    }
+}
+
+/// Unblocks SIGINT, SIGTERM and SIGHUP in the calling thread. Meant for a child process
+/// between `fork` and `exec` (`CommandExt::pre_exec`), which would otherwise inherit the mask
+/// that [`install_signal_handling`] set: it only calls `sigemptyset`, `sigaddset` and
+/// `pthread_sigmask`, which are async-signal-safe.
+///
+/// # Errors
+/// The mask cannot be changed.
+pub fn unblock_signals() -> std::io::Result<()> {
+    let set = signal_set();
+    // SAFETY: pthread_sigmask reads the set we own and changes only this thread's mask.
+    let rc = unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut()) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::from_raw_os_error(rc))
     }
 }
 

@@ -242,7 +242,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
                 return Err(Failure::input("the suites could not be read").into());
             };
             for e in before {
-                eprintln!("cvperft: {e}");
+                super::say(&e.to_string());
             }
             return Err(Failure::input(last.to_string()).into());
         }
@@ -365,7 +365,26 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     let to_file = !matches!(sink, Sink::Stdout(_));
     sink.commit()?;
     if to_file {
-        eprintln!("{}", summary.line());
+        super::output::stderr_line(&summary.line());
+    }
+    if let Some(engines) = &external {
+        let stopped = engines.stopped();
+        if !stopped.is_empty() {
+            let skipped = report
+                .results
+                .iter()
+                .filter(|r| r.message.contains(": not asked: "))
+                .count();
+            return Err(Failure {
+                code: 1,
+                message: format!(
+                    "engine `{}` was not asked again ({}); {skipped} checks skipped",
+                    engines.name(),
+                    stopped.join("; ")
+                ),
+            }
+            .into());
+        }
     }
     if summary.failed > 0 {
         return Err(Failure {

@@ -18,6 +18,7 @@ mod check;
 mod check_engine;
 mod diff;
 mod identify;
+mod output;
 
 /// Deepest perft the command line accepts: deeper runs could not finish in any budget.
 pub const MAX_DEPTH: u32 = 15;
@@ -168,6 +169,12 @@ enum Command {
 
 /// Parses arguments, runs the command, prints any error once, returns the exit code.
 pub fn run() -> ExitCode {
+    // First, before any other thread exists: SIGINT, SIGTERM and SIGHUP go to a thread that
+    // kills running engines and removes temporary files, then exits with 130, 143 or 129.
+    if let Err(e) = cvperft::cleanup::install_signal_handling(report_signal) {
+        say(&format!("cannot set up signal handling: {e}"));
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -176,29 +183,44 @@ pub fn run() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("cvperft: {}", usage_error_line(&e));
+            say(&usage_error_line(&e));
             return ExitCode::from(2);
         }
     };
-    let mut out = std::io::stdout().lock();
-    match dispatch(cli.command, &mut out) {
+    let mut out = output::Stdout::new();
+    let result = dispatch(cli.command, &mut out);
+    if out.pipe_closed() {
+        // The reader has gone (`| head`): what it wanted, it has. Not an error, whatever the
+        // format or the error it caused on the way out.
+        return ExitCode::SUCCESS;
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            if let Some(io) = e.downcast_ref::<std::io::Error>()
-                && io.kind() == std::io::ErrorKind::BrokenPipe
-            {
-                return ExitCode::SUCCESS;
-            }
             if let Some(f) = e.downcast_ref::<Failure>() {
                 if !f.message.is_empty() {
-                    eprintln!("cvperft: {}", f.message);
+                    say(&f.message);
                 }
                 return ExitCode::from(f.code);
             }
-            eprintln!("cvperft: {}", one_line(&e));
+            say(&one_line(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// Reports an interrupting signal (the clean-up thread then exits with 128 + its number).
+fn report_signal(signal: i32) {
+    say(&format!(
+        "interrupted by {}: engines stopped, temporary files removed",
+        cvperft::cleanup::signal_name(signal)
+    ));
+}
+
+/// Prints `cvperft: LINE` on stderr, long words cut (see [`output::cut_long_words`]); a
+/// stderr that cannot be written to is ignored, never a panic.
+pub fn say(line: &str) {
+    output::stderr_line(&format!("cvperft: {line}"));
 }
 
 impl std::fmt::Display for Failure {
@@ -362,13 +384,13 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
             let elapsed = start.elapsed();
             if stats {
                 let secs = elapsed.as_secs_f64();
-                eprintln!(
+                output::stderr_line(&format!(
                     "time {:.3} s, {:.0} nodes/s ({} thread{})",
                     secs,
                     nodes as f64 / secs.max(1e-9),
                     threads,
                     if threads == 1 { "" } else { "s" }
-                );
+                ));
             }
             Ok(())
         }
