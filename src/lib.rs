@@ -15,6 +15,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod report;
+pub mod shards;
 pub mod suite;
 pub mod variant;
 pub mod variants;

@@ -369,17 +369,19 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                         .unwrap_or_else(|| pos.rules().start_fen()),
                     moves: position.moves.clone().unwrap_or_default(),
                 };
-                let report = shard::run_shard(&pos, info, depth, split.unwrap_or(0), (k, n), &cfg)?;
+                let report =
+                    cvperft::shards::run_shard(&pos, info, depth, split.unwrap_or(0), (k, n), &cfg)
+                        .map_err(|e| Failure::input(e.0))?;
                 if format == "json" {
                     writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
                 } else {
                     writeln!(out, "{}", report.nodes)?;
                 }
-                report.nodes
+                report.nodes.0
             } else {
                 let nodes = perft_with(&pos, depth, &cfg);
                 writeln!(out, "{nodes}")?;
-                nodes
+                u128::from(nodes)
             };
             let elapsed = start.elapsed();
             if stats {
