@@ -8,6 +8,7 @@
 //! [`result::CheckResult`]s for the renderers in [`crate::report`]. Nothing here prints.
 
 pub mod append;
+pub mod budget;
 pub mod check;
 pub mod load;
 pub mod locate;
