@@ -409,6 +409,20 @@ fn unpredictable() -> String {
     format!("{:016x}", h.finish())
 }
 
+/// Creates `path` with `O_EXCL` (never through a symbolic link, never over an existing file),
+/// listed for the clean-up on signals from the moment it exists.
+fn create_new(path: &Path, mode: u32) -> std::io::Result<File> {
+    cleanup::track(|| {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)
+            .map(|f| (f, Tracked::TempFile(path.to_path_buf())))
+    })
+}
+
 /// A temporary file beside its target, removed unless committed (also on SIGINT, SIGTERM and
 /// SIGHUP, through [`crate::cleanup`]).
 #[derive(Debug)]
@@ -429,16 +443,7 @@ impl TempFile {
         let mut last = None;
         for _ in 0..16 {
             let path = beside(target, &format!(".{}.tmp", unpredictable()))?;
-            let created = cleanup::track(|| {
-                OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .mode(if like.is_some() { 0o600 } else { 0o666 })
-                    .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-                    .open(&path)
-                    .map(|f| (f, Tracked::TempFile(path.clone())))
-            });
-            match created {
+            match create_new(&path, if like.is_some() { 0o600 } else { 0o666 }) {
                 Ok(file) => {
                     let temp = TempFile {
                         file,
@@ -770,6 +775,27 @@ mod tests {
         let long = "x".repeat(300);
         let p = beside(Path::new(&long), ".lock").expect("name");
         assert_eq!(p.file_name().expect("name").len(), 255);
+    }
+
+    #[test]
+    fn a_planted_link_or_file_is_never_written_through() {
+        let dir = scratch("planted");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"keep").expect("write");
+        let link = dir.join(".suite.yaml.0123456789abcdef.tmp");
+        std::os::unix::fs::symlink(&victim, &link).expect("link");
+        let dangling = dir.join(".suite.yaml.fedcba9876543210.tmp");
+        std::os::unix::fs::symlink(dir.join("created-through-link"), &dangling).expect("link");
+        for planted in [&link, &dangling] {
+            let e = create_new(planted, 0o600).expect_err("refused");
+            assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists, "{e}");
+            assert!(!cleanup::is_tracked(&Tracked::TempFile(
+                planted.to_path_buf()
+            )));
+        }
+        assert_eq!(std::fs::read(&victim).expect("read"), b"keep");
+        assert!(!dir.join("created-through-link").exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
