@@ -157,7 +157,14 @@ pub fn install_signal_handling(on_signal: fn(i32)) -> std::io::Result<()> {
                     continue;
                 }
                 let _guard = undo_all();
-                on_signal(signal);
+                // The report may block (a stderr pipe nobody reads, a lock another thread
+                // holds while blocked on it): the exit does not wait for it long.
+                let (done, reported) = std::sync::mpsc::channel();
+                let _ = std::thread::Builder::new().spawn(move || {
+                    on_signal(signal);
+                    let _ = done.send(());
+                });
+                let _ = reported.recv_timeout(std::time::Duration::from_millis(500));
                 std::process::exit(128 + signal);
             }
         })?;
