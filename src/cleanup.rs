@@ -65,13 +65,24 @@ pub fn is_tracked(item: &Tracked) -> bool {
     registry().items.contains(item)
 }
 
+/// What the clean-up after a signal did.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Undone {
+    /// Engine process groups killed.
+    pub groups: usize,
+    /// Temporary files removed.
+    pub files: usize,
+}
+
 /// Kills every listed process group and removes every listed file. Returns with the registry
 /// locked, so that nothing new is started before the process exits.
-fn undo_all() -> MutexGuard<'static, Registry> {
+fn undo_all() -> (MutexGuard<'static, Registry>, Undone) {
     let mut guard = registry();
+    let mut undone = Undone::default();
     for item in guard.items.drain(..) {
         match item {
             Tracked::ProcessGroup(pgid) if pgid > 1 => {
+                undone.groups += 1;
                 // SAFETY: kill(2) only sends a signal; the group's leader is not reaped while it
                 // is listed, so the id still names the group the engine was started in.
                 unsafe {
@@ -80,11 +91,11 @@ fn undo_all() -> MutexGuard<'static, Registry> {
             }
             Tracked::ProcessGroup(_) => {}
             Tracked::TempFile(path) => {
-                let _ = std::fs::remove_file(path);
+                undone.files += usize::from(std::fs::remove_file(path).is_ok());
             }
         }
     }
-    guard
+    (guard, undone)
 }
 
 /// The signals that end a run: interrupt, termination, hang-up.
@@ -132,14 +143,15 @@ pub fn unblock_signals() -> std::io::Result<()> {
 
 /// Takes SIGINT, SIGTERM and SIGHUP away from every thread of the process and gives them to a
 /// thread of their own, which undoes every listed item, then calls `on_signal` with the signal
-/// (the binary reports it) and exits with status 128 + the signal's number (130, 143, 129).
+/// and what was undone (the binary reports it) and exits with status 128 + the signal's number
+/// (130, 143, 129).
 ///
 /// Call it once, first thing in `main`, before any other thread exists: threads started later
 /// inherit the blocked mask.
 ///
 /// # Errors
 /// The signal mask cannot be changed or the thread cannot be started.
-pub fn install_signal_handling(on_signal: fn(i32)) -> std::io::Result<()> {
+pub fn install_signal_handling(on_signal: fn(i32, Undone)) -> std::io::Result<()> {
     let set = signal_set();
     // SAFETY: pthread_sigmask reads the set we own and changes only this thread's mask.
     let rc = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
@@ -156,12 +168,12 @@ pub fn install_signal_handling(on_signal: fn(i32)) -> std::io::Result<()> {
                 if rc != 0 {
                     continue;
                 }
-                let _guard = undo_all();
+                let (_guard, undone) = undo_all();
                 // The report may block (a stderr pipe nobody reads, a lock another thread
                 // holds while blocked on it): the exit does not wait for it long.
                 let (done, reported) = std::sync::mpsc::channel();
                 let _ = std::thread::Builder::new().spawn(move || {
-                    on_signal(signal);
+                    on_signal(signal, undone);
                     let _ = done.send(());
                 });
                 let _ = reported.recv_timeout(std::time::Duration::from_millis(500));

@@ -769,7 +769,12 @@ fn signals_stop_the_engine_and_exit_128_plus_the_signal() {
         signal(&child, sig);
         let o = finish(child, Duration::from_secs(20), "interrupted diff");
         assert_eq!(o.status.code(), Some(exit), "{}", stderr(&o));
-        assert!(stderr(&o).contains("interrupted by SIG"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).ends_with(": 1 engine stopped\n")
+                && stderr(&o).contains("interrupted by SIG"),
+            "{}",
+            stderr(&o)
+        );
         for pid in engines.iter().chain(&group) {
             wait_for(&format!("the end of engine process {pid}"), || !alive(*pid));
         }
@@ -804,6 +809,10 @@ fn an_interrupted_report_leaves_no_temporary_file() {
     signal(&child, libc::SIGINT);
     let o = finish(child, Duration::from_secs(20), "interrupted check");
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "cvperft: interrupted by SIGINT: 1 temporary file removed\n"
+    );
     assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
     assert!(!report.exists());
 }

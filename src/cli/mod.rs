@@ -209,12 +209,26 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// Reports an interrupting signal (the clean-up thread then exits with 128 + its number).
-fn report_signal(signal: i32) {
-    say(&format!(
-        "interrupted by {}: engines stopped, temporary files removed",
-        cvperft::cleanup::signal_name(signal)
-    ));
+/// Reports an interrupting signal and what was cleaned up (the clean-up thread then exits with
+/// 128 + its number).
+fn report_signal(signal: i32, undone: cvperft::cleanup::Undone) {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let mut done = Vec::new();
+    if undone.groups > 0 {
+        done.push(format!("{} stopped", plural(undone.groups, "engine")));
+    }
+    if undone.files > 0 {
+        done.push(format!(
+            "{} removed",
+            plural(undone.files, "temporary file")
+        ));
+    }
+    let name = cvperft::cleanup::signal_name(signal);
+    if done.is_empty() {
+        say(&format!("interrupted by {name}"));
+    } else {
+        say(&format!("interrupted by {name}: {}", done.join(", ")));
+    }
 }
 
 /// Prints `cvperft: LINE` on stderr, long words cut (see [`output::cut_long_words`]); a

@@ -83,8 +83,18 @@ impl Engine for EngineSession {
                 EngineErrorKind::Stopped(reason.clone()),
             ));
         }
-        let deadline = deadline.min(Instant::now() + self.timeout);
-        let result = self.inner.divide_by(query, deadline);
+        let now = Instant::now();
+        let deadline = deadline.min(now + self.timeout);
+        let mut result = self.inner.divide_by(query, deadline);
+        if let Err(EngineError {
+            kind: EngineErrorKind::Timeout { millis, .. },
+            ..
+        }) = &mut result
+        {
+            // The time the question was given, as the user set it (the engine measured from
+            // when it got the question, a little later).
+            *millis = deadline.saturating_duration_since(now).as_millis() as u64;
+        }
         self.record(&result);
         result
     }
