@@ -49,7 +49,7 @@ impl EngineSession {
                 self.failures += 1;
                 if self.failure_limit > 0 && self.failures >= self.failure_limit {
                     self.stopped = Some(format!(
-                        "the last {} questions timed out or crashed (the last: {})",
+                        "the last {} questions timed out or crashed; the last: {}",
                         self.failures, e.kind
                     ));
                 }
