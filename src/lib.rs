@@ -4,10 +4,12 @@
 //! positions and move generation, notation, perft, the suite model and runners, external
 //! engines. The `cvperft` binary is a thin command line over it. Library code never prints.
 
+pub mod cleanup;
 pub mod diagram;
 pub mod engine;
 pub mod export;
 pub mod faults;
+pub mod fsio;
 pub mod game;
 pub mod geometry;
 pub mod notation;
@@ -17,6 +19,7 @@ pub mod position;
 pub mod record;
 pub mod report;
 pub mod san;
+pub mod shards;
 pub mod suite;
 pub mod variant;
 pub mod variants;

@@ -15,14 +15,18 @@ use clap::Args;
 use cvperft::engine::bisect::{bisect, compare};
 use cvperft::engine::process::shell_quote;
 use cvperft::engine::{Divide, Engine, Query, ReferenceEngine};
+use cvperft::fsio;
+use cvperft::fsio::DEFAULT_LOCK_TIMEOUT_SECS;
 use cvperft::notation::to_fen;
 use cvperft::suite::append::{NewAlternative, NewCase, append_case};
+use cvperft::suite::load::MAX_FILE_BYTES;
 use cvperft::suite::load::is_valid_id;
-use cvperft::suite::{Suite, load_file, load_str};
+use cvperft::suite::{Suite, load_bytes, load_str};
 use cvperft::variant::Rules;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// `cvperft add-case` arguments.
 #[derive(Args, Debug, Clone)]
@@ -68,6 +72,9 @@ pub struct AddCaseArgs {
     /// Print the case instead of writing the suite.
     #[arg(long)]
     pub dry_run: bool,
+    /// Seconds to wait for another writer's lock on the suite before giving up (exit 2).
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_LOCK_TIMEOUT_SECS)]
+    pub lock_timeout: f64,
     #[command(flatten)]
     pub engine: OptionalEngineArgs,
 }
@@ -136,10 +143,17 @@ fn entries(d: &Divide) -> Vec<(String, u64)> {
 /// failure, or a result that would not load (all exit 2, the suite untouched).
 pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     check_engine_depth(args.depth)?;
-    let suite: Suite =
-        load_file(&args.suite).map_err(|e| load_errors("the suite does not load", &e))?;
-    let original = std::fs::read_to_string(&args.suite)
-        .map_err(|e| Failure::input(format!("{}: {e}", args.suite.display())))?;
+    let lock_timeout = lock_timeout(args.lock_timeout)?;
+    if !args.dry_run {
+        // Refuse a suite that cannot be rewritten before any work.
+        fsio::check_updatable(&args.suite).map_err(|e| Failure::input(e.to_string()))?;
+    }
+    let bytes = fsio::read_capped(&args.suite, MAX_FILE_BYTES)
+        .map_err(|e| Failure::input(e.to_string()))?;
+    let suite = load_bytes(bytes.clone(), &args.suite)
+        .map_err(|e| load_errors("the suite does not load", &e))?;
+    // It loaded, so it is UTF-8.
+    let original = String::from_utf8_lossy(&bytes).into_owned();
     let variant = suite.variant.spec.id;
     if let Some(v) = &args.variant
         && v != variant
@@ -166,7 +180,7 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     let source = Source::read(args.moves.as_deref(), args.game.as_deref())?;
     let header = args.record.header(&source)?;
     settle_variant(&source, &header, Some(variant), "the suite's variant")?;
-    let (game, given_fen) =
+    let (game, given_fen, read_note) =
         args.record
             .replay(&source, &header, rules, args.fen.as_deref(), args.at_ply)?;
     let source_name = source.name;
@@ -194,30 +208,8 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
         ))
         .into());
     }
-    if let Some(c) = suite.cases.iter().find(|c| c.id == id) {
-        return Err(Failure::input(format!(
-            "{}:{}: case `{id}` already exists; choose another --id",
-            args.suite.display(),
-            c.line
-        ))
-        .into());
-    }
     let key = (position_key(&fen_reached), rules.option_pairs());
-    if let Some(c) = suite.cases.iter().find(|c| {
-        (
-            position_key(&to_fen(&c.position)),
-            c.position.rules().option_pairs(),
-        ) == key
-    }) {
-        return Err(Failure::input(format!(
-            "{}:{}: case `{}` already has this position with the same options ({})",
-            args.suite.display(),
-            c.line,
-            c.id,
-            key.0
-        ))
-        .into());
-    }
+    refuse_duplicates(&suite, &args.suite, &id, &key)?;
 
     // The reference's counts, and the engine's.
     let depths: Vec<u32> = (1..=args.depth).collect();
@@ -371,22 +363,36 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     });
     new_case.note = note;
 
-    // Splice, validate the whole result, then replace by rename.
-    let (text, case_text) =
-        append_case(&original, &new_case).map_err(|e| Failure::input(e.to_string()))?;
-    let loaded = load_str(&text, &args.suite)
-        .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
-    if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != id) {
-        return Err(Failure::input(
-            "the new case did not land in the suite's `cases:` list; add it by hand",
-        )
-        .into());
-    }
     if args.dry_run {
+        let (_, case_text) = splice(&suite, &args.suite, &original, &new_case)?;
         write!(out, "{case_text}")?;
+        if let Some(note) = read_note {
+            super::say(&note);
+        }
         return Ok(());
     }
-    replace_file(&args.suite, &text)?;
+    // Under the suite's lock: read it again (another writer may have added cases meanwhile),
+    // check the case is still new and the suite's defaults unchanged, splice, validate, replace.
+    let update = fsio::begin_update(&args.suite, MAX_FILE_BYTES, lock_timeout)
+        .map_err(|e| Failure::input(e.to_string()))?;
+    let current = load_bytes(update.bytes.clone(), &args.suite)
+        .map_err(|e| load_errors("the suite no longer loads", &e))?;
+    if (current.variant.spec.id, current.game_end, &current.options)
+        != (suite.variant.spec.id, suite.game_end, &suite.options)
+    {
+        return Err(Failure::input(format!(
+            "{}: its variant, game-end or options changed while the case was computed; run again",
+            args.suite.display()
+        ))
+        .into());
+    }
+    refuse_duplicates(&current, &args.suite, &id, &key)?;
+    let text = String::from_utf8(update.bytes.clone())
+        .map_err(|_| Failure::input(format!("{}: not UTF-8 text", args.suite.display())))?;
+    let (text, _) = splice(&current, &args.suite, &text, &new_case)?;
+    update
+        .commit(text.as_bytes())
+        .map_err(|e| Failure::input(e.to_string()))?;
     writeln!(
         out,
         "added case `{id}` to {}: perft {}",
@@ -400,32 +406,68 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     if let Some(line) = disputed_line {
         writeln!(out, "{line}")?;
     }
+    if let Some(note) = read_note {
+        super::say(&note);
+    }
     Ok(())
 }
 
-/// Writes `text` to a temporary file next to `path` and renames it over `path`.
-fn replace_file(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "suite.yaml".into());
-    let tmp = dir.join(format!(".{name}.add-case-{}.tmp", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            std::fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Failure::input(format!("{}: {e}", path.display()))
-    })?;
+/// Refuses a case id or a position (with its options) the suite already has.
+fn refuse_duplicates(
+    suite: &Suite,
+    path: &Path,
+    id: &str,
+    key: &(String, Vec<(&'static str, &'static str)>),
+) -> Result<()> {
+    if let Some(c) = suite.cases.iter().find(|c| c.id == id) {
+        return Err(Failure::input(format!(
+            "{}:{}: case `{id}` already exists; choose another --id",
+            path.display(),
+            c.line
+        ))
+        .into());
+    }
+    if let Some(c) = suite.cases.iter().find(|c| {
+        (
+            position_key(&to_fen(&c.position)),
+            c.position.rules().option_pairs(),
+        ) == *key
+    }) {
+        return Err(Failure::input(format!(
+            "{}:{}: case `{}` already has this position with the same options ({})",
+            path.display(),
+            c.line,
+            c.id,
+            key.0
+        ))
+        .into());
+    }
     Ok(())
+}
+
+/// Splices `case` into `text` (the suite `suite` was loaded from) and checks that the whole
+/// result loads with exactly one case more. Returns the new text and the case's text.
+fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(String, String)> {
+    let (new_text, case_text) =
+        append_case(text, case).map_err(|e| Failure::input(e.to_string()))?;
+    let loaded = load_str(&new_text, path)
+        .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
+    if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != case.id) {
+        return Err(Failure::input(
+            "the new case did not land in the suite's `cases:` list; add it by hand",
+        )
+        .into());
+    }
+    Ok((new_text, case_text))
+}
+
+/// `--lock-timeout` as a duration.
+fn lock_timeout(seconds: f64) -> Result<Duration> {
+    if !(0.0..=86_400.0).contains(&seconds) {
+        return Err(Failure::input(format!(
+            "--lock-timeout {seconds}: expected 0 to 86400 seconds"
+        ))
+        .into());
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }

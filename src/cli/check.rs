@@ -8,12 +8,13 @@
 
 use super::Failure;
 use super::diff::{EngineArgs, EngineSettings};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
+use cvperft::fsio::{self, OutputTarget, TempFile};
 use cvperft::report::{Format, renderer};
 use cvperft::suite::run::execute;
 use cvperft::suite::{
-    Generator, Reference, RunReport, Selection, Shard, Summary, load_all, plan, suite_infos,
+    Generator, Reference, RunReport, Selection, Shard, Suite, Summary, load_all, plan, suite_infos,
 };
 use cvperft::variants;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -112,63 +113,86 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse()
 }
 
-/// Where the report goes: standard output, or a temporary file renamed on success.
+/// Where the report goes: standard output, a temporary file renamed over the target on success,
+/// or a device or FIFO written directly.
 enum Sink<'a> {
     Stdout(&'a mut dyn Write),
-    File {
+    Replace {
+        writer: BufWriter<TempFile>,
+        target: PathBuf,
+    },
+    Direct {
         writer: BufWriter<File>,
-        temp: PathBuf,
         target: PathBuf,
     },
 }
 
 impl Sink<'_> {
+    /// Opens `--output`, refusing the run's inputs (`suites`), directories and sockets.
+    fn open<'a>(
+        output: Option<&Path>,
+        suites: &[Suite],
+        stdout: &'a mut dyn Write,
+    ) -> Result<Sink<'a>> {
+        let Some(path) = output else {
+            return Ok(Sink::Stdout(stdout));
+        };
+        let inputs: Vec<(u64, u64)> = suites
+            .iter()
+            .filter_map(|s| fsio::identity(&s.path))
+            .collect();
+        let refused = |e: fsio::FileError| Failure::input(format!("--output {e}"));
+        Ok(match fsio::output_target(path, &inputs).map_err(refused)? {
+            OutputTarget::Replace { real, like } => Sink::Replace {
+                writer: BufWriter::new(TempFile::beside(&real, like.as_ref()).map_err(refused)?),
+                target: real,
+            },
+            OutputTarget::Direct(target) => Sink::Direct {
+                writer: BufWriter::new(fsio::open_direct(&target).map_err(refused)?),
+                target,
+            },
+        })
+    }
+
     fn writer(&mut self) -> &mut dyn Write {
         match self {
             Sink::Stdout(w) => *w,
-            Sink::File { writer, .. } => writer,
+            Sink::Replace { writer, .. } => writer,
+            Sink::Direct { writer, .. } => writer,
+        }
+    }
+
+    /// A write error, naming the `--output` file (standard output's errors are left as they
+    /// are, so that a closed pipe is recognised).
+    fn failed(&self, e: std::io::Error) -> anyhow::Error {
+        match self {
+            Sink::Stdout(_) => e.into(),
+            Sink::Replace { target, .. } | Sink::Direct { target, .. } => {
+                Failure::input(format!("--output {}: {e}", target.display())).into()
+            }
         }
     }
 
     fn commit(self) -> Result<()> {
+        let writing = |target: &Path, e: std::io::Error| {
+            Failure::input(format!("--output {}: {e}", target.display()))
+        };
         match self {
             Sink::Stdout(w) => Ok(w.flush()?),
-            Sink::File {
-                writer,
-                temp,
-                target,
-            } => {
-                let file = writer
+            Sink::Replace { writer, target } => {
+                let temp = writer
                     .into_inner()
-                    .map_err(|e| e.into_error())
-                    .with_context(|| format!("writing {}", temp.display()))?;
-                file.sync_all()
-                    .with_context(|| format!("writing {}", temp.display()))?;
-                drop(file);
-                std::fs::rename(&temp, &target).with_context(|| {
-                    format!("renaming {} to {}", temp.display(), target.display())
-                })?;
+                    .map_err(|e| writing(&target, e.into_error()))?;
+                temp.commit(&target, None)
+                    .map_err(|e| Failure::input(format!("--output {e}")))?;
+                Ok(())
+            }
+            Sink::Direct { mut writer, target } => {
+                writer.flush().map_err(|e| writing(&target, e))?;
                 Ok(())
             }
         }
     }
-}
-
-/// Removes the temporary report file when the run ends early (after the rename it is gone).
-struct TempCleanup(PathBuf);
-
-impl Drop for TempCleanup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-fn temp_path(target: &Path) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "report".into());
-    target.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
 fn validate(args: &CheckArgs) -> Result<()> {
@@ -220,7 +244,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
                 return Err(Failure::input("the suites could not be read").into());
             };
             for e in before {
-                eprintln!("cvperft: {e}");
+                super::say(&e.to_string());
             }
             return Err(Failure::input(last.to_string()).into());
         }
@@ -229,6 +253,8 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return Err(Failure::input(format!("no suite (*.yaml) in {}", paths.join(" "))).into());
     }
+    // Before any check runs: a report may not overwrite an input, a directory or a socket.
+    let mut sink = Sink::open(args.output.as_deref(), &suites, stdout)?;
     let selection = Selection {
         filter: args.filter.clone(),
         rule: args.rule.clone(),
@@ -277,20 +303,6 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         FormatArg::Html => Format::Html,
     };
     let mut render = renderer(format, colour, &suites);
-    let _cleanup = args.output.as_deref().map(|t| TempCleanup(temp_path(t)));
-    let mut sink = match &args.output {
-        None => Sink::Stdout(stdout),
-        Some(target) => {
-            let temp = temp_path(target);
-            let file = File::create(&temp)
-                .with_context(|| format!("--output: cannot write {}", target.display()))?;
-            Sink::File {
-                writer: BufWriter::new(file),
-                temp,
-                target: target.clone(),
-            }
-        }
-    };
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let bar = if std::io::stderr().is_terminal() && !planned.is_empty() {
         let bar =
@@ -340,7 +352,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {
-        return Err(e.into());
+        return Err(sink.failed(e));
     }
     let summary = Summary::of(&results);
     let report = RunReport {
@@ -350,11 +362,32 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         summary,
         seconds: start.elapsed().as_secs_f64(),
     };
-    render.finish(sink.writer(), &report)?;
-    let to_file = matches!(sink, Sink::File { .. });
+    if let Err(e) = render.finish(sink.writer(), &report) {
+        return Err(sink.failed(e));
+    }
+    let to_file = !matches!(sink, Sink::Stdout(_));
     sink.commit()?;
     if to_file {
-        eprintln!("{}", summary.line());
+        super::output::stderr_line(&summary.line());
+    }
+    if let Some(engines) = &external {
+        let stopped = engines.stopped();
+        if !stopped.is_empty() {
+            let skipped = report
+                .results
+                .iter()
+                .filter(|r| r.message.contains(": not asked: "))
+                .count();
+            return Err(Failure {
+                code: 1,
+                message: format!(
+                    "engine `{}` was not asked again ({}); {skipped} checks skipped",
+                    engines.name(),
+                    stopped.join("; ")
+                ),
+            }
+            .into());
+        }
     }
     if summary.failed > 0 {
         return Err(Failure {

@@ -27,6 +27,14 @@ pub struct EngineSuites {
 }
 
 impl EngineSuites {
+    /// The engines given up on after repeated time-outs or crashes, each with the reason.
+    pub fn stopped(&self) -> Vec<String> {
+        self.engines
+            .iter()
+            .filter_map(|(id, e)| e.stopped().map(|reason| format!("{id}: {reason}")))
+            .collect()
+    }
+
     fn pick(&self, pos: &Position) -> Result<&EngineGenerator, NoAnswer> {
         let id = pos.variant().spec.id;
         self.engines

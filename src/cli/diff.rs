@@ -9,8 +9,8 @@ use cvperft::diagram::{Board, Overlay};
 use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect, position_fen};
 use cvperft::engine::process::shell_quote;
 use cvperft::engine::{
-    CastlingStyle, DEFAULT_TIMEOUT_SECS, Divide, Engine, EngineConfig, MoveMap, Protocol, Query,
-    ReferenceEngine, parse_option,
+    CastlingStyle, DEFAULT_FAILURE_LIMIT, DEFAULT_TIMEOUT_SECS, Divide, Engine, EngineConfig,
+    MoveMap, Protocol, Query, ReferenceEngine, parse_option,
 };
 use cvperft::report::html::{DiffPage, diff_page};
 use cvperft::report::table::{DivideTable, comparison_summary};
@@ -49,9 +49,14 @@ pub struct EngineSettings {
     /// (repeatable).
     #[arg(long = "map", value_name = "OURS=THEIRS", requires = "engine")]
     pub map: Vec<String>,
-    /// Seconds an engine may take for one read before its process group is killed.
+    /// Seconds an engine may take to answer one question (one deadline for the whole answer,
+    /// however much it prints meanwhile) before its process group is killed.
     #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECONDS", requires = "engine")]
     pub timeout: f64,
+    /// Stop asking an engine after N consecutive time-outs or crashes (0: never); `check`
+    /// reports the checks left as skipped and exits 1.
+    #[arg(long, default_value_t = DEFAULT_FAILURE_LIMIT, value_name = "N", requires = "engine")]
+    pub max_engine_failures: usize,
 }
 
 /// A second engine to compare with instead of our reference.
@@ -113,6 +118,7 @@ pub fn engine_config(
     castling: &str,
     map: &[String],
     timeout: f64,
+    failure_limit: usize,
 ) -> Result<EngineConfig> {
     let protocol = Protocol::parse(protocol)
         .ok_or_else(|| Failure::input(format!("unknown protocol `{protocol}`")))?;
@@ -130,6 +136,7 @@ pub fn engine_config(
         .into());
     }
     config.timeout = Duration::from_secs_f64(timeout);
+    config.failure_limit = failure_limit;
     let mut move_map = MoveMap {
         castling: CastlingStyle::parse(castling)
             .ok_or_else(|| Failure::input(format!("unknown castling style `{castling}`")))?,
@@ -156,6 +163,7 @@ impl EngineArgs {
             &self.settings.map_castling,
             &self.settings.map,
             self.settings.timeout,
+            self.settings.max_engine_failures,
         )
     }
 
@@ -182,6 +190,12 @@ impl EngineArgs {
         }
         if self.settings.timeout != DEFAULT_TIMEOUT_SECS {
             out.extend(["--timeout".to_string(), self.settings.timeout.to_string()]);
+        }
+        if self.settings.max_engine_failures != DEFAULT_FAILURE_LIMIT {
+            out.extend([
+                "--max-engine-failures".to_string(),
+                self.settings.max_engine_failures.to_string(),
+            ]);
         }
         out
     }
@@ -275,6 +289,7 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
                 &a.against_map_castling,
                 &a.against_map,
                 args.engine.settings.timeout,
+                args.engine.settings.max_engine_failures,
             )?;
             against
                 .open(rules)

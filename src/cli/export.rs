@@ -86,7 +86,7 @@ pub fn run(args: ExportArgs, stdout: &mut impl Write) -> Result<()> {
             write_output(target, exported.text.as_bytes(), &inputs)?;
         }
     }
-    eprintln!("cvperft: {}", exported.summary.line(format));
+    super::say(&exported.summary.line(format));
     Ok(())
 }
 

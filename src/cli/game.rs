@@ -11,6 +11,7 @@ use cvperft::record::{Labels, MAX_RECORD_BYTES, Notation};
 use cvperft::san::san_moves;
 use cvperft::variant::Rules;
 use std::io::{Read, Write};
+use std::path::Path;
 
 /// How to read a game record (shared by `game` and `add-case`).
 #[derive(Args, Debug, Clone)]
@@ -55,8 +56,8 @@ impl Source {
                 (text, "standard input".to_string())
             }
             (None, Some(path)) => {
-                let bytes = std::fs::read(path)
-                    .map_err(|e| Failure::input(format!("game `{path}`: {e}")))?;
+                let bytes = cvperft::fsio::read_capped(Path::new(path), MAX_RECORD_BYTES as u64)
+                    .map_err(|e| Failure::input(format!("game {e}")))?;
                 let text = String::from_utf8(bytes)
                     .map_err(|_| Failure::input(format!("game `{path}`: not UTF-8 text")))?;
                 (text, format!("game `{path}`"))
@@ -87,8 +88,8 @@ impl RecordArgs {
     }
 
     /// Replays the record under `rules` from `--fen`, else the record's `[FEN]`, else the
-    /// start position; returns the game and the start FEN when it is not the variant's.
-    /// With `--notation auto` the notation chosen is said on stderr.
+    /// start position; returns the game, the start FEN when it is not the variant's and, with
+    /// `--notation auto`, the line that says which notation was chosen (for stderr).
     ///
     /// # Errors
     /// Bad labels, a bad or contradictory start position, a record that does not replay.
@@ -99,7 +100,7 @@ impl RecordArgs {
         rules: Rules,
         fen: Option<&str>,
         at_ply: Option<usize>,
-    ) -> Result<(Game, Option<String>)> {
+    ) -> Result<(Game, Option<String>, Option<String>)> {
         let labels = Labels::new(rules.variant, &self.labels).map_err(Failure::input)?;
         let start_fen = match (fen, &header.fen) {
             (Some(given), Some(tag)) => {
@@ -138,22 +139,24 @@ impl RecordArgs {
         };
         let game = read_game(&source.text, &start, &options)
             .map_err(|e| Failure::input(format!("{}, {e}", source.name)))?;
-        if options.notation.is_none() {
+        // The notation auto detection chose, for the caller to print once the command has
+        // succeeded (a refusal stays one line).
+        let note = options.notation.is_none().then(|| {
             let others: Vec<String> = game
                 .attempts
                 .iter()
                 .filter(|a| a.notation != game.notation)
                 .map(|a| format!("{} {}", a.notation.name(), stopped(a)))
                 .collect();
-            eprintln!(
-                "cvperft: {} read as {} (--notation auto{}{})",
+            format!(
+                "{} read as {} (--notation auto{}{})",
                 source.name,
                 game.notation.name(),
                 if others.is_empty() { "" } else { "; " },
                 others.join(", ")
-            );
-        }
-        Ok((game, start_fen))
+            )
+        });
+        Ok((game, start_fen, note))
     }
 }
 
@@ -210,9 +213,12 @@ pub fn run(args: GameArgs, out: &mut impl Write) -> Result<()> {
     let header = args.record.header(&source)?;
     let variant = settle_variant(&source, &header, args.variant.as_deref(), "-v")?;
     let rules = build_rules(&variant, &args.options)?;
-    let (game, _) =
+    let (game, _, note) =
         args.record
             .replay(&source, &header, rules, args.fen.as_deref(), args.at_ply)?;
+    if let Some(note) = note {
+        super::say(&note);
+    }
     print_plies(out, &game)?;
     // A record without moves shows the position it starts from.
     if args.at_ply.is_some() || game.plies.is_empty() {

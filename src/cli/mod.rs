@@ -20,6 +20,7 @@ mod diff;
 mod export;
 mod game;
 mod identify;
+mod output;
 mod selection;
 
 /// Deepest perft the command line accepts: deeper runs could not finish in any budget.
@@ -186,6 +187,12 @@ enum Command {
 
 /// Parses arguments, runs the command, prints any error once, returns the exit code.
 pub fn run() -> ExitCode {
+    // First, before any other thread exists: SIGINT, SIGTERM and SIGHUP go to a thread that
+    // kills running engines and removes temporary files, then exits with 130, 143 or 129.
+    if let Err(e) = cvperft::cleanup::install_signal_handling(report_signal) {
+        say(&format!("cannot set up signal handling: {e}"));
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -194,29 +201,58 @@ pub fn run() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("cvperft: {}", usage_error_line(&e));
+            say(&usage_error_line(&e));
             return ExitCode::from(2);
         }
     };
-    let mut out = std::io::stdout().lock();
-    match dispatch(cli.command, &mut out) {
+    let mut out = output::Stdout::new();
+    let result = dispatch(cli.command, &mut out);
+    if out.pipe_closed() {
+        // The reader has gone (`| head`): what it wanted, it has. Not an error, whatever the
+        // format or the error it caused on the way out.
+        return ExitCode::SUCCESS;
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            if let Some(io) = e.downcast_ref::<std::io::Error>()
-                && io.kind() == std::io::ErrorKind::BrokenPipe
-            {
-                return ExitCode::SUCCESS;
-            }
             if let Some(f) = e.downcast_ref::<Failure>() {
                 if !f.message.is_empty() {
-                    eprintln!("cvperft: {}", f.message);
+                    say(&f.message);
                 }
                 return ExitCode::from(f.code);
             }
-            eprintln!("cvperft: {}", one_line(&e));
+            say(&one_line(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// Reports an interrupting signal and what was cleaned up (the clean-up thread then exits with
+/// 128 + its number).
+fn report_signal(signal: i32, undone: cvperft::cleanup::Undone) {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let mut done = Vec::new();
+    if undone.groups > 0 {
+        done.push(format!("{} stopped", plural(undone.groups, "engine")));
+    }
+    if undone.files > 0 {
+        done.push(format!(
+            "{} removed",
+            plural(undone.files, "temporary file")
+        ));
+    }
+    let name = cvperft::cleanup::signal_name(signal);
+    if done.is_empty() {
+        say(&format!("interrupted by {name}"));
+    } else {
+        say(&format!("interrupted by {name}: {}", done.join(", ")));
+    }
+}
+
+/// Prints `cvperft: LINE` on stderr, long words cut (see [`output::cut_long_words`]); a
+/// stderr that cannot be written to is ignored, never a panic.
+pub fn say(line: &str) {
+    output::stderr_line(&format!("cvperft: {line}"));
 }
 
 impl std::fmt::Display for Failure {
@@ -366,28 +402,30 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                         .unwrap_or_else(|| pos.rules().start_fen()),
                     moves: position.moves.clone().unwrap_or_default(),
                 };
-                let report = shard::run_shard(&pos, info, depth, split.unwrap_or(0), (k, n), &cfg)?;
+                let report =
+                    cvperft::shards::run_shard(&pos, info, depth, split.unwrap_or(0), (k, n), &cfg)
+                        .map_err(|e| Failure::input(e.0))?;
                 if format == "json" {
                     writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
                 } else {
                     writeln!(out, "{}", report.nodes)?;
                 }
-                report.nodes
+                report.nodes.0
             } else {
                 let nodes = perft_with(&pos, depth, &cfg);
                 writeln!(out, "{nodes}")?;
-                nodes
+                u128::from(nodes)
             };
             let elapsed = start.elapsed();
             if stats {
                 let secs = elapsed.as_secs_f64();
-                eprintln!(
+                output::stderr_line(&format!(
                     "time {:.3} s, {:.0} nodes/s ({} thread{})",
                     secs,
                     nodes as f64 / secs.max(1e-9),
                     threads,
                     if threads == 1 { "" } else { "s" }
-                );
+                ));
             }
             Ok(())
         }

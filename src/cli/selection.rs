@@ -23,7 +23,7 @@ pub fn load_suites(paths: &[PathBuf]) -> Result<Vec<Suite>> {
                 return Err(Failure::input("the suites could not be read").into());
             };
             for e in before {
-                eprintln!("cvperft: {e}");
+                super::say(&e.to_string());
             }
             return Err(Failure::input(last.to_string()).into());
         }

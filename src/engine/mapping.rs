@@ -16,6 +16,7 @@ use crate::perft::DivideEntry;
 use crate::position::{Move, Position, flags};
 use crate::variant::{CastleSpec, Colour, Rules, Wing};
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 /// How an engine writes castling.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -251,6 +252,33 @@ impl<E: Engine> MappedEngine<E> {
 
 impl<E: Engine> Engine for MappedEngine<E> {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        self.translated(query, |inner, asked| inner.divide(asked))
+    }
+
+    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+        self.translated(query, |inner, asked| inner.divide_by(asked, deadline))
+    }
+
+    fn stopped(&self) -> Option<String> {
+        self.inner.stopped()
+    }
+
+    fn process_answers(&self) -> Option<usize> {
+        self.inner.process_answers()
+    }
+
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+}
+
+impl<E: Engine> MappedEngine<E> {
+    /// Asks `inner` through `ask`, translating the moves of the query and of the answer.
+    fn translated(
+        &mut self,
+        query: &Query,
+        ask: impl FnOnce(&mut E, &Query) -> Result<Divide, EngineError>,
+    ) -> Result<Divide, EngineError> {
         let mut pos = parse_position(self.rules, &query.fen).ok();
         let mut moves = Vec::with_capacity(query.moves.len());
         for ours in &query.moves {
@@ -262,7 +290,7 @@ impl<E: Engine> Engine for MappedEngine<E> {
             moves,
             depth: query.depth,
         };
-        let answer = self.inner.divide(&asked)?;
+        let answer = ask(&mut self.inner, &asked)?;
         let table = pos.as_ref().map(|p| self.map.table(&self.rules, p));
         let mut entries: BTreeMap<String, u64> = BTreeMap::new();
         for e in &answer.entries {
@@ -284,10 +312,6 @@ impl<E: Engine> Engine for MappedEngine<E> {
         );
         divide.total = answer.total;
         Ok(divide)
-    }
-
-    fn name(&self) -> String {
-        self.inner.name()
     }
 }
 

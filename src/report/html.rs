@@ -534,13 +534,26 @@ fn check_section(r: &CheckResult) -> String {
         );
     }
     match &r.mismatch {
-        Some(Mismatch::Count { expected, actual }) => {
+        Some(Mismatch::Count {
+            expected,
+            actual,
+            stopped,
+        }) => {
             let diff = super::table::DivideRow {
                 text: String::new(),
                 left: Some(*expected),
                 right: Some(*actual),
             }
             .difference();
+            // A count stopped once past the expectation is a lower bound of the whole count.
+            let (actual, diff) = if *stopped {
+                (
+                    format!("more than {actual} (counting stopped)"),
+                    format!("more than {diff}"),
+                )
+            } else {
+                (actual.to_string(), diff.to_string())
+            };
             let _ = write!(
                 out,
                 "<table class=\"counts\"><thead><tr><th>expected</th><th>actual</th><th>difference</th></tr></thead><tbody><tr><td class=\"num\">{expected}</td><td class=\"num\">{actual}</td><td class=\"num\">{diff}</td></tr></tbody></table>"
