@@ -4,6 +4,7 @@
 //! positions and move generation, notation, perft, the suite model and runners, external
 //! engines. The `cvperft` binary is a thin command line over it. Library code never prints.
 
+pub mod deep;
 pub mod engine;
 pub mod faults;
 pub mod game;

@@ -16,7 +16,6 @@ use cvperft::suite::{
     Generator, Reference, RunReport, Selection, Shard, Summary, load_all, plan, suite_infos,
 };
 use cvperft::variants;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -83,6 +82,9 @@ pub struct CheckArgs {
     /// Colour human output.
     #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
     pub color: ColourArg,
+    /// No progress bar (shown on a terminal, per check).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// Run the checks against this external engine instead of the reference, shell-quoted
     /// (see docs/engines.md); `{variant}` in it is replaced by the suite's engine variant name.
     #[arg(long, value_name = "CMD")]
@@ -289,18 +291,11 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         }
     };
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let bar = if std::io::stderr().is_terminal() && !planned.is_empty() {
-        let bar =
-            ProgressBar::with_draw_target(Some(planned.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {wide_msg}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = super::progress::bar(
+        planned.len() as u64,
+        args.quiet || planned.is_empty(),
+        "{bar:30} {pos}/{len} checks {elapsed} ETA {eta} {wide_msg}",
+    );
     // An engine answers one question at a time: more threads would only wait for it.
     let default_jobs = if external.is_some() { Some(1) } else { None };
     let jobs = args.jobs.or(default_jobs).unwrap_or_else(|| {
