@@ -632,3 +632,24 @@ fn no_progress_on_a_pipe() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(text(&o.stderr), "");
 }
+
+/// A case marked `deep` runs only with `check --deep`; `--slow` does not include it.
+#[test]
+fn deep_cases_run_only_with_check_deep() {
+    let dir = scratch("deep-tier");
+    let suite = "variant: chess\ndescription: a deep case\ngame-end: rules\noptions: {}\ncases:\n  - id: start-deep\n    rules: [GE-1]\n    perft: {3: 8902}\n    deep: true\n    source:\n      kind: public\n      citation: \"https://www.chessprogramming.org/Perft_Results (Initial Position)\"\n";
+    std::fs::write(dir.join("deep.yaml"), suite).expect("write");
+    for args in [
+        &["check", "deep.yaml"][..],
+        &["check", "deep.yaml", "--slow"],
+    ] {
+        let out = ok(&dir, args);
+        assert!(
+            out.contains("0 passed, 0 failed, 1 skipped"),
+            "{args:?}: {out}"
+        );
+        assert!(out.contains("run with --deep"), "{args:?}: {out}");
+    }
+    let out = ok(&dir, &["check", "deep.yaml", "--deep"]);
+    assert!(out.contains("1 passed, 0 failed, 0 skipped"), "{out}");
+}

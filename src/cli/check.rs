@@ -73,6 +73,9 @@ pub struct CheckArgs {
     /// Include cases marked slow.
     #[arg(long)]
     pub slow: bool,
+    /// Include cases marked deep (hours of CPU; --slow does not include them).
+    #[arg(long)]
+    pub deep: bool,
     /// Skip perft and divide checks expecting more than N leaf nodes (reported as skipped).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
@@ -234,6 +237,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         rule: args.rule.clone(),
         variant: args.variant.clone(),
         slow: args.slow,
+        deep: args.deep,
         max_nodes: args.max_nodes,
         shard: args.shard,
     };
