@@ -7,8 +7,8 @@
 #   tools/deep-tables.sh --estimate            # print the rows and depths without running
 #
 # Everything goes under OUT (default deep-tables/): one directory per row, depth and run with
-# the plan, the result file, the merged JSON and the time of each invocation; log.tsv gets one
-# line per finished run (commands, seconds, machine, commit). Stop it at any time and run the
+# the plan, the result file, the merged JSON and the times of each invocation; log.tsv gets one
+# line per finished run (commands, wall and CPU seconds, machine, commit). Stop it at any time and run the
 # same command again: finished runs are skipped, a run in progress resumes its result file.
 # Exit 1 if the two runs of a count differ.
 #
@@ -49,7 +49,7 @@ split_b() {
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 mkdir -p "$out"
-[ -f "$out/log.tsv" ] || printf 'finished\trow\tdepth\trun\tsplit\tseed\ttotal\tseconds\tcommit\tmachine\tcommands\n' >"$out/log.tsv"
+[ -f "$out/log.tsv" ] || printf 'finished\trow\tdepth\trun\tsplit\tseed\ttotal\twall_seconds\tcpu_seconds\tcommit\tmachine\tcommands\n' >"$out/log.tsv"
 
 # run ROWNAME VARIANT OPTIONS FEN DEPTH RUN SPLIT SEED: one pipeline run; prints its total.
 run() {
@@ -69,18 +69,19 @@ run() {
   [ "$depth" -le 5 ] && mb=16
   local work_cmd=(nice -n 19 "$cvperft" work "$dir/plan.jsonl" --shard 1/1 --hash "$mb" --seed "$seed" --threads "$threads" --output "$dir/results.jsonl")
   local merge_cmd=("$cvperft" merge "$dir/plan.jsonl" "$dir/results.jsonl" --divide --format json)
-  local start end
-  start=$(date +%s.%N)
-  [ -s "$dir/plan.jsonl" ] || "${plan_cmd[@]}" >&2
-  "${work_cmd[@]}" >&2
-  end=$(date +%s.%N)
-  echo "$start $end" >>"$dir/times.txt"
+  # Wall, user and system seconds of each invocation (a resumed run has several lines).
+  local TIMEFORMAT='%R %U %S'
+  { time {
+    [ -s "$dir/plan.jsonl" ] || "${plan_cmd[@]}" >&2
+    "${work_cmd[@]}" >&2
+  } 2>&3; } 3>&2 2>>"$dir/times.txt"
   "${merge_cmd[@]}" >"$dir/merge.tmp" && mv "$dir/merge.tmp" "$dir/merge.json"
-  local total seconds
+  local total seconds cpu
   total=$(sed -n 's/^  "total": "\{0,1\}\([0-9]*\)"\{0,1\},$/\1/p' "$dir/merge.json")
-  seconds=$(awk '{s += $2 - $1} END {printf "%.1f", s}' "$dir/times.txt")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$depth" "$label" \
-    "$split" "$seed" "$total" "$seconds" "$commit" "$machine" \
+  seconds=$(awk '{s += $1} END {printf "%.1f", s}' "$dir/times.txt")
+  cpu=$(awk '{s += $2 + $3} END {printf "%.1f", s}' "$dir/times.txt")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$depth" "$label" \
+    "$split" "$seed" "$total" "$seconds" "$cpu" "$commit" "$machine" \
     "$(printf '%q ' "${plan_cmd[@]}"); $(printf '%q ' "${work_cmd[@]}"); $(printf '%q ' "${merge_cmd[@]}")" >>"$out/log.tsv"
   echo "$total"
 }
