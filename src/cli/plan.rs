@@ -3,7 +3,7 @@
 use super::{Failure, PositionArgs, build_position, check_depth, check_threads};
 use anyhow::{Context, Result};
 use clap::Args;
-use cvperft::deep::plan::{DEFAULT_MAX_UNITS, PlanRequest, build, write};
+use cvperft::deep::plan::{DEFAULT_MAX_UNITS, MAX_READ_UNITS, PlanRequest, build, write};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
@@ -35,6 +35,13 @@ pub struct PlanArgs {
 pub fn run(args: PlanArgs, out: &mut impl Write) -> Result<()> {
     check_depth(args.depth)?;
     check_threads(args.threads)?;
+    if args.max_units > MAX_READ_UNITS {
+        return Err(Failure::input(format!(
+            "--max-units {}: at most {MAX_READ_UNITS} (what `work` and `merge` read)",
+            args.max_units
+        ))
+        .into());
+    }
     let pos = build_position(&args.position)?;
     let fen = args
         .position

@@ -22,6 +22,9 @@ pub const PLAN_FORMAT: &str = "cvperft-plan-1";
 /// Default for the most units a plan may hold (about 150 bytes of memory each while planning).
 pub const DEFAULT_MAX_UNITS: usize = 20_000_000;
 
+/// Most units a plan file may declare (memory while reading: a few hundred bytes per unit).
+pub const MAX_READ_UNITS: usize = 100_000_000;
+
 /// The first line of a plan.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -338,6 +341,16 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
             file,
             1,
             "field `split`: not within 1 ..= depth",
+        ));
+    }
+    if header.units > MAX_READ_UNITS {
+        return Err(DeepError::at(
+            file,
+            1,
+            format!(
+                "field `units`: {} is above the {MAX_READ_UNITS} a plan may hold",
+                header.units
+            ),
         ));
     }
     let mut blank = header.clone();
