@@ -30,6 +30,21 @@ impl DeepError {
     }
 }
 
+/// A JSON error on one line of a file: `FILE: line L: column C: not WHAT: MESSAGE` (serde's own
+/// ` at line .. column ..` suffix dropped, since the line is ours).
+pub fn json_error(file: &str, line: usize, what: &str, e: &serde_json::Error) -> DeepError {
+    let text = e.to_string();
+    let message = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    DeepError::at(
+        file,
+        line,
+        format!("column {}: not {what}: {message}", e.column()),
+    )
+}
+
 /// Longest line accepted in a plan or result file (a unit line is a few hundred bytes).
 pub const MAX_LINE: usize = 64 * 1024;
 

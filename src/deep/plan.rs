@@ -6,7 +6,7 @@
 //! [`PlanHeader`], then one [`Unit`] per position, sorted by key.
 
 use super::keys::exact_key;
-use super::{DeepError, Digest, read_line};
+use super::{DeepError, Digest, json_error, read_line};
 use crate::notation::{move_text, parse_position};
 use crate::perft::perft;
 use crate::position::Position;
@@ -308,14 +308,6 @@ pub fn is_plan_header(first_line: &str) -> bool {
                 .map(|f| f == PLAN_FORMAT)
         })
         .unwrap_or(false)
-}
-
-fn json_error(file: &str, line: usize, what: &str, e: &serde_json::Error) -> DeepError {
-    DeepError::at(
-        file,
-        line,
-        format!("column {}: not {what}: {e}", e.column()),
-    )
 }
 
 /// Reads and checks a plan: format, identity (so that an edited or truncated plan is refused),

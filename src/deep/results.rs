@@ -3,7 +3,7 @@
 //! killed run left without its newline (that unit is counted again, never summed half-written)
 //! and counts only the units still missing.
 
-use super::{DeepError, read_line};
+use super::{DeepError, json_error, read_line};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -91,13 +91,7 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
             break;
         }
         out.complete_bytes += line.text.len() as u64 + 1;
-        let json = |what: &str, e: serde_json::Error| {
-            DeepError::at(
-                &name,
-                line_no,
-                format!("column {}: not {what}: {e}", e.column()),
-            )
-        };
+        let json = |what: &str, e: serde_json::Error| json_error(&name, line_no, what, &e);
         if line_no == 1 {
             let header: ResultsHeader =
                 serde_json::from_str(&line.text).map_err(|e| json("a results header", e))?;
