@@ -23,7 +23,7 @@ pub struct PlanArgs {
     /// Worker threads while planning.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Refuse plans of more units than this (memory: about 150 bytes per unit).
+    /// Refuse plans of more units than this (memory: about 400 bytes per unit).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_UNITS)]
     pub max_units: usize,
 }

@@ -19,7 +19,7 @@ use std::io::{BufRead, Write};
 /// Format marker of plan files.
 pub const PLAN_FORMAT: &str = "cvperft-plan-1";
 
-/// Default for the most units a plan may hold (about 150 bytes of memory each while planning).
+/// Default for the most units a plan may hold (about 400 bytes of memory each while planning).
 pub const DEFAULT_MAX_UNITS: usize = 20_000_000;
 
 /// Most units a plan file may declare (memory while reading: a few hundred bytes per unit).
