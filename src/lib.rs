@@ -5,6 +5,7 @@
 //! engines. The `cvperft` binary is a thin command line over it. Library code never prints.
 
 pub mod cleanup;
+pub mod deep;
 pub mod diagram;
 pub mod engine;
 pub mod export;

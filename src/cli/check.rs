@@ -17,7 +17,6 @@ use cvperft::suite::{
     Generator, Reference, RunReport, Selection, Shard, Suite, Summary, load_all, plan, suite_infos,
 };
 use cvperft::variants;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -77,6 +76,9 @@ pub struct CheckArgs {
     /// Include cases marked slow.
     #[arg(long)]
     pub slow: bool,
+    /// Include cases marked deep (hours of CPU; --slow does not include them).
+    #[arg(long)]
+    pub deep: bool,
     /// Skip perft and divide checks expecting more than N leaf nodes (reported as skipped).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
@@ -86,6 +88,9 @@ pub struct CheckArgs {
     /// Colour human output.
     #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
     pub color: ColourArg,
+    /// No progress bar (shown on a terminal, per check).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// Run the checks against this external engine instead of the reference, shell-quoted
     /// (see docs/engines.md); `{variant}` in it is replaced by the suite's engine variant name.
     #[arg(long, value_name = "CMD")]
@@ -260,6 +265,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         rule: args.rule.clone(),
         variant: args.variant.clone(),
         slow: args.slow,
+        deep: args.deep,
         max_nodes: args.max_nodes,
         shard: args.shard,
     };
@@ -304,18 +310,11 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     };
     let mut render = renderer(format, colour, &suites);
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let bar = if std::io::stderr().is_terminal() && !planned.is_empty() {
-        let bar =
-            ProgressBar::with_draw_target(Some(planned.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {wide_msg}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = super::progress::bar(
+        planned.len() as u64,
+        args.quiet || planned.is_empty(),
+        "{bar:30} {pos}/{len} checks {elapsed} ETA {eta} {wide_msg}",
+    );
     // An engine answers one question at a time: more threads would only wait for it.
     let default_jobs = if external.is_some() { Some(1) } else { None };
     let jobs = args.jobs.or(default_jobs).unwrap_or_else(|| {

@@ -21,7 +21,10 @@ mod export;
 mod game;
 mod identify;
 mod output;
+mod plan;
+mod progress;
 mod selection;
+mod work;
 
 /// Deepest perft the command line accepts: deeper runs could not finish in any budget.
 pub const MAX_DEPTH: u32 = 15;
@@ -105,12 +108,26 @@ enum Command {
         /// Output: the count alone (text) or a shard report (json).
         #[arg(long, default_value = "text", value_parser = ["text", "json"])]
         format: String,
+        /// No progress bar (shown on a terminal, per root move).
+        #[arg(long, short = 'q')]
+        quiet: bool,
     },
-    /// Sum shard reports of `perft --split K --shard I/N --format json`, checking that every
-    /// shard is present exactly once.
+    /// Write the work units of a deep perft: the unique positions at ply K, each with how many
+    /// paths reach it from each root move (JSON Lines; see docs/deep-perft.md).
+    Plan(plan::PlanArgs),
+    /// Count one shard of a plan's units, appending results as they finish (resumable).
+    Work(work::WorkArgs),
+    /// Sum results: a plan with its `work` result files (every unit exactly once), or shard
+    /// reports of `perft --split K --shard I/N --format json` (every shard exactly once).
     Merge {
-        /// Shard report files.
+        /// A plan and its result files, or shard report files.
         files: Vec<std::path::PathBuf>,
+        /// With a plan: print the root divide (`move count` lines, a blank line, the total).
+        #[arg(long)]
+        divide: bool,
+        /// With a plan: the total alone (text) or a JSON document with the divide.
+        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+        format: String,
     },
     /// One `move count` line per legal move, a blank line, then the total.
     Divide {
@@ -372,6 +389,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
             split,
             shard,
             format,
+            quiet,
         } => {
             check_depth(depth)?;
             check_threads(threads)?;
@@ -383,11 +401,28 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                 }
                 Some(mb) => Some(HashTable::new(mb).map_err(Failure::input)?),
             };
+            let root_moves = pos.legal_moves().len() as u64;
+            let bar = progress::bar(
+                root_moves,
+                quiet || depth < 3 || split.is_some() || shard.is_some(),
+                "{bar:30} {pos}/{len} root moves, {msg} {elapsed} ETA {eta}",
+            );
+            bar.set_message("- leaves/s");
+            let leaves = std::sync::atomic::AtomicU64::new(0);
+            let start = Instant::now();
+            let report = |n: u64| {
+                let sum = leaves.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+                bar.inc(1);
+                bar.set_message(format!(
+                    "{} leaves/s",
+                    progress::metric(sum as f64 / start.elapsed().as_secs_f64().max(1e-9))
+                ));
+            };
             let cfg = PerftConfig {
                 threads,
                 hash: table.as_ref(),
+                progress: (!bar.is_hidden()).then_some(&report as &(dyn Fn(u64) + Sync)),
             };
-            let start = Instant::now();
             let nodes = if split.is_some() || shard.is_some() || format == "json" {
                 let (k, n) = match &shard {
                     Some(s) => shard::parse_shard(s)?,
@@ -413,6 +448,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
                 report.nodes.0
             } else {
                 let nodes = perft_with(&pos, depth, &cfg);
+                bar.finish_and_clear();
                 writeln!(out, "{nodes}")?;
                 u128::from(nodes)
             };
@@ -429,7 +465,21 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
             }
             Ok(())
         }
-        Command::Merge { files } => {
+        Command::Plan(args) => plan::run(args, out),
+        Command::Work(args) => work::run(args, out),
+        Command::Merge {
+            files,
+            divide,
+            format,
+        } => {
+            if plan::merge(&files, divide, format == "json", out)? {
+                return Ok(());
+            }
+            if divide || format == "json" {
+                bail!(Failure::input(
+                    "merge: --divide and --format json need a plan (cvperft-plan-1) among the files"
+                ));
+            }
             let total = shard::merge(&files)?;
             writeln!(out, "{total}")?;
             Ok(())
@@ -515,7 +565,7 @@ fn print_divide(
         depth,
         &PerftConfig {
             threads,
-            hash: None,
+            ..Default::default()
         },
     );
     if !san {
