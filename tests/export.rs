@@ -49,7 +49,12 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Every shipped suite, the status fixtures, the slow and the deep cases.
-const EVERYTHING: &[&str] = &["suites", "fixtures/suites/statuses.yaml", "--slow", "--deep"];
+const EVERYTHING: &[&str] = &[
+    "suites",
+    "fixtures/suites/statuses.yaml",
+    "--slow",
+    "--deep",
+];
 
 /// Exports EVERYTHING in `format`; the text on stdout.
 fn export_everything(format: &str) -> String {

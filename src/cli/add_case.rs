@@ -7,14 +7,15 @@
 //! suite's text without touching a byte of it. The whole result must load before a temporary
 //! file replaces the suite by rename.
 
-use super::diff::{EngineArgs, EngineSettings, check_engine_depth};
+use super::diff::check_engine_depth;
+use super::engine_args::{EngineSettings, config};
 use super::game::{RecordArgs, Source, settle_variant};
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
 use cvperft::engine::bisect::{bisect, compare};
 use cvperft::engine::process::shell_quote;
-use cvperft::engine::{Divide, Engine, Query, ReferenceEngine};
+use cvperft::engine::{Divide, Engine, EngineOptions, Query, ReferenceEngine};
 use cvperft::fsio;
 use cvperft::fsio::DEFAULT_LOCK_TIMEOUT_SECS;
 use cvperft::notation::to_fen;
@@ -90,12 +91,11 @@ pub struct OptionalEngineArgs {
 }
 
 impl OptionalEngineArgs {
-    /// The `diff` engine arguments, when an engine was given.
-    fn engine_args(&self) -> Option<EngineArgs> {
-        self.engine.as_ref().map(|engine| EngineArgs {
-            engine: engine.clone(),
-            settings: self.settings.clone(),
-        })
+    /// The engine's settings, when an engine was given.
+    fn options(&self) -> Option<EngineOptions> {
+        self.engine
+            .as_ref()
+            .map(|engine| self.settings.options(engine))
     }
 }
 
@@ -262,9 +262,8 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     let mut note = args.note.clone().map(|n| n.trim().to_string());
     let mut disputed_line = None;
 
-    if let Some(engine_args) = args.engine.engine_args() {
-        let config = engine_args.config()?;
-        let mut engine = config
+    if let Some(engine_options) = args.engine.options() {
+        let mut engine = config(&engine_options)?
             .open(rules)
             .map_err(|e| Failure::input(e.to_string()))?;
         let name = engine.name();

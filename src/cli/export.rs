@@ -8,11 +8,12 @@
 //! FIFO directly instead of replacing it.
 
 use super::Failure;
-use super::selection::{SelectionArgs, load_suites};
+use super::selection::{SelectionArgs, load_suites, refused};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
+use cvperft::conformance::plan_checks;
 use cvperft::export::{ExportFormat, export_planned};
-use cvperft::suite::{discover, plan};
+use cvperft::suite::discover;
 use std::collections::hash_map::RandomState;
 use std::fs::{File, OpenOptions};
 use std::hash::BuildHasher;
@@ -54,19 +55,14 @@ pub struct ExportArgs {
 /// A [`Failure`] with code 2 for bad arguments, unreadable suites, a selection with nothing to
 /// export or an output that cannot be written.
 pub fn run(args: ExportArgs, stdout: &mut impl Write) -> Result<()> {
-    let selection = args.selection.selection()?;
+    let selection = args.selection.validated()?;
     let format = match args.format {
         FormatArg::Epd => ExportFormat::Epd,
         FormatArg::Perft => ExportFormat::PerftFile,
         FormatArg::Jsonl => ExportFormat::Jsonl,
     };
     let suites = load_suites(&args.paths)?;
-    let planned = plan(&suites, &selection);
-    if planned.is_empty() && selection.shard.is_none() {
-        return Err(
-            Failure::input("no check matches the selection (--filter, --rule, --variant)").into(),
-        );
-    }
+    let planned = plan_checks(&suites, &selection).map_err(refused)?;
     let exported = export_planned(&suites, &planned, format).context("export")?;
     if exported.summary.items == 0 && selection.shard.is_none() {
         let why = exported.summary.left_out().unwrap_or_default();

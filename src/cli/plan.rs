@@ -1,6 +1,7 @@
 //! `cvperft plan`: the work units of a deep perft (see [`cvperft::deep`]).
 
-use super::{Failure, PositionArgs, build_position, check_depth, check_threads};
+use super::perft::check_depth;
+use super::{Failure, PositionArgs, check_threads};
 use anyhow::{Context, Result};
 use clap::Args;
 use cvperft::deep::plan::{DEFAULT_MAX_UNITS, MAX_READ_UNITS, PlanRequest, build, write};
@@ -42,7 +43,7 @@ pub fn run(args: PlanArgs, out: &mut impl Write) -> Result<()> {
         ))
         .into());
     }
-    let pos = build_position(&args.position)?;
+    let pos = args.position.position()?;
     let fen = args
         .position
         .fen

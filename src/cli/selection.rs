@@ -1,13 +1,12 @@
 //! The flags that choose checks from suites (`--filter`, `--rule`, `--variant`, `--slow`,
-//! `--max-nodes`, `--shard`), validated into a [`Selection`] before anything runs.
-//!
-//! `cvperft export` uses them as `cvperft check` does, with the same meaning and messages.
+//! `--max-nodes`, `--shard`), shared by `cvperft check` and `cvperft export` with the same
+//! meaning and messages, and the loading of the suites both read.
 
 use super::Failure;
 use anyhow::Result;
 use clap::Args;
-use cvperft::suite::{Selection, Shard, Suite, load_all};
-use cvperft::variants;
+use cvperft::conformance::{self, CheckError};
+use cvperft::suite::{Selection, Shard, ShardTextError, Suite};
 use std::path::PathBuf;
 
 /// Loads every suite under `paths`, refusing none at all.
@@ -16,23 +15,24 @@ use std::path::PathBuf;
 /// A [`Failure`] (exit 2): every problem of every file is printed on stderr, the last one is
 /// the failure's message; or no suite under `paths`.
 pub fn load_suites(paths: &[PathBuf]) -> Result<Vec<Suite>> {
-    let suites = match load_all(paths) {
-        Ok(s) => s,
-        Err(errors) => {
+    conformance::load_suites(paths).map_err(|e| refused(e).into())
+}
+
+/// A refusal of the library's check steps as a [`Failure`] (exit 2); of load errors, all but
+/// the last are printed on stderr at once, the last is the failure's message.
+pub fn refused(error: CheckError) -> Failure {
+    match error {
+        CheckError::Load(errors) => {
             let Some((last, before)) = errors.split_last() else {
-                return Err(Failure::input("the suites could not be read").into());
+                return Failure::input("the suites could not be read");
             };
             for e in before {
                 super::say(&e.to_string());
             }
-            return Err(Failure::input(last.to_string()).into());
+            Failure::input(last.to_string())
         }
-    };
-    if suites.is_empty() {
-        let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Failure::input(format!("no suite (*.yaml) in {}", paths.join(" "))).into());
+        other => Failure::input(other.to_string()),
     }
-    Ok(suites)
 }
 
 /// Which checks of the suites to take.
@@ -56,46 +56,20 @@ pub struct SelectionArgs {
     /// Include cases marked deep (hours of CPU; --slow does not include them).
     #[arg(long)]
     pub deep: bool,
-    /// Leave out perft and divide checks expecting more than N leaf nodes.
+    /// Leave out perft and divide checks expecting more than N leaf nodes (`check` reports
+    /// them as skipped).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
 }
 
-fn parse_shard(text: &str) -> Result<Shard, String> {
+fn parse_shard(text: &str) -> Result<Shard, ShardTextError> {
     text.parse()
 }
 
 impl SelectionArgs {
-    /// The selection, with `--variant` and `--rule` checked against what exists.
-    ///
-    /// # Errors
-    /// A [`Failure`] (exit 2) naming the unknown variant or ruling and listing the known ones.
-    pub fn selection(&self) -> Result<Selection> {
-        if let Some(v) = &self.variant
-            && variants::get(v).is_none()
-        {
-            return Err(Failure::input(format!(
-                "--variant: unknown variant `{v}` (variants: {})",
-                variants::IDS.join(", ")
-            ))
-            .into());
-        }
-        if let Some(rule) = &self.rule {
-            let mut known: Vec<&str> = variants::all()
-                .iter()
-                .flat_map(|v| v.spec.rulings.iter().copied())
-                .collect();
-            known.sort();
-            known.dedup();
-            if !known.contains(&rule.as_str()) {
-                return Err(Failure::input(format!(
-                    "--rule: no variant cites ruling `{rule}` (rulings: {})",
-                    known.join(", ")
-                ))
-                .into());
-            }
-        }
-        Ok(Selection {
+    /// The selection, unchecked.
+    pub fn selection(&self) -> Selection {
+        Selection {
             filter: self.filter.clone(),
             rule: self.rule.clone(),
             variant: self.variant.clone(),
@@ -103,6 +77,18 @@ impl SelectionArgs {
             deep: self.deep,
             max_nodes: self.max_nodes,
             shard: self.shard,
-        })
+        }
+    }
+
+    /// The selection, with `--variant` and `--rule` checked against what exists.
+    ///
+    /// # Errors
+    /// A [`Failure`] (exit 2) naming the unknown variant or ruling and listing the known ones.
+    pub fn validated(&self) -> Result<Selection> {
+        let selection = self.selection();
+        selection
+            .validate()
+            .map_err(|e| Failure::input(e.to_string()))?;
+        Ok(selection)
     }
 }

@@ -7,8 +7,6 @@ use anyhow::Result;
 use cvperft::fsio;
 use cvperft::shards::{self, MAX_REPORT_BYTES, ShardReport};
 
-pub use cvperft::shards::RunInfo;
-
 /// Parses `I/N` (1-based).
 ///
 /// # Errors

@@ -8,8 +8,9 @@
 //! - [`ReferenceEngine`]: our own generator, optionally with planted faults ([`crate::faults`]).
 //!
 //! [`MappedEngine`] wraps any of them to translate move spellings both ways, and
-//! [`EngineConfig::open`] builds the whole stack from command-line settings. Errors name the
-//! engine and the query, so that one line tells a user what was asked and what went wrong.
+//! [`EngineConfig::open`] builds the whole stack from the settings a front end checked with
+//! [`EngineOptions::config`]; [`suites`] runs the conformance suites against engines. Errors name
+//! the engine and the query, so that one line tells a user what was asked and what went wrong.
 
 use crate::perft::DivideEntry;
 use std::fmt;
@@ -19,14 +20,17 @@ pub mod bisect;
 pub mod generator;
 pub mod identify;
 pub mod mapping;
+pub mod options;
 pub mod perftree;
 pub mod process;
 pub mod reference;
 pub mod session;
+pub mod suites;
 pub mod uci;
 
 pub use generator::EngineGenerator;
-pub use mapping::{CastlingStyle, MappedEngine, MoveMap};
+pub use mapping::{CastlingStyle, MapError, MappedEngine, MoveMap};
+pub use options::{EngineOptionError, EngineOptions, parse_option};
 pub use perftree::PerftreeEngine;
 pub use reference::ReferenceEngine;
 pub use session::{DEFAULT_FAILURE_LIMIT, EngineSession};
@@ -407,21 +411,6 @@ impl EngineConfig {
     }
 }
 
-/// Parses a `name=value` engine option (the value may contain `=` and spaces).
-///
-/// # Errors
-/// No `=` or an empty name.
-pub fn parse_option(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((name, value)) if !name.trim().is_empty() => {
-            Ok((name.trim().to_string(), value.trim().to_string()))
-        }
-        _ => Err(format!(
-            "engine option `{text}` is not of the form name=value"
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -443,15 +432,5 @@ mod tests {
         assert!(text.contains("depth 3"), "{text}");
         assert!(text.contains("moves \"a1a2\""), "{text}");
         assert!(!text.contains('\n'));
-    }
-
-    #[test]
-    fn options_split_at_the_first_equals() {
-        assert_eq!(
-            parse_option("VariantPath=/a=b c").unwrap(),
-            ("VariantPath".into(), "/a=b c".into())
-        );
-        assert!(parse_option("novalue").is_err());
-        assert!(parse_option("=x").is_err());
     }
 }

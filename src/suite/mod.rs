@@ -23,7 +23,7 @@ pub use load::{
     Alternative, Case, Divide, Expectations, LoadError, Status as CaseStatus, Suite, discover,
     load_bytes, load_file, load_str,
 };
-pub use plan::{PlannedCheck, Selection, Shard, plan};
+pub use plan::{PlannedCheck, Selection, SelectionError, Shard, ShardTextError, plan};
 pub use result::{CheckResult, RunReport, Status, SuiteInfo, Summary};
 
 use std::path::PathBuf;

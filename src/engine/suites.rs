@@ -1,24 +1,90 @@
-//! `cvperft check --engine`: the suites run against an external engine.
+//! The suites run against an external engine: `cvperft check --engine` for any front end.
 //!
 //! One engine per variant of the selected suites (a suite's variant may need another engine
-//! variant name: `--engine-variant-map ID=NAME`, and `{variant}` in the command is replaced by
-//! that name). An engine cannot be told a case's rule options, so the user declares the readings
-//! the engine implements (`--engine-reading name=value`, default: every option at its default,
-//! game-end as the suite says) and checks of cases needing another reading are skipped with the
-//! reason. Before the first check every engine is asked for the divide at depth 1 of its
-//! variant's start position, so that an engine that cannot be used ends the run with exit 2
-//! instead of failing every check.
+//! variant name: a variant map `ID=NAME`, and `{variant}` in the command is replaced by that
+//! name). An engine cannot be told a case's rule options, so the caller declares the readings
+//! the engine implements (`name=value`, default: every option at its default, game-end as the
+//! suite says) and checks of cases needing another reading are skipped with the reason. Before
+//! the first check every engine is asked for the divide at depth 1 of its variant's start
+//! position, so that an engine that cannot be used ends the run with an error instead of
+//! failing every check.
 
-use super::Failure;
-use super::diff::EngineArgs;
-use anyhow::Result;
-use cvperft::engine::{Engine, EngineGenerator, Query};
-use cvperft::position::Position;
-use cvperft::suite::check::NoAnswer;
-use cvperft::suite::{Generator, PlannedCheck, Suite};
-use cvperft::variant::Outcome;
-use cvperft::variants;
+use super::options::{EngineOptionError, EngineOptions};
+use super::{Engine, EngineError, EngineGenerator, Query};
+use crate::position::Position;
+use crate::suite::check::NoAnswer;
+use crate::suite::{Generator, PlannedCheck, Suite};
+use crate::variant::{OptionError, Outcome};
+use crate::variants;
 use std::collections::BTreeMap;
+
+/// The engine to run suites against, and what it plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuiteEngineOptions {
+    /// How to start and talk to it; `{variant}` in the command is replaced by the engine's
+    /// variant name for each suite's variant.
+    pub engine: EngineOptions,
+    /// `ID=NAME` entries: the engine's variant name for suites of cvperft variant ID; when
+    /// any is given, suites of variants without an entry are skipped.
+    pub variant_map: Vec<String>,
+    /// `name=value` entries: the rule options the engine implements.
+    pub readings: Vec<String>,
+}
+
+impl SuiteEngineOptions {
+    /// `engine` with no variant map and no declared readings.
+    pub fn new(engine: EngineOptions) -> SuiteEngineOptions {
+        SuiteEngineOptions {
+            engine,
+            variant_map: Vec::new(),
+            readings: Vec::new(),
+        }
+    }
+}
+
+/// Why the suites cannot be run against the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteEngineError {
+    /// A variant map or reading entry without a `=` or with an empty side.
+    #[error("{flag} `{entry}` is not of the form {form}")]
+    NotAPair {
+        /// `--engine-variant-map` or `--engine-reading`.
+        flag: &'static str,
+        /// The entry as given.
+        entry: String,
+        /// `ID=NAME` or `NAME=VALUE`.
+        form: &'static str,
+    },
+    /// A variant map entry naming no variant of ours.
+    #[error("--engine-variant-map: unknown variant `{0}` (variants: {list})", list = variants::IDS.join(", "))]
+    UnknownVariant(String),
+    /// A variant mapped twice.
+    #[error("--engine-variant-map: variant `{0}` given twice")]
+    VariantTwice(String),
+    /// A reading with a value the option does not have.
+    #[error("--engine-reading: {0}")]
+    Reading(OptionError),
+    /// A reading of an option no selected suite's variant has.
+    #[error("--engine-reading: no selected suite's variant has option `{0}`")]
+    NoSuchOption(String),
+    /// Bad engine settings.
+    #[error(transparent)]
+    Options(#[from] EngineOptionError),
+    /// The engine's command line cannot be used.
+    #[error(transparent)]
+    Open(EngineError),
+    /// The engine could not answer the depth-1 question about its variant's start.
+    #[error(
+        "{error}; the engine cannot be used for the {variant} suites (choose suites with -v, or \
+         the variants it plays with --engine-variant-map)"
+    )]
+    Unusable {
+        /// The engine's answer.
+        error: EngineError,
+        /// The variant whose suites it was started for.
+        variant: &'static str,
+    },
+}
 
 /// One engine per variant, chosen by the position's variant.
 pub struct EngineSuites {
@@ -61,55 +127,54 @@ impl Generator for EngineSuites {
     }
 }
 
-fn split_pair<'a>(text: &'a str, flag: &str, form: &str) -> Result<(&'a str, &'a str)> {
-    match text.split_once('=') {
+fn split_pair<'a>(
+    entry: &'a str,
+    flag: &'static str,
+    form: &'static str,
+) -> Result<(&'a str, &'a str), SuiteEngineError> {
+    match entry.split_once('=') {
         Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => Ok((a.trim(), b.trim())),
-        _ => Err(Failure::input(format!("{flag} `{text}` is not of the form {form}")).into()),
+        _ => Err(SuiteEngineError::NotAPair {
+            flag,
+            entry: entry.to_string(),
+            form,
+        }),
     }
 }
 
-/// Parses `--engine-variant-map` entries: cvperft variant id → engine variant name.
-fn variant_map(entries: &[String]) -> Result<BTreeMap<&'static str, String>> {
+/// Parses variant map entries: cvperft variant id → engine variant name.
+fn variant_map(entries: &[String]) -> Result<BTreeMap<&'static str, String>, SuiteEngineError> {
     let mut map = BTreeMap::new();
     for entry in entries {
         let (id, name) = split_pair(entry, "--engine-variant-map", "ID=NAME")?;
-        let variant = variants::get(id).ok_or_else(|| {
-            Failure::input(format!(
-                "--engine-variant-map: unknown variant `{id}` (variants: {})",
-                variants::IDS.join(", ")
-            ))
-        })?;
+        let variant =
+            variants::get(id).ok_or_else(|| SuiteEngineError::UnknownVariant(id.to_string()))?;
         if map.insert(variant.spec.id, name.to_string()).is_some() {
-            return Err(Failure::input(format!(
-                "--engine-variant-map: variant `{id}` given twice"
-            ))
-            .into());
+            return Err(SuiteEngineError::VariantTwice(id.to_string()));
         }
     }
     Ok(map)
 }
 
-/// Parses `--engine-reading` entries, checking each against the selected suites' variants.
-fn readings(entries: &[String], suites: &[Suite]) -> Result<BTreeMap<String, String>> {
+/// Parses reading entries, checking each against the selected suites' variants.
+fn readings(
+    entries: &[String],
+    suites: &[Suite],
+) -> Result<BTreeMap<String, String>, SuiteEngineError> {
     let mut out = BTreeMap::new();
     for entry in entries {
         let (name, value) = split_pair(entry, "--engine-reading", "NAME=VALUE")?;
         let mut known = false;
         for suite in suites {
-            let mut rules = variants::rules(suite.variant.spec.id).expect("a loaded variant");
             if name != "game-end" && suite.variant.option(name).is_none() {
                 continue;
             }
             known = true;
-            rules
-                .set(name, value)
-                .map_err(|e| Failure::input(format!("--engine-reading: {e}")))?;
+            let mut rules = crate::variant::Rules::new(suite.variant);
+            rules.set(name, value).map_err(SuiteEngineError::Reading)?;
         }
         if !known {
-            return Err(Failure::input(format!(
-                "--engine-reading: no selected suite's variant has option `{name}`"
-            ))
-            .into());
+            return Err(SuiteEngineError::NoSuchOption(name.to_string()));
         }
         out.insert(name.to_string(), value.to_string());
     }
@@ -156,18 +221,16 @@ fn reading_conflicts(
 /// checks to run, and makes sure each can answer a depth-1 question about its start position.
 ///
 /// # Errors
-/// Bad `--engine-*` arguments, or an engine that cannot be used (exit 2, one line naming it).
+/// Bad settings, a bad variant map or reading, or an engine that cannot be used.
 pub fn prepare(
-    engine: &EngineArgs,
-    variant_map_entries: &[String],
-    reading_entries: &[String],
+    options: &SuiteEngineOptions,
     suites: &[Suite],
     planned: &mut [PlannedCheck],
-) -> Result<EngineSuites> {
-    let map = variant_map(variant_map_entries)?;
-    let readings = readings(reading_entries, suites)?;
-    // Validate the engine flags before anything is skipped or started.
-    engine.config()?;
+) -> Result<EngineSuites, SuiteEngineError> {
+    let map = variant_map(&options.variant_map)?;
+    let readings = readings(&options.readings, suites)?;
+    // Check the engine settings before anything is skipped or started.
+    options.engine.config()?;
     let mut needed: Vec<&'static str> = Vec::new();
     for p in planned.iter_mut() {
         if p.skip.is_some() {
@@ -194,32 +257,30 @@ pub fn prepare(
     }
     let mut engines = BTreeMap::new();
     for id in needed {
-        let rules = variants::rules(id).expect("a loaded variant");
+        let Some(rules) = variants::rules(id) else {
+            continue;
+        };
         let engine_variant = map
             .get(id)
             .cloned()
-            .or_else(|| engine.settings.engine_variant.clone());
-        let mut args = engine.clone();
-        args.engine = args
-            .engine
+            .or_else(|| options.engine.variant.clone());
+        let mut settings = options.engine.clone();
+        settings.command = settings
+            .command
             .replace("{variant}", engine_variant.as_deref().unwrap_or(id));
-        args.settings.engine_variant = engine_variant;
-        let mut opened = args
+        settings.variant = engine_variant;
+        let mut opened = settings
             .config()?
             .open(rules)
-            .map_err(|e| Failure::input(e.to_string()))?;
+            .map_err(SuiteEngineError::Open)?;
         let probe = Query::new(rules.start_fen(), &[], 1);
-        if let Err(e) = opened.divide(&probe) {
-            return Err(Failure::input(format!(
-                "{e}; the engine cannot be used for the {id} suites (choose suites with -v, or \
-                 the variants it plays with --engine-variant-map)"
-            ))
-            .into());
+        if let Err(error) = opened.divide(&probe) {
+            return Err(SuiteEngineError::Unusable { error, variant: id });
         }
         engines.insert(id, EngineGenerator::new(opened));
     }
     Ok(EngineSuites {
-        name: engine.engine.clone(),
+        name: options.engine.command.clone(),
         engines,
     })
 }
@@ -227,7 +288,7 @@ pub fn prepare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cvperft::notation::parse_position;
+    use crate::notation::parse_position;
 
     #[test]
     fn readings_other_than_the_cases_are_reported() {
@@ -255,6 +316,15 @@ mod tests {
         for bad in ["nosuch=x", "chess", "chess=", "=x"] {
             assert!(variant_map(&[bad.into()]).is_err(), "{bad}");
         }
-        assert!(variant_map(&["chess=a".into(), "chess=b".into()]).is_err());
+        assert!(matches!(
+            variant_map(&["chess=a".into(), "chess=b".into()]),
+            Err(SuiteEngineError::VariantTwice(id)) if id == "chess"
+        ));
+        assert_eq!(
+            variant_map(&["chess".into()])
+                .expect_err("no pair")
+                .to_string(),
+            "--engine-variant-map `chess` is not of the form ID=NAME"
+        );
     }
 }
