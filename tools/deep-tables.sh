@@ -48,7 +48,14 @@ split_b() {
 }
 
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The commit column names what computed the counts: the checkout's HEAD when the binary is its
+# own build, else the binary given in CVPERFT (its file name and the start of its SHA-256), since
+# HEAD says nothing about a binary built elsewhere.
+if [ -n "${CVPERFT:-}" ]; then
+  commit="binary $(basename "$cvperft") sha256:$(sha256sum "$cvperft" | cut -c1-12)"
+else
+  commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+fi
 mkdir -p "$out"
 [ -f "$out/log.tsv" ] || printf 'finished\trow\tdepth\trun\tsplit\tseed\ttotal\twall_seconds\tcpu_seconds\tcommit\tmachine\tcommands\n' >"$out/log.tsv"
 
