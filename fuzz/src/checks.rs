@@ -438,10 +438,10 @@ fn check_case_replays(case: &Case) {
             .unwrap_or_else(|e| panic!("case {}: accepted FEN {fen:?} is refused: {e}", case.id));
         let reached = match &case.moves {
             None => start,
-            Some(moves) => play_moves(&start, moves).unwrap_or_else(|(ply, e)| {
+            Some(moves) => play_moves(&start, moves).unwrap_or_else(|e| {
                 panic!(
-                    "case {}: accepted moves are refused at ply {ply}: {e}",
-                    case.id
+                    "case {}: accepted moves are refused at ply {}: {}",
+                    case.id, e.ply, e.error
                 )
             }),
         };

@@ -813,8 +813,8 @@ impl Validator<'_> {
         }
         match play_moves(&pos, moves) {
             Ok(p) => Some(p),
-            Err((ply, e)) => {
-                self.error(line, Some(id), format!("{context}moves: ply {ply}: {e}"));
+            Err(e) => {
+                self.error(line, Some(id), format!("{context}moves: {e}"));
                 None
             }
         }
