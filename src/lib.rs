@@ -9,6 +9,7 @@
 
 pub mod cleanup;
 pub mod conformance;
+pub mod deep;
 pub mod diagram;
 pub mod engine;
 pub mod export;

@@ -48,8 +48,13 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Every shipped suite, the status fixtures and the slow cases.
-const EVERYTHING: &[&str] = &["suites", "fixtures/suites/statuses.yaml", "--slow"];
+/// Every shipped suite, the status fixtures, the slow and the deep cases.
+const EVERYTHING: &[&str] = &[
+    "suites",
+    "fixtures/suites/statuses.yaml",
+    "--slow",
+    "--deep",
+];
 
 /// Exports EVERYTHING in `format`; the text on stdout.
 fn export_everything(format: &str) -> String {
@@ -387,6 +392,7 @@ fn jsonl_round_trip_gives_every_check() {
                 assert_eq!(r["rulings"], serde_json::json!(case.rules), "{name}");
                 assert_eq!(r["source"]["kind"], case.source.kind.name(), "{name}");
                 assert_eq!(r["slow"], case.slow, "{name}");
+                assert_eq!(r["deep"], case.deep, "{name}");
                 if let Some(a) = alt {
                     assert_eq!(r["alternative"]["reading"], a.reading.as_str(), "{name}");
                     assert_eq!(

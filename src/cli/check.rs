@@ -16,7 +16,6 @@ use clap::{Args, ValueEnum};
 use cvperft::conformance::{self, CheckOptions, CheckRun, Event};
 use cvperft::engine::suites::SuiteEngineOptions;
 use cvperft::report::{Format, renderer};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -65,6 +64,9 @@ pub struct CheckArgs {
     /// Colour human output.
     #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
     pub color: ColourArg,
+    /// No progress bar (shown on a terminal, per check).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// Run the checks against this external engine instead of the reference, shell-quoted
     /// (see docs/engines.md); `{variant}` in it is replaced by the suite's engine variant name.
     #[arg(long, value_name = "CMD")]
@@ -115,20 +117,6 @@ impl CheckArgs {
     }
 }
 
-/// A progress bar on stderr when it is a terminal, for `checks` checks.
-fn progress_bar(checks: usize) -> ProgressBar {
-    if !std::io::stderr().is_terminal() || checks == 0 {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(checks as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {wide_msg}")
-    {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// Runs `cvperft check`.
 ///
 /// # Errors
@@ -150,7 +138,12 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     };
     let mut render = renderer(format, args.colour(), &suites);
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let bar = progress_bar(checks.planned().len());
+    let planned = checks.planned().len();
+    let bar = super::progress::bar(
+        planned as u64,
+        args.quiet || planned == 0,
+        "{bar:30} {pos}/{len} checks {elapsed} ETA {eta} {wide_msg}",
+    );
     let mut write_error: Option<std::io::Error> = None;
     let outcome = checks.run(|event| {
         match event {

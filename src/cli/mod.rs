@@ -20,10 +20,13 @@ mod game;
 mod identify;
 mod output;
 mod perft;
+mod plan;
+mod progress;
 mod selection;
 mod shard;
 mod sink;
 mod variants;
+mod work;
 
 /// A failure with its exit code.
 #[derive(Debug)]
@@ -78,8 +81,13 @@ enum Command {
     Variants,
     /// Count the leaf nodes at DEPTH: prints the count alone.
     Perft(perft::PerftArgs),
-    /// Sum shard reports of `perft --split K --shard I/N --format json`, checking that every
-    /// shard is present exactly once.
+    /// Write the work units of a deep perft: the unique positions at ply K, each with how many
+    /// paths reach it from each root move (JSON Lines; see docs/deep-perft.md).
+    Plan(plan::PlanArgs),
+    /// Count one shard of a plan's units, appending results as they finish (resumable).
+    Work(work::WorkArgs),
+    /// Sum results: a plan with its `work` result files (every unit exactly once), or shard
+    /// reports of `perft --split K --shard I/N --format json` (every shard exactly once).
     Merge(perft::MergeArgs),
     /// One `move count` line per legal move, a blank line, then the total.
     Divide(perft::DivideArgs),
@@ -269,6 +277,8 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::Variants => variants::run(out),
         Command::Perft(args) => perft::run_perft(args, out),
+        Command::Plan(args) => plan::run(args, out),
+        Command::Work(args) => work::run(args, out),
         Command::Merge(args) => perft::run_merge(args, out),
         Command::Divide(args) => perft::run_divide(args, out),
         Command::Perftree(args) => perft::run_perftree(args, out),

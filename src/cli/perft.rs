@@ -46,6 +46,9 @@ pub struct PerftArgs {
     /// Output: the count alone (text) or a shard report (json).
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub format: String,
+    /// No progress bar (shown on a terminal, per root move).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// `cvperft divide` arguments.
@@ -86,12 +89,18 @@ pub struct PerftreeArgs {
 /// `cvperft merge` arguments.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// Shard report files.
+    /// A plan and its result files, or shard report files.
     pub files: Vec<PathBuf>,
+    /// With a plan: print the root divide (`move count` lines, a blank line, the total).
+    #[arg(long)]
+    pub divide: bool,
+    /// With a plan: the total alone (text) or a JSON document with the divide.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
 }
 
 /// Refuses a depth above [`MAX_DEPTH`].
-fn check_depth(depth: u32) -> Result<()> {
+pub fn check_depth(depth: u32) -> Result<()> {
     if depth > MAX_DEPTH {
         bail!(Failure::input(format!(
             "depth {depth} is above the limit of {MAX_DEPTH}"
@@ -121,11 +130,29 @@ pub fn run_perft(args: PerftArgs, out: &mut impl Write) -> Result<()> {
     check_threads(args.threads)?;
     let pos = args.position.position()?;
     let table = hash_table(args.hash)?;
+    let split_run = args.split.is_some() || args.shard.is_some();
+    let bar = super::progress::bar(
+        pos.legal_moves().len() as u64,
+        args.quiet || args.depth < 3 || split_run,
+        "{bar:30} {pos}/{len} root moves, {msg} {elapsed} ETA {eta}",
+    );
+    bar.set_message("- leaves/s");
+    let leaves = std::sync::atomic::AtomicU64::new(0);
+    let start = Instant::now();
+    // Called once per root move (never per node) when the bar is shown.
+    let report = |n: u64| {
+        let sum = leaves.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+        bar.inc(1);
+        bar.set_message(format!(
+            "{} leaves/s",
+            super::progress::metric(sum as f64 / start.elapsed().as_secs_f64().max(1e-9))
+        ));
+    };
     let cfg = PerftConfig {
         threads: args.threads,
         hash: table.as_ref(),
+        progress: (!bar.is_hidden()).then_some(&report as &(dyn Fn(u64) + Sync)),
     };
-    let start = Instant::now();
     let nodes = if args.split.is_some() || args.shard.is_some() || args.format == "json" {
         let shard = match &args.shard {
             Some(s) => shard::parse_shard(s)?,
@@ -149,6 +176,7 @@ pub fn run_perft(args: PerftArgs, out: &mut impl Write) -> Result<()> {
         report.nodes.0
     } else {
         let nodes = perft_with(&pos, args.depth, &cfg);
+        bar.finish_and_clear();
         writeln!(out, "{nodes}")?;
         u128::from(nodes)
     };
@@ -203,6 +231,14 @@ pub fn run_perftree(args: PerftreeArgs, out: &mut impl Write) -> Result<()> {
 /// # Errors
 /// Unreadable, malformed or inconsistent reports (exit 2); writing failed.
 pub fn run_merge(args: MergeArgs, out: &mut impl Write) -> Result<()> {
+    if super::plan::merge(&args.files, args.divide, args.format == "json", out)? {
+        return Ok(());
+    }
+    if args.divide || args.format == "json" {
+        bail!(Failure::input(
+            "merge: --divide and --format json need a plan (cvperft-plan-1) among the files"
+        ));
+    }
     let total = shard::merge(&args.files)?;
     writeln!(out, "{total}")?;
     Ok(())
@@ -220,7 +256,7 @@ fn print_divide(
         depth,
         &PerftConfig {
             threads,
-            hash: None,
+            ..PerftConfig::default()
         },
     );
     if !san {

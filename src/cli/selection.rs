@@ -53,6 +53,9 @@ pub struct SelectionArgs {
     /// Include cases marked slow.
     #[arg(long)]
     pub slow: bool,
+    /// Include cases marked deep (hours of CPU; --slow does not include them).
+    #[arg(long)]
+    pub deep: bool,
     /// Leave out perft and divide checks expecting more than N leaf nodes (`check` reports
     /// them as skipped).
     #[arg(long, value_name = "N")]
@@ -71,6 +74,7 @@ impl SelectionArgs {
             rule: self.rule.clone(),
             variant: self.variant.clone(),
             slow: self.slow,
+            deep: self.deep,
             max_nodes: self.max_nodes,
             shard: self.shard,
         }

@@ -63,6 +63,8 @@ pub struct CheckRecord {
     pub alternative: Option<AlternativeRecord>,
     /// Whether `cvperft check` leaves the case out unless asked for slow cases.
     pub slow: bool,
+    /// Whether `cvperft check` leaves the case out unless asked for deep cases (`--deep`).
+    pub deep: bool,
     /// Where the expectation comes from.
     pub source: SourceRecord,
 }
@@ -173,6 +175,7 @@ pub fn record(suites: &[Suite], check: &PlannedCheck) -> CheckRecord {
             selectable: alt.position.is_some(),
         }),
         slow: case.slow,
+        deep: case.deep,
         source: SourceRecord::from(&case.source),
     };
     match check.check.kind {

@@ -185,6 +185,8 @@ pub struct Case {
     pub source: Source,
     /// Kept out of default runs.
     pub slow: bool,
+    /// Run only by `check --deep`.
+    pub deep: bool,
     /// normal, disputed or xfail.
     pub status: Status,
     /// Other readings (disputed cases).
@@ -747,6 +749,7 @@ impl Validator<'_> {
             expect,
             source: case.source,
             slow: case.slow,
+            deep: case.deep,
             status,
             alternatives,
             note: case.note,

@@ -69,6 +69,8 @@ pub struct Selection {
     pub variant: Option<String>,
     /// Run slow cases (otherwise they are reported as skipped).
     pub slow: bool,
+    /// Run deep cases (otherwise they are reported as skipped; `slow` does not include them).
+    pub deep: bool,
     /// Skip perft and divide checks expecting more leaf nodes than this.
     pub max_nodes: Option<u64>,
     /// Run one shard of the selected cases.
@@ -160,7 +162,9 @@ pub fn plan(suites: &[Suite], selection: &Selection) -> Vec<PlannedCheck> {
                     continue;
                 }
                 let nodes = check.expected_nodes(suites);
-                let skip = if case.slow && !selection.slow {
+                let skip = if case.deep && !selection.deep {
+                    Some("deep case: run with --deep (hours of CPU)".to_string())
+                } else if case.slow && !case.deep && !selection.slow {
                     Some("slow case: run with --slow".to_string())
                 } else {
                     match selection.max_nodes {
