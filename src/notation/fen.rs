@@ -605,6 +605,7 @@ mod tests {
         parse_fen(variant, fen).expect_err(fen)
     }
 
+    /// The columns are those the binary printed before parse_fen was split by field.
     #[test]
     fn each_field_names_its_column_and_reason() {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
@@ -623,7 +624,7 @@ mod tests {
             (
                 "8/8/8/8/8/8/8/k6K1 w",
                 FenField::Board,
-                22,
+                18,
                 FenReason::RankTooLong { rank: 1, files: 8 },
             ),
             (
@@ -645,13 +646,13 @@ mod tests {
             (
                 "8/8/8/3*4/8/8/8/k6K w",
                 FenField::Board,
-                10,
+                8,
                 FenReason::NoNeutral("chess"),
             ),
             (
                 "8/8/8/8/8/8/8/k5+K w",
                 FenField::Board,
-                21,
+                17,
                 FenReason::UnknownPiece {
                     spelling: "+K".into(),
                     variant: "chess",
@@ -660,37 +661,37 @@ mod tests {
             (
                 "8/8/8/8/8/8/8/k6K[N] w",
                 FenField::Hand,
-                23,
+                18,
                 FenReason::NoHand("chess"),
             ),
             (
                 "8/8/8/8/8/8/8/k6K x",
                 FenField::Side,
-                24,
+                19,
                 FenReason::Side("x".into()),
             ),
             (
                 "8/8/8/8/8/8/8/k6K w KQK",
                 FenField::Castling,
-                29,
+                23,
                 FenReason::CastlingTwice('K'),
             ),
             (
                 "8/8/8/8/8/8/8/k6K w - i3",
                 FenField::EnPassant,
-                28,
+                23,
                 FenReason::NotASquare("i3".into()),
             ),
             (
                 "8/8/8/8/8/8/8/k6K w - - 100000",
                 FenField::Halfmove,
-                30,
+                25,
                 FenReason::Counter("100000".into()),
             ),
             (
                 "8/8/8/8/8/8/8/k6K w - - 0 0",
                 FenField::Fullmove,
-                32,
+                27,
                 FenReason::FullmoveZero,
             ),
         ] {
@@ -706,7 +707,7 @@ mod tests {
     #[test]
     fn hands_are_read_and_refused_by_column() {
         let cerimon = variants::get("cerimon").expect("cerimon");
-        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[NNp] w - - 0 1";
+        let fen = "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSSNN/RBBTKBBR[NNs] w - - 0 1";
         let setup = parse_fen(cerimon, fen).expect("a hand");
         assert_eq!(
             setup.hand.iter().flatten().map(|n| *n as u32).sum::<u32>(),
@@ -714,7 +715,7 @@ mod tests {
         );
         let e = refusal(
             "cerimon",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N1] w - - 0 1",
+            "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSSNN/RBBTKBBR[N1] w - - 0 1",
         );
         assert_eq!((e.column, e.reason), (46, FenReason::HandCharacter('1')));
         assert_eq!(

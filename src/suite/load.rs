@@ -622,6 +622,8 @@ impl Validator<'_> {
         })
     }
 
+    /// Validates one case: every problem is recorded (in the order of the case's fields), and
+    /// the case is returned only when it has none.
     fn case(
         &mut self,
         index: usize,
@@ -631,81 +633,12 @@ impl Validator<'_> {
     ) -> Option<Case> {
         let before = self.errors.len();
         let id = case.id.clone();
-        let at = |key: &str| self.map.case_key_line(index, key);
-        let (id_line, options_line, rules_line, source_line, status_line) = (
-            at("id"),
-            at("options"),
-            at("rules"),
-            at("source"),
-            at("status"),
-        );
-        let (reason_line, alternatives_line) = (at("reason"), at("alternatives"));
-        if !is_valid_id(&id) {
-            self.error(
-                id_line,
-                Some(&id),
-                "id must be lower-case letters, digits and `-`, starting with a letter or digit"
-                    .into(),
-            );
-        }
-        let mut rules = base;
-        for (name, value) in &case.options {
-            if let Err(e) = rules.set(name, value) {
-                self.error(options_line, Some(&id), format!("options: {e}"));
-            }
-        }
-        for rule in &case.rules {
-            if !variant.spec.rulings.contains(&rule.as_str()) {
-                self.error(
-                    rules_line,
-                    Some(&id),
-                    format!(
-                        "unknown rule id `{rule}` ({} suites may cite: {})",
-                        variant.spec.id,
-                        variant.spec.rulings.join(", ")
-                    ),
-                );
-            }
-        }
-        self.source(&id, &case.source, source_line);
-        let status = match (case.status, case.reason.clone()) {
-            (StatusFile::Normal, None) => Status::Normal,
-            (StatusFile::Normal, Some(_)) => {
-                self.error(
-                    reason_line,
-                    Some(&id),
-                    "reason is only for disputed or xfail cases".into(),
-                );
-                Status::Normal
-            }
-            (StatusFile::Disputed, Some(reason)) if !reason.trim().is_empty() => {
-                Status::Disputed { reason }
-            }
-            (StatusFile::Xfail, Some(reason)) if !reason.trim().is_empty() => {
-                Status::Xfail { reason }
-            }
-            (s, _) => {
-                self.error(
-                    status_line,
-                    Some(&id),
-                    format!("status {} needs a reason", s.name()),
-                );
-                Status::Normal
-            }
-        };
-        match (&status, case.alternatives.is_empty()) {
-            (Status::Disputed { .. }, true) => self.error(
-                status_line,
-                Some(&id),
-                "a disputed case lists its alternatives (reading, options, expectations)".into(),
-            ),
-            (Status::Normal | Status::Xfail { .. }, false) => self.error(
-                alternatives_line,
-                Some(&id),
-                "alternatives are only for disputed cases".into(),
-            ),
-            _ => {}
-        }
+        self.check_id(index, &id);
+        let rules = self.case_rules(index, &id, base, &case.options);
+        self.check_rule_ids(index, &id, variant, &case.rules);
+        self.source(&id, &case.source, self.map.case_key_line(index, "source"));
+        let status = self.status(index, &id, case.status, case.reason);
+        self.check_alternatives_fit(index, &id, &status, !case.alternatives.is_empty());
         // Keep validating after a bad position: every problem of the case is reported.
         let position = self.position(index, &id, &case.fen, &case.moves, rules, "");
         let expect = self.expectations(
@@ -754,6 +687,112 @@ impl Validator<'_> {
             alternatives,
             note: case.note,
         })
+    }
+
+    /// Refuses an id that is not `[a-z0-9][a-z0-9-]*`.
+    fn check_id(&mut self, index: usize, id: &str) {
+        if !is_valid_id(id) {
+            self.error(
+                self.map.case_key_line(index, "id"),
+                Some(id),
+                "id must be lower-case letters, digits and `-`, starting with a letter or digit"
+                    .into(),
+            );
+        }
+    }
+
+    /// The suite's rules with the case's options set, each refused option recorded.
+    fn case_rules(
+        &mut self,
+        index: usize,
+        id: &str,
+        base: Rules,
+        options: &BTreeMap<String, String>,
+    ) -> Rules {
+        let line = self.map.case_key_line(index, "options");
+        let mut rules = base;
+        for (name, value) in options {
+            if let Err(e) = rules.set(name, value) {
+                self.error(line, Some(id), format!("options: {e}"));
+            }
+        }
+        rules
+    }
+
+    /// Refuses a cited ruling id that the variant's suites may not cite.
+    fn check_rule_ids(&mut self, index: usize, id: &str, variant: &Variant, rules: &[String]) {
+        let line = self.map.case_key_line(index, "rules");
+        for rule in rules {
+            if !variant.spec.rulings.contains(&rule.as_str()) {
+                self.error(
+                    line,
+                    Some(id),
+                    format!(
+                        "unknown rule id `{rule}` ({} suites may cite: {})",
+                        variant.spec.id,
+                        variant.spec.rulings.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The case's status: a disputed or xfail case needs a reason, a normal one has none.
+    fn status(
+        &mut self,
+        index: usize,
+        id: &str,
+        status: StatusFile,
+        reason: Option<String>,
+    ) -> Status {
+        match (status, reason) {
+            (StatusFile::Normal, None) => Status::Normal,
+            (StatusFile::Normal, Some(_)) => {
+                self.error(
+                    self.map.case_key_line(index, "reason"),
+                    Some(id),
+                    "reason is only for disputed or xfail cases".into(),
+                );
+                Status::Normal
+            }
+            (StatusFile::Disputed, Some(reason)) if !reason.trim().is_empty() => {
+                Status::Disputed { reason }
+            }
+            (StatusFile::Xfail, Some(reason)) if !reason.trim().is_empty() => {
+                Status::Xfail { reason }
+            }
+            (s, _) => {
+                self.error(
+                    self.map.case_key_line(index, "status"),
+                    Some(id),
+                    format!("status {} needs a reason", s.name()),
+                );
+                Status::Normal
+            }
+        }
+    }
+
+    /// A disputed case lists alternatives, and only a disputed case does.
+    fn check_alternatives_fit(
+        &mut self,
+        index: usize,
+        id: &str,
+        status: &Status,
+        has_alternatives: bool,
+    ) {
+        match (status, has_alternatives) {
+            (Status::Disputed { .. }, false) => self.error(
+                self.map.case_key_line(index, "status"),
+                Some(id),
+                "a disputed case lists its alternatives (reading, options, expectations)".into(),
+            ),
+            (Status::Normal | Status::Xfail { .. }, true) => self.error(
+                self.map.case_key_line(index, "alternatives"),
+                Some(id),
+                "alternatives are only for disputed cases".into(),
+            ),
+            _ => {}
+        }
     }
 
     fn source(&mut self, id: &str, source: &SourceFile, line: usize) {
