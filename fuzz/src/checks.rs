@@ -380,7 +380,10 @@ fn check_load_error(e: &LoadError, lines: usize) {
         (1..=lines + 1).contains(&line),
         "line {line} outside the input's {lines} lines: {shown}"
     );
-    assert!(!e.message.trim().is_empty(), "empty message: {shown}");
+    assert!(
+        !e.reason.to_string().trim().is_empty(),
+        "empty message: {shown}"
+    );
 }
 
 /// The properties of an accepted suite.
