@@ -5,7 +5,7 @@
 //! here, and so can any other front end: [`rules_with_options`] builds the rules,
 //! [`PositionRequest::position`] the position, each refusal typed with its reason as data.
 
-use crate::notation::{MoveError, PositionTextError, parse_position, play_moves};
+use crate::notation::{PlyError, PositionTextError, parse_position, play_moves};
 use crate::position::Position;
 use crate::variant::{OptionError, Rules};
 use crate::variants;
@@ -36,13 +36,8 @@ pub enum MovesError {
     #[error("{0} moves, at most {MAX_MOVES} are accepted")]
     TooMany(usize),
     /// A move that cannot be read or is not legal where it is played.
-    #[error("ply {ply}: {error}")]
-    Illegal {
-        /// 1-based ply of the move.
-        ply: usize,
-        /// What is wrong with it.
-        error: MoveError,
-    },
+    #[error(transparent)]
+    Illegal(#[from] PlyError),
 }
 
 /// Why a requested position cannot be built.
@@ -85,7 +80,7 @@ pub fn play_path(pos: &Position, moves: &str) -> Result<Position, MovesError> {
     if count > MAX_MOVES {
         return Err(MovesError::TooMany(count));
     }
-    play_moves(pos, moves).map_err(|(ply, error)| MovesError::Illegal { ply, error })
+    Ok(play_moves(pos, moves)?)
 }
 
 /// A position: variant, options, FEN and moves, as text.
@@ -187,7 +182,7 @@ mod tests {
         };
         assert!(matches!(
             refused(illegal),
-            RequestError::Moves(MovesError::Illegal { ply: 2, .. })
+            RequestError::Moves(MovesError::Illegal(PlyError { ply: 2, .. }))
         ));
         let many = PositionRequest {
             moves: Some("a ".repeat(MAX_MOVES + 1)),

@@ -328,7 +328,7 @@ pub fn root_position(report: &ShardReport) -> Result<Position, ShardError> {
     if report.moves.split_whitespace().count() > crate::suite::load::MAX_MOVES {
         return Err(error("too many moves"));
     }
-    play_moves(&pos, &report.moves).map_err(|(ply, e)| error(format!("moves: ply {ply}: {e}")))
+    play_moves(&pos, &report.moves).map_err(|e| error(format!("moves: {e}")))
 }
 
 /// Lists the paths of `split` plies from `pos` again and checks each against `path_of(index)`

@@ -593,9 +593,9 @@ fn output_never_replaces_a_suite_it_reads_or_a_directory() {
     let text = |p: &Path| p.to_str().unwrap().to_string();
     let missing = dir.join("no/such/dir/x.epd");
     for (input, output, message) in [
-        (text(&suite), text(&suite), "is read by this run"),
-        (text(&suite), text(&link), "is read by this run"),
-        (text(&dir), text(&suite), "is read by this run"),
+        (text(&suite), text(&suite), "is an input of this run"),
+        (text(&suite), text(&link), "is an input of this run"),
+        (text(&dir), text(&suite), "is an input of this run"),
         (text(&suite), text(&dir), "a directory"),
         (text(&suite), text(&missing), "No such file or directory"),
     ] {

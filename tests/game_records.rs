@@ -243,8 +243,7 @@ fn composed_records_replay_to_the_same_position_in_every_notation() {
             .filter(|l| !l.starts_with('#'))
             .flat_map(str::split_whitespace)
             .collect();
-        let end = play_moves(&start, &moves.join(" "))
-            .unwrap_or_else(|(ply, e)| panic!("{variant}: ply {ply}: {e}"));
+        let end = play_moves(&start, &moves.join(" ")).unwrap_or_else(|e| panic!("{variant}: {e}"));
         for (file, notation) in [
             ("game.txt", Notation::Coordinate),
             ("game-courier.txt", Notation::GameCourier),

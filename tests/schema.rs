@@ -16,7 +16,7 @@ fn schema() -> Value {
 /// The backquoted names after "expected one of" (or "expected") in the loader's error.
 fn accepted(yaml: &str) -> BTreeSet<String> {
     let errors = load_str(yaml, Path::new("probe.yaml")).expect_err("the probe is rejected");
-    let message = errors[0].message.clone();
+    let message = errors[0].reason.to_string();
     let list = message
         .split_once("expected one of ")
         .or_else(|| message.split_once("expected "))

@@ -380,7 +380,10 @@ fn check_load_error(e: &LoadError, lines: usize) {
         (1..=lines + 1).contains(&line),
         "line {line} outside the input's {lines} lines: {shown}"
     );
-    assert!(!e.message.trim().is_empty(), "empty message: {shown}");
+    assert!(
+        !e.reason.to_string().trim().is_empty(),
+        "empty message: {shown}"
+    );
 }
 
 /// The properties of an accepted suite.
@@ -438,10 +441,10 @@ fn check_case_replays(case: &Case) {
             .unwrap_or_else(|e| panic!("case {}: accepted FEN {fen:?} is refused: {e}", case.id));
         let reached = match &case.moves {
             None => start,
-            Some(moves) => play_moves(&start, moves).unwrap_or_else(|(ply, e)| {
+            Some(moves) => play_moves(&start, moves).unwrap_or_else(|e| {
                 panic!(
-                    "case {}: accepted moves are refused at ply {ply}: {e}",
-                    case.id
+                    "case {}: accepted moves are refused at ply {}: {}",
+                    case.id, e.ply, e.error
                 )
             }),
         };

@@ -136,7 +136,8 @@ fn entries(d: &Divide) -> Vec<(String, u64)> {
         .collect()
 }
 
-/// Runs `cvperft add-case`.
+/// Runs `cvperft add-case`: open the suite, replay the game, name the case, count at the
+/// position reached, compare with the engine if one is given, then print or write the case.
 ///
 /// # Errors
 /// Bad arguments, an unreadable suite or game, an illegal move, a duplicate, an engine
@@ -144,6 +145,90 @@ fn entries(d: &Divide) -> Vec<(String, u64)> {
 pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     check_engine_depth(args.depth)?;
     let lock_timeout = lock_timeout(args.lock_timeout)?;
+    let (suite, original) = open_suite(&args)?;
+    let (rules, case_options) = case_rules(&args, &suite)?;
+    let game = replay(&args, suite.variant.spec.id, rules)?;
+    // Refuse duplicates before computing anything.
+    let id = case_id(&args, &suite, game.played.len())?;
+    let key = (position_key(&game.fen_reached), rules.option_pairs());
+    refuse_duplicates(&suite, &args.suite, &id, &key)?;
+
+    // The reference's counts, and the engine's.
+    let depths: Vec<u32> = (1..=args.depth).collect();
+    let query = |d: u32| Query::new(game.start_fen.clone(), &game.played, d);
+    let mut reference = ReferenceEngine::new(rules);
+    let mut reference_divides = Vec::new();
+    for &d in &depths {
+        let divide = reference
+            .divide(&query(d))
+            .map_err(|e| Failure::input(e.to_string()))?;
+        reference_divides.push(divide);
+    }
+    let perft: BTreeMap<u32, u64> = depths
+        .iter()
+        .zip(&reference_divides)
+        .map(|(d, r)| (*d, r.total))
+        .collect();
+    let last = args.depth as usize - 1;
+    let mut new_case = NewCase {
+        id: id.clone(),
+        fen: game.given_fen.clone(),
+        moves: game.played.join(" "),
+        options: case_options,
+        rules: args.rules.clone(),
+        perft: perft.clone(),
+        divide: args
+            .divide
+            .then(|| (args.depth, entries(&reference_divides[last]))),
+        command: perft_command(&args, rules, &game, &depths),
+        cross_check: "none".into(),
+        ..NewCase::default()
+    };
+    let disputed_line = match args.engine.options() {
+        Some(engine_options) => {
+            let run = CountRun {
+                args: &args,
+                rules,
+                depths: &depths,
+                query: &query,
+                reference: &mut reference,
+                reference_divides: &reference_divides,
+                perft: &perft,
+            };
+            compare_engine(run, &engine_options, &mut new_case)?
+        }
+        None => None,
+    };
+    new_case.note = Some(case_note(&args, &game));
+
+    if args.dry_run {
+        let (_, case_text) = splice(&suite, &args.suite, &original, &new_case)?;
+        write!(out, "{case_text}")?;
+    } else {
+        write_case(&args, &suite, &new_case, &key, lock_timeout)?;
+        writeln!(
+            out,
+            "added case `{id}` to {}: perft {}",
+            args.suite.display(),
+            perft
+                .iter()
+                .map(|(d, n)| format!("{d}: {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?;
+        if let Some(line) = disputed_line {
+            writeln!(out, "{line}")?;
+        }
+    }
+    if let Some(note) = game.read_note {
+        super::say(&note);
+    }
+    Ok(())
+}
+
+/// Reads and loads the suite (refusing first, unless `--dry-run`, one that cannot be
+/// rewritten) and checks `-v` against its variant; returns it with its text.
+fn open_suite(args: &AddCaseArgs) -> Result<(Suite, String)> {
     if !args.dry_run {
         // Refuse a suite that cannot be rewritten before any work.
         fsio::check_updatable(&args.suite).map_err(|e| Failure::input(e.to_string()))?;
@@ -164,32 +249,61 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
         ))
         .into());
     }
-    // Suite defaults first, then the case's own options, as the loader applies them.
+    Ok((suite, original))
+}
+
+/// The case's rules (the suite's defaults first, then the case's own options, as the loader
+/// applies them) and the case's own options as the case will list them.
+fn case_rules(args: &AddCaseArgs, suite: &Suite) -> Result<(Rules, BTreeMap<String, String>)> {
     let mut all_options = vec![format!("game-end={}", suite.game_end)];
     all_options.extend(suite.options.iter().map(|(k, v)| format!("{k}={v}")));
     all_options.extend(args.options.iter().cloned());
-    let rules = build_rules(variant, &all_options)?;
+    let rules = build_rules(suite.variant.spec.id, &all_options)?;
     let mut case_options = BTreeMap::new();
     for o in &args.options {
         if let Some((k, v)) = o.split_once('=') {
             case_options.insert(k.trim().to_string(), v.trim().to_string());
         }
     }
+    Ok((rules, case_options))
+}
 
-    // Replay the game.
+/// The game replayed to the position the case is about.
+struct Replayed {
+    /// Where the record came from (a file name or standard input).
+    source_name: String,
+    /// The moves played, as move text.
+    played: Vec<String>,
+    /// The start FEN when it is not the variant's.
+    given_fen: Option<String>,
+    /// The start FEN.
+    start_fen: String,
+    /// The FEN of the position reached.
+    fen_reached: String,
+    /// With `--notation auto`, the line saying which notation was read (for stderr).
+    read_note: Option<String>,
+}
+
+/// Reads the game and replays it under `rules` up to `--at-ply`.
+fn replay(args: &AddCaseArgs, variant: &str, rules: Rules) -> Result<Replayed> {
     let source = Source::read(args.moves.as_deref(), args.game.as_deref())?;
     let header = args.record.header(&source)?;
     settle_variant(&source, &header, Some(variant), "the suite's variant")?;
     let (game, given_fen, read_note) =
         args.record
             .replay(&source, &header, rules, args.fen.as_deref(), args.at_ply)?;
-    let source_name = source.name;
-    let played: Vec<String> = game.plies.iter().map(|p| p.text.clone()).collect();
-    let position = *game.end();
-    let start_fen = given_fen.clone().unwrap_or_else(|| rules.start_fen());
-    let fen_reached = to_fen(&position);
+    Ok(Replayed {
+        played: game.plies.iter().map(|p| p.text.clone()).collect(),
+        start_fen: given_fen.clone().unwrap_or_else(|| rules.start_fen()),
+        fen_reached: to_fen(game.end()),
+        source_name: source.name,
+        given_fen,
+        read_note,
+    })
+}
 
-    // Refuse duplicates before computing anything.
+/// `--id`, or `<suite stem>-ply-<K>`; refused unless it is a valid case id.
+fn case_id(args: &AddCaseArgs, suite: &Suite, plies: usize) -> Result<String> {
     let id = match &args.id {
         Some(id) => id.clone(),
         None => {
@@ -199,7 +313,7 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
                 .collect();
-            format!("{}-ply-{}", stem.trim_matches('-'), played.len())
+            format!("{}-ply-{plies}", stem.trim_matches('-'))
         }
     };
     if !is_valid_id(&id) {
@@ -208,170 +322,169 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
         ))
         .into());
     }
-    let key = (position_key(&fen_reached), rules.option_pairs());
-    refuse_duplicates(&suite, &args.suite, &id, &key)?;
+    Ok(id)
+}
 
-    // The reference's counts, and the engine's.
-    let depths: Vec<u32> = (1..=args.depth).collect();
-    let query = |d: u32| Query::new(start_fen.clone(), &played, d);
-    let mut reference = ReferenceEngine::new(rules);
-    let mut reference_divides = Vec::new();
-    for &d in &depths {
-        let divide = reference
-            .divide(&query(d))
-            .map_err(|e| Failure::input(e.to_string()))?;
-        reference_divides.push(divide);
-    }
-    let perft: BTreeMap<u32, u64> = depths
-        .iter()
-        .zip(&reference_divides)
-        .map(|(d, r)| (*d, r.total))
-        .collect();
-    let last = args.depth as usize - 1;
-
+/// The command that reproduces the counts, for the case's `source.command`.
+fn perft_command(args: &AddCaseArgs, rules: Rules, game: &Replayed, depths: &[u32]) -> String {
     let mut words = vec!["cvperft".to_string(), "perft".into(), "N".into()];
-    words.extend(["-v".to_string(), variant.to_string()]);
+    words.extend(["-v".to_string(), rules.variant.spec.id.to_string()]);
     words.extend(option_flags(&rules));
-    if let Some(fen) = &given_fen {
+    if let Some(fen) = &game.given_fen {
         words.extend(["--fen".to_string(), shell_quote(fen)]);
     }
-    if !played.is_empty() {
-        words.extend(["--moves".to_string(), shell_quote(&played.join(" "))]);
+    if !game.played.is_empty() {
+        words.extend(["--moves".to_string(), shell_quote(&game.played.join(" "))]);
     }
-    let mut command = format!("{} (N = {})", words.join(" "), depth_list(&depths));
+    let mut command = format!("{} (N = {})", words.join(" "), depth_list(depths));
     if args.divide {
         words[1] = "divide".into();
         words[2] = args.depth.to_string();
         command.push_str(&format!("; {}", words.join(" ")));
     }
+    command
+}
 
-    let mut new_case = NewCase {
-        id: id.clone(),
-        fen: given_fen.clone(),
-        moves: played.join(" "),
-        options: case_options,
-        rules: args.rules.clone(),
-        perft: perft.clone(),
-        divide: args
-            .divide
-            .then(|| (args.depth, entries(&reference_divides[last]))),
-        command,
-        cross_check: "none".into(),
-        ..NewCase::default()
-    };
-    let mut note = args.note.clone().map(|n| n.trim().to_string());
-    let mut disputed_line = None;
+/// What the engine comparison needs of the reference's run.
+struct CountRun<'a, Q: Fn(u32) -> Query> {
+    args: &'a AddCaseArgs,
+    rules: Rules,
+    depths: &'a [u32],
+    query: &'a Q,
+    reference: &'a mut ReferenceEngine,
+    reference_divides: &'a [Divide],
+    perft: &'a BTreeMap<u32, u64>,
+}
 
-    if let Some(engine_options) = args.engine.options() {
-        let mut engine = config(&engine_options)?
-            .open(rules)
-            .map_err(|e| Failure::input(e.to_string()))?;
-        let name = engine.name();
-        let mut engine_perft = BTreeMap::new();
-        let mut engine_divide = None;
-        let mut agree = Vec::new();
-        let mut differ = Vec::new();
-        for (&d, reference_divide) in depths.iter().zip(&reference_divides) {
-            let divide = engine
-                .divide(&query(d))
-                .map_err(|e| Failure::input(format!("the engine failed: {e}")))?;
-            engine_perft.insert(d, divide.total);
-            if compare(reference_divide, &divide).agrees() {
-                agree.push(d);
-            } else {
-                differ.push(d);
-            }
-            if d == args.depth && args.divide {
-                engine_divide = Some((d, entries(&divide)));
-            }
-        }
-        if differ.is_empty() {
-            new_case.cross_check = format!(
-                "{name} agrees for N = {}{}",
-                depth_list(&agree),
-                if args.divide {
-                    format!(" (divide at {} included)", args.depth)
-                } else {
-                    String::new()
-                }
-            );
+/// Counts with the engine at every depth and records the result in `new_case`: its agreement
+/// in `cross-check`, or a dispute (reason, alternative, cross-check) with the bisection's
+/// first differing path. Returns the line announcing a dispute.
+fn compare_engine<Q: Fn(u32) -> Query>(
+    run: CountRun<'_, Q>,
+    engine_options: &EngineOptions,
+    new_case: &mut NewCase,
+) -> Result<Option<String>> {
+    let args = run.args;
+    let mut engine = config(engine_options)?
+        .open(run.rules)
+        .map_err(|e| Failure::input(e.to_string()))?;
+    let name = engine.name();
+    let mut engine_perft = BTreeMap::new();
+    let mut engine_divide = None;
+    let mut agree = Vec::new();
+    let mut differ = Vec::new();
+    for (&d, reference_divide) in run.depths.iter().zip(run.reference_divides) {
+        let divide = engine
+            .divide(&(run.query)(d))
+            .map_err(|e| Failure::input(format!("the engine failed: {e}")))?;
+        engine_perft.insert(d, divide.total);
+        if compare(reference_divide, &divide).agrees() {
+            agree.push(d);
         } else {
-            let first = differ[0];
-            let bisection = bisect(&mut reference, engine.as_mut(), &query(first), rules)
-                .map_err(|(_, e)| Failure::input(format!("bisection failed: {e}")))?;
-            let end = bisection.last();
-            let list = |v: &[cvperft::perft::DivideEntry]| {
-                if v.is_empty() {
-                    "-".to_string()
-                } else {
-                    v.iter()
-                        .map(|e| e.text.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                }
-            };
-            let path = if bisection.path.is_empty() {
-                "(the position itself)".to_string()
-            } else {
-                bisection.path.join(" ")
-            };
-            let reason = format!(
-                "The engine `{name}` counts differently for N = {} (at N = {}: reference {}, engine {}). \
-                 First differing path from the case's position: {path}{}; there the reference \
-                 has {} that the engine lacks, and the engine has {} that the reference lacks.",
-                depth_list(&differ),
-                first,
-                perft[&first],
-                engine_perft[&first],
-                bisection
-                    .fen
-                    .as_ref()
-                    .map(|f| format!(" (FEN {f})"))
-                    .unwrap_or_default(),
-                list(&end.comparison.missing),
-                list(&end.comparison.extra),
-            );
-            new_case.cross_check = if agree.is_empty() {
-                format!("none ({name} disagrees at every depth: see alternatives)")
-            } else {
-                format!(
-                    "{name} agrees for N = {}; differs for N = {} (see alternatives)",
-                    depth_list(&agree),
-                    depth_list(&differ)
-                )
-            };
-            disputed_line = Some(format!(
-                "disputed: {name} differs for N = {}; first differing path {path}",
-                depth_list(&differ)
-            ));
-            new_case.disputed = Some(reason);
-            new_case.alternatives = vec![NewAlternative {
-                reading: format!("engine `{name}`"),
-                perft: engine_perft,
-                divide: engine_divide,
-            }];
+            differ.push(d);
+        }
+        if d == args.depth && args.divide {
+            engine_divide = Some((d, entries(&divide)));
         }
     }
-    let reached = format!("FEN reached: {fen_reached}");
-    note = Some(match note {
+    if differ.is_empty() {
+        new_case.cross_check = format!(
+            "{name} agrees for N = {}{}",
+            depth_list(&agree),
+            if args.divide {
+                format!(" (divide at {} included)", args.depth)
+            } else {
+                String::new()
+            }
+        );
+        return Ok(None);
+    }
+    let first = differ[0];
+    let bisection = bisect(
+        run.reference,
+        engine.as_mut(),
+        &(run.query)(first),
+        run.rules,
+    )
+    .map_err(|(_, e)| Failure::input(format!("bisection failed: {e}")))?;
+    let path = if bisection.path.is_empty() {
+        "(the position itself)".to_string()
+    } else {
+        bisection.path.join(" ")
+    };
+    let end = bisection.last();
+    let reason = format!(
+        "The engine `{name}` counts differently for N = {} (at N = {}: reference {}, engine {}). \
+         First differing path from the case's position: {path}{}; there the reference \
+         has {} that the engine lacks, and the engine has {} that the reference lacks.",
+        depth_list(&differ),
+        first,
+        run.perft[&first],
+        engine_perft[&first],
+        bisection
+            .fen
+            .as_ref()
+            .map(|f| format!(" (FEN {f})"))
+            .unwrap_or_default(),
+        move_list(&end.comparison.missing),
+        move_list(&end.comparison.extra),
+    );
+    new_case.cross_check = if agree.is_empty() {
+        format!("none ({name} disagrees at every depth: see alternatives)")
+    } else {
+        format!(
+            "{name} agrees for N = {}; differs for N = {} (see alternatives)",
+            depth_list(&agree),
+            depth_list(&differ)
+        )
+    };
+    new_case.disputed = Some(reason);
+    new_case.alternatives = vec![NewAlternative {
+        reading: format!("engine `{name}`"),
+        perft: engine_perft,
+        divide: engine_divide,
+    }];
+    Ok(Some(format!(
+        "disputed: {name} differs for N = {}; first differing path {path}",
+        depth_list(&differ)
+    )))
+}
+
+/// The moves of divide entries, space-separated (`-` for none).
+fn move_list(entries: &[cvperft::perft::DivideEntry]) -> String {
+    if entries.is_empty() {
+        return "-".to_string();
+    }
+    entries
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The case's note: `--note` (else where the game came from) and the FEN reached.
+fn case_note(args: &AddCaseArgs, game: &Replayed) -> String {
+    let reached = format!("FEN reached: {}", game.fen_reached);
+    match args.note.as_deref().map(str::trim) {
         Some(n) if !n.is_empty() => format!("{n} {reached}"),
         _ => format!(
-            "Added by cvperft add-case from {source_name}, ply {}. {reached}",
-            played.len()
+            "Added by cvperft add-case from {}, ply {}. {reached}",
+            game.source_name,
+            game.played.len()
         ),
-    });
-    new_case.note = note;
-
-    if args.dry_run {
-        let (_, case_text) = splice(&suite, &args.suite, &original, &new_case)?;
-        write!(out, "{case_text}")?;
-        if let Some(note) = read_note {
-            super::say(&note);
-        }
-        return Ok(());
     }
-    // Under the suite's lock: read it again (another writer may have added cases meanwhile),
-    // check the case is still new and the suite's defaults unchanged, splice, validate, replace.
+}
+
+/// Under the suite's lock: reads it again (another writer may have added cases meanwhile),
+/// checks the case is still new and the suite's defaults unchanged, splices, validates and
+/// replaces the file.
+fn write_case(
+    args: &AddCaseArgs,
+    suite: &Suite,
+    new_case: &NewCase,
+    key: &(String, Vec<(&'static str, &'static str)>),
+    lock_timeout: Duration,
+) -> Result<()> {
     let update = fsio::begin_update(&args.suite, MAX_FILE_BYTES, lock_timeout)
         .map_err(|e| Failure::input(e.to_string()))?;
     let current = load_bytes(update.bytes.clone(), &args.suite)
@@ -385,29 +498,13 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
         ))
         .into());
     }
-    refuse_duplicates(&current, &args.suite, &id, &key)?;
+    refuse_duplicates(&current, &args.suite, &new_case.id, key)?;
     let text = String::from_utf8(update.bytes.clone())
         .map_err(|_| Failure::input(format!("{}: not UTF-8 text", args.suite.display())))?;
-    let (text, _) = splice(&current, &args.suite, &text, &new_case)?;
+    let (text, _) = splice(&current, &args.suite, &text, new_case)?;
     update
         .commit(text.as_bytes())
         .map_err(|e| Failure::input(e.to_string()))?;
-    writeln!(
-        out,
-        "added case `{id}` to {}: perft {}",
-        args.suite.display(),
-        perft
-            .iter()
-            .map(|(d, n)| format!("{d}: {n}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )?;
-    if let Some(line) = disputed_line {
-        writeln!(out, "{line}")?;
-    }
-    if let Some(note) = read_note {
-        super::say(&note);
-    }
     Ok(())
 }
 

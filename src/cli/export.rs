@@ -2,24 +2,18 @@
 //! (`docs/export.md`), the checks chosen with the same flags as `cvperft check`.
 //!
 //! The text comes from the library ([`cvperft::export`]); this command only parses arguments
-//! and writes. `--output` never leaves a half-written file: the text goes to a new temporary
-//! file beside the target (created exclusively, under a name nobody can guess), which is then
-//! renamed into place; it refuses to write over a suite it reads, and writes a device or a
-//! FIFO directly instead of replacing it.
+//! and writes, `--output` as `check --output` does ([`super::sink`]): never a half-written
+//! file, never over a suite it reads, a device or a FIFO written directly.
 
 use super::Failure;
 use super::selection::{SelectionArgs, load_suites, refused};
+use super::sink::Sink;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use cvperft::conformance::plan_checks;
 use cvperft::export::{ExportFormat, export_planned};
-use cvperft::suite::discover;
-use std::collections::hash_map::RandomState;
-use std::fs::{File, OpenOptions};
-use std::hash::BuildHasher;
 use std::io::Write;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Export formats on the command line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -62,6 +56,8 @@ pub fn run(args: ExportArgs, stdout: &mut impl Write) -> Result<()> {
         FormatArg::Jsonl => ExportFormat::Jsonl,
     };
     let suites = load_suites(&args.paths)?;
+    // Before any work: the output may not overwrite a suite read, a directory or a socket.
+    let mut sink = Sink::open(args.output.as_deref(), &suites, stdout)?;
     let planned = plan_checks(&suites, &selection).map_err(refused)?;
     let exported = export_planned(&suites, &planned, format).context("export")?;
     if exported.summary.items == 0 && selection.shard.is_none() {
@@ -72,122 +68,12 @@ pub fn run(args: ExportArgs, stdout: &mut impl Write) -> Result<()> {
         ))
         .into());
     }
-    match &args.output {
-        None => {
-            stdout.write_all(exported.text.as_bytes())?;
-            stdout.flush()?;
-        }
-        Some(target) => {
-            let inputs = discover(&args.paths).map_err(|e| Failure::input(e.to_string()))?;
-            write_output(target, exported.text.as_bytes(), &inputs)?;
-        }
+    if let Err(e) = sink.writer().write_all(exported.text.as_bytes()) {
+        return Err(sink.failed(e));
     }
+    sink.commit()?;
     super::say(&exported.summary.line(format));
     Ok(())
-}
-
-/// Removes a temporary file unless it was renamed into place.
-struct TempFile {
-    path: PathBuf,
-    keep: bool,
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
-}
-
-/// Writes `bytes` to `target` without ever leaving it half written, and never over one of
-/// `inputs`.
-fn write_output(target: &Path, bytes: &[u8], inputs: &[PathBuf]) -> Result<()> {
-    let shown = target.display();
-    let refuse = |why: String| -> anyhow::Error {
-        Failure::input(format!("--output {shown}: {why}")).into()
-    };
-    let existing = match std::fs::metadata(target) {
-        Ok(meta) => Some(meta),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if std::fs::symlink_metadata(target).is_ok() {
-                return Err(refuse("a symbolic link to a missing file".into()));
-            }
-            None
-        }
-        Err(e) => return Err(refuse(e.to_string())),
-    };
-    if let Some(meta) = &existing {
-        if meta.is_dir() {
-            return Err(refuse("a directory".into()));
-        }
-        for input in inputs {
-            if let Ok(m) = std::fs::metadata(input)
-                && (m.dev(), m.ino()) == (meta.dev(), meta.ino())
-            {
-                return Err(refuse(format!(
-                    "the suite {} is read by this run",
-                    input.display()
-                )));
-            }
-        }
-        if !meta.is_file() {
-            // A device or FIFO (/dev/stdout, a named pipe): written to, never replaced.
-            let mut file = OpenOptions::new()
-                .write(true)
-                .open(target)
-                .map_err(|e| refuse(e.to_string()))?;
-            file.write_all(bytes).map_err(|e| refuse(e.to_string()))?;
-            return Ok(());
-        }
-    }
-    // Through a symbolic link to the file it names, so that the link stays a link.
-    let real = match existing {
-        Some(_) => std::fs::canonicalize(target).map_err(|e| refuse(e.to_string()))?,
-        None => target.to_path_buf(),
-    };
-    let dir = match real.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = real
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "export".into());
-    let (mut file, temp) = create_temp(&dir, &name).map_err(|e| refuse(e.to_string()))?;
-    let mut temp = TempFile {
-        path: temp,
-        keep: false,
-    };
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| {
-            if let Some(meta) = &existing {
-                file.set_permissions(meta.permissions())?;
-            }
-            file.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&temp.path, &real));
-    written.map_err(|e| refuse(e.to_string()))?;
-    temp.keep = true;
-    Ok(())
-}
-
-/// A new file in `dir` named after `name` with a random part, created exclusively (it never
-/// opens what is already there, a planted link included). It does not end in `.yaml`, so a run
-/// loading the directory's suites never reads it.
-fn create_temp(dir: &Path, name: &str) -> std::io::Result<(File, PathBuf)> {
-    let mut last = None;
-    for _ in 0..16 {
-        let random = RandomState::new().hash_one(std::process::id());
-        let path = dir.join(format!(".{name}.{random:016x}.tmp"));
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(file) => return Ok((file, path)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
 }
 
 #[cfg(test)]

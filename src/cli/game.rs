@@ -101,7 +101,8 @@ impl RecordArgs {
         fen: Option<&str>,
         at_ply: Option<usize>,
     ) -> Result<(Game, Option<String>, Option<String>)> {
-        let labels = Labels::new(rules.variant, &self.labels).map_err(Failure::input)?;
+        let labels =
+            Labels::new(rules.variant, &self.labels).map_err(|e| Failure::input(e.to_string()))?;
         let start_fen = match (fen, &header.fen) {
             (Some(given), Some(tag)) => {
                 let same = parse_position(rules, given)

@@ -6,11 +6,12 @@
 use super::bisect::{Bisection, bisect};
 use super::reference::ReferenceEngine;
 use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
-use crate::variant::Rules;
+use crate::fsio::FileError;
+use crate::suite::nesting::TooDeep;
+use crate::variant::{OptionError, Rules};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Deepest probe accepted.
 pub const MAX_PROBE_DEPTH: u32 = 8;
@@ -52,16 +53,89 @@ pub struct Probe {
 }
 
 /// A probe file that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProbeError(pub String);
-
-impl fmt::Display for ProbeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// The file cannot be read (its path is in the error).
+    #[error("probe file {0}")]
+    Read(FileError),
+    /// The file is not UTF-8 text.
+    #[error("probe file {}: not UTF-8 text", .0.display())]
+    NotUtf8(PathBuf),
+    /// Flow collections nested too deep for the YAML parser.
+    #[error("probe file {}:{}:{}: {nesting}", .file.display(), .nesting.line, .nesting.column)]
+    TooDeep {
+        /// The file.
+        file: PathBuf,
+        /// Where, and the limit.
+        nesting: TooDeep,
+    },
+    /// YAML that is not a probe file.
+    #[error("probe file {}: {error}", .file.display())]
+    Yaml {
+        /// The file.
+        file: PathBuf,
+        /// The parser's error (with its line and column).
+        error: serde_yaml::Error,
+    },
+    /// Probes of another variant.
+    #[error("probe file {} is for variant {found}, not {expected}", .file.display())]
+    OtherVariant {
+        /// The file.
+        file: PathBuf,
+        /// The file's variant.
+        found: String,
+        /// The variant asked for.
+        expected: &'static str,
+    },
+    /// `undecidable` names an option the variant does not have.
+    #[error("probe file {}: undecidable: {variant} has no option `{option}`", .file.display())]
+    UnknownOption {
+        /// The file.
+        file: PathBuf,
+        /// The variant's id.
+        variant: &'static str,
+        /// The option named.
+        option: String,
+    },
+    /// One probe cannot be used.
+    #[error("probe file {}, probe `{probe}`: {reason}", .file.display())]
+    Probe {
+        /// The file.
+        file: PathBuf,
+        /// The probe's name.
+        probe: String,
+        /// What is wrong with it.
+        reason: ProbeReason,
+    },
 }
 
-impl std::error::Error for ProbeError {}
+/// What is wrong with one probe.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeReason {
+    /// Another probe has the same name.
+    #[error("name used twice")]
+    NameUsedTwice,
+    /// A depth of 0 or above [`MAX_PROBE_DEPTH`].
+    #[error("depth {0} (expected 1 to {MAX_PROBE_DEPTH})")]
+    Depth(u32),
+    /// Our reference refuses it under every reading (the first reading's reason).
+    #[error(transparent)]
+    Refused(Refusal),
+}
+
+/// Why a probe is not a question one side can answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// An option of the probe, or of the reading, that the variant does not have.
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    /// Our reference refuses the position or a move.
+    #[error("{0}")]
+    Reference(EngineErrorKind),
+    /// The engine refuses the position or a move, in its own words.
+    #[error("{0}")]
+    Engine(String),
+}
 
 /// Reads and checks a probe file for `rules`' variant.
 ///
@@ -70,44 +144,50 @@ impl std::error::Error for ProbeError {}
 /// duplicate name, a depth of 0 or above [`MAX_PROBE_DEPTH`], an unknown option, or a probe
 /// whose position or moves the reference refuses under every option value.
 pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
-    let shown = path.display();
     let bytes = crate::fsio::read_capped(path, crate::suite::load::MAX_FILE_BYTES)
-        .map_err(|e| ProbeError(format!("probe file {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| ProbeError(format!("probe file {shown}: not UTF-8 text")))?;
+        .map_err(ProbeError::Read)?;
+    let text = String::from_utf8(bytes).map_err(|_| ProbeError::NotUtf8(path.to_path_buf()))?;
     // As for suites: deep flow nesting would keep the YAML parser busy for minutes.
     use crate::suite::nesting::{MAX_FLOW_NESTING, check_flow_nesting};
-    check_flow_nesting(&text, MAX_FLOW_NESTING)
-        .map_err(|e| ProbeError(format!("probe file {shown}:{}:{}: {e}", e.line, e.column)))?;
-    let file: ProbeFile =
-        serde_yaml::from_str(&text).map_err(|e| ProbeError(format!("probe file {shown}: {e}")))?;
+    check_flow_nesting(&text, MAX_FLOW_NESTING).map_err(|nesting| ProbeError::TooDeep {
+        file: path.to_path_buf(),
+        nesting,
+    })?;
+    let file: ProbeFile = serde_yaml::from_str(&text).map_err(|error| ProbeError::Yaml {
+        file: path.to_path_buf(),
+        error,
+    })?;
     let id = rules.variant.spec.id;
     if file.variant != id {
-        return Err(ProbeError(format!(
-            "probe file {shown} is for variant {}, not {id}",
-            file.variant
-        )));
+        return Err(ProbeError::OtherVariant {
+            file: path.to_path_buf(),
+            found: file.variant,
+            expected: id,
+        });
     }
     let options = option_values(&rules);
     for name in file.undecidable.keys() {
         if !options.iter().any(|(o, _)| o == name) {
-            return Err(ProbeError(format!(
-                "probe file {shown}: undecidable: {id} has no option `{name}`"
-            )));
+            return Err(ProbeError::UnknownOption {
+                file: path.to_path_buf(),
+                variant: id,
+                option: name.clone(),
+            });
         }
     }
     let mut seen = Vec::new();
     for probe in &file.probes {
-        let here = format!("probe file {shown}, probe `{}`", probe.name);
+        let refused = |reason| ProbeError::Probe {
+            file: path.to_path_buf(),
+            probe: probe.name.clone(),
+            reason,
+        };
         if seen.contains(&probe.name) {
-            return Err(ProbeError(format!("{here}: name used twice")));
+            return Err(refused(ProbeReason::NameUsedTwice));
         }
         seen.push(probe.name.clone());
         if probe.depth == 0 || probe.depth > MAX_PROBE_DEPTH {
-            return Err(ProbeError(format!(
-                "{here}: depth {} (expected 1 to {MAX_PROBE_DEPTH})",
-                probe.depth
-            )));
+            return Err(refused(ProbeReason::Depth(probe.depth)));
         }
         // The probe must be a legal question under at least one reading.
         let mut first_error = None;
@@ -122,7 +202,7 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
                 ReferenceEngine::new(r)
                     .position(&probe.query(rules))
                     .map(|_| ())
-                    .map_err(|e| e.kind.to_string())
+                    .map_err(|e| Refusal::Reference(e.kind))
             });
             match result {
                 Ok(()) => {
@@ -134,11 +214,8 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
                 }
             }
         }
-        if !accepted {
-            return Err(ProbeError(format!(
-                "{here}: {}",
-                first_error.unwrap_or_default()
-            )));
+        if let (false, Some(first)) = (accepted, first_error) {
+            return Err(refused(ProbeReason::Refused(first)));
         }
     }
     Ok(file)
@@ -163,13 +240,13 @@ impl Probe {
 }
 
 /// `base` with the probe's fixed options, then `option = value` when given.
-fn probe_rules(base: Rules, probe: &Probe, set: Option<(&str, &str)>) -> Result<Rules, String> {
+fn probe_rules(base: Rules, probe: &Probe, set: Option<(&str, &str)>) -> Result<Rules, Refusal> {
     let mut rules = base;
     for (name, value) in &probe.options {
-        rules.set(name, value).map_err(|e| e.to_string())?;
+        rules.set(name, value)?;
     }
     if let Some((name, value)) = set {
-        rules.set(name, value).map_err(|e| e.to_string())?;
+        rules.set(name, value)?;
     }
     Ok(rules)
 }
@@ -219,24 +296,23 @@ pub struct OptionReport {
 }
 
 /// Why identify stopped.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum IdentifyError {
     /// A probe the rules refuse under some option value.
-    Probe(String),
+    #[error("probe `{probe}`: {refusal}")]
+    Probe {
+        /// The probe's name.
+        probe: String,
+        /// Why the rules refuse it.
+        refusal: Refusal,
+    },
+    /// A value identified for an option cannot be assumed.
+    #[error(transparent)]
+    Option(OptionError),
     /// The engine (or our reference) failed.
+    #[error(transparent)]
     Engine(EngineError),
 }
-
-impl fmt::Display for IdentifyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            IdentifyError::Probe(m) => f.write_str(m),
-            IdentifyError::Engine(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for IdentifyError {}
 
 /// Every option of `base`'s variant with its values, default first, then `game-end`.
 pub fn option_values(base: &Rules) -> Vec<(String, Vec<String>)> {
@@ -260,12 +336,14 @@ pub fn option_values(base: &Rules) -> Vec<(String, Vec<String>)> {
 }
 
 /// One side's answer to a probe: a divide, or the reason it refused the question.
-pub type Answer = Result<Divide, String>;
+pub type Answer = Result<Divide, Refusal>;
 
 /// An engine failure that means "I refuse this question" rather than "I am broken".
-fn refusal(e: &EngineError) -> Option<String> {
+fn refusal(e: &EngineError) -> Option<Refusal> {
     match &e.kind {
-        EngineErrorKind::Rejected(m) | EngineErrorKind::IllegalMove(m) => Some(m.clone()),
+        EngineErrorKind::Rejected(m) | EngineErrorKind::IllegalMove(m) => {
+            Some(Refusal::Engine(m.clone()))
+        }
         _ => None,
     }
 }
@@ -304,8 +382,7 @@ pub fn identify(
         let mut next = assumed;
         for r in &reports {
             if let Verdict::Agrees { value, .. } = &r.verdict {
-                next.set(&r.option, value)
-                    .map_err(|e| IdentifyError::Probe(e.to_string()))?;
+                next.set(&r.option, value).map_err(IdentifyError::Option)?;
             }
         }
         if next == assumed {
@@ -342,12 +419,16 @@ fn identify_round(
         for value in &values {
             let mut row = Vec::new();
             for &i in &used {
-                let rules = probe_rules(base, &probes[i], Some((&option, value))).map_err(|e| {
-                    IdentifyError::Probe(format!("probe `{}`: {e}", probes[i].name))
-                })?;
+                let rules =
+                    probe_rules(base, &probes[i], Some((&option, value))).map_err(|refusal| {
+                        IdentifyError::Probe {
+                            probe: probes[i].name.clone(),
+                            refusal,
+                        }
+                    })?;
                 let answer = ReferenceEngine::new(rules)
                     .divide(&probes[i].query(base))
-                    .map_err(|e| e.kind.to_string());
+                    .map_err(|e| Refusal::Reference(e.kind));
                 row.push(answer);
             }
             ours.push(row);
@@ -398,7 +479,10 @@ fn identify_round(
                 let (bisection, refusal) = match (&ours[best][k], &theirs[k]) {
                     (Ok(_), Ok(_)) => {
                         let rules = probe_rules(base, probe, Some((&option, &values[best])))
-                            .map_err(IdentifyError::Probe)?;
+                            .map_err(|refusal| IdentifyError::Probe {
+                                probe: probe.name.clone(),
+                                refusal,
+                            })?;
                         let mut reference = ReferenceEngine::new(rules);
                         let b = bisect(&mut reference, engine, &probe.query(base), rules)
                             .map_err(|(_, e)| IdentifyError::Engine(e))?;
@@ -475,6 +559,84 @@ mod tests {
         let variant: &'static Variant =
             Box::leak(Box::new(Variant::compile(spec).expect("test variant")));
         Rules::new(variant)
+    }
+
+    /// A probe file's refusals carry their reason as data, and their messages name the file
+    /// and the probe.
+    #[test]
+    fn bad_probe_files_are_refused_with_their_reason() {
+        let rules = crate::variants::rules("cerimon").expect("cerimon");
+        let dir = std::env::temp_dir().join(format!("cvperft-probes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let refused = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).expect("written");
+            load_probes(&path, rules).expect_err(name)
+        };
+        let probes = "variant: cerimon\nprobes:\n";
+        let e = refused(
+            "twice.yaml",
+            &format!("{probes}  - {{name: a, depth: 1}}\n  - {{name: a, depth: 1}}\n"),
+        );
+        assert!(
+            matches!(&e, ProbeError::Probe { probe, reason: ProbeReason::NameUsedTwice, .. }
+                if probe == "a"),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .ends_with("twice.yaml, probe `a`: name used twice"),
+            "{e}"
+        );
+        let e = refused(
+            "depth.yaml",
+            &format!("{probes}  - {{name: a, depth: 9}}\n"),
+        );
+        assert!(
+            matches!(
+                e,
+                ProbeError::Probe {
+                    reason: ProbeReason::Depth(9),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = refused(
+            "option.yaml",
+            &format!("{probes}  - {{name: a, depth: 1, options: {{nope: x}}}}\n"),
+        );
+        assert!(
+            matches!(
+                e,
+                ProbeError::Probe {
+                    reason: ProbeReason::Refused(Refusal::Option(_)),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = refused(
+            "moves.yaml",
+            &format!("{probes}  - {{name: a, depth: 1, moves: e2e5}}\n"),
+        );
+        assert!(
+            matches!(
+                e,
+                ProbeError::Probe {
+                    reason: ProbeReason::Refused(Refusal::Reference(_)),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = refused("chess.yaml", "variant: chess\nprobes: []\n");
+        assert!(
+            matches!(&e, ProbeError::OtherVariant { found, expected: "cerimon", .. }
+                if found == "chess"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     fn probe(name: &str, fen: &str, depth: u32) -> Probe {

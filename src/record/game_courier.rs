@@ -30,6 +30,51 @@ const COMMENTS: Comments = Comments {
     percent: false,
 };
 
+/// Why `--label` pairs cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LabelError {
+    /// One pair is wrong.
+    #[error("--label `{pair}`: {reason}")]
+    Pair {
+        /// The pair as given.
+        pair: String,
+        /// What is wrong with it.
+        reason: LabelReason,
+    },
+    /// Two of the variant's pieces would have the same label.
+    #[error("--label: the label `{label}` would name two pieces of {variant}")]
+    Ambiguous {
+        /// The label.
+        label: String,
+        /// The variant's id.
+        variant: &'static str,
+    },
+}
+
+/// What is wrong with one `OURS=THEIRS` pair.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LabelReason {
+    /// Not two non-empty sides around `=`.
+    #[error("expected OURS=THEIRS, such as T=A")]
+    NotAPair,
+    /// Our side is not a piece of the variant.
+    #[error("`{ours}` is not a piece of {variant} (pieces: {pieces})")]
+    UnknownPiece {
+        /// Our side, in upper case.
+        ours: String,
+        /// The variant's id.
+        variant: &'static str,
+        /// The variant's FEN letters.
+        pieces: String,
+    },
+    /// Their side holds a character that move text uses.
+    #[error("a label cannot hold spaces, `-`, `*`, `;` or `@`")]
+    Character,
+    /// Our piece named by an earlier pair too.
+    #[error("`{0}` is mapped twice")]
+    MappedTwice(String),
+}
+
 /// Piece labels a record uses where they differ from our FEN letters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Labels {
@@ -43,31 +88,33 @@ impl Labels {
     ///
     /// # Errors
     /// A pair that is malformed, names no piece of the variant, or clashes with another label.
-    pub fn new(variant: &Variant, pairs: &[String]) -> Result<Labels, String> {
+    pub fn new(variant: &Variant, pairs: &[String]) -> Result<Labels, LabelError> {
         let mut aliases: Vec<(String, String)> = Vec::new();
         for pair in pairs {
+            let refused = |reason| LabelError::Pair {
+                pair: pair.clone(),
+                reason,
+            };
             let (ours, theirs) = pair
                 .split_once('=')
                 .map(|(a, b)| (a.trim().to_ascii_uppercase(), b.trim().to_ascii_uppercase()))
                 .filter(|(a, b)| !a.is_empty() && !b.is_empty())
-                .ok_or_else(|| format!("--label `{pair}`: expected OURS=THEIRS, such as T=A"))?;
+                .ok_or_else(|| refused(LabelReason::NotAPair))?;
             if variant.kind_by_fen(&ours).is_none() {
-                return Err(format!(
-                    "--label `{pair}`: `{ours}` is not a piece of {} (pieces: {})",
-                    variant.spec.id,
-                    fen_letters(variant)
-                ));
+                return Err(refused(LabelReason::UnknownPiece {
+                    ours,
+                    variant: variant.spec.id,
+                    pieces: fen_letters(variant),
+                }));
             }
             if theirs
                 .chars()
                 .any(|c| c.is_whitespace() || matches!(c, '-' | '*' | ';' | '@'))
             {
-                return Err(format!(
-                    "--label `{pair}`: a label cannot hold spaces, `-`, `*`, `;` or `@`"
-                ));
+                return Err(refused(LabelReason::Character));
             }
             if aliases.iter().any(|(o, _)| *o == ours) {
-                return Err(format!("--label `{pair}`: `{ours}` is mapped twice"));
+                return Err(refused(LabelReason::MappedTwice(ours)));
             }
             aliases.push((ours, theirs));
         }
@@ -77,10 +124,10 @@ impl Labels {
             .collect();
         for (i, l) in all.iter().enumerate() {
             if all[..i].contains(l) {
-                return Err(format!(
-                    "--label: the label `{l}` would name two pieces of {}",
-                    variant.spec.id
-                ));
+                return Err(LabelError::Ambiguous {
+                    label: l.clone(),
+                    variant: variant.spec.id,
+                });
             }
         }
         Ok(labels)
@@ -750,6 +797,24 @@ mod tests {
         assert_eq!(move_text(&pos, &m), "c2c4");
         assert_eq!(write(&pos, &m, &labels), "P c2-c4");
         assert!(Labels::new(v, &["Q=A".into()]).is_err());
-        assert!(Labels::new(v, &["T=N".into()]).is_err());
+        assert_eq!(
+            Labels::new(v, &["T=N".into()]),
+            Err(LabelError::Ambiguous {
+                label: "N".into(),
+                variant: "cerimon"
+            })
+        );
+        let refused = |pair: &str| match Labels::new(v, &[pair.into(), "t=b".into()]) {
+            Err(LabelError::Pair { reason, .. }) => reason,
+            other => panic!("{pair}: {other:?}"),
+        };
+        assert_eq!(refused("T"), LabelReason::NotAPair);
+        assert_eq!(refused("T=A-"), LabelReason::Character);
+        assert_eq!(refused("T=A"), LabelReason::MappedTwice("T".into()));
+        assert!(matches!(refused("X=A"), LabelReason::UnknownPiece { .. }));
+        assert_eq!(
+            Labels::new(v, &["T=A;".into()]).map_err(|e| e.to_string()),
+            Err("--label `T=A;`: a label cannot hold spaces, `-`, `*`, `;` or `@`".into())
+        );
     }
 }

@@ -14,7 +14,7 @@ pub mod pgn;
 use crate::position::{Move, Position};
 use std::fmt;
 
-pub use game_courier::Labels;
+pub use game_courier::{LabelError, LabelReason, Labels};
 
 /// A notation a record is written in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

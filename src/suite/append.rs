@@ -155,19 +155,15 @@ pub fn render_case(case: &NewCase, indent: usize) -> String {
 }
 
 /// Why a case cannot be spliced into a suite's text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AppendError {
-    /// What is wrong.
-    pub message: String,
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AppendError {
+    /// `cases:` is a top-level key, but its value is not a block list.
+    #[error("the suite's `cases:` is not a block list (`- id: ...` items); add the case by hand")]
+    NotABlockList,
+    /// No top-level `cases:` key.
+    #[error("the suite has no top-level `cases:` list")]
+    NoCases,
 }
-
-impl std::fmt::Display for AppendError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for AppendError {}
 
 /// Whether a line starts a top-level key (not indented, not a comment, not a list item).
 fn is_top_level_key(line: &str) -> bool {
@@ -206,13 +202,10 @@ pub fn append_case(suite: &str, new_case: &NewCase) -> Result<(String, String), 
             rest.is_empty() || rest.starts_with('#')
         })
     }) else {
-        let message = if lines.iter().any(|l| l.starts_with("cases:")) {
-            "the suite's `cases:` is not a block list (`- id: ...` items); add the case by hand"
+        return Err(if lines.iter().any(|l| l.starts_with("cases:")) {
+            AppendError::NotABlockList
         } else {
-            "the suite has no top-level `cases:` list"
-        };
-        return Err(AppendError {
-            message: message.into(),
+            AppendError::NoCases
         });
     };
     let indent = item_indent(&lines, cases_line);
@@ -295,8 +288,14 @@ mod tests {
 
     #[test]
     fn refuses_flow_style_and_missing_cases() {
-        assert!(append_case("cases: [{id: a}]\n", &case()).is_err());
-        assert!(append_case("variant: chess\n", &case()).is_err());
+        assert_eq!(
+            append_case("cases: [{id: a}]\n", &case()),
+            Err(AppendError::NotABlockList)
+        );
+        assert_eq!(
+            append_case("variant: chess\n", &case()),
+            Err(AppendError::NoCases)
+        );
     }
 
     #[test]

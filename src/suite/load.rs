@@ -5,10 +5,12 @@ use super::model::{
     AlternativeFile, CaseFile, DivideFile, OutcomeFile, SourceFile, SourceKind, StatusFile,
     SuiteFile,
 };
-use super::nesting::{MAX_FLOW_NESTING, check_flow_nesting};
-use crate::notation::{normalise_move_text, parse_position, play_moves, to_fen};
+use super::nesting::{MAX_FLOW_NESTING, TooDeep, check_flow_nesting};
+use crate::notation::{
+    MoveError, PlyError, PositionTextError, normalise_move_text, parse_position, play_moves, to_fen,
+};
 use crate::position::Position;
-use crate::variant::{Rules, Variant};
+use crate::variant::{OptionError, Rules, Variant};
 use crate::variants;
 use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 use std::cell::Cell;
@@ -39,8 +41,176 @@ pub struct LoadError {
     pub column: Option<usize>,
     /// The case's id, when the problem is inside a case whose id is known.
     pub case: Option<String>,
-    /// What is wrong, on one line.
-    pub message: String,
+    /// What is wrong (boxed: errors travel in lists, and most are small).
+    pub reason: Box<LoadReason>,
+}
+
+/// What is wrong with a suite file, or with one case of it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadReason {
+    /// The file or directory cannot be read (the system's message).
+    #[error("{0}")]
+    Io(String),
+    /// UTF-16 text.
+    #[error("UTF-16 text (it starts with a UTF-16 byte-order mark); save the suite as UTF-8")]
+    Utf16,
+    /// Bytes that are not UTF-8.
+    #[error("not valid UTF-8")]
+    NotUtf8,
+    /// Nothing but blank lines, comments and `---`.
+    #[error("empty suite: expected variant, description, game-end and cases")]
+    Empty,
+    /// Flow collections nested too deep for the YAML parser.
+    #[error("{0}")]
+    TooDeep(TooDeep),
+    /// YAML that is not a suite.
+    #[error(
+        "{message}{}{}",
+        game_end_hint(.missing_game_end),
+        byte_order_mark_note(.byte_order_mark)
+    )]
+    Yaml {
+        /// The parser's message, on one line, without the location (the error has it).
+        message: String,
+        /// Whether the problem is the missing `game-end` key.
+        missing_game_end: bool,
+        /// A line holding a byte-order mark after the start, which the parser stumbles on.
+        byte_order_mark: Option<usize>,
+    },
+    /// A variant that is not registered.
+    #[error("unknown variant `{0}` (variants: {ids})", ids = variants::IDS.join(", "))]
+    UnknownVariant(String),
+    /// An empty `description`.
+    #[error("description is empty")]
+    EmptyDescription,
+    /// A `game-end` the variant refuses.
+    #[error("{0}")]
+    GameEnd(OptionError),
+    /// `game-end` among the `options`.
+    #[error("options: state game-end with the suite-level `game-end` key")]
+    GameEndAsOption,
+    /// An option the variant refuses.
+    #[error("options: {0}")]
+    Option(OptionError),
+    /// An empty `cases` list.
+    #[error("no cases: a suite must check something")]
+    NoCases,
+    /// A case id used before.
+    #[error("duplicate id (first used on line {0})")]
+    DuplicateId(usize),
+    /// A case id that is not `[a-z0-9][a-z0-9-]*`.
+    #[error("id must be lower-case letters, digits and `-`, starting with a letter or digit")]
+    BadId,
+    /// A ruling id the variant's suites may not cite.
+    #[error("unknown rule id `{rule}` ({variant} suites may cite: {})", .rulings.join(", "))]
+    UnknownRule {
+        /// The id cited.
+        rule: String,
+        /// The variant's id.
+        variant: &'static str,
+        /// The ids its suites may cite.
+        rulings: &'static [&'static str],
+    },
+    /// A source without a field its kind requires.
+    #[error("source of kind {kind} needs `{field}`")]
+    SourceNeeds {
+        /// The source's kind.
+        kind: &'static str,
+        /// The missing field.
+        field: &'static str,
+    },
+    /// A `reason` on a normal case.
+    #[error("reason is only for disputed or xfail cases")]
+    ReasonWithoutStatus,
+    /// A disputed or xfail case without a reason.
+    #[error("status {0} needs a reason")]
+    StatusNeedsReason(&'static str),
+    /// A disputed case without alternatives.
+    #[error("a disputed case lists its alternatives (reading, options, expectations)")]
+    NoAlternatives,
+    /// Alternatives on a case that is not disputed.
+    #[error("alternatives are only for disputed cases")]
+    AlternativesNotDisputed,
+    /// A case without expectations.
+    #[error("the case expects nothing (give perft, divide, legal, illegal or outcome)")]
+    ExpectsNothing,
+    /// A FEN that is unreadable or illegal.
+    #[error("fen: {0}")]
+    Fen(Box<PositionTextError>),
+    /// More than [`MAX_MOVES`] moves.
+    #[error("moves: {0} moves, at most {MAX_MOVES} are accepted")]
+    TooManyMoves(usize),
+    /// A move that cannot be played.
+    #[error("moves: {0}")]
+    Moves(Box<PlyError>),
+    /// A perft depth outside 1..=[`MAX_DEPTH`].
+    #[error("perft: depth {0} is outside 1..={MAX_DEPTH}")]
+    PerftDepth(u32),
+    /// A divide depth outside 1..=[`MAX_DEPTH`].
+    #[error("divide: depth {0} is outside 1..={MAX_DEPTH}")]
+    DivideDepth(u32),
+    /// A move listed twice in `divide`, `legal` or `illegal` (`key`).
+    #[error("{key}: move `{text}` is listed twice")]
+    ListedTwice {
+        /// The list.
+        key: &'static str,
+        /// The move, in its canonical spelling.
+        text: String,
+    },
+    /// Move text in `divide`, `legal` or `illegal` (`key`) that is malformed.
+    #[error("{key}: {error}")]
+    BadMove {
+        /// The list.
+        key: &'static str,
+        /// What is wrong with it.
+        error: Box<MoveError>,
+    },
+    /// Divide counts whose sum is not the perft count at the divide's depth.
+    #[error("divide: the counts sum to {sum}, but perft {depth} says {perft}")]
+    DivideSum {
+        /// The sum of the divide's counts.
+        sum: u64,
+        /// The divide's depth.
+        depth: u32,
+        /// The perft count at that depth.
+        perft: u64,
+    },
+    /// A move both in `legal` and in `illegal`.
+    #[error("move `{0}` is listed both as legal and as illegal")]
+    LegalAndIllegal(String),
+    /// An alternative with an empty `reading`.
+    #[error("reading is empty")]
+    ReadingEmpty,
+    /// An alternative without expectations.
+    #[error("expects nothing")]
+    AlternativeExpectsNothing,
+    /// A problem in one alternative of a disputed case (1-based).
+    #[error("alternatives[{number}]: {reason}")]
+    Alternative {
+        /// The alternative's number, from 1.
+        number: usize,
+        /// What is wrong.
+        reason: Box<LoadReason>,
+    },
+}
+
+/// What a YAML error adds when the suite lacks `game-end`.
+fn game_end_hint(missing: &bool) -> &'static str {
+    if *missing {
+        " (RULES.md GE-1: a suite states `game-end: rules` or `game-end: movegen`)"
+    } else {
+        ""
+    }
+}
+
+/// What a YAML error adds when a byte-order mark after the start may be its cause.
+fn byte_order_mark_note(line: &Option<usize>) -> String {
+    line.map(|line| {
+        format!(
+            " (line {line} holds a byte-order mark, U+FEFF, which YAML reads only at the start: remove it)"
+        )
+    })
+    .unwrap_or_default()
 }
 
 /// Writes `text` with control characters and line or paragraph separators escaped (`\r`,
@@ -72,7 +242,7 @@ impl fmt::Display for LoadError {
             write_one_line(f, case)?;
             f.write_str("`: ")?;
         }
-        write_one_line(f, &self.message)
+        write_one_line(f, &self.reason.to_string())
     }
 }
 
@@ -272,7 +442,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
         line: None,
         column: None,
         case: None,
-        message,
+        reason: Box::new(LoadReason::Io(message)),
     };
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| fail(path, e.to_string()))?;
@@ -301,16 +471,15 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
 /// # Errors
 /// Every problem found, each naming file, line and (inside a case) the case id.
 pub fn load_file(path: &Path) -> Result<Suite, Vec<LoadError>> {
-    let fail = |message: String| {
+    let bytes = crate::fsio::read_capped(path, MAX_FILE_BYTES).map_err(|e| {
         vec![LoadError {
             file: path.to_path_buf(),
             line: None,
             column: None,
             case: None,
-            message,
+            reason: Box::new(LoadReason::Io(e.message)),
         }]
-    };
-    let bytes = crate::fsio::read_capped(path, MAX_FILE_BYTES).map_err(|e| fail(e.message))?;
+    })?;
     load_bytes(bytes, path)
 }
 
@@ -320,19 +489,14 @@ pub fn load_file(path: &Path) -> Result<Suite, Vec<LoadError>> {
 /// # Errors
 /// Every problem found, each naming file, line and (inside a case) the case id.
 pub fn load_bytes(bytes: Vec<u8>, path: &Path) -> Result<Suite, Vec<LoadError>> {
-    let fail = |message: &str| {
-        vec![LoadError {
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err(vec![LoadError {
             file: path.to_path_buf(),
             line: Some(1),
             column: None,
             case: None,
-            message: message.into(),
-        }]
-    };
-    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
-        return Err(fail(
-            "UTF-16 text (it starts with a UTF-16 byte-order mark); save the suite as UTF-8",
-        ));
+            reason: Box::new(LoadReason::Utf16),
+        }]);
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
@@ -346,7 +510,7 @@ pub fn load_bytes(bytes: Vec<u8>, path: &Path) -> Result<Suite, Vec<LoadError>> 
             line: Some(line),
             column: None,
             case,
-            message: "not valid UTF-8".into(),
+            reason: Box::new(LoadReason::NotUtf8),
         }]
     })?;
     load_str(&text, path)
@@ -369,7 +533,7 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             line: Some(1),
             column: None,
             case: None,
-            message: "empty suite: expected variant, description, game-end and cases".into(),
+            reason: Box::new(LoadReason::Empty),
         }]);
     }
     check_flow_nesting(text, MAX_FLOW_NESTING).map_err(|e| {
@@ -378,7 +542,7 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             line: Some(e.line),
             column: Some(e.column),
             case: map.item_at(e.line).and_then(|(_, it)| it.id.clone()),
-            message: e.to_string(),
+            reason: Box::new(LoadReason::TooDeep(e)),
         }]
     })?;
     let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
@@ -386,11 +550,14 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
     // one anywhere else: say so when it does.
     let located = |e: serde_yaml::Error| {
         let mut error = yaml_error(&e, path, &map);
-        if let Some(index) = yaml_lines(text).iter().position(|l| l.contains('\u{feff}')) {
-            let line = index + 1;
-            error.message.push_str(&format!(
-                " (line {line} holds a byte-order mark, U+FEFF, which YAML reads only at the start: remove it)"
-            ));
+        if let LoadReason::Yaml {
+            byte_order_mark, ..
+        } = error.reason.as_mut()
+        {
+            *byte_order_mark = yaml_lines(text)
+                .iter()
+                .position(|l| l.contains('\u{feff}'))
+                .map(|index| index + 1);
         }
         vec![error]
     };
@@ -402,6 +569,7 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
         path,
         map: &map,
         errors: Vec::new(),
+        alternative: None,
     }
     .suite(file)
 }
@@ -497,10 +665,6 @@ fn yaml_error(e: &serde_yaml::Error, path: &Path, map: &SourceMap) -> LoadError 
         }
         None => (Some(1), None),
     };
-    if message.contains("missing field `game-end`") {
-        message
-            .push_str(" (RULES.md GE-1: a suite states `game-end: rules` or `game-end: movegen`)");
-    }
     let case = line
         .and_then(|l| map.item_at(l))
         .and_then(|(_, it)| it.id.clone());
@@ -509,7 +673,11 @@ fn yaml_error(e: &serde_yaml::Error, path: &Path, map: &SourceMap) -> LoadError 
         line,
         column,
         case,
-        message: message.replace('\n', " "),
+        reason: Box::new(LoadReason::Yaml {
+            missing_game_end: message.contains("missing field `game-end`"),
+            message: message.replace('\n', " "),
+            byte_order_mark: None,
+        }),
     }
 }
 
@@ -517,6 +685,8 @@ struct Validator<'a> {
     path: &'a Path,
     map: &'a SourceMap,
     errors: Vec<LoadError>,
+    /// The alternative being validated (1-based): its problems are reported as its own.
+    alternative: Option<usize>,
 }
 
 /// Whether `id` is a stable case id: `[a-z0-9][a-z0-9-]*`.
@@ -529,13 +699,20 @@ pub fn is_valid_id(id: &str) -> bool {
 }
 
 impl Validator<'_> {
-    fn error(&mut self, line: usize, case: Option<&str>, message: String) {
+    fn error(&mut self, line: usize, case: Option<&str>, reason: LoadReason) {
+        let reason = match self.alternative {
+            Some(number) => LoadReason::Alternative {
+                number,
+                reason: Box::new(reason),
+            },
+            None => reason,
+        };
         self.errors.push(LoadError {
             file: self.path.to_path_buf(),
             line: Some(line),
             column: None,
             case: case.map(str::to_string),
-            message,
+            reason: Box::new(reason),
         });
     }
 
@@ -548,11 +725,7 @@ impl Validator<'_> {
             self.error(
                 self.top_line("variant"),
                 None,
-                format!(
-                    "unknown variant `{}` (variants: {})",
-                    file.variant,
-                    variants::IDS.join(", ")
-                ),
+                LoadReason::UnknownVariant(file.variant),
             );
             return Err(self.errors);
         };
@@ -560,31 +733,23 @@ impl Validator<'_> {
             self.error(
                 self.top_line("description"),
                 None,
-                "description is empty".into(),
+                LoadReason::EmptyDescription,
             );
         }
         let mut base = Rules::new(variant);
         let game_end = file.game_end.name();
         if let Err(e) = base.set("game-end", game_end) {
-            self.error(self.top_line("game-end"), None, e.to_string());
+            self.error(self.top_line("game-end"), None, LoadReason::GameEnd(e));
         }
         for (name, value) in &file.options {
             if name == "game-end" {
-                self.error(
-                    self.top_line("options"),
-                    None,
-                    "options: state game-end with the suite-level `game-end` key".into(),
-                );
+                self.error(self.top_line("options"), None, LoadReason::GameEndAsOption);
             } else if let Err(e) = base.set(name, value) {
-                self.error(self.top_line("options"), None, format!("options: {e}"));
+                self.error(self.top_line("options"), None, LoadReason::Option(e));
             }
         }
         if file.cases.is_empty() {
-            self.error(
-                self.top_line("cases"),
-                None,
-                "no cases: a suite must check something".into(),
-            );
+            self.error(self.top_line("cases"), None, LoadReason::NoCases);
         }
         let mut cases = Vec::new();
         let mut first_line: BTreeMap<String, usize> = BTreeMap::new();
@@ -594,7 +759,7 @@ impl Validator<'_> {
                 self.error(
                     self.map.case_key_line(index, "id"),
                     Some(&case.id),
-                    format!("duplicate id (first used on line {first})"),
+                    LoadReason::DuplicateId(*first),
                 );
             } else {
                 first_line.insert(case.id.clone(), line);
@@ -622,6 +787,8 @@ impl Validator<'_> {
         })
     }
 
+    /// Validates one case: every problem is recorded (in the order of the case's fields), and
+    /// the case is returned only when it has none.
     fn case(
         &mut self,
         index: usize,
@@ -631,88 +798,18 @@ impl Validator<'_> {
     ) -> Option<Case> {
         let before = self.errors.len();
         let id = case.id.clone();
-        let at = |key: &str| self.map.case_key_line(index, key);
-        let (id_line, options_line, rules_line, source_line, status_line) = (
-            at("id"),
-            at("options"),
-            at("rules"),
-            at("source"),
-            at("status"),
-        );
-        let (reason_line, alternatives_line) = (at("reason"), at("alternatives"));
-        if !is_valid_id(&id) {
-            self.error(
-                id_line,
-                Some(&id),
-                "id must be lower-case letters, digits and `-`, starting with a letter or digit"
-                    .into(),
-            );
-        }
-        let mut rules = base;
-        for (name, value) in &case.options {
-            if let Err(e) = rules.set(name, value) {
-                self.error(options_line, Some(&id), format!("options: {e}"));
-            }
-        }
-        for rule in &case.rules {
-            if !variant.spec.rulings.contains(&rule.as_str()) {
-                self.error(
-                    rules_line,
-                    Some(&id),
-                    format!(
-                        "unknown rule id `{rule}` ({} suites may cite: {})",
-                        variant.spec.id,
-                        variant.spec.rulings.join(", ")
-                    ),
-                );
-            }
-        }
-        self.source(&id, &case.source, source_line);
-        let status = match (case.status, case.reason.clone()) {
-            (StatusFile::Normal, None) => Status::Normal,
-            (StatusFile::Normal, Some(_)) => {
-                self.error(
-                    reason_line,
-                    Some(&id),
-                    "reason is only for disputed or xfail cases".into(),
-                );
-                Status::Normal
-            }
-            (StatusFile::Disputed, Some(reason)) if !reason.trim().is_empty() => {
-                Status::Disputed { reason }
-            }
-            (StatusFile::Xfail, Some(reason)) if !reason.trim().is_empty() => {
-                Status::Xfail { reason }
-            }
-            (s, _) => {
-                self.error(
-                    status_line,
-                    Some(&id),
-                    format!("status {} needs a reason", s.name()),
-                );
-                Status::Normal
-            }
-        };
-        match (&status, case.alternatives.is_empty()) {
-            (Status::Disputed { .. }, true) => self.error(
-                status_line,
-                Some(&id),
-                "a disputed case lists its alternatives (reading, options, expectations)".into(),
-            ),
-            (Status::Normal | Status::Xfail { .. }, false) => self.error(
-                alternatives_line,
-                Some(&id),
-                "alternatives are only for disputed cases".into(),
-            ),
-            _ => {}
-        }
+        self.check_id(index, &id);
+        let rules = self.case_rules(index, &id, base, &case.options);
+        self.check_rule_ids(index, &id, variant, &case.rules);
+        self.source(&id, &case.source, self.map.case_key_line(index, "source"));
+        let status = self.status(index, &id, case.status, case.reason);
+        self.check_alternatives_fit(index, &id, &status, !case.alternatives.is_empty());
         // Keep validating after a bad position: every problem of the case is reported.
-        let position = self.position(index, &id, &case.fen, &case.moves, rules, "");
+        let position = self.position(index, &id, &case.fen, &case.moves, rules);
         let expect = self.expectations(
             index,
             &id,
             variant,
-            "",
             ExpectFields {
                 perft: case.perft,
                 divide: case.divide,
@@ -725,7 +822,7 @@ impl Validator<'_> {
             self.error(
                 self.map.case_line(index),
                 Some(&id),
-                "the case expects nothing (give perft, divide, legal, illegal or outcome)".into(),
+                LoadReason::ExpectsNothing,
             );
         }
         // The alternatives replay the case's FEN and moves under their options; when those
@@ -756,6 +853,111 @@ impl Validator<'_> {
         })
     }
 
+    /// Refuses an id that is not `[a-z0-9][a-z0-9-]*`.
+    fn check_id(&mut self, index: usize, id: &str) {
+        if !is_valid_id(id) {
+            self.error(
+                self.map.case_key_line(index, "id"),
+                Some(id),
+                LoadReason::BadId,
+            );
+        }
+    }
+
+    /// The suite's rules with the case's options set, each refused option recorded.
+    fn case_rules(
+        &mut self,
+        index: usize,
+        id: &str,
+        base: Rules,
+        options: &BTreeMap<String, String>,
+    ) -> Rules {
+        let line = self.map.case_key_line(index, "options");
+        let mut rules = base;
+        for (name, value) in options {
+            if let Err(e) = rules.set(name, value) {
+                self.error(line, Some(id), LoadReason::Option(e));
+            }
+        }
+        rules
+    }
+
+    /// Refuses a cited ruling id that the variant's suites may not cite.
+    fn check_rule_ids(&mut self, index: usize, id: &str, variant: &Variant, rules: &[String]) {
+        let line = self.map.case_key_line(index, "rules");
+        for rule in rules {
+            if !variant.spec.rulings.contains(&rule.as_str()) {
+                self.error(
+                    line,
+                    Some(id),
+                    LoadReason::UnknownRule {
+                        rule: rule.clone(),
+                        variant: variant.spec.id,
+                        rulings: variant.spec.rulings,
+                    },
+                );
+            }
+        }
+    }
+
+    /// The case's status: a disputed or xfail case needs a reason, a normal one has none.
+    fn status(
+        &mut self,
+        index: usize,
+        id: &str,
+        status: StatusFile,
+        reason: Option<String>,
+    ) -> Status {
+        match (status, reason) {
+            (StatusFile::Normal, None) => Status::Normal,
+            (StatusFile::Normal, Some(_)) => {
+                self.error(
+                    self.map.case_key_line(index, "reason"),
+                    Some(id),
+                    LoadReason::ReasonWithoutStatus,
+                );
+                Status::Normal
+            }
+            (StatusFile::Disputed, Some(reason)) if !reason.trim().is_empty() => {
+                Status::Disputed { reason }
+            }
+            (StatusFile::Xfail, Some(reason)) if !reason.trim().is_empty() => {
+                Status::Xfail { reason }
+            }
+            (s, _) => {
+                self.error(
+                    self.map.case_key_line(index, "status"),
+                    Some(id),
+                    LoadReason::StatusNeedsReason(s.name()),
+                );
+                Status::Normal
+            }
+        }
+    }
+
+    /// A disputed case lists alternatives, and only a disputed case does.
+    fn check_alternatives_fit(
+        &mut self,
+        index: usize,
+        id: &str,
+        status: &Status,
+        has_alternatives: bool,
+    ) {
+        match (status, has_alternatives) {
+            (Status::Disputed { .. }, false) => self.error(
+                self.map.case_key_line(index, "status"),
+                Some(id),
+                LoadReason::NoAlternatives,
+            ),
+            (Status::Normal | Status::Xfail { .. }, true) => self.error(
+                self.map.case_key_line(index, "alternatives"),
+                Some(id),
+                LoadReason::AlternativesNotDisputed,
+            ),
+            _ => {}
+        }
+    }
+
     fn source(&mut self, id: &str, source: &SourceFile, line: usize) {
         let present = |v: &Option<String>| v.as_ref().is_some_and(|s| !s.trim().is_empty());
         let required: &[(&str, bool)] = match source.kind {
@@ -772,7 +974,10 @@ impl Validator<'_> {
                 self.error(
                     line,
                     Some(id),
-                    format!("source of kind {} needs `{field}`", source.kind.name()),
+                    LoadReason::SourceNeeds {
+                        kind: source.kind.name(),
+                        field,
+                    },
                 );
             }
         }
@@ -786,7 +991,6 @@ impl Validator<'_> {
         fen: &Option<String>,
         moves: &Option<String>,
         rules: Rules,
-        context: &str,
     ) -> Option<Position> {
         let fen_text = fen.clone().unwrap_or_else(|| rules.start_fen());
         let pos = match parse_position(rules, &fen_text) {
@@ -797,7 +1001,7 @@ impl Validator<'_> {
                 } else {
                     self.map.case_line(index)
                 };
-                self.error(line, Some(id), format!("{context}fen: {e}"));
+                self.error(line, Some(id), LoadReason::Fen(Box::new(e)));
                 return None;
             }
         };
@@ -807,17 +1011,13 @@ impl Validator<'_> {
         let line = self.map.case_key_line(index, "moves");
         let count = moves.split_whitespace().count();
         if count > MAX_MOVES {
-            self.error(
-                line,
-                Some(id),
-                format!("{context}moves: {count} moves, at most {MAX_MOVES} are accepted"),
-            );
+            self.error(line, Some(id), LoadReason::TooManyMoves(count));
             return None;
         }
         match play_moves(&pos, moves) {
             Ok(p) => Some(p),
-            Err((ply, e)) => {
-                self.error(line, Some(id), format!("{context}moves: ply {ply}: {e}"));
+            Err(e) => {
+                self.error(line, Some(id), LoadReason::Moves(Box::new(e)));
                 None
             }
         }
@@ -828,11 +1028,10 @@ impl Validator<'_> {
         index: usize,
         id: &str,
         variant: &Variant,
-        context: &str,
         fields: ExpectFields,
     ) -> Expectations {
         let at = |key: &str| {
-            if context.is_empty() {
+            if self.alternative.is_none() {
                 self.map.case_key_line(index, key)
             } else {
                 self.map.case_key_line(index, "alternatives")
@@ -842,23 +1041,12 @@ impl Validator<'_> {
             (at("perft"), at("divide"), at("legal"), at("illegal"));
         for depth in fields.perft.keys() {
             if *depth == 0 || *depth > MAX_DEPTH {
-                self.error(
-                    perft_line,
-                    Some(id),
-                    format!("{context}perft: depth {depth} is outside 1..={MAX_DEPTH}"),
-                );
+                self.error(perft_line, Some(id), LoadReason::PerftDepth(*depth));
             }
         }
         let divide = fields.divide.and_then(|d| {
             if d.depth == 0 || d.depth > MAX_DEPTH {
-                self.error(
-                    divide_line,
-                    Some(id),
-                    format!(
-                        "{context}divide: depth {} is outside 1..={MAX_DEPTH}",
-                        d.depth
-                    ),
-                );
+                self.error(divide_line, Some(id), LoadReason::DivideDepth(d.depth));
                 return None;
             }
             let mut moves = BTreeMap::new();
@@ -869,11 +1057,21 @@ impl Validator<'_> {
                             self.error(
                                 divide_line,
                                 Some(id),
-                                format!("{context}divide: move `{canonical}` is listed twice"),
+                                LoadReason::ListedTwice {
+                                    key: "divide",
+                                    text: canonical,
+                                },
                             );
                         }
                     }
-                    Err(e) => self.error(divide_line, Some(id), format!("{context}divide: {e}")),
+                    Err(error) => self.error(
+                        divide_line,
+                        Some(id),
+                        LoadReason::BadMove {
+                            key: "divide",
+                            error: Box::new(error),
+                        },
+                    ),
                 }
             }
             Some(Divide {
@@ -889,24 +1087,29 @@ impl Validator<'_> {
             self.error(
                 divide_line,
                 Some(id),
-                format!(
-                    "{context}divide: the counts sum to {}, but perft {} says {p}",
-                    d.total(),
-                    d.depth
-                ),
+                LoadReason::DivideSum {
+                    sum: d.total(),
+                    depth: d.depth,
+                    perft: *p,
+                },
             );
         }
-        let mut canonical_list = |list: Vec<String>, key: &str, line: usize| {
+        let mut canonical_list = |list: Vec<String>, key: &'static str, line: usize| {
             let mut out: Vec<String> = Vec::new();
             for text in list {
                 match normalise_move_text(variant, &text) {
-                    Ok(c) if out.contains(&c) => self.error(
+                    Ok(c) if out.contains(&c) => {
+                        self.error(line, Some(id), LoadReason::ListedTwice { key, text: c })
+                    }
+                    Ok(c) => out.push(c),
+                    Err(error) => self.error(
                         line,
                         Some(id),
-                        format!("{context}{key}: move `{c}` is listed twice"),
+                        LoadReason::BadMove {
+                            key,
+                            error: Box::new(error),
+                        },
                     ),
-                    Ok(c) => out.push(c),
-                    Err(e) => self.error(line, Some(id), format!("{context}{key}: {e}")),
                 }
             }
             out
@@ -918,7 +1121,7 @@ impl Validator<'_> {
                 self.error(
                     illegal_line,
                     Some(id),
-                    format!("{context}move `{m}` is listed both as legal and as illegal"),
+                    LoadReason::LegalAndIllegal(m.clone()),
                 );
             }
         }
@@ -941,21 +1144,21 @@ impl Validator<'_> {
         case_rules: Rules,
     ) -> Alternative {
         let line = self.map.case_key_line(index, "alternatives");
-        let context = format!("alternatives[{number}]: ");
+        self.alternative = Some(number);
         if alt.reading.trim().is_empty() {
-            self.error(line, Some(id), format!("{context}reading is empty"));
+            self.error(line, Some(id), LoadReason::ReadingEmpty);
         }
         let mut rules = case_rules;
         let mut options_ok = true;
         for (name, value) in &alt.options {
             if let Err(e) = rules.set(name, value) {
-                self.error(line, Some(id), format!("{context}options: {e}"));
+                self.error(line, Some(id), LoadReason::Option(e));
                 options_ok = false;
             }
         }
         let position = match replay {
             Some((fen, moves)) if options_ok && !alt.options.is_empty() => {
-                self.position(index, id, fen, moves, rules, &context)
+                self.position(index, id, fen, moves, rules)
             }
             _ => None,
         };
@@ -963,7 +1166,6 @@ impl Validator<'_> {
             index,
             id,
             case_rules.variant,
-            &context,
             ExpectFields {
                 perft: alt.perft,
                 divide: alt.divide,
@@ -973,8 +1175,9 @@ impl Validator<'_> {
             },
         );
         if expect.is_empty() {
-            self.error(line, Some(id), format!("{context}expects nothing"));
+            self.error(line, Some(id), LoadReason::AlternativeExpectsNothing);
         }
+        self.alternative = None;
         Alternative {
             reading: alt.reading,
             options: alt.options,
@@ -1026,7 +1229,7 @@ mod tests {
             line: Some(3),
             column: None,
             case: Some("x\u{2028}y".into()),
-            message: "unknown variant `c\nd\u{85}`".into(),
+            reason: Box::new(LoadReason::Io("unknown variant `c\nd\u{85}`".into())),
         };
         assert_eq!(
             e.to_string(),
@@ -1067,8 +1270,10 @@ mod tests {
         );
         let e = refused(&text);
         assert!(
-            e.message.contains("YAML aliases expand the suite")
-                || e.message.contains("repetition limit exceeded"),
+            e.reason
+                .to_string()
+                .contains("YAML aliases expand the suite")
+                || e.reason.to_string().contains("repetition limit exceeded"),
             "{e}"
         );
     }
@@ -1084,7 +1289,7 @@ mod tests {
         );
         let e = refused(&text);
         assert!(
-            e.message.ends_with(
+            e.reason.to_string().ends_with(
                 "legal[20]: YAML aliases expand the suite to more than 16 times its size"
             ),
             "{e}"
@@ -1101,7 +1306,12 @@ mod tests {
             "]".repeat(5000)
         );
         let e = refused(&text);
-        assert!(e.message.contains("nested more than 64 levels deep"), "{e}");
+        assert!(
+            e.reason
+                .to_string()
+                .contains("nested more than 64 levels deep"),
+            "{e}"
+        );
         assert_eq!((e.line, e.column), (Some(6), Some(12 + 64)), "{e}");
         assert_eq!(e.case.as_deref(), Some("a"), "{e}");
         // Block nesting costs the parser linear time; its own limit refuses it.
@@ -1110,7 +1320,10 @@ mod tests {
             "- ".repeat(100_000)
         );
         let e = refused(&text);
-        assert!(e.message.contains("recursion limit exceeded"), "{e}");
+        assert!(
+            e.reason.to_string().contains("recursion limit exceeded"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1121,9 +1334,14 @@ mod tests {
         let suite = load_str(&format!("\u{feff}{body}"), Path::new("t.yaml")).expect("accepted");
         assert_eq!(suite.cases.len(), 1);
         let e = refused(&body.replace("cases:", "\u{feff}cases:"));
-        assert!(e.message.contains("line 4 holds a byte-order mark"), "{e}");
+        assert!(
+            e.reason
+                .to_string()
+                .contains("line 4 holds a byte-order mark"),
+            "{e}"
+        );
         let e = load_bytes(vec![0xff, 0xfe, b'v', 0], Path::new("t.yaml")).expect_err("refused");
-        assert!(e[0].message.contains("UTF-16"), "{}", e[0]);
+        assert!(e[0].reason.to_string().contains("UTF-16"), "{}", e[0]);
     }
 
     #[test]

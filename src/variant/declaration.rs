@@ -249,8 +249,9 @@ pub struct VariantSpec {
     pub en_passant: bool,
     /// The hand, if any.
     pub hand: HandKind,
-    /// Whether FEN may hold the neutral `*` square (the unclaimed Pink Panther jewel).
-    pub jewel: bool,
+    /// Whether a square may hold the neutral piece, `*` in FEN (the unclaimed Pink Panther
+    /// jewel), which belongs to neither side.
+    pub neutral: bool,
     /// Whether a pawn may stand on its own first rank (a Pink Panther Silvergeneral robbed of
     /// the jewel there is a Pawn, PP-3 and PP-5); elsewhere such a set-up is refused.
     pub pawns_on_first_rank: bool,

@@ -36,7 +36,7 @@ pub fn spec() -> VariantSpec {
         castling: corner_castling(8, 8, 'e', ('g', 'f'), ('c', 'd')),
         en_passant: true,
         hand: HandKind::None,
-        jewel: false,
+        neutral: false,
         pawns_on_first_rank: false,
         options: vec![],
         rulings: RULINGS,

@@ -3,7 +3,9 @@
 //! All data, no hooks: chess with the Changeling, which moves by the colour of the square it
 //! stands on (a [`MovementSpec::BySquareColour`] piece: `BN` from light squares, `RN` from dark
 //! ones), and the Dominator `BNK`, the only promotion, after the Queen. The Black array option
-//! (PL-1) chooses the start position and with it Black's castling (PL-4).
+//! (PL-1) chooses the start position and with it Black's castling (PL-4). En passant is FIDE's:
+//! RULES.md gives it no id of its own, so it falls under the id chess uses, `FIDE-EN-PASSANT`
+//! (docs/rules/plutonian.md, gap 8).
 
 use super::chess;
 use crate::variant::{
@@ -39,8 +41,9 @@ pub fn spec() -> VariantSpec {
             )
             .with_castling("diagram", orthodox),
         ],
-        rulings: &["GE-1", "PL-1", "PL-2", "PL-3", "PL-4"],
+        rulings: &["GE-1", "PL-1", "PL-2", "PL-3", "PL-4", "FIDE-EN-PASSANT"],
         move_rulings: vec![
+            MoveRuling::new(MoveKind::EnPassant, "FIDE-EN-PASSANT"),
             MoveRuling::new(MoveKind::Promotion, "PL-3"),
             MoveRuling::new(MoveKind::Castling, "PL-4"),
         ],
@@ -68,7 +71,7 @@ mod tests {
     use crate::variants;
 
     /// The classifier names the Changeling's moves, castling and promotion by their PL
-    /// rulings; en passant follows FIDE, under no ruling of its own.
+    /// rulings; en passant follows FIDE, under chess's `FIDE-EN-PASSANT`.
     #[test]
     fn moves_are_classified_by_their_rulings() {
         let mut rules = variants::rules("plutonian").expect("variant");
@@ -77,7 +80,10 @@ mod tests {
         // c2 is light: the Changeling moves as a Bishop or a Knight.
         assert_eq!(kinds("c2e4"), [(MoveKind::Ordinary, Some("PL-2"))]);
         assert_eq!(kinds("e1c1"), [(MoveKind::Castling, Some("PL-4"))]);
-        assert_eq!(kinds("e5d6"), [(MoveKind::EnPassant, None)]);
+        assert_eq!(
+            kinds("e5d6"),
+            [(MoveKind::EnPassant, Some("FIDE-EN-PASSANT"))]
+        );
         assert_eq!(
             kinds("b7b8d"),
             [

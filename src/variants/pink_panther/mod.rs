@@ -600,7 +600,7 @@ pub fn spec() -> VariantSpec {
         castling: vec![],
         en_passant: false,
         hand: HandKind::None,
-        jewel: true,
+        neutral: true,
         pawns_on_first_rank: true,
         options: vec![OptionSpec::new(
             "medinese",
