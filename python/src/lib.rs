@@ -314,23 +314,28 @@ fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Opti
     Ok(Some(list.join(" ")))
 }
 
-/// Options given as a mapping of names to values, in the mapping's order.
+/// Options given as a mapping of names to values (in the mapping's order), or as a sequence
+/// of `name=value` texts as on the command line.
 fn options_text(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    let wrong_type = || {
+        pyo3::exceptions::PyTypeError::new_err(
+            "options: expected a dict of str to str (or a list of \"name=value\" str)",
+        )
+    };
     let Some(options) = options else {
         return Ok(Vec::new());
     };
-    let dict = options.cast::<PyDict>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("options: expected a dict of str to str")
-    })?;
+    let Ok(dict) = options.cast::<PyDict>() else {
+        if options.is_instance_of::<PyString>() {
+            return Err(wrong_type());
+        }
+        return options.extract::<Vec<String>>().map_err(|_| wrong_type());
+    };
     let mut out = Vec::with_capacity(dict.len());
     for (name, value) in dict.iter() {
         match (name.extract::<String>(), value.extract::<String>()) {
             (Ok(name), Ok(value)) => out.push(format!("{name}={value}")),
-            _ => {
-                return Err(pyo3::exceptions::PyTypeError::new_err(
-                    "options: expected a dict of str to str",
-                ));
-            }
+            _ => return Err(wrong_type()),
         }
     }
     Ok(out)
@@ -341,7 +346,8 @@ fn options_text(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
 /// `Position(variant, fen=None, moves=(), options={})`: the start position of `variant`
 /// (see `variants()`), or `fen`, with `moves` (move text such as `e2e4`, `N@b2`, `f1b5,N@a2`;
 /// a sequence or one space-separated string) played from it; `options` maps rule option names
-/// to values (`{"game-end": "movegen"}`). Raises VariantError, FenError or MoveError.
+/// to values (`{"game-end": "movegen"}`; a list of `"name=value"` texts is taken too).
+/// Raises VariantError, FenError or MoveError.
 #[pyclass(name = "Position", module = "cvperft")]
 #[derive(Clone)]
 struct PyPosition {
