@@ -560,8 +560,8 @@ fn variant_list(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         game_end.set_item("ruling", "GE-1")?;
         game_end.set_item(
             "help",
-            "rules: the variant's own decisive rules end the game; movegen: only positions \
-             without legal moves",
+            "rules: checkmate, stalemate and the variant's own decisive rules end the game; \
+             movegen: only positions without legal moves end it",
         )?;
         options.append(game_end)?;
         d.set_item("options", options)?;
