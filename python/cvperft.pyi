@@ -118,6 +118,10 @@ class Position:
     def __copy__(self) -> "Position": ...
     def __deepcopy__(self, memo: Any) -> "Position": ...
     def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(
+        self,
+    ) -> tuple[type["Position"], tuple[str, str, None, list[str]]]:
+        """Pickles as the variant, the FEN and the options."""
 
 def variants() -> list[dict[str, Any]]:
     """Every variant: `id`, `name`, `files`, `ranks`, `start_fen`, `options` (each with

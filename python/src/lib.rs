@@ -512,6 +512,25 @@ impl PyPosition {
         self.clone()
     }
 
+    /// Pickles as the variant, the FEN and the options (for `pickle` and `multiprocessing`).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyAny>, (String, String, Option<()>, Vec<String>)) {
+        let this = slf.borrow();
+        let options = this
+            .pos
+            .rules()
+            .option_pairs()
+            .into_iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        (
+            slf.get_type().into_any(),
+            (this.variant.clone(), to_fen(&this.pos), None, options),
+        )
+    }
+
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.extract::<PyRef<'_, PyPosition>>() {
             Ok(o) => {

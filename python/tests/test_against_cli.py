@@ -3,6 +3,8 @@ registry under every value of every rule option: FEN, legal moves, perft, divide
 board picture. Both go through the same library (cvperft::request, cvperft::perft); these
 tests check the binding's translation, not the rules (the suites do that)."""
 
+import copy
+import pickle
 import random
 import zlib
 
@@ -110,3 +112,11 @@ def test_depth_zero_and_a_finished_game():
     assert mated.legal_moves() == []
     assert mated.perft(3) == 0
     assert mated.divide(3) == {}
+
+
+def test_copies_and_pickles_are_equal():
+    pos = cvperft.Position("bachelor-kamil", moves=walk("bachelor-kamil", {"black-array": "rotational"}, 6, seed=3),
+                           options={"black-array": "rotational", "game-end": "movegen"})
+    for other in (pos.copy(), copy.copy(pos), copy.deepcopy(pos), pickle.loads(pickle.dumps(pos))):
+        assert other == pos and other is not pos
+        assert other.options == pos.options and other.perft(2) == pos.perft(2)
