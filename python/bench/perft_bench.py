@@ -41,7 +41,11 @@ def bench_depths():
 def suite_counts(cli):
     """Every perft check of the suites, as `cvperft export --format jsonl` writes it."""
     done = subprocess.run(
-        [cli, "export", "--format", "jsonl", "--slow"], cwd=REPO, capture_output=True, text=True, check=True
+        [cli, "export", "--format", "jsonl", "--slow"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     items = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     return [i for i in items if i["kind"] == "perft" and i["status"] in ("normal", "disputed")]
@@ -70,9 +74,29 @@ def plan(cli):
         ]
         if not matches:
             sys.exit(f"bench {variant} d{depth}: no suite case counts the start position that deep")
-        out.append((f"{variant}::start::d{depth}", variant, v["start_fen"], options, depth, matches[0]["expected"]))
-    (kiwipete,) = [i for i in items if i["variant"] == "chess" and i["case"] == "kiwipete" and i["depth"] == 4]
-    out.append(("chess::kiwipete::d4", "chess", kiwipete["fen_after"], kiwipete["options"], 4, kiwipete["expected"]))
+        out.append(
+            (
+                f"{variant}::start::d{depth}",
+                variant,
+                v["start_fen"],
+                options,
+                depth,
+                matches[0]["expected"],
+            )
+        )
+    (kiwipete,) = [
+        i for i in items if i["variant"] == "chess" and i["case"] == "kiwipete" and i["depth"] == 4
+    ]
+    out.append(
+        (
+            "chess::kiwipete::d4",
+            "chess",
+            kiwipete["fen_after"],
+            kiwipete["options"],
+            4,
+            kiwipete["expected"],
+        )
+    )
     return out
 
 
@@ -108,14 +132,22 @@ def main():
 
         cli_time, cli_nodes = best_of(args.repeat, run_cli)
         assert cli_nodes == expected, f"{name}: the CLI counts {cli_nodes}"
-        print(f"{name:28} {expected:>11,} {py_time * 1e3:>8.1f}ms {cli_time * 1e3:>8.1f}ms {py_time / cli_time:>10.2f}")
+        print(
+            f"{name:28} {expected:>11,} {py_time * 1e3:>8.1f}ms {cli_time * 1e3:>8.1f}ms {py_time / cli_time:>10.2f}"
+        )
 
     start = cvperft.Position("chess")
     per_call, _ = best_of(args.repeat, lambda: [start.perft(1) for _ in range(args.calls)])
     print(f"perft(1) on the chess start position: {per_call / args.calls * 1e6:.2f} us a call")
-    per_call, _ = best_of(args.repeat, lambda: [start.legal_moves() for _ in range(args.calls // 10)])
-    print(f"legal_moves() on the chess start position: {per_call / (args.calls // 10) * 1e6:.2f} us a call")
-    per_call, _ = best_of(args.repeat, lambda: [cvperft.Position("chess") for _ in range(args.calls // 10)])
+    per_call, _ = best_of(
+        args.repeat, lambda: [start.legal_moves() for _ in range(args.calls // 10)]
+    )
+    print(
+        f"legal_moves() on the chess start position: {per_call / (args.calls // 10) * 1e6:.2f} us a call"
+    )
+    per_call, _ = best_of(
+        args.repeat, lambda: [cvperft.Position("chess") for _ in range(args.calls // 10)]
+    )
     print(f"Position('chess'): {per_call / (args.calls // 10) * 1e6:.2f} us a call")
 
 

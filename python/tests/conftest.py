@@ -27,14 +27,18 @@ def cli():
     if not path.is_file():
         if given:
             pytest.fail(f"CVPERFT_BIN={given} does not exist")
-        pytest.skip(f"skipped: no cvperft binary at {path} (cargo build --release, or set CVPERFT_BIN)")
+        pytest.skip(
+            f"skipped: no cvperft binary at {path} (cargo build --release, or set CVPERFT_BIN)"
+        )
 
     def run(*args, check=True):
         done = subprocess.run(
             [str(path), *map(str, args)], cwd=REPO, capture_output=True, text=True, timeout=600
         )
         if check and done.returncode != 0:
-            raise AssertionError(f"cvperft {' '.join(map(str, args))}: exit {done.returncode}: {done.stderr}")
+            raise AssertionError(
+                f"cvperft {' '.join(map(str, args))}: exit {done.returncode}: {done.stderr}"
+            )
         return done
 
     return run

@@ -8,9 +8,8 @@ import pickle
 import random
 import zlib
 
-import pytest
-
 import cvperft
+import pytest
 from conftest import divide_lines
 
 VARIANTS = cvperft.variants()
@@ -57,7 +56,10 @@ def test_variants_are_the_registry(cli):
         assert v["options"][-1]["name"] == "game-end"
         for o in v["options"]:
             assert o["default"] == o["values"][0]
-            assert f"  option {o['name']} = {' | '.join(o['values'])} (default {o['default']}; {o['ruling']})" in listed
+            assert (
+                f"  option {o['name']} = {' | '.join(o['values'])} (default {o['default']}; {o['ruling']})"
+                in listed
+            )
 
 
 @pytest.mark.parametrize("variant,options", list(readings()))
@@ -115,8 +117,11 @@ def test_depth_zero_and_a_finished_game():
 
 
 def test_copies_and_pickles_are_equal():
-    pos = cvperft.Position("bachelor-kamil", moves=walk("bachelor-kamil", {"black-array": "rotational"}, 6, seed=3),
-                           options={"black-array": "rotational", "game-end": "movegen"})
+    pos = cvperft.Position(
+        "bachelor-kamil",
+        moves=walk("bachelor-kamil", {"black-array": "rotational"}, 6, seed=3),
+        options={"black-array": "rotational", "game-end": "movegen"},
+    )
     for other in (pos.copy(), copy.copy(pos), copy.deepcopy(pos), pickle.loads(pickle.dumps(pos))):
         assert other == pos and other is not pos
         assert other.options == pos.options and other.perft(2) == pos.perft(2)

@@ -3,20 +3,39 @@ with check's selection flags as keyword arguments."""
 
 import json
 
-import pytest
-
 import cvperft
+import pytest
 from conftest import without_seconds
 
 
 @pytest.mark.parametrize(
     "paths,filters,flags",
     [
-        ("suites/chess.yaml", {"filter": "kiwipete", "max_nodes": 100_000}, ["--filter", "kiwipete", "--max-nodes", "100000"]),
-        ("suites", {"variant": "cerimon", "max_nodes": 50_000}, ["--variant", "cerimon", "--max-nodes", "50000"]),
-        ("suites", {"rule": "GE-1", "max_nodes": 50_000}, ["--rule", "GE-1", "--max-nodes", "50000"]),
-        ("suites", {"shard": "2/7", "max_nodes": 20_000}, ["--shard", "2/7", "--max-nodes", "20000"]),
-        ("suites/pink-panther.yaml", {"slow": True, "max_nodes": 300_000}, ["--slow", "--max-nodes", "300000"]),
+        (
+            "suites/chess.yaml",
+            {"filter": "kiwipete", "max_nodes": 100_000},
+            ["--filter", "kiwipete", "--max-nodes", "100000"],
+        ),
+        (
+            "suites",
+            {"variant": "cerimon", "max_nodes": 50_000},
+            ["--variant", "cerimon", "--max-nodes", "50000"],
+        ),
+        (
+            "suites",
+            {"rule": "GE-1", "max_nodes": 50_000},
+            ["--rule", "GE-1", "--max-nodes", "50000"],
+        ),
+        (
+            "suites",
+            {"shard": "2/7", "max_nodes": 20_000},
+            ["--shard", "2/7", "--max-nodes", "20000"],
+        ),
+        (
+            "suites/pink-panther.yaml",
+            {"slow": True, "max_nodes": 300_000},
+            ["--slow", "--max-nodes", "300000"],
+        ),
     ],
 )
 def test_the_report_is_the_cli_json(cli, repo, monkeypatch, paths, filters, flags):
@@ -31,7 +50,9 @@ def test_the_report_is_the_cli_json(cli, repo, monkeypatch, paths, filters, flag
 def test_paths_as_a_list_and_path_objects(repo):
     one = cvperft.check(repo / "suites" / "chess.yaml", filter="::start::", jobs=1)
     both = cvperft.check(
-        [repo / "suites" / "chess.yaml", str(repo / "suites" / "cerimon.yaml")], filter="::start::", jobs=1
+        [repo / "suites" / "chess.yaml", str(repo / "suites" / "cerimon.yaml")],
+        filter="::start::",
+        jobs=1,
     )
     assert {r["variant"] for r in one["results"]} == {"chess"}
     assert {r["variant"] for r in both["results"]} == {"chess", "cerimon"}

@@ -6,9 +6,8 @@ import pathlib
 import subprocess
 import sys
 
-import pytest
-
 import cvperft
+import pytest
 
 
 def raised(kind, call):
@@ -25,16 +24,24 @@ def test_the_classes():
 
 def test_unknown_variant_and_options():
     e = raised(cvperft.VariantError, lambda: cvperft.Position("nosuch"))
-    assert e.field == "variant" and "unknown variant `nosuch`" in str(e) and "pink-panther" in str(e)
+    assert (
+        e.field == "variant" and "unknown variant `nosuch`" in str(e) and "pink-panther" in str(e)
+    )
     e = raised(cvperft.VariantError, lambda: cvperft.Position("chess", options={"foo": "bar"}))
     assert e.field == "option" and "no option `foo`" in str(e)
-    e = raised(cvperft.VariantError, lambda: cvperft.Position("cerimon", options={"resurrect-by": "x"}))
+    e = raised(
+        cvperft.VariantError, lambda: cvperft.Position("cerimon", options={"resurrect-by": "x"})
+    )
     assert e.field == "option"
-    e = raised(cvperft.VariantError, lambda: cvperft.Position("chess", options={"game-end": "never"}))
+    e = raised(
+        cvperft.VariantError, lambda: cvperft.Position("chess", options={"game-end": "never"})
+    )
     assert "game-end" in str(e)
     e = raised(cvperft.VariantError, lambda: cvperft.Position("chess", options=["game-end"]))
     assert e.field == "option" and "not of the form name=value" in str(e)
-    assert cvperft.Position("chess", options=["game-end=movegen"]).options == [("game-end", "movegen")]
+    assert cvperft.Position("chess", options=["game-end=movegen"]).options == [
+        ("game-end", "movegen")
+    ]
 
 
 def test_bad_fen_names_field_and_column():
@@ -75,7 +82,10 @@ def test_bad_san_names_kind_and_column():
     assert (e.field, e.kind, e.column) == ("san", "syntax", 4)
     e = raised(cvperft.MoveError, lambda: pos.parse_san("Ke2"))
     assert e.kind == "illegal"
-    e = raised(cvperft.MoveError, lambda: cvperft.Position("chess", fen="k7/8/8/8/8/8/8/KN3N2 w - - 0 1").parse_san("Nd2"))
+    e = raised(
+        cvperft.MoveError,
+        lambda: cvperft.Position("chess", fen="k7/8/8/8/8/8/8/KN3N2 w - - 0 1").parse_san("Nd2"),
+    )
     assert e.kind == "ambiguous" and sorted(e.legal) == ["Nbd2", "Nfd2"]
     raised(cvperft.MoveError, lambda: pos.parse_san("N" * 1000))
 
@@ -133,7 +143,10 @@ def test_suite_errors(tmp_path):
 
 
 def test_nothing_selected(repo):
-    e = raised(cvperft.SuiteError, lambda: cvperft.check(repo / "suites" / "chess.yaml", filter="no such check"))
+    e = raised(
+        cvperft.SuiteError,
+        lambda: cvperft.check(repo / "suites" / "chess.yaml", filter="no such check"),
+    )
     assert "no check matches" in str(e)
 
 
@@ -154,6 +167,8 @@ for i in range(3000):
             pass
 print("survived")
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "survived"

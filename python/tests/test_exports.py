@@ -4,9 +4,8 @@ EPD export read by python-chess (PyPI `chess`) and counted by both."""
 
 import sys
 
-import pytest
-
 import cvperft
+import pytest
 from conftest import REPO, load_jsonl
 
 MAX_NODES = 200_000
@@ -46,11 +45,16 @@ def test_exported_counts_are_met(exported):
 
 
 def test_python_chess_reads_the_epd_export_and_counts_the_same(cli):
-    chess = pytest.importorskip("chess", reason="skipped: python-chess (PyPI `chess`) is not installed")
+    chess = pytest.importorskip(
+        "chess", reason="skipped: python-chess (PyPI `chess`) is not installed"
+    )
     # python-chess's perft as tests/export.rs counts it (tests/python/python_chess_perft.py).
     sys.path.insert(0, str(REPO / "tests" / "python"))
     from python_chess_perft import perft as python_chess_perft
-    lines = cli("export", "--format", "epd", "-v", "chess", "--max-nodes", 50_000).stdout.splitlines()
+
+    lines = cli(
+        "export", "--format", "epd", "-v", "chess", "--max-nodes", 50_000
+    ).stdout.splitlines()
     assert lines
     counted = 0
     for line in lines:
@@ -62,7 +66,9 @@ def test_python_chess_reads_the_epd_export_and_counts_the_same(cli):
             expected = ops.get(f"D{depth}")
             if expected is None or expected > 50_000:
                 continue
-            assert ours.perft(depth) == int(expected) == python_chess_perft(board, depth), (ops["id"], depth)
+            assert ours.perft(depth) == int(expected) == python_chess_perft(board, depth), (
+                ops["id"],
+                depth,
+            )
             counted += 1
     assert counted >= 20
-

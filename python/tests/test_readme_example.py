@@ -11,7 +11,7 @@ import pytest
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 
-STAND_IN = '''
+STAND_IN = """
 import chess
 
 
@@ -30,13 +30,13 @@ class Board:
 
 def from_fen(fen):
     return Board(chess.Board(fen))
-'''
+"""
 
 
 def example():
     text = README.read_text()
     section = text[text.index("### Python") :]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     (test,) = [b for b in blocks if "def test_" in b]
     return test
 
@@ -66,4 +66,6 @@ def test_the_example_names_the_first_wrong_move(tmp_path):
     done = run(tmp_path, broken="h3g2")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "1 failed, 1 passed" in done.stdout
-    assert re.search(r"AssertionError: after [a-h][1-8][a-h][1-8]: compare divide 1", done.stdout), done.stdout
+    assert re.search(
+        r"AssertionError: after [a-h][1-8][a-h][1-8]: compare divide 1", done.stdout
+    ), done.stdout

@@ -5,9 +5,8 @@ import pathlib
 import subprocess
 import sys
 
-import pytest
-
 import cvperft
+import pytest
 
 
 def test_the_package_ships_its_stubs():
