@@ -14,6 +14,8 @@ use crate::variants;
 pub const MAX_DEPTH: u32 = 15;
 /// Most moves accepted in one path.
 pub const MAX_MOVES: usize = 10_000;
+/// Most worker threads a perft or divide accepts.
+pub const MAX_THREADS: usize = 256;
 
 /// Why rules cannot be built from a variant id and options.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

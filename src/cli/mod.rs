@@ -263,11 +263,12 @@ pub fn moves_refused(what: &str, error: &MovesError) -> Failure {
     Failure::input(format!("{what}: {error}"))
 }
 
-/// Refuses 0 or more than 256 worker threads.
+/// Refuses 0 or more than [`MAX_THREADS`](cvperft::request::MAX_THREADS) worker threads.
 pub(crate) fn check_threads(threads: usize) -> Result<()> {
-    if threads == 0 || threads > 256 {
+    use cvperft::request::MAX_THREADS;
+    if threads == 0 || threads > MAX_THREADS {
         bail!(Failure::input(format!(
-            "--threads {threads}: expected 1 to 256"
+            "--threads {threads}: expected 1 to {MAX_THREADS}"
         )));
     }
     Ok(())

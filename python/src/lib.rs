@@ -1,0 +1,682 @@
+//! The `cvperft` Python module: positions, perft, divide, SAN and board pictures of every
+//! variant, and conformance runs over the suites, from Python.
+//!
+//! Everything here is translation: Python arguments into the library's requests
+//! ([`cvperft::request`], [`cvperft::conformance`]), its answers into Python objects, and its
+//! typed errors into `ValueError` subclasses carrying the field and column they name. No rule
+//! of any game is written here, so the module answers exactly as the `cvperft` binary does.
+//! Long work (perft, divide, check) runs with the interpreter released (`Python::detach`), so
+//! other Python threads go on meanwhile.
+
+use cvperft::conformance::{self, CheckError, CheckOptions};
+use cvperft::diagram::svg::{self, SvgOptions};
+use cvperft::diagram::{Board, Overlay};
+use cvperft::notation::{MoveError as MoveTextError, PositionTextError};
+use cvperft::notation::{move_text, parse_move, to_fen};
+use cvperft::perft::{PerftConfig, divide_with, perft_with};
+use cvperft::position::Position;
+use cvperft::report::Renderer;
+use cvperft::report::json::Json;
+use cvperft::request::{
+    MAX_DEPTH, MAX_THREADS, MovesError, PositionRequest, RequestError, play_path,
+};
+use cvperft::san::{SanError, SanErrorKind};
+use cvperft::suite::{Selection, Shard};
+use cvperft::variant::{GameEnd, Rules};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use std::path::PathBuf;
+
+create_exception!(
+    cvperft,
+    CvperftError,
+    PyValueError,
+    "Base class of the errors cvperft raises for bad input (a ValueError).\n\n\
+     `field` names what is wrong (`variant`, `option`, `fen`, `position`, `moves`, `move`, \
+     `san`, `depth`, `threads`, `jobs`, `paths`, a selection filter), `column` its 1-based \
+     column when known, else None."
+);
+create_exception!(
+    cvperft,
+    VariantError,
+    CvperftError,
+    "An unknown variant, an option that is not `name=value`, an unknown option or value."
+);
+create_exception!(
+    cvperft,
+    FenError,
+    CvperftError,
+    "A FEN that cannot be read (`field`: board, hand, side, castling, en-passant, halfmove, \
+     fullmove or fen; `column`: 1-based in the FEN) or that describes an illegal position \
+     (`field`: position)."
+);
+create_exception!(
+    cvperft,
+    MoveError,
+    CvperftError,
+    "Move text or SAN that names no legal move.\n\n`column`: the 1-based column of a syntax \
+     error (None for a well-formed move that is not legal); `ply`: the 1-based ply in a path \
+     of moves (None for one move); `legal`: the legal moves, closest first (SAN for SAN); \
+     `kind`: syntax, illegal or ambiguous."
+);
+create_exception!(
+    cvperft,
+    SuiteError,
+    CvperftError,
+    "Suites that cannot be loaded (`path`, `line`, `column` of the first problem; every \
+     problem in the message), no suite under the paths, or a selection that chooses nothing."
+);
+
+/// Attributes of an error beyond its message.
+#[derive(Default)]
+struct Details {
+    field: &'static str,
+    column: Option<usize>,
+    ply: Option<usize>,
+    legal: Option<Vec<String>>,
+    kind: Option<&'static str>,
+    path: Option<PathBuf>,
+    line: Option<usize>,
+}
+
+/// An error of class `E` with `message` and the attributes of `details` (`field` and
+/// `column` always, the others when the class has them).
+fn error<E: pyo3::PyTypeInfo>(py: Python<'_>, message: String, details: Details) -> PyErr {
+    let err = PyErr::new::<E, _>(message);
+    let value = err.value(py);
+    // Setting attributes on a fresh exception instance does not fail; if it ever did, the
+    // exception would still carry its message.
+    let _ = value.setattr("field", details.field);
+    let _ = value.setattr("column", details.column);
+    if E::type_object(py).is(py.get_type::<MoveError>()) {
+        let _ = value.setattr("ply", details.ply);
+        let _ = value.setattr("legal", details.legal.unwrap_or_default());
+        let _ = value.setattr("kind", details.kind);
+    }
+    if E::type_object(py).is(py.get_type::<SuiteError>()) {
+        let _ = value.setattr("path", details.path);
+        let _ = value.setattr("line", details.line);
+    }
+    err
+}
+
+/// A plain `ValueError` subclass for an argument out of range.
+fn out_of_range(py: Python<'_>, field: &'static str, message: String) -> PyErr {
+    error::<CvperftError>(
+        py,
+        message,
+        Details {
+            field,
+            ..Details::default()
+        },
+    )
+}
+
+/// Refuses a depth the command line refuses.
+fn check_depth(py: Python<'_>, depth: i64) -> PyResult<u32> {
+    match u32::try_from(depth) {
+        Ok(d) if d <= MAX_DEPTH => Ok(d),
+        _ => Err(out_of_range(
+            py,
+            "depth",
+            format!("depth {depth}: expected 0 to {MAX_DEPTH}"),
+        )),
+    }
+}
+
+/// Refuses a number of threads the command line refuses.
+fn check_threads(py: Python<'_>, threads: i64) -> PyResult<usize> {
+    match usize::try_from(threads) {
+        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
+        _ => Err(out_of_range(
+            py,
+            "threads",
+            format!("threads {threads}: expected 1 to {MAX_THREADS}"),
+        )),
+    }
+}
+
+fn move_error(py: Python<'_>, e: MoveTextError, field: &'static str, ply: Option<usize>) -> PyErr {
+    let message = match ply {
+        Some(ply) => format!("{field}: ply {ply}: {e}"),
+        None => e.to_string(),
+    };
+    error::<MoveError>(
+        py,
+        message,
+        Details {
+            field,
+            column: (e.column > 0).then_some(e.column),
+            ply,
+            kind: Some(if e.column > 0 { "syntax" } else { "illegal" }),
+            legal: Some(e.legal),
+            ..Details::default()
+        },
+    )
+}
+
+fn moves_error(py: Python<'_>, e: MovesError) -> PyErr {
+    match e {
+        MovesError::Illegal { ply, error } => move_error(py, error, "moves", Some(ply)),
+        other @ MovesError::TooMany(_) => error::<MoveError>(
+            py,
+            format!("moves: {other}"),
+            Details {
+                field: "moves",
+                ..Details::default()
+            },
+        ),
+    }
+}
+
+fn request_error(py: Python<'_>, e: RequestError) -> PyErr {
+    match e {
+        RequestError::Rules(e) => {
+            let field = match e {
+                cvperft::request::RulesError::UnknownVariant(_) => "variant",
+                _ => "option",
+            };
+            error::<VariantError>(
+                py,
+                e.to_string(),
+                Details {
+                    field,
+                    ..Details::default()
+                },
+            )
+        }
+        RequestError::Fen(PositionTextError::Fen(e)) => error::<FenError>(
+            py,
+            e.to_string(),
+            Details {
+                field: e.field,
+                column: Some(e.column),
+                ..Details::default()
+            },
+        ),
+        RequestError::Fen(e @ PositionTextError::Position(_)) => error::<FenError>(
+            py,
+            format!("FEN: {e}"),
+            Details {
+                field: "position",
+                ..Details::default()
+            },
+        ),
+        RequestError::Moves(e) => moves_error(py, e),
+    }
+}
+
+fn san_error(py: Python<'_>, e: SanError) -> PyErr {
+    let kind = match e.kind {
+        SanErrorKind::Syntax => "syntax",
+        SanErrorKind::Illegal => "illegal",
+        SanErrorKind::Ambiguous => "ambiguous",
+    };
+    error::<MoveError>(
+        py,
+        format!("SAN {e}"),
+        Details {
+            field: "san",
+            column: Some(e.column),
+            kind: Some(kind),
+            legal: Some(e.moves),
+            ..Details::default()
+        },
+    )
+}
+
+fn check_error(py: Python<'_>, e: CheckError) -> PyErr {
+    match e {
+        CheckError::Load(errors) => {
+            let first = errors.first();
+            let message = errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ");
+            error::<SuiteError>(
+                py,
+                if message.is_empty() {
+                    "the suites could not be read".into()
+                } else {
+                    message
+                },
+                Details {
+                    field: "paths",
+                    column: first.and_then(|e| e.column),
+                    path: first.map(|e| e.file.clone()),
+                    line: first.and_then(|e| e.line),
+                    ..Details::default()
+                },
+            )
+        }
+        CheckError::Selection(e) => {
+            let field = match e {
+                cvperft::suite::SelectionError::UnknownVariant(_) => "variant",
+                cvperft::suite::SelectionError::UnknownRuling(_) => "rule",
+            };
+            error::<SuiteError>(
+                py,
+                e.to_string(),
+                Details {
+                    field,
+                    ..Details::default()
+                },
+            )
+        }
+        CheckError::Jobs(_) => out_of_range(py, "jobs", e.to_string()),
+        CheckError::NoSuite(_) => error::<SuiteError>(
+            py,
+            e.to_string(),
+            Details {
+                field: "paths",
+                ..Details::default()
+            },
+        ),
+        other => error::<SuiteError>(
+            py,
+            other.to_string(),
+            Details {
+                field: "selection",
+                ..Details::default()
+            },
+        ),
+    }
+}
+
+/// Moves given as one space-separated string or as a sequence of single moves.
+fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(moves) = moves else {
+        return Ok(None);
+    };
+    if moves.is_instance_of::<PyString>() {
+        return Ok(Some(moves.extract::<String>()?));
+    }
+    let list: Vec<String> = moves.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("moves: expected a string or a sequence of strings")
+    })?;
+    for (i, m) in list.iter().enumerate() {
+        if m.trim().is_empty() || m.split_whitespace().nth(1).is_some() {
+            return Err(error::<MoveError>(
+                py,
+                format!("moves: ply {}: `{m}` is not one move", i + 1),
+                Details {
+                    field: "moves",
+                    ply: Some(i + 1),
+                    kind: Some("syntax"),
+                    ..Details::default()
+                },
+            ));
+        }
+    }
+    Ok(Some(list.join(" ")))
+}
+
+/// Options given as a mapping of names to values (in the mapping's order), or as a sequence
+/// of `name=value` texts as on the command line.
+fn options_text(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    let wrong_type = || {
+        pyo3::exceptions::PyTypeError::new_err(
+            "options: expected a dict of str to str (or a list of \"name=value\" str)",
+        )
+    };
+    let Some(options) = options else {
+        return Ok(Vec::new());
+    };
+    let Ok(dict) = options.cast::<PyDict>() else {
+        if options.is_instance_of::<PyString>() {
+            return Err(wrong_type());
+        }
+        return options.extract::<Vec<String>>().map_err(|_| wrong_type());
+    };
+    let mut out = Vec::with_capacity(dict.len());
+    for (name, value) in dict.iter() {
+        match (name.extract::<String>(), value.extract::<String>()) {
+            (Ok(name), Ok(value)) => out.push(format!("{name}={value}")),
+            _ => return Err(wrong_type()),
+        }
+    }
+    Ok(out)
+}
+
+/// A position of one variant under its rule options.
+///
+/// `Position(variant, fen=None, moves=(), options={})`: the start position of `variant`
+/// (see `variants()`), or `fen`, with `moves` (move text such as `e2e4`, `N@b2`, `f1b5,N@a2`;
+/// a sequence or one space-separated string) played from it; `options` maps rule option names
+/// to values (`{"game-end": "movegen"}`; a list of `"name=value"` texts is taken too).
+/// Raises VariantError, FenError or MoveError.
+#[pyclass(name = "Position", module = "cvperft")]
+#[derive(Clone)]
+struct PyPosition {
+    pos: Position,
+    variant: String,
+}
+
+impl PyPosition {
+    fn parse(&self, py: Python<'_>, text: &str) -> PyResult<cvperft::position::Move> {
+        parse_move(&self.pos, text).map_err(|e| move_error(py, e, "move", None))
+    }
+}
+
+#[pymethods]
+impl PyPosition {
+    #[new]
+    #[pyo3(signature = (variant, fen=None, moves=None, options=None))]
+    fn new(
+        py: Python<'_>,
+        variant: &str,
+        fen: Option<String>,
+        moves: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPosition> {
+        let request = PositionRequest {
+            variant: variant.to_string(),
+            options: options_text(options)?,
+            fen,
+            moves: moves_text(py, moves)?,
+        };
+        let pos = request.position().map_err(|e| request_error(py, e))?;
+        Ok(PyPosition {
+            pos,
+            variant: variant.to_string(),
+        })
+    }
+
+    /// The variant id.
+    #[getter]
+    fn variant(&self) -> &str {
+        &self.variant
+    }
+
+    /// Every rule option with its value, `game-end` last.
+    #[getter]
+    fn options(&self) -> Vec<(&'static str, &'static str)> {
+        self.pos.rules().option_pairs()
+    }
+
+    /// The position's FEN (normalised, as `cvperft fen` prints it).
+    fn fen(&self) -> String {
+        to_fen(&self.pos)
+    }
+
+    /// The legal moves as move text, sorted (none once the game is decided under the
+    /// `game-end` option).
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves: Vec<String> = self
+            .pos
+            .legal_moves()
+            .iter()
+            .map(|m| move_text(&self.pos, m))
+            .collect();
+        moves.sort();
+        moves
+    }
+
+    /// Plays `move` (move text). Raises MoveError if it is not a legal move here.
+    fn push(&mut self, py: Python<'_>, r#move: &str) -> PyResult<()> {
+        let m = self.parse(py, r#move)?;
+        self.pos = self.pos.play(m);
+        Ok(())
+    }
+
+    /// A copy with `moves` (a sequence or one space-separated string) played.
+    fn play(&self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        let text = moves_text(py, Some(moves))?.unwrap_or_default();
+        let pos = play_path(&self.pos, &text).map_err(|e| moves_error(py, e))?;
+        Ok(PyPosition {
+            pos,
+            variant: self.variant.clone(),
+        })
+    }
+
+    /// The number of leaf nodes `depth` plies below (0 to 15, as the command line), counted
+    /// on `threads` threads (1 to 256) with the interpreter released.
+    #[pyo3(signature = (depth, threads=1))]
+    fn perft(&self, py: Python<'_>, depth: i64, threads: i64) -> PyResult<u64> {
+        let depth = check_depth(py, depth)?;
+        let threads = check_threads(py, threads)?;
+        let pos = self.pos;
+        Ok(py.detach(move || {
+            perft_with(
+                &pos,
+                depth,
+                &PerftConfig {
+                    threads,
+                    ..PerftConfig::default()
+                },
+            )
+        }))
+    }
+
+    /// Perft(depth - 1) below each legal move: a dict of move text to count, in move-text
+    /// order (empty for depth 0), counted with the interpreter released.
+    #[pyo3(signature = (depth, threads=1))]
+    fn divide<'py>(
+        &self,
+        py: Python<'py>,
+        depth: i64,
+        threads: i64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let depth = check_depth(py, depth)?;
+        let threads = check_threads(py, threads)?;
+        let pos = self.pos;
+        let entries = py.detach(move || {
+            divide_with(
+                &pos,
+                depth,
+                &PerftConfig {
+                    threads,
+                    ..PerftConfig::default()
+                },
+            )
+        });
+        let dict = PyDict::new(py);
+        for e in entries {
+            dict.set_item(e.text, e.count)?;
+        }
+        Ok(dict)
+    }
+
+    /// The SAN of `move` (move text) in this position. Raises MoveError if it is not legal.
+    fn san(&self, py: Python<'_>, r#move: &str) -> PyResult<String> {
+        let m = self.parse(py, r#move)?;
+        Ok(cvperft::san::san(&self.pos, &m))
+    }
+
+    /// The move text of the legal move `text` (SAN) names. Raises MoveError (`field` san,
+    /// `kind` syntax, illegal or ambiguous) if it names no single legal move.
+    fn parse_san(&self, py: Python<'_>, text: &str) -> PyResult<String> {
+        let m = cvperft::san::parse_san(&self.pos, text).map_err(|e| san_error(py, e))?;
+        Ok(move_text(&self.pos, &m))
+    }
+
+    /// An SVG picture of the board, as `cvperft fen --format svg` draws it.
+    fn board_svg(&self) -> String {
+        let board = Board::of_position(&self.pos);
+        svg::render(&board, &Overlay::default(), &SvgOptions::default())
+    }
+
+    /// A copy.
+    fn copy(&self) -> PyPosition {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyPosition {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyPosition {
+        self.clone()
+    }
+
+    /// Pickles as the variant, the FEN and the options (for `pickle` and `multiprocessing`).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyAny>, (String, String, Option<()>, Vec<String>)) {
+        let this = slf.borrow();
+        let options = this
+            .pos
+            .rules()
+            .option_pairs()
+            .into_iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        (
+            slf.get_type().into_any(),
+            (this.variant.clone(), to_fen(&this.pos), None, options),
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.extract::<PyRef<'_, PyPosition>>() {
+            Ok(o) => {
+                o.variant == self.variant
+                    && o.pos.rules().option_pairs() == self.pos.rules().option_pairs()
+                    && to_fen(&o.pos) == to_fen(&self.pos)
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position({:?}, {:?})", self.variant, to_fen(&self.pos))
+    }
+}
+
+/// Every variant: a list of dicts with `id`, `name`, `files`, `ranks`, `start_fen` and
+/// `options` (each a dict with `name`, `values` (default first), `default`, `ruling`, `help`;
+/// `game-end` last), as `cvperft variants` lists them.
+#[pyfunction(name = "variants")]
+fn variant_list(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for v in cvperft::variants::all() {
+        let s = &v.spec;
+        let d = PyDict::new(py);
+        d.set_item("id", s.id)?;
+        d.set_item("name", s.name)?;
+        d.set_item("files", s.files)?;
+        d.set_item("ranks", s.ranks)?;
+        d.set_item("start_fen", Rules::new(v).start_fen())?;
+        let options = PyList::empty(py);
+        for o in &s.options {
+            let od = PyDict::new(py);
+            od.set_item("name", o.name)?;
+            od.set_item("values", o.values.to_vec())?;
+            od.set_item("default", o.values[0])?;
+            od.set_item("ruling", o.ruling)?;
+            od.set_item("help", o.help)?;
+            options.append(od)?;
+        }
+        let game_end = PyDict::new(py);
+        game_end.set_item("name", "game-end")?;
+        let values = [GameEnd::Rules, GameEnd::Movegen].map(GameEnd::name);
+        game_end.set_item("values", values.to_vec())?;
+        game_end.set_item("default", values[0])?;
+        game_end.set_item("ruling", "GE-1")?;
+        game_end.set_item(
+            "help",
+            "rules: checkmate, stalemate and the variant's own decisive rules end the game; \
+             movegen: only positions without legal moves end it",
+        )?;
+        options.append(game_end)?;
+        d.set_item("options", options)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// Paths given as one path or a sequence of paths (str or os.PathLike).
+fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if let Ok(one) = paths.extract::<PathBuf>() {
+        return Ok(vec![one]);
+    }
+    paths.extract::<Vec<PathBuf>>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(
+            "paths: expected a path or a sequence of paths (str or os.PathLike)",
+        )
+    })
+}
+
+/// Runs the checks of the suites under `paths` (YAML files or directories of them) against
+/// the reference generator, and returns the report `cvperft check --format json` writes, as
+/// Python objects (`format`, `version`, `generator`, `suites`, `results`, `summary`,
+/// `seconds`).
+///
+/// The filters are `check`'s selection flags: `variant`, `rule` (a ruling id), `filter` (text
+/// in the check's name), `slow`, `deep`, `max_nodes`, `shard` ("K/N"); `jobs` worker threads
+/// (default: the number of CPUs). A failed check is reported in the result, not raised; raises
+/// SuiteError for suites that cannot be loaded or a selection choosing nothing. Runs with the
+/// interpreter released.
+#[pyfunction(name = "check")]
+#[pyo3(signature = (paths, *, variant=None, rule=None, filter=None, slow=false, deep=false,
+    max_nodes=None, shard=None, jobs=None))]
+#[allow(clippy::too_many_arguments)]
+fn run_check<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    variant: Option<String>,
+    rule: Option<String>,
+    filter: Option<String>,
+    slow: bool,
+    deep: bool,
+    max_nodes: Option<u64>,
+    shard: Option<&str>,
+    jobs: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let paths = paths_arg(paths)?;
+    let shard = match shard {
+        None => None,
+        Some(text) => Some(text.parse::<Shard>().map_err(|e| {
+            error::<CvperftError>(
+                py,
+                e.to_string(),
+                Details {
+                    field: "shard",
+                    ..Details::default()
+                },
+            )
+        })?),
+    };
+    let selection = Selection {
+        filter,
+        rule,
+        variant,
+        slow,
+        deep,
+        max_nodes,
+        shard,
+    };
+    let options = CheckOptions { jobs, engine: None };
+    let rendered = py.detach(move || -> Result<Vec<u8>, CheckError> {
+        let outcome = conformance::check(&paths, &selection, &options)?;
+        let mut out = Vec::new();
+        // Writing to memory does not fail.
+        let _ = Json.finish(&mut out, &outcome.report);
+        Ok(out)
+    });
+    let rendered = rendered.map_err(|e| check_error(py, e))?;
+    let text = String::from_utf8_lossy(&rendered);
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// Perft and rules conformance for chess variants: the reference move generator of cvperft.
+#[pymodule(name = "cvperft")]
+fn cvperft_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyPosition>()?;
+    m.add_function(wrap_pyfunction!(variant_list, m)?)?;
+    m.add_function(wrap_pyfunction!(run_check, m)?)?;
+    m.add("CvperftError", py.get_type::<CvperftError>())?;
+    m.add("VariantError", py.get_type::<VariantError>())?;
+    m.add("FenError", py.get_type::<FenError>())?;
+    m.add("MoveError", py.get_type::<MoveError>())?;
+    m.add("SuiteError", py.get_type::<SuiteError>())?;
+    m.add("MAX_DEPTH", MAX_DEPTH)?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,174 @@
+"""Hostile input: every refusal is a ValueError subclass naming the field (and the column when
+there is one) or a TypeError for a wrong type; nothing crashes the interpreter, nothing
+hangs."""
+
+import pathlib
+import subprocess
+import sys
+
+import cvperft
+import pytest
+
+
+def raised(kind, call):
+    with pytest.raises(kind) as info:
+        call()
+    return info.value
+
+
+def test_the_classes():
+    for kind in (cvperft.VariantError, cvperft.FenError, cvperft.MoveError, cvperft.SuiteError):
+        assert issubclass(kind, cvperft.CvperftError)
+    assert issubclass(cvperft.CvperftError, ValueError)
+
+
+def test_unknown_variant_and_options():
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("nosuch"))
+    assert (
+        e.field == "variant" and "unknown variant `nosuch`" in str(e) and "pink-panther" in str(e)
+    )
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("chess", options={"foo": "bar"}))
+    assert e.field == "option" and "no option `foo`" in str(e)
+    e = raised(
+        cvperft.VariantError, lambda: cvperft.Position("cerimon", options={"resurrect-by": "x"})
+    )
+    assert e.field == "option"
+    e = raised(
+        cvperft.VariantError, lambda: cvperft.Position("chess", options={"game-end": "never"})
+    )
+    assert "game-end" in str(e)
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("chess", options=["game-end"]))
+    assert e.field == "option" and "not of the form name=value" in str(e)
+    assert cvperft.Position("chess", options=["game-end=movegen"]).options == [
+        ("game-end", "movegen")
+    ]
+
+
+def test_bad_fen_names_field_and_column():
+    e = raised(cvperft.FenError, lambda: cvperft.Position("chess", fen="8/8 w - - 0 1"))
+    assert (e.field, e.column) == ("board", 1)
+    e = raised(cvperft.FenError, lambda: cvperft.Position("chess", fen="8/8/8/8/8/8/8/8 x - - 0 1"))
+    assert e.field == "side" and e.column == 17
+    e = raised(cvperft.FenError, lambda: cvperft.Position("chess", fen="8/8/8/8/8/8/8/8 w - - 0 1"))
+    assert e.field == "position" and e.column is None, "no King: well formed, not legal"
+    e = raised(cvperft.FenError, lambda: cvperft.Position("chess", fen="k" * 100_000))
+    assert e.field and "FEN" in str(e)
+    raised(cvperft.FenError, lambda: cvperft.Position("chess", fen=""))
+    raised(cvperft.FenError, lambda: cvperft.Position("chess", fen="\x00\u2028\U0001f600"))
+
+
+def test_bad_moves_name_ply_and_column():
+    e = raised(cvperft.MoveError, lambda: cvperft.Position("chess", moves=["e2e4", "e2e4"]))
+    assert (e.field, e.ply, e.column, e.kind) == ("moves", 2, None, "illegal")
+    assert "e7e5" in e.legal
+    e = raised(cvperft.MoveError, lambda: cvperft.Position("chess", moves="e2e4 zz"))
+    assert (e.field, e.ply, e.column, e.kind) == ("moves", 2, 1, "syntax")
+    e = raised(cvperft.MoveError, lambda: cvperft.Position("chess", moves=["e2e4 e7e5"]))
+    assert e.ply == 1, "one element is one move"
+    e = raised(cvperft.MoveError, lambda: cvperft.Position("chess", moves=["a2a3", "a7a6"] * 5001))
+    assert "at most 10000" in str(e)
+    pos = cvperft.Position("chess")
+    e = raised(cvperft.MoveError, lambda: pos.push("e2e5"))
+    assert (e.field, e.ply, e.kind) == ("move", None, "illegal")
+    e = raised(cvperft.MoveError, lambda: pos.push("x" * 10_000))
+    assert e.column is not None
+    assert pos == cvperft.Position("chess"), "a refused move changes nothing"
+    raised(cvperft.MoveError, lambda: pos.san("e1e2"))
+
+
+def test_bad_san_names_kind_and_column():
+    pos = cvperft.Position("chess")
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("Qh5x"))
+    assert (e.field, e.kind, e.column) == ("san", "syntax", 4)
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("Ke2"))
+    assert e.kind == "illegal"
+    e = raised(
+        cvperft.MoveError,
+        lambda: cvperft.Position("chess", fen="k7/8/8/8/8/8/8/KN3N2 w - - 0 1").parse_san("Nd2"),
+    )
+    assert e.kind == "ambiguous" and sorted(e.legal) == ["Nbd2", "Nfd2"]
+    raised(cvperft.MoveError, lambda: pos.parse_san("N" * 1000))
+
+
+def test_depth_and_threads_are_bounded_as_on_the_command_line():
+    pos = cvperft.Position("chess")
+    for depth in (cvperft.MAX_DEPTH + 1, 10**30, -1):
+        e = raised((cvperft.CvperftError, OverflowError), lambda: pos.perft(depth))
+        if isinstance(e, cvperft.CvperftError):
+            assert e.field == "depth" and "expected 0 to 15" in str(e)
+    e = raised(cvperft.CvperftError, lambda: pos.divide(99))
+    assert e.field == "depth"
+    for threads in (0, cvperft.MAX_THREADS + 1, -3):
+        e = raised(cvperft.CvperftError, lambda: pos.perft(1, threads=threads))
+        assert e.field == "threads"
+
+
+def test_wrong_types_are_type_errors():
+    raised(TypeError, lambda: cvperft.Position(3))
+    raised(TypeError, lambda: cvperft.Position("chess", fen=3))
+    raised(TypeError, lambda: cvperft.Position("chess", moves=3))
+    raised(TypeError, lambda: cvperft.Position("chess", moves=[1, 2]))
+    raised(TypeError, lambda: cvperft.Position("chess", options="game-end=rules"))
+    raised(TypeError, lambda: cvperft.Position("chess", options=[("game-end", "rules")]))
+    raised(TypeError, lambda: cvperft.Position("chess", options={"game-end": 1}))
+    pos = cvperft.Position("chess")
+    raised(TypeError, lambda: pos.perft("3"))
+    raised(TypeError, lambda: pos.perft(3.0))
+    raised(TypeError, lambda: pos.push(None))
+    raised(TypeError, lambda: cvperft.check(3))
+    raised(TypeError, lambda: cvperft.check("suites", max_nodes="x"))
+    raised(TypeError, lambda: cvperft.check("suites", "chess"))
+
+
+def test_suite_errors(tmp_path):
+    missing = tmp_path / "missing.yaml"
+    e = raised(cvperft.SuiteError, lambda: cvperft.check(missing))
+    assert e.field == "paths" and pathlib.Path(e.path) == missing and e.line is None
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("variant: chess\ncases:\n  - id: a\n    fen: [unclosed\n")
+    e = raised(cvperft.SuiteError, lambda: cvperft.check([broken]))
+    assert pathlib.Path(e.path) == broken and e.line is not None and str(broken) in str(e)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    e = raised(cvperft.SuiteError, lambda: cvperft.check(empty))
+    assert "no suite" in str(e)
+    e = raised(cvperft.SuiteError, lambda: cvperft.check("suites", variant="nosuch"))
+    assert e.field == "variant"
+    e = raised(cvperft.SuiteError, lambda: cvperft.check("suites", rule="NO-1"))
+    assert e.field == "rule"
+    e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", shard="3/2"))
+    assert e.field == "shard"
+    e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", jobs=0))
+    assert e.field == "jobs"
+
+
+def test_nothing_selected(repo):
+    e = raised(
+        cvperft.SuiteError,
+        lambda: cvperft.check(repo / "suites" / "chess.yaml", filter="no such check"),
+    )
+    assert "no check matches" in str(e)
+
+
+def test_the_interpreter_survives_a_storm_of_bad_input():
+    """Thousands of refusals in a child interpreter, which must end normally."""
+    script = """
+import cvperft, random
+rng = random.Random(1)
+alphabet = "pnbrqkPNBRQK12345678/ -wb@*+[],x=KQkq\\x00\\u00e9"
+for i in range(3000):
+    text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(60)))
+    for call in (lambda: cvperft.Position(rng.choice(["chess", "cerimon", "pink-panther"]), fen=text),
+                 lambda: cvperft.Position("chess").push(text),
+                 lambda: cvperft.Position("silver-elephant").parse_san(text)):
+        try:
+            call()
+        except ValueError:
+            pass
+print("survived")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "survived"

@@ -1,0 +1,52 @@
+"""perft, divide and check run with the interpreter released: another Python thread makes
+progress while they count."""
+
+import threading
+import time
+
+import cvperft
+
+
+def wakeups_during(work):
+    """How often a Python thread that sleeps 5 ms at a time woke up while `work` ran in
+    another thread. Holding the interpreter through a long count, `work` would leave it at
+    most one or two wakeups (as `sum(range(6 * 10**7))`, which holds it for seconds, does:
+    2 wakeups in 3.7 s when this test was written)."""
+    started, finished = threading.Event(), threading.Event()
+    result = {}
+
+    def run():
+        started.set()
+        result["value"] = work()
+        finished.set()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    started.wait()
+    wakeups = 0
+    while not finished.is_set():
+        time.sleep(0.005)
+        wakeups += 1
+    worker.join()
+    return wakeups, result["value"]
+
+
+def test_perft_releases_the_interpreter():
+    # About a second of counting on one core (119,060,324 leaves).
+    wakeups, nodes = wakeups_during(lambda: cvperft.Position("chess").perft(6))
+    assert nodes > 0
+    assert wakeups >= 20, f"the main thread woke {wakeups} times during perft 6"
+
+
+def test_divide_releases_the_interpreter():
+    wakeups, divide = wakeups_during(lambda: cvperft.Position("chess").divide(6, threads=2))
+    assert len(divide) == 20
+    assert wakeups >= 20, f"the main thread woke {wakeups} times during divide 6"
+
+
+def test_check_releases_the_interpreter(repo):
+    wakeups, report = wakeups_during(
+        lambda: cvperft.check(repo / "suites", max_nodes=200_000, jobs=1)
+    )
+    assert report["summary"]["failed"] == 0
+    assert wakeups >= 10, f"the main thread woke {wakeups} times during check"
