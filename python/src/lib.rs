@@ -11,7 +11,7 @@
 use cvperft::conformance::{self, CheckError, CheckOptions};
 use cvperft::diagram::svg::{self, SvgOptions};
 use cvperft::diagram::{Board, Overlay};
-use cvperft::notation::{MoveError as MoveTextError, PositionTextError};
+use cvperft::notation::{MoveError as MoveTextError, PlyError, PositionTextError};
 use cvperft::notation::{move_text, parse_move, to_fen};
 use cvperft::perft::{PerftConfig, divide_with, perft_with};
 use cvperft::position::Position;
@@ -159,7 +159,7 @@ fn move_error(py: Python<'_>, e: MoveTextError, field: &'static str, ply: Option
 
 fn moves_error(py: Python<'_>, e: MovesError) -> PyErr {
     match e {
-        MovesError::Illegal { ply, error } => move_error(py, error, "moves", Some(ply)),
+        MovesError::Illegal(PlyError { ply, error }) => move_error(py, error, "moves", Some(ply)),
         other @ MovesError::TooMany(_) => error::<MoveError>(
             py,
             format!("moves: {other}"),
@@ -191,7 +191,7 @@ fn request_error(py: Python<'_>, e: RequestError) -> PyErr {
             py,
             e.to_string(),
             Details {
-                field: e.field,
+                field: e.field.name(),
                 column: Some(e.column),
                 ..Details::default()
             },
