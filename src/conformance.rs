@@ -24,8 +24,8 @@ pub const MAX_JOBS: usize = 256;
 /// How to run the checks.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CheckOptions {
-    /// Worker threads (default: one against an engine, which answers one question at a time;
-    /// otherwise the number of CPUs).
+    /// Worker threads (default: one against an engine; otherwise the number of CPUs); against
+    /// an engine, also the size of each variant's pool of engine copies.
     pub jobs: Option<usize>,
     /// Run against this external engine instead of the reference.
     pub engine: Option<SuiteEngineOptions>,
@@ -135,17 +135,17 @@ impl<'a> CheckRun<'a> {
         options: &CheckOptions,
     ) -> Result<CheckRun<'a>, CheckError> {
         let mut planned = plan_checks(suites, selection)?;
-        let engines = match &options.engine {
-            Some(engine) => Some(prepare(engine, suites, &mut planned)?),
-            None => None,
-        };
-        // An engine answers one question at a time: more threads would only wait for it.
-        let default_jobs = engines.as_ref().map(|_| 1);
+        // Against an engine, one at a time unless asked (-j N: a pool of N engine copies).
+        let default_jobs = options.engine.as_ref().map(|_| 1);
         let jobs = options.jobs.or(default_jobs).unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1)
         });
+        let engines = match &options.engine {
+            Some(engine) => Some(prepare(engine, suites, &mut planned, jobs)?),
+            None => None,
+        };
         Ok(CheckRun {
             suites,
             planned,

@@ -58,7 +58,9 @@ pub struct CheckArgs {
     /// Which checks.
     #[command(flatten)]
     pub selection: SelectionArgs,
-    /// Worker threads (default: the number of CPUs).
+    /// Worker threads (default: the number of CPUs). With --engine (default 1): N copies of
+    /// the engine asked at once (UCI processes, or perftree commands), each with its own timeout
+    /// and --max-engine-failures; the report is the same at any N.
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Colour human output.

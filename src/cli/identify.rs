@@ -1,11 +1,12 @@
 //! `cvperft identify`: which value of each rule option does an engine implement?
 
 use super::engine_args::EngineArgs;
+use super::selection::load_suites;
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
 use cvperft::engine::bisect::Bisection;
-use cvperft::engine::identify::{Verdict, identify, load_probes};
+use cvperft::engine::identify::{Probe, Verdict, identify, load_probes, probes_from_suites};
 use cvperft::perft::DivideEntry;
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,6 +23,11 @@ pub struct IdentifyArgs {
     /// Probe file (default: fixtures/identify/<variant>.yaml).
     #[arg(long, value_name = "FILE")]
     pub probes: Option<PathBuf>,
+    /// Also probe where the suites record two readings of one position (cases that differ in
+    /// one option, or a case and an alternative) with different counts: suite files or
+    /// directories (suites of other variants are ignored).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub from_suites: Vec<PathBuf>,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -47,18 +53,40 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
         .probes
         .clone()
         .unwrap_or_else(|| default_probes(&args.variant));
-    let probes = load_probes(&path, rules).map_err(|e| Failure::input(e.to_string()))?;
+    let mut probes = load_probes(&path, rules).map_err(|e| Failure::input(e.to_string()))?;
+    let from_file = probes.probes.len();
+    let mut sources = vec![format!("{from_file} from {}", path.display())];
+    let only_file = format!("{from_file} probes from {}", path.display());
+    if !args.from_suites.is_empty() {
+        let suites = load_suites(&args.from_suites)?;
+        let mut added = 0;
+        for probe in probes_from_suites(&suites, rules) {
+            let asked = |p: &Probe| {
+                (&p.fen, &p.moves, p.depth, &p.options)
+                    == (&probe.fen, &probe.moves, probe.depth, &probe.options)
+            };
+            if !probes.probes.iter().any(asked) {
+                probes.probes.push(probe);
+                added += 1;
+            }
+        }
+        let names: Vec<String> = args
+            .from_suites
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        sources.push(format!("{added} from {}", names.join(" ")));
+    }
     let config = args.engine.config()?;
     let mut engine = config
         .open(rules)
         .map_err(|e| Failure::input(e.to_string()))?;
-    writeln!(
-        out,
-        "identify {} with {} probes from {}",
-        rules.variant.spec.id,
-        probes.probes.len(),
-        path.display()
-    )?;
+    let from = if sources.len() == 1 {
+        only_file
+    } else {
+        format!("{} probes: {}", probes.probes.len(), sources.join(", "))
+    };
+    writeln!(out, "identify {} with {from}", rules.variant.spec.id)?;
     writeln!(out, "  engine: {}", engine.name())?;
     out.flush()?;
     let reports =

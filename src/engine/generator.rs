@@ -7,43 +7,47 @@
 //! Other failures (crash, hang, malformed output) fail the check with the engine's one-line
 //! error.
 
+use super::pool::EnginePool;
 use super::{Engine, EngineError, EngineErrorKind, Query};
 use crate::notation::to_fen;
 use crate::position::Position;
 use crate::suite::check::{Generator, NoAnswer};
 use crate::variant::Outcome;
-use std::sync::Mutex;
 
-/// An engine shared by the suite runner's threads (one question at a time).
+/// An engine shared by the suite runner's threads: a pool of copies of it, each asked one
+/// question at a time ([`EnginePool`]).
 pub struct EngineGenerator {
     name: String,
-    engine: Mutex<Box<dyn Engine>>,
+    pool: EnginePool,
 }
 
 impl EngineGenerator {
-    /// Wraps an engine.
+    /// Wraps one engine (the runner's threads take turns).
     pub fn new(engine: Box<dyn Engine>) -> EngineGenerator {
+        EngineGenerator::pooled(EnginePool::single(engine))
+    }
+
+    /// Wraps a pool (up to its size of questions at once).
+    pub fn pooled(pool: EnginePool) -> EngineGenerator {
         EngineGenerator {
-            name: engine.name(),
-            engine: Mutex::new(engine),
+            name: pool.name().to_string(),
+            pool,
         }
     }
 
-    /// Why the engine is no longer asked, once its session gave up on it.
+    /// The pool, for callers that ask the engine their own questions (a bisection).
+    pub fn pool(&self) -> &EnginePool {
+        &self.pool
+    }
+
+    /// Why the engine is no longer asked, once a session gave up on it.
     pub fn stopped(&self) -> Option<String> {
-        match self.engine.lock() {
-            Ok(engine) => engine.stopped(),
-            Err(_) => Some("the engine failed on another thread".into()),
-        }
+        self.pool.stopped()
     }
 
     fn ask(&self, pos: &Position, depth: u32) -> Result<super::Divide, NoAnswer> {
         let query = Query::new(to_fen(pos), &[], depth);
-        let mut engine = self
-            .engine
-            .lock()
-            .map_err(|_| NoAnswer::Error("the engine failed on another thread".into()))?;
-        engine.divide(&query).map_err(no_answer)
+        self.pool.divide(&query).map_err(no_answer)
     }
 }
 

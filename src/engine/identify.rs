@@ -1,7 +1,9 @@
 //! Which reading of a disputed rule does an engine implement? For every rule option of a
 //! variant (and `game-end`), compare the engine's divides on a set of probe positions with ours
 //! under each value of the option: the value that matches on every probe is the engine's
-//! reading. Probes come from data (`fixtures/identify/<variant>.yaml`), never from code.
+//! reading. Probes come from data, never from code: a probe file
+//! (`fixtures/identify/<variant>.yaml`), and with [`probes_from_suites`] the suites themselves,
+//! wherever two cases of one position differ in one option and their counts differ.
 
 use super::bisect::{Bisection, bisect};
 use super::reference::ReferenceEngine;
@@ -237,6 +239,132 @@ impl Probe {
             .collect();
         Query::new(fen, &moves, self.depth)
     }
+}
+
+/// Deepest count a suite probe may ask for: our reference computes it under every value of
+/// every option, and the engine once.
+pub const MAX_SUITE_PROBE_NODES: u64 = 1_000_000;
+
+/// A case's position as written: its FEN (`None`: the start position) and moves.
+type WrittenPosition<'a> = (Option<&'a str>, Option<&'a str>);
+
+/// One reading of a suite case's position: the case itself or one of its alternatives.
+struct SuiteReading<'a> {
+    case: &'a crate::suite::Case,
+    /// `case-id` or `case-id (alternative N)`.
+    label: String,
+    /// Every option with its value under this reading (`game-end` included).
+    options: Vec<(&'static str, &'static str)>,
+    /// The FEN of the position the checks run on, under this reading.
+    fen: String,
+    /// Expected leaf counts by depth (perft, and a divide's total).
+    counts: BTreeMap<u32, u64>,
+}
+
+fn reading<'a>(
+    case: &'a crate::suite::Case,
+    label: String,
+    position: &crate::position::Position,
+    expect: &crate::suite::load::Expectations,
+) -> SuiteReading<'a> {
+    let mut counts = expect.perft.clone();
+    if let Some(divide) = &expect.divide {
+        counts.entry(divide.depth).or_insert_with(|| divide.total());
+    }
+    SuiteReading {
+        case,
+        label,
+        options: position.rules().option_pairs(),
+        fen: crate::notation::to_fen(position),
+        counts,
+    }
+}
+
+/// Probes drawn from `suites`: wherever two readings of one position (two cases with the same
+/// FEN and moves, or a case and one of its alternatives) differ in exactly one option and
+/// expect different counts at a depth both state, the smallest such depth becomes a probe
+/// named `<suite>:<case>/<case>`, so every disputed reading a suite records is asked about
+/// without writing a probe file. Suites of other variants are ignored; a pair whose counts
+/// differ only beyond [`MAX_PROBE_DEPTH`] or [`MAX_SUITE_PROBE_NODES`] gives no probe; a
+/// position asked at the same depth twice gives one. The probes fix no option: like those of
+/// a probe file, they are asked with the other options at the values assumed in each round.
+pub fn probes_from_suites(suites: &[crate::suite::Suite], rules: Rules) -> Vec<Probe> {
+    let id = rules.variant.spec.id;
+    let mut probes: Vec<Probe> = Vec::new();
+    for suite in suites.iter().filter(|s| s.variant.spec.id == id) {
+        // Readings grouped by the position as written, in file order.
+        let mut groups: Vec<(WrittenPosition<'_>, Vec<SuiteReading<'_>>)> = Vec::new();
+        for case in &suite.cases {
+            let key = (case.fen.as_deref(), case.moves.as_deref());
+            let mut found = vec![reading(case, case.id.clone(), &case.position, &case.expect)];
+            for (k, alt) in case.alternatives.iter().enumerate() {
+                if let Some(position) = &alt.position {
+                    let label = format!("{} (alternative {})", case.id, k + 1);
+                    found.push(reading(case, label, position, &alt.expect));
+                }
+            }
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, readings)) => readings.extend(found),
+                None => groups.push((key, found)),
+            }
+        }
+        for (_, readings) in &groups {
+            for (i, a) in readings.iter().enumerate() {
+                for b in &readings[i + 1..] {
+                    if let Some(probe) = suite_probe(suite, a, b)
+                        && !probes.iter().any(|p| {
+                            (&p.fen, &p.moves, p.depth) == (&probe.fen, &probe.moves, probe.depth)
+                        })
+                    {
+                        probes.push(probe);
+                    }
+                }
+            }
+        }
+    }
+    probes
+}
+
+/// The probe two readings of one position make, if they differ in one option and in a count.
+fn suite_probe(suite: &crate::suite::Suite, a: &SuiteReading, b: &SuiteReading) -> Option<Probe> {
+    let differing: Vec<(&str, &str, &str)> = a
+        .options
+        .iter()
+        .zip(&b.options)
+        .filter(|(x, y)| x.1 != y.1)
+        .map(|(x, y)| (x.0, x.1, y.1))
+        .collect();
+    // The same position under both readings (an option that changes the start position
+    // makes two positions, which no divide of one of them can tell apart).
+    let [(option, value_a, value_b)] = differing.as_slice() else {
+        return None;
+    };
+    if a.fen != b.fen || a.options.len() != b.options.len() {
+        return None;
+    }
+    let (depth, count_a, count_b) = a.counts.iter().find_map(|(&depth, &count_a)| {
+        let count_b = *b.counts.get(&depth)?;
+        (count_a != count_b
+            && depth <= MAX_PROBE_DEPTH
+            && count_a.max(count_b) <= MAX_SUITE_PROBE_NODES)
+            .then_some((depth, count_a, count_b))
+    })?;
+    Some(Probe {
+        name: format!("{}:{}/{}", suite.stem, a.case.id, b.case.id),
+        fen: a.case.fen.clone(),
+        moves: a.case.moves.clone(),
+        depth,
+        options: BTreeMap::new(),
+        note: Some(format!(
+            "{} lines {} and {}: perft {depth} is {count_a} under {option}={value_a} ({}) and \
+             {count_b} under {option}={value_b} ({})",
+            suite.path.display(),
+            a.case.line,
+            b.case.line,
+            a.label,
+            b.label
+        )),
+    })
 }
 
 /// `base` with the probe's fixed options, then `option = value` when given.
@@ -732,6 +860,26 @@ mod tests {
             }
             other => panic!("unexpected verdict {other:?}"),
         }
+    }
+
+    #[test]
+    fn suites_give_one_probe_per_position_and_depth_of_their_own_variant() {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("suites/silver-elephant.yaml");
+        let suites = crate::suite::load_all(&[path]).expect("the suite loads");
+        let rules = crate::variants::rules("silver-elephant").expect("registered");
+        let probes = probes_from_suites(&suites, rules);
+        assert!(!probes.is_empty());
+        for (i, p) in probes.iter().enumerate() {
+            assert!(p.name.starts_with("silver-elephant:"), "{}", p.name);
+            assert!((1..=MAX_PROBE_DEPTH).contains(&p.depth), "{}", p.name);
+            assert!(p.options.is_empty(), "{}", p.name);
+            assert!(p.note.as_deref().is_some_and(|n| n.contains(" under ")));
+            let same = |q: &Probe| (&q.fen, &q.moves, q.depth) == (&p.fen, &p.moves, p.depth);
+            assert!(!probes[i + 1..].iter().any(same), "{} twice", p.name);
+        }
+        let chess = crate::variants::rules("chess").expect("registered");
+        assert!(probes_from_suites(&suites, chess).is_empty());
     }
 
     #[test]

@@ -7,10 +7,11 @@
 //! suite says) and checks of cases needing another reading are skipped with the reason. Before
 //! the first check every engine is asked for the divide at depth 1 of its variant's start
 //! position, so that an engine that cannot be used ends the run with an error instead of
-//! failing every check.
+//! failing every check. With `-j N` each variant's engine is a pool of N copies asked side by
+//! side ([`super::pool`]); the results are the same as with one.
 
 use super::options::{EngineOptionError, EngineOptions};
-use super::{Engine, EngineError, EngineGenerator, Query};
+use super::{Engine, EngineError, EngineGenerator, EnginePool, Query};
 use crate::position::Position;
 use crate::suite::check::NoAnswer;
 use crate::suite::{Generator, PlannedCheck, Suite};
@@ -99,6 +100,12 @@ impl EngineSuites {
             .iter()
             .filter_map(|(id, e)| e.stopped().map(|reason| format!("{id}: {reason}")))
             .collect()
+    }
+
+    /// The pool of engines asked about positions of `variant` (an id), if it was started:
+    /// for callers that ask their own questions (a bisection after a failed check).
+    pub fn pool(&self, variant: &str) -> Option<&EnginePool> {
+        self.engines.get(variant).map(EngineGenerator::pool)
     }
 
     fn pick(&self, pos: &Position) -> Result<&EngineGenerator, NoAnswer> {
@@ -219,6 +226,9 @@ fn reading_conflicts(
 
 /// Marks the checks the engine cannot answer as skipped, starts one engine per variant that has
 /// checks to run, and makes sure each can answer a depth-1 question about its start position.
+/// Each variant's engine is a pool of up to `pool_size` copies ([`EnginePool`]: `check -j N`),
+/// each with its own deadline and circuit breaker; the copies beyond the first start when the
+/// open ones are all busy.
 ///
 /// # Errors
 /// Bad settings, a bad variant map or reading, or an engine that cannot be used.
@@ -226,6 +236,7 @@ pub fn prepare(
     options: &SuiteEngineOptions,
     suites: &[Suite],
     planned: &mut [PlannedCheck],
+    pool_size: usize,
 ) -> Result<EngineSuites, SuiteEngineError> {
     let map = variant_map(&options.variant_map)?;
     let readings = readings(&options.readings, suites)?;
@@ -269,15 +280,15 @@ pub fn prepare(
             .command
             .replace("{variant}", engine_variant.as_deref().unwrap_or(id));
         settings.variant = engine_variant;
-        let mut opened = settings
-            .config()?
-            .open(rules)
-            .map_err(SuiteEngineError::Open)?;
+        let config = settings.config()?;
+        let mut opened = config.open(rules).map_err(SuiteEngineError::Open)?;
         let probe = Query::new(rules.start_fen(), &[], 1);
         if let Err(error) = opened.divide(&probe) {
             return Err(SuiteEngineError::Unusable { error, variant: id });
         }
-        engines.insert(id, EngineGenerator::new(opened));
+        // The other members start on their first question, when every open one is busy.
+        let pool = EnginePool::new(opened, pool_size, Box::new(move || config.open(rules)));
+        engines.insert(id, EngineGenerator::pooled(pool));
     }
     Ok(EngineSuites {
         name: options.engine.command.clone(),

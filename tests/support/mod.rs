@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 pub const CVPERFT: &str = env!("CARGO_BIN_EXE_cvperft");
 
@@ -201,4 +202,42 @@ pub fn ep_diff(extra: &[&str]) -> Run {
     ];
     args.extend_from_slice(extra);
     cvperft(&args)
+}
+
+/// The ids of the (Linux) processes whose parent is `pid`.
+pub fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(id) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{id}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+        let after = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+        if after.split_whitespace().nth(1) == Some(pid.to_string().as_str()) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// Whether process `pid` is alive (a zombie is not).
+pub fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let after = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+        !after.trim_start().starts_with('Z')
+    })
+}
+
+pub fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{what} never happened"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
