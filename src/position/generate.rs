@@ -5,7 +5,7 @@
 use super::Position;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
-use crate::variant::{SlotMoves, Variant, Width, Wing};
+use crate::variant::{CastleFiles, CastleSpec, Colour, SlotMoves, Variant, Width, Wing};
 
 /// Receives generated moves.
 pub trait MoveSink<B: Width> {
@@ -328,14 +328,7 @@ impl<B: Width> Position<B> {
         let us = self.side;
         let blockers = self.occupied() | self.neutral;
         let mut in_check = None;
-        for wing in Wing::BOTH {
-            if !self.has_castling(us, wing) {
-                continue;
-            }
-            let Some(c) = self.rules.castles[us.index()][wing as usize] else {
-                continue;
-            };
-            let files = self.rules.castle_files[us.index()][wing as usize];
+        for (wing, c, files) in self.held_castlings(us) {
             let rank = c.king_from.rank();
             if blockers.intersects(Bitboard::on_rank(files.empty, rank).to()) {
                 continue;
@@ -343,17 +336,8 @@ impl<B: Width> Position<B> {
             if !not_in_check && *in_check.get_or_insert_with(|| self.in_check()) {
                 return;
             }
-            let mut passed = files.passed;
-            let mut through_attack = false;
-            while passed != 0 {
-                let file = passed.trailing_zeros() as u8;
-                passed &= passed - 1;
-                if self.attacked(Square::new(file, rank), us.flip()) {
-                    through_attack = true;
-                    break;
-                }
-            }
-            if through_attack {
+            let mut passed = Bitboard::on_rank(files.passed, rank).to::<B>();
+            if passed.any(|sq| self.attacked(sq, us.flip())) {
                 continue;
             }
             let mut m = Move::new(c.king_from, c.king_to);
@@ -364,6 +348,26 @@ impl<B: Width> Position<B> {
             };
             sink.add(self, m);
         }
+    }
+
+    /// `colour`'s castlings whose right it holds: the wing, the castling and its files (on
+    /// the King's rank) that must be empty or that the King passes over.
+    #[inline(always)]
+    pub(super) fn held_castlings(
+        &self,
+        colour: Colour,
+    ) -> impl Iterator<Item = (Wing, CastleSpec, CastleFiles)> + '_ {
+        Wing::BOTH.into_iter().filter_map(move |wing| {
+            if !self.has_castling(colour, wing) {
+                return None;
+            }
+            let c = self.rules.castles[colour.index()][wing as usize]?;
+            Some((
+                wing,
+                c,
+                self.rules.castle_files[colour.index()][wing as usize],
+            ))
+        })
     }
 
     /// The side to move's set-up placements while it has pieces in hand, in a variant with

@@ -243,6 +243,25 @@ impl<B: Width> Position<B> {
                 .is_empty()
     }
 
+    /// The squares of `to` the piece on `from` (not a [`Legality::tested`] one) may move to by
+    /// plain moves as far as its royalty and pins go; the moves of other pieces than the royal
+    /// one must still end on [`Legality::check_mask`].
+    #[inline(always)]
+    pub(super) fn legal_targets(
+        &self,
+        l: &Legality<B>,
+        from: Square,
+        to: Bitboard<B>,
+    ) -> Bitboard<B> {
+        if l.royals.has(from) {
+            to.filter_squares(|sq| !self.royal_target_attacked(sq, l))
+        } else if l.pinned.has(from) {
+            to & l.pin_mask(self.rules.variant, from)
+        } else {
+            to
+        }
+    }
+
     /// The number of legal moves when `l` decides legality: leaps of pieces neither royal nor
     /// pinned are counted as sets (one shift and one popcount per leap vector), everything else
     /// piece by piece.
@@ -402,13 +421,7 @@ impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
             OneByOne(self).add_targets(pos, from, tested, promotions, last_rank);
             to &= !tested;
         }
-        let to = if self.legality.royals.has(from) {
-            to.filter_squares(|sq| !pos.royal_target_attacked(sq, self.legality))
-        } else if self.legality.pinned.has(from) {
-            to & self.legality.pin_mask(pos.rules.variant, from)
-        } else {
-            to
-        };
+        let to = pos.legal_targets(self.legality, from, to);
         self.count += moves_onto(to, last_rank, promotions.len());
     }
 }
