@@ -50,6 +50,12 @@ struct Parent<'a, B: Width> {
 }
 
 impl<B: Width> MoveSink<B> for Parent<'_, B> {
+    fn legality(&self) -> Option<&Legality<B>> {
+        Some(self.legality)
+    }
+    fn add_legal(&mut self, pos: &Position<B>, m: Move) {
+        self.total += count_after(pos, m);
+    }
     #[inline(always)]
     fn add(&mut self, pos: &Position<B>, m: Move) {
         match pos.quick_legal(&m, self.legality) {

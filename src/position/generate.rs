@@ -3,6 +3,7 @@
 //! [`MoveSink`] (a list, or the perft leaf counter).
 
 use super::Position;
+use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
 use crate::variant::{CastleFiles, CastleSpec, Colour, SlotMoves, Variant, Width, Wing};
@@ -22,6 +23,15 @@ pub trait MoveSink<B: Width> {
         last_rank: Bitboard<B>,
     ) {
         add_one_by_one(self, pos, from, to, promotions, last_rank);
+    }
+    /// A move known to be legal (by [`MoveSink::legality`]).
+    fn add_legal(&mut self, pos: &Position<B>, m: Move) {
+        self.add(pos, m);
+    }
+    /// What the sink knows of the legality of the side to move's moves, if anything: with it,
+    /// castlings are decided without making them and given to [`MoveSink::add_legal`].
+    fn legality(&self) -> Option<&Legality<B>> {
+        None
     }
     /// Counts the variant's special moves itself instead of being given them one by one
     /// ([`FastPathsAt::count_legal`](crate::variant::FastPathsAt::count_legal)); false (the
@@ -333,20 +343,43 @@ impl<B: Width> Position<B> {
             if blockers.intersects(Bitboard::on_rank(files.empty, rank).to()) {
                 continue;
             }
-            if !not_in_check && *in_check.get_or_insert_with(|| self.in_check()) {
+            // With table attacks alone, the sink's legality decides castling.
+            let decided = sink
+                .legality()
+                .filter(|_| self.rules.variant.fast_legality)
+                .copied();
+            let checked = match &decided {
+                Some(l) => l.check_mask != Bitboard::ALL,
+                None => !not_in_check && *in_check.get_or_insert_with(|| self.in_check()),
+            };
+            if checked {
                 return;
             }
             let mut passed = Bitboard::on_rank(files.passed, rank).to::<B>();
-            if passed.any(|sq| self.attacked(sq, us.flip())) {
-                continue;
-            }
             let mut m = Move::new(c.king_from, c.king_to);
             m.flags = if wing == Wing::King {
                 flags::CASTLE_KING
             } else {
                 flags::CASTLE_QUEEN
             };
-            sink.add(self, m);
+            match decided {
+                // Not in check: a slide onto a passed square through the King's would check
+                // it, so the King may be lifted; on its destination, the Rook moved too.
+                Some(l) => {
+                    if passed.any(|sq| self.royal_target_attacked(sq, &l)) {
+                        continue;
+                    }
+                    if !self.castling_lands_attacked(&c, &l) {
+                        sink.add_legal(self, m);
+                    }
+                }
+                None => {
+                    if passed.any(|sq| self.attacked(sq, us.flip())) {
+                        continue;
+                    }
+                    sink.add(self, m);
+                }
+            }
         }
     }
 

@@ -6,7 +6,7 @@ use super::Position;
 use super::generate::{GenContext, MoveSink, moves_onto};
 use super::moves::{Move, NO_SQUARE, flags};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
-use crate::variant::{FastPathsAt, LeapSet, Variant, Width};
+use crate::variant::{CastleSpec, FastPathsAt, LeapSet, Variant, Width};
 
 /// Most pins [`Position::legality`] records; with more, every move is made and tested. Four
 /// keep [`Legality`] at 128 bytes, which is copied without a call to `memcpy`.
@@ -243,6 +243,20 @@ impl<B: Width> Position<B> {
                 .is_empty()
     }
 
+    /// Whether the side to move's royal piece, castling by `c`, would be attacked where it
+    /// lands (the King and the Rook moved), when `l` decides with table attacks alone.
+    #[inline(always)]
+    pub(super) fn castling_lands_attacked(&self, c: &CastleSpec, l: &Legality<B>) -> bool {
+        let blockers = ((self.occupied() | self.neutral)
+            & !Bitboard::of(c.king_from)
+            & !Bitboard::of(c.rook_from))
+            | Bitboard::of(c.rook_to);
+        let by = self.side.flip();
+        !self
+            .table_attackers(c.king_to, by, blockers, l.enemy_dirs, l.enemy_sliders, true)
+            .is_empty()
+    }
+
     /// The squares of `to` the piece on `from` (not a [`Legality::tested`] one) may move to by
     /// plain moves as far as its royalty and pins go; the moves of other pieces than the royal
     /// one must still end on [`Legality::check_mask`].
@@ -380,6 +394,14 @@ struct LeafCounter<'a, B: Width> {
 }
 
 impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
+    #[inline(always)]
+    fn legality(&self) -> Option<&Legality<B>> {
+        Some(self.legality)
+    }
+    #[inline(always)]
+    fn add_legal(&mut self, _pos: &Position<B>, _m: Move) {
+        self.count += 1;
+    }
     #[inline(always)]
     fn count_special_moves(&mut self, pos: &Position<B>) -> bool {
         if self.legality.check_mask != Bitboard::ALL {
