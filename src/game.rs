@@ -1,202 +1,582 @@
-//! Game records: move text as players and servers write it, reduced to our move text.
+//! Replaying a game record: which notation it is written in, where it starts, and the position
+//! after every ply.
 //!
-//! A disputed game usually arrives as a record copied from a game server (Game Courier style
-//! `1. e2-e4 e7-e5 2. Ng1-f3 ...`) rather than as our space-separated coordinate moves. This
-//! module strips what a record adds around the moves: move numbers (`1.`, `12...`), `-` and `x`
-//! between the squares, `=` before a promotion letter, check and annotation marks (`+`, `#`,
-//! `!`, `?`), comments (`{...}`, `;` to the end of the line), tag pairs (`[Event "..."]`) and
-//! results (`1-0`, `0-1`, `1/2-1/2`, `*`). Whether the moves are legal is for the caller to
-//! find out by playing them ([`crate::notation::parse_move`]).
+//! A disputed game arrives as a record copied from where it was played: a Game Courier log, a
+//! PGN export, or our own move text. [`read_header`] finds what the record says about its
+//! variant and start (PGN's `[Variant]`, `[FEN]` and `[SetUp]` tags), and [`read_game`] replays
+//! it from the start position the caller settled on, in the notation asked for or, with
+//! `--notation auto`, in the first of [`Notation::AUTO_ORDER`] that reads it to the end.
 
-use std::fmt;
+use crate::notation::{move_text, to_fen};
+use crate::position::{Move, Position};
+use crate::record::{self, GameText, Labels, Notation, RecordError, Tag};
+use crate::san::san;
+use crate::variant::Colour;
 
-/// One move of a record, in our move text, with where it was written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameMove {
-    /// The move as our move text (`e2e4`, `e7e8q`, `N@b2`).
-    pub text: String,
-    /// The move as written in the record (`e2-e4+`).
-    pub written: String,
-    /// 1-based line of the record.
-    pub line: usize,
+/// Most plies replayed from one record.
+pub const MAX_PLIES: usize = 10_000;
+
+/// How to read a record.
+#[derive(Clone, Debug)]
+pub struct ReadOptions {
+    /// The notation; `None` detects it (`--notation auto`).
+    pub notation: Option<Notation>,
+    /// Game Courier piece labels that differ from ours.
+    pub labels: Labels,
+    /// Which game of the record, from 1.
+    pub game_index: usize,
+    /// Stop after this many plies (default: the end of the game).
+    pub at_ply: Option<usize>,
 }
 
-/// A record that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameError {
-    /// 1-based line of the problem.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions {
+            notation: None,
+            labels: Labels::default(),
+            game_index: 1,
+            at_ply: None,
+        }
     }
 }
 
-impl std::error::Error for GameError {}
+/// One ply replayed.
+#[derive(Clone)]
+pub struct Ply {
+    /// 1-based ply number in the record.
+    pub ply: usize,
+    /// The move number as a record writes it: `12.` for White, `12...` for Black.
+    pub number: String,
+    /// The move as written.
+    pub written: String,
+    /// Where it was written: 1-based line and column.
+    pub at: (usize, usize),
+    /// The move.
+    pub mv: Move,
+    /// Our move text.
+    pub text: String,
+    /// SAN.
+    pub san: String,
+    /// The position after it.
+    pub after: Position,
+}
 
-/// Most bytes of a game record read.
-pub const MAX_GAME_BYTES: usize = 1 << 20;
+impl std::fmt::Debug for Ply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} `{}` {} {} {}",
+            self.ply,
+            self.number,
+            self.written,
+            self.text,
+            self.san,
+            self.fen()
+        )
+    }
+}
 
-/// Reads a game record into our move text, in order.
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("notation", &self.notation)
+            .field("start", &to_fen(&self.start))
+            .field("plies", &self.plies)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ply {
+    /// FEN of the position after the ply.
+    pub fn fen(&self) -> String {
+        to_fen(&self.after)
+    }
+}
+
+/// How one notation fared with `--notation auto`.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    /// The notation tried.
+    pub notation: Notation,
+    /// Plies it replayed before stopping.
+    pub read: usize,
+    /// Why it stopped (`None`: it read the whole game).
+    pub error: Option<RecordError>,
+    /// Whether it stopped at text it could not read at all (rather than at an illegal move).
+    pub unreadable: bool,
+    /// How many games it found in the record.
+    pub games: usize,
+}
+
+/// A record replayed.
+#[derive(Clone)]
+pub struct Game {
+    /// The notation it was read in.
+    pub notation: Notation,
+    /// With `--notation auto`, every notation tried, in order (the first that read the whole
+    /// game is the choice).
+    pub attempts: Vec<Attempt>,
+    /// The start position.
+    pub start: Position,
+    /// The plies replayed.
+    pub plies: Vec<Ply>,
+    /// The game's tag pairs.
+    pub tags: Vec<Tag>,
+}
+
+impl Game {
+    /// The position reached.
+    pub fn end(&self) -> &Position {
+        self.plies.last().map_or(&self.start, |p| &p.after)
+    }
+}
+
+/// What a record says about its variant and start position (PGN tags).
+#[derive(Clone, Debug, Default)]
+pub struct Header {
+    /// The variant `[Variant]` names, with its tag.
+    pub variant: Option<(&'static str, Tag)>,
+    /// The start position `[FEN]` gives, with its tag.
+    pub fen: Option<Tag>,
+}
+
+fn tag_error(tag: &Tag, message: String) -> RecordError {
+    RecordError::at(tag.line, tag.column, message)
+}
+
+/// The game `index` (from 1) of `games`.
+fn select(mut games: Vec<GameText>, index: usize) -> Result<GameText, RecordError> {
+    if index == 0 || index > games.len() {
+        return Err(RecordError::at(
+            1,
+            1,
+            format!(
+                "game {index} asked for, but the record holds {} game{}",
+                games.len(),
+                if games.len() == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    Ok(games.swap_remove(index - 1))
+}
+
+/// Reads the tags of the selected game: `[Variant]` (see [`record::VARIANT_NAMES`]), and
+/// `[FEN]` unless `[SetUp "0"]` says the game starts from the usual position.
 ///
 /// # Errors
-/// An unterminated `{` comment or `[` tag, or a record larger than [`MAX_GAME_BYTES`].
+/// An unknown variant name, `[SetUp "1"]` without `[FEN]` or `[SetUp "0"]` with one, or a game
+/// index beyond the record's games.
+pub fn read_header(text: &str, options: &ReadOptions) -> Result<Header, RecordError> {
+    let order: Vec<Notation> = match options.notation {
+        Some(n) => vec![n],
+        None => Notation::AUTO_ORDER.to_vec(),
+    };
+    // The first notation that splits the record; if none does, `read_game` says why.
+    let Some(games) = order.iter().find_map(|n| record::games(text, *n).ok()) else {
+        return Ok(Header::default());
+    };
+    let game = select(games, options.game_index)?;
+    let mut header = Header::default();
+    if let Some(tag) = game.tag("Variant") {
+        let id = record::variant_of_tag(&tag.value).ok_or_else(|| {
+            let mut ids: Vec<&str> = record::VARIANT_NAMES.iter().map(|(_, id)| *id).collect();
+            ids.dedup();
+            tag_error(
+                tag,
+                format!(
+                    "[Variant \"{}\"]: not a variant cvperft knows (variants: {})",
+                    tag.value,
+                    ids.join(", ")
+                ),
+            )
+        })?;
+        header.variant = Some((id, tag.clone()));
+    }
+    let setup = game.tag("SetUp");
+    match (game.tag("FEN"), setup.map(|t| t.value.trim())) {
+        (Some(fen), Some("0")) => {
+            return Err(tag_error(
+                fen,
+                "[FEN] is given but [SetUp \"0\"] says the game starts from the usual position"
+                    .into(),
+            ));
+        }
+        (Some(fen), _) => header.fen = Some(fen.clone()),
+        (None, Some("1")) => {
+            return Err(tag_error(
+                setup.expect("matched"),
+                "[SetUp \"1\"] without a [FEN] tag".into(),
+            ));
+        }
+        _ => {}
+    }
+    Ok(header)
+}
+
+/// Replays `game` from `start` in `notation`: the plies read, and why it stopped early.
+fn replay(
+    start: &Position,
+    notation: Notation,
+    game: &GameText,
+    options: &ReadOptions,
+) -> (Vec<Ply>, Option<(RecordError, bool)>) {
+    let mut plies = Vec::new();
+    let mut pos = *start;
+    let limit = options.at_ply.unwrap_or(game.moves.len());
+    for (i, w) in game.moves.iter().take(limit).enumerate() {
+        let written = w.text(notation);
+        match record::interpret(&pos, notation, w, &options.labels) {
+            Ok(m) => {
+                let number = match pos.side() {
+                    Colour::White => format!("{}.", pos.fullmove()),
+                    Colour::Black => format!("{}...", pos.fullmove()),
+                };
+                let after = pos.play(m);
+                plies.push(Ply {
+                    ply: i + 1,
+                    number,
+                    written,
+                    at: w.at(),
+                    mv: m,
+                    text: move_text(&pos, &m),
+                    san: san(&pos, &m),
+                    after,
+                });
+                pos = after;
+            }
+            Err(p) => {
+                let e = RecordError {
+                    ply: Some(i + 1),
+                    line: p.line,
+                    column: p.column,
+                    written: Some(written),
+                    message: p.message,
+                };
+                return (plies, Some((e, p.unreadable)));
+            }
+        }
+    }
+    (plies, None)
+}
+
+/// Replays the selected game of a record from `start`.
+///
+/// # Errors
+/// A [`RecordError`] with the ply, line and column of the first move that cannot be read or is
+/// not legal (with `--notation auto`, from the notation that read furthest, ties going to the
+/// one that read the text, then to the one that found more games, then to the earlier in
+/// [`Notation::AUTO_ORDER`]); a record that two notations read as different games; a record
+/// with more than [`MAX_PLIES`] plies or fewer than `at_ply`.
 ///
 /// # Examples
 /// ```
-/// let moves = cvperft::game::parse_game("1. e2-e4 d7-d5 2. e4xd5+ {a comment} 1-0").unwrap();
-/// let text: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
-/// assert_eq!(text, ["e2e4", "d7d5", "e4d5"]);
+/// use cvperft::game::{ReadOptions, read_game};
+/// use cvperft::notation::parse_position;
+/// let rules = cvperft::variants::rules("chess").unwrap();
+/// let start = parse_position(rules, &rules.start_fen()).unwrap();
+/// let game = read_game("1. e4 e5 2. Nf3 {develops} Nc6", &start, &ReadOptions::default()).unwrap();
+/// assert_eq!(game.notation.name(), "san");
+/// assert_eq!(game.plies[2].text, "g1f3");
 /// ```
-pub fn parse_game(record: &str) -> Result<Vec<GameMove>, GameError> {
-    if record.len() > MAX_GAME_BYTES {
-        return Err(GameError {
-            line: 1,
-            message: format!(
-                "{} bytes, larger than the limit of {MAX_GAME_BYTES}",
-                record.len()
-            ),
-        });
-    }
-    // Blank out comments and tag pairs, keeping newlines so that lines stay right.
-    let mut plain = String::with_capacity(record.len());
-    let mut line = 1;
-    let mut open: Option<(char, usize)> = None;
-    let mut in_line_comment = false;
-    for c in record.chars() {
-        if c == '\n' {
-            line += 1;
-            in_line_comment = false;
-            plain.push('\n');
+pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<Game, RecordError> {
+    let order: Vec<Notation> = match options.notation {
+        Some(n) => vec![n],
+        None => Notation::AUTO_ORDER.to_vec(),
+    };
+    let mut attempts: Vec<Attempt> = Vec::new();
+    let mut read: Option<Game> = None;
+    for &notation in &order {
+        let games = match record::games(text, notation) {
+            Ok(games) => games,
+            Err(e) => {
+                let e = with_ply(text, notation, e);
+                attempts.push(Attempt {
+                    notation,
+                    read: e.ply.map_or(0, |p| p.saturating_sub(1)),
+                    error: Some(e),
+                    unreadable: true,
+                    games: 0,
+                });
+                continue;
+            }
+        };
+        let count = games.len();
+        let game = match select(games, options.game_index) {
+            Ok(game) => game,
+            Err(e) => {
+                attempts.push(Attempt {
+                    notation,
+                    read: 0,
+                    error: Some(e),
+                    unreadable: true,
+                    games: count,
+                });
+                continue;
+            }
+        };
+        let (line, column) = game.moves.last().map_or((1, 1), |w| w.at());
+        let too = |message: String| RecordError::at(line, column, message);
+        if game.moves.len() > MAX_PLIES {
+            return Err(too(format!(
+                "{} plies, more than the limit of {MAX_PLIES}",
+                game.moves.len()
+            )));
+        }
+        if let Some(k) = options.at_ply
+            && k > game.moves.len()
+        {
+            attempts.push(Attempt {
+                notation,
+                read: 0,
+                error: Some(too(format!(
+                    "ply {k} asked for, but the game has only {} plies",
+                    game.moves.len()
+                ))),
+                unreadable: false,
+                games: count,
+            });
             continue;
         }
-        match open {
-            Some((close, _)) => {
-                if c == close {
-                    open = None;
-                }
-                plain.push(' ');
-            }
-            None if in_line_comment => plain.push(' '),
-            None => match c {
-                '{' => {
-                    open = Some(('}', line));
-                    plain.push(' ');
-                }
-                '[' => {
-                    open = Some((']', line));
-                    plain.push(' ');
-                }
-                ';' => {
-                    in_line_comment = true;
-                    plain.push(' ');
-                }
-                _ => plain.push(c),
-            },
-        }
-    }
-    if let Some((close, at)) = open {
-        let what = if close == '}' {
-            "comment `{`"
-        } else {
-            "tag `[`"
-        };
-        return Err(GameError {
-            line: at,
-            message: format!("{what} is never closed by `{close}`"),
-        });
-    }
-    let mut moves = Vec::new();
-    for (i, text) in plain.lines().enumerate() {
-        for word in text.split_whitespace() {
-            if let Some(text) = move_of_word(word) {
-                moves.push(GameMove {
-                    text,
-                    written: word.to_string(),
-                    line: i + 1,
+        let (plies, stop) = replay(start, notation, &game, options);
+        match stop {
+            None => {
+                attempts.push(Attempt {
+                    notation,
+                    read: plies.len(),
+                    error: None,
+                    unreadable: false,
+                    games: count,
                 });
+                match &read {
+                    // A later notation that also reads the whole game must read the same one.
+                    Some(first) => disagree(first, notation, &plies)?,
+                    None => {
+                        read = Some(Game {
+                            notation,
+                            attempts: Vec::new(),
+                            start: *start,
+                            plies,
+                            tags: game.tags,
+                        });
+                    }
+                }
             }
+            Some((e, unreadable)) => attempts.push(Attempt {
+                notation,
+                read: plies.len(),
+                error: Some(e),
+                unreadable,
+                games: count,
+            }),
         }
     }
-    Ok(moves)
+    if let Some(mut game) = read {
+        if options.notation.is_none() {
+            game.attempts = attempts;
+        }
+        return Ok(game);
+    }
+    // Nothing read the whole game: report the attempt that got furthest.
+    let best = attempts
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, a)| (a.read, !a.unreadable, a.games, std::cmp::Reverse(*i)))
+        .map(|(_, a)| a.clone())
+        .expect("at least one notation tried");
+    let mut error = best.error.expect("a failed attempt");
+    if attempts.len() > 1 {
+        let others: Vec<String> = attempts
+            .iter()
+            .filter(|a| a.notation != best.notation)
+            .map(|a| format!("{} {}", a.notation.name(), stopped(a)))
+            .collect();
+        error.message = format!(
+            "{} [read as {}, the notation that got furthest; {}]",
+            error.message,
+            best.notation.name(),
+            others.join(", ")
+        );
+    }
+    Err(error)
 }
 
-/// Our move text for one word of a record, or `None` when the word holds no move (a move
-/// number, a result).
-fn move_of_word(word: &str) -> Option<String> {
-    if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*") {
-        return None;
+/// A record error that names no ply (an unclosed comment, a stray `)`) given the ply it stands
+/// at: one more than the moves of its game written before it.
+fn with_ply(text: &str, notation: Notation, mut e: RecordError) -> RecordError {
+    if e.ply.is_some() {
+        return e;
     }
-    // A move number, possibly glued to the move: `1.`, `12...`, `1.e2-e4`.
-    let digits = word.chars().take_while(char::is_ascii_digit).count();
-    let rest = &word[digits..];
-    let word = if digits > 0 && rest.starts_with('.') {
-        rest.trim_start_matches('.')
-    } else {
-        word
-    };
-    let word = word.trim_end_matches(['+', '#', '!', '?']);
-    if word.is_empty() {
-        return None;
-    }
-    // `-`, `x` and `=` are separators only between a rank digit and what follows.
-    let chars: Vec<char> = word.chars().collect();
-    let mut out = String::with_capacity(word.len());
-    for (i, &c) in chars.iter().enumerate() {
-        let after_digit = i > 0 && chars[i - 1].is_ascii_digit();
-        let before_letter = chars.get(i + 1).is_some_and(char::is_ascii_alphabetic);
-        if matches!(c, '-' | 'x' | '=') && after_digit && before_letter {
-            continue;
+    let (mut line, mut column) = (1, 1);
+    let mut offset = text.len();
+    for (i, c) in text.char_indices() {
+        if (line, column) == (e.line, e.column) {
+            offset = i;
+            break;
         }
-        out.push(c);
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
     }
-    Some(out)
+    if let Ok(games) = record::games(&text[..offset], notation) {
+        e.ply = games.last().map(|g| g.moves.len() + 1);
+    }
+    e
+}
+
+/// Refuses a record that two notations read to different games (an unlabelled Game Courier
+/// turn `g4-f6; N*b2` is `g4f6` in coordinate notation, where `;` starts a comment).
+fn disagree(first: &Game, notation: Notation, plies: &[Ply]) -> Result<(), RecordError> {
+    let differ = first
+        .plies
+        .iter()
+        .zip(plies)
+        .find(|(a, b)| a.mv != b.mv)
+        .map(|(a, b)| (a, b.text.as_str()));
+    let Some((a, other)) = differ else {
+        return Ok(());
+    };
+    Err(RecordError {
+        ply: Some(a.ply),
+        line: a.at.0,
+        column: a.at.1,
+        written: Some(a.written.clone()),
+        message: format!(
+            "the record reads as {} and as {}, as different games: here {} reads {} and {} \
+             reads {other}; choose with --notation",
+            first.notation.name(),
+            notation.name(),
+            first.notation.name(),
+            a.text,
+            notation.name()
+        ),
+    })
+}
+
+/// How an attempt stopped, for messages: `stopped at ply 3`.
+pub fn stopped(a: &Attempt) -> String {
+    match &a.error {
+        None if a.read == 0 => "read no moves".to_string(),
+        None => format!("read all {} plies", a.read),
+        Some(e) => match e.ply {
+            Some(p) => format!("stopped at ply {p}"),
+            None => format!("stopped at line {}", e.line),
+        },
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::parse_position;
+    use crate::variants;
 
-    fn texts(record: &str) -> Vec<String> {
-        parse_game(record)
-            .expect("readable")
-            .into_iter()
-            .map(|m| m.text)
-            .collect()
+    fn start(variant: &str) -> Position {
+        let rules = variants::rules(variant).expect("variant");
+        parse_position(rules, &rules.start_fen()).expect("start")
+    }
+
+    fn texts(game: &Game) -> Vec<&str> {
+        game.plies.iter().map(|p| p.text.as_str()).collect()
     }
 
     #[test]
-    fn strips_numbers_separators_marks_comments_and_results() {
-        let record = "[Event \"casual\"]\n1. e2-e4 e7-e5 ; open game\n2. Ng1? {no: g1f3} g1-f3 \
-                      b8-c6\n3.f1xb5+ 3... a7-a6!? 4. e7-e8=Q# N@b2 f1b5,N@a2 1/2-1/2\n";
-        assert_eq!(
-            texts(record),
-            [
-                "e2e4",
-                "e7e5",
-                "Ng1",
-                "g1f3",
-                "b8c6",
-                "f1b5",
-                "a7a6",
-                "e7e8Q",
-                "N@b2",
-                "f1b5,N@a2"
-            ]
+    fn auto_detection_reads_each_notation() {
+        let chess = start("chess");
+        let opts = ReadOptions::default();
+        for (record, notation) in [
+            ("1. e2e4 e7e5 2. g1f3 ; a comment", "coordinate"),
+            ("1. e2-e4 e7-e5 2. Ng1-f3", "game-courier"),
+            (
+                "1. P e2-e4 1... p e7-e5 2. N g1-f3 // develop",
+                "game-courier",
+            ),
+            ("1. e4 e5 2. Nf3", "san"),
+        ] {
+            let game = read_game(record, &chess, &opts).unwrap_or_else(|e| panic!("{record}: {e}"));
+            assert_eq!(game.notation.name(), notation, "{record}");
+            assert_eq!(texts(&game), ["e2e4", "e7e5", "g1f3"], "{record}");
+            let first_read = game.attempts.iter().find(|a| a.error.is_none());
+            assert_eq!(first_read.map(|a| a.notation), Some(game.notation));
+        }
+    }
+
+    #[test]
+    fn two_readings_of_one_record_are_refused() {
+        let rules = variants::rules("cerimon").expect("variant");
+        let pos = parse_position(rules, "4k3/8/8/8/6N1/8/8/4K3[N] w - - 0 1").expect("fen");
+        // `;` ends a coordinate move: `g4f6` without the resurrection.
+        let e = read_game("1. g4-f6; N*h2", &pos, &ReadOptions::default()).expect_err("two");
+        assert_eq!((e.ply, e.column), (Some(1), 4), "{e}");
+        assert!(
+            e.message
+                .contains("here coordinate reads g4f6 and game-courier reads g4f6,N@h2"),
+            "{e}"
         );
+        let opts = ReadOptions {
+            notation: Some(Notation::GameCourier),
+            ..ReadOptions::default()
+        };
+        let game = read_game("1. g4-f6; N*h2", &pos, &opts).expect("given notation");
+        assert_eq!(texts(&game), ["g4f6,N@h2"]);
     }
 
     #[test]
-    fn keeps_lines_and_refuses_unclosed_comments() {
-        let moves = parse_game("1. e2e4\n\n e7e5 *").expect("readable");
-        assert_eq!(moves[1].line, 3);
-        assert_eq!(moves[1].written, "e7e5");
-        let e = parse_game("1. e2e4\n{ unfinished").expect_err("unclosed");
+    fn the_furthest_attempt_is_reported() {
+        let chess = start("chess");
+        let e = read_game(
+            "1. e4 e5 2. Nf3 Nc6 3. Bb6",
+            &chess,
+            &ReadOptions::default(),
+        )
+        .expect_err("illegal");
+        assert_eq!((e.ply, e.line, e.column), (Some(5), 1, 24), "{e}");
+        assert!(e.message.contains("[read as san"), "{e}");
+        assert!(e.message.contains("coordinate stopped at ply 1"), "{e}");
+    }
+
+    #[test]
+    fn an_unclosed_comment_names_its_ply() {
+        let chess = start("chess");
+        let e = read_game("1. e4 e5\n2. Nf3 { open", &chess, &ReadOptions::default())
+            .expect_err("unclosed");
+        assert_eq!((e.ply, e.line, e.column), (Some(4), 2, 8), "{e}");
+    }
+
+    #[test]
+    fn cut_at_a_ply_and_choose_a_game() {
+        let chess = start("chess");
+        let record = "[Event \"1\"]\n1. e4 e5 *\n[Event \"2\"]\n1. d4 d5 2. Qd3 Qd7 *";
+        let opts = ReadOptions {
+            game_index: 2,
+            at_ply: Some(3),
+            ..ReadOptions::default()
+        };
+        let game = read_game(record, &chess, &opts).expect("readable");
+        assert_eq!(texts(&game), ["d2d4", "d7d5", "d1d3"]);
+        let opts = ReadOptions {
+            game_index: 3,
+            ..ReadOptions::default()
+        };
+        let e = read_game(record, &chess, &opts).expect_err("two games");
+        assert!(e.message.contains("holds 2 games"), "{e}");
+    }
+
+    #[test]
+    fn header_tags() {
+        let opts = ReadOptions::default();
+        let h = read_header(
+            "[Variant \"Cerimon Chess\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3[] w - - 0 1\"]\n*",
+            &opts,
+        )
+        .expect("readable");
+        assert_eq!(h.variant.map(|(id, _)| id), Some("cerimon"));
+        assert!(h.fen.is_some());
+        let e = read_header("\n[Variant \"Crazyhouse\"]\n1. e4", &opts).expect_err("unknown");
         assert_eq!(e.line, 2);
-        assert!(e.message.contains("never closed"), "{e}");
+        let e = read_header("[SetUp \"1\"]\n1. e4", &opts).expect_err("no FEN");
+        assert!(e.message.contains("without a [FEN]"), "{e}");
     }
 }

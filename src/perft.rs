@@ -6,6 +6,7 @@
 //! (rayon's work stealing) and use an optional transposition table ([`HashTable`]), which is
 //! off by default and never used for suite expectations.
 
+use crate::deep::keys::SeededKeys;
 use crate::notation::move_text;
 use crate::position::Position;
 use crate::variant::Width;
@@ -79,6 +80,9 @@ impl From<HashError> for String {
 pub struct HashTable {
     entries: Vec<[AtomicU64; 2]>,
     mask: usize,
+    /// Keys drawn from a seed instead of [`Position::zobrist`] (for counting twice with
+    /// independent keys: a collision of one set of keys is not one of the other).
+    keys: Option<Box<SeededKeys>>,
 }
 
 impl HashTable {
@@ -97,7 +101,28 @@ impl HashTable {
         Ok(HashTable {
             entries,
             mask: size - 1,
+            keys: None,
         })
+    }
+
+    /// A table like [`HashTable::new`] whose keys come from `seed` (seed 0: the positions' own
+    /// [`Position::zobrist`] keys).
+    ///
+    /// # Errors
+    /// As [`HashTable::new`].
+    pub fn seeded(megabytes: usize, seed: u64) -> Result<HashTable, String> {
+        let mut table = HashTable::new(megabytes)?;
+        if seed != 0 {
+            table.keys = Some(Box::new(SeededKeys::new(seed)));
+        }
+        Ok(table)
+    }
+
+    fn key<B: Width>(&self, pos: &Position<B>) -> u64 {
+        match &self.keys {
+            None => pos.zobrist(),
+            Some(keys) => keys.key(pos),
+        }
     }
 
     fn probe(&self, key: u64, depth: u32) -> Option<u64> {
@@ -136,7 +161,7 @@ fn perft_hashed_at<B: Width>(pos: &Position<B>, depth: u32, table: &HashTable) -
     if depth <= 1 {
         return perft_at(pos, depth);
     }
-    let key = pos.zobrist();
+    let key = table.key(pos);
     if let Some(n) = table.probe(key, depth) {
         return n;
     }
@@ -153,6 +178,9 @@ pub struct PerftConfig<'a> {
     pub threads: usize,
     /// Optional transposition table.
     pub hash: Option<&'a HashTable>,
+    /// Called with each root move's leaf count as it is finished (from any worker thread);
+    /// a perft given one is counted root move by root move, as a divide.
+    pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
 }
 
 fn count(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
@@ -178,7 +206,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<DivideEntry> {
 
 /// Perft under a configuration.
 pub fn perft_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
-    if cfg.threads <= 1 || depth < 3 {
+    if (cfg.threads <= 1 && cfg.progress.is_none()) || depth < 3 {
         return count(pos, depth, cfg);
     }
     divide_with(pos, depth, cfg).iter().map(|e| e.count).sum()
@@ -195,7 +223,7 @@ pub fn divide_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> Vec<DivideE
         children
             .into_iter()
             .map(|(text, next)| DivideEntry {
-                count: count(&next, depth - 1, cfg),
+                count: reported(count(&next, depth - 1, cfg), cfg),
                 text,
             })
             .collect()
@@ -205,7 +233,7 @@ pub fn divide_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> Vec<DivideE
             children
                 .into_par_iter()
                 .map(|(text, next)| DivideEntry {
-                    count: split_below(&next, depth - 1, cfg),
+                    count: reported(split_below(&next, depth - 1, cfg), cfg),
                     text,
                 })
                 .collect()
@@ -220,6 +248,14 @@ pub fn divide_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> Vec<DivideE
     };
     out.sort_by(|a, b| a.text.cmp(&b.text));
     out
+}
+
+/// Hands a finished root move's count to the progress callback, if any.
+fn reported(count: u64, cfg: &PerftConfig) -> u64 {
+    if let Some(progress) = cfg.progress {
+        progress(count);
+    }
+    count
 }
 
 /// Splits one more level below the root so every thread stays busy when the root has few moves.

@@ -29,7 +29,14 @@ fn trials(suites: Arc<Vec<Suite>>) -> Vec<Trial> {
                         ))),
                     }
                 });
-                out.push(if case.slow {
+                out.push(if case.deep {
+                    // Never run here, not even with --ignored: hours of CPU.
+                    Trial::ignorable_test(trial.name().to_string(), || {
+                        Ok(Completion::ignored_with("deep case: cvperft check --deep"))
+                    })
+                    .with_ignored_flag(true)
+                    .with_kind("deep")
+                } else if case.slow {
                     trial.with_ignored_flag(true).with_kind("slow")
                 } else {
                     trial

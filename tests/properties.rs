@@ -7,16 +7,17 @@
 //! and option value is exercised in every run.
 //!
 //! The properties: FEN round-trip; move-text round-trip (compound parts in any order too);
-//! divide sums to perft; perft of the generator equals perft of a slow brute-force legality
-//! filter; colour-flipped positions give equal counts where the rules are colour-symmetric;
-//! the merged last plies of perft count as the plain ply-by-ply counter.
+//! divide sums to perft; deep-perft keys keep counts; perft of the generator equals perft of a
+//! slow brute-force legality filter; colour-flipped positions give equal counts where the rules
+//! are colour-symmetric; the merged last plies of perft count as the plain ply-by-ply counter.
 //!
 //! Case counts are modest so `cargo test --release` stays fast; `PROPTEST_CASES=N` raises them
 //! for a deeper run.
 
+use cvperft::deep::keys::exact_key;
 use cvperft::geometry::Square;
 use cvperft::notation::{move_text, normalise_move_text, parse_move, parse_position, to_fen};
-use cvperft::perft::{divide, perft, perft_plain};
+use cvperft::perft::{HashTable, divide, perft, perft_hashed, perft_plain};
 use cvperft::piece::{Atom, Movement, parse_betza};
 use cvperft::position::{Move, Position, Setup, flags};
 use cvperft::variant::{Colour, GameEnd, HandKind, MovementSpec, Rules, Wing};
@@ -377,6 +378,27 @@ proptest! {
             let mut unique = texts.clone();
             unique.dedup();
             prop_assert_eq!(unique.len(), texts.len(), "{:?}: {}", config.rules, fen);
+        }
+    }
+
+    /// A deep-perft work unit is its exact key: the position read back from the key (FEN
+    /// without counters, en passant only when a capture is legal) counts as the position itself,
+    /// and a table with seeded keys counts as no table.
+    #[test]
+    fn exact_keys_keep_counts(walk_bytes in bytes(60)) {
+        for config in configs() {
+            // One table per configuration: keys do not include the rule options.
+            let table = HashTable::seeded(1, 0x5eed).expect("a small table");
+            for pos in walk(&config, &walk_bytes).iter().step_by(7) {
+                let key = exact_key(pos);
+                let again = parse_position(config.rules, &key)
+                    .unwrap_or_else(|e| panic!("{:?}: {key} does not parse back: {e}", config.rules));
+                prop_assert_eq!(exact_key(&again), key.clone(), "{:?}", config.rules);
+                for depth in 1..=2 {
+                    prop_assert_eq!(perft(&again, depth), perft(pos, depth), "{:?}: {} from {}", config.rules, key, to_fen(pos));
+                }
+                prop_assert_eq!(perft_hashed(&again, 3, &table), perft(pos, 3), "{:?}: {}", config.rules, key);
+            }
         }
     }
 

@@ -7,22 +7,27 @@
 //! suite's text without touching a byte of it. The whole result must load before a temporary
 //! file replaces the suite by rename.
 
-use super::diff::{EngineArgs, EngineSettings, check_engine_depth};
+use super::diff::check_engine_depth;
+use super::engine_args::{EngineSettings, config};
+use super::game::{RecordArgs, Source, settle_variant};
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
 use cvperft::engine::bisect::{bisect, compare};
 use cvperft::engine::process::shell_quote;
-use cvperft::engine::{Divide, Engine, Query, ReferenceEngine};
-use cvperft::game::{GameMove, MAX_GAME_BYTES, parse_game};
-use cvperft::notation::{move_text, parse_move, parse_position, to_fen};
+use cvperft::engine::{Divide, Engine, EngineOptions, Query, ReferenceEngine};
+use cvperft::fsio;
+use cvperft::fsio::DEFAULT_LOCK_TIMEOUT_SECS;
+use cvperft::notation::to_fen;
 use cvperft::suite::append::{NewAlternative, NewCase, append_case};
+use cvperft::suite::load::MAX_FILE_BYTES;
 use cvperft::suite::load::is_valid_id;
-use cvperft::suite::{Suite, load_file, load_str};
+use cvperft::suite::{Suite, load_bytes, load_str};
 use cvperft::variant::Rules;
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// `cvperft add-case` arguments.
 #[derive(Args, Debug, Clone)]
@@ -33,15 +38,17 @@ pub struct AddCaseArgs {
     /// Variant id; must be the suite's (default: the suite's).
     #[arg(short = 'v', long = "variant")]
     pub variant: Option<String>,
-    /// The game's start position (default: the variant's start position).
+    /// The game's start position (default: the record's [FEN] tag, else the variant's start).
     #[arg(long)]
     pub fen: Option<String>,
-    /// The game as move text (move numbers, `-`/`x`, marks and comments allowed).
+    /// The game as a record's text (see --notation).
     #[arg(long, required_unless_present = "game", conflicts_with = "game")]
     pub moves: Option<String>,
-    /// A game record file, `-` for standard input.
+    /// A game record file, `-` for standard input: our move text, Game Courier or PGN.
     #[arg(long, value_name = "FILE")]
     pub game: Option<String>,
+    #[command(flatten)]
+    pub record: RecordArgs,
     /// Record perft 1..N.
     #[arg(long, value_name = "N")]
     pub depth: u32,
@@ -66,6 +73,9 @@ pub struct AddCaseArgs {
     /// Print the case instead of writing the suite.
     #[arg(long)]
     pub dry_run: bool,
+    /// Seconds to wait for another writer's lock on the suite before giving up (exit 2).
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_LOCK_TIMEOUT_SECS)]
+    pub lock_timeout: f64,
     #[command(flatten)]
     pub engine: OptionalEngineArgs,
 }
@@ -81,43 +91,17 @@ pub struct OptionalEngineArgs {
 }
 
 impl OptionalEngineArgs {
-    /// The `diff` engine arguments, when an engine was given.
-    fn engine_args(&self) -> Option<EngineArgs> {
-        self.engine.as_ref().map(|engine| EngineArgs {
-            engine: engine.clone(),
-            settings: self.settings.clone(),
-        })
+    /// The engine's settings, when an engine was given.
+    fn options(&self) -> Option<EngineOptions> {
+        self.engine
+            .as_ref()
+            .map(|engine| self.settings.options(engine))
     }
 }
 
 fn load_errors(what: &str, errors: &[cvperft::suite::LoadError]) -> Failure {
     let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
     Failure::input(format!("{what}: {}", lines.join("; ")))
-}
-
-/// The game's moves as written, from `--moves` or `--game`, and a name for messages.
-fn read_game(args: &AddCaseArgs) -> Result<(Vec<GameMove>, String)> {
-    let (text, name) = match (&args.moves, &args.game) {
-        (Some(m), _) => (m.clone(), "--moves".to_string()),
-        (None, Some(path)) if path == "-" => {
-            let mut text = String::new();
-            std::io::stdin()
-                .take(MAX_GAME_BYTES as u64 + 1)
-                .read_to_string(&mut text)
-                .map_err(|e| Failure::input(format!("standard input: {e}")))?;
-            (text, "standard input".to_string())
-        }
-        (None, Some(path)) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| Failure::input(format!("game `{path}`: {e}")))?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| Failure::input(format!("game `{path}`: not UTF-8 text")))?;
-            (text, format!("game `{path}`"))
-        }
-        (None, None) => return Err(Failure::input("give --moves or --game").into()),
-    };
-    let moves = parse_game(&text).map_err(|e| Failure::input(format!("{name}: {e}")))?;
-    Ok((moves, name))
 }
 
 /// The FEN fields that decide perft: board (with hand), side, castling, en passant.
@@ -159,10 +143,17 @@ fn entries(d: &Divide) -> Vec<(String, u64)> {
 /// failure, or a result that would not load (all exit 2, the suite untouched).
 pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     check_engine_depth(args.depth)?;
-    let suite: Suite =
-        load_file(&args.suite).map_err(|e| load_errors("the suite does not load", &e))?;
-    let original = std::fs::read_to_string(&args.suite)
-        .map_err(|e| Failure::input(format!("{}: {e}", args.suite.display())))?;
+    let lock_timeout = lock_timeout(args.lock_timeout)?;
+    if !args.dry_run {
+        // Refuse a suite that cannot be rewritten before any work.
+        fsio::check_updatable(&args.suite).map_err(|e| Failure::input(e.to_string()))?;
+    }
+    let bytes = fsio::read_capped(&args.suite, MAX_FILE_BYTES)
+        .map_err(|e| Failure::input(e.to_string()))?;
+    let suite = load_bytes(bytes.clone(), &args.suite)
+        .map_err(|e| load_errors("the suite does not load", &e))?;
+    // It loaded, so it is UTF-8.
+    let original = String::from_utf8_lossy(&bytes).into_owned();
     let variant = suite.variant.spec.id;
     if let Some(v) = &args.variant
         && v != variant
@@ -186,33 +177,16 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     }
 
     // Replay the game.
-    let (mut game, source_name) = read_game(&args)?;
-    if let Some(k) = args.at_ply {
-        if k > game.len() {
-            return Err(Failure::input(format!(
-                "--at-ply {k}: the game has only {} plies",
-                game.len()
-            ))
-            .into());
-        }
-        game.truncate(k);
-    }
-    let start_fen = args.fen.clone().unwrap_or_else(|| rules.start_fen());
-    let mut position =
-        parse_position(rules, &start_fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
-    let mut played: Vec<String> = Vec::with_capacity(game.len());
-    for (i, gm) in game.iter().enumerate() {
-        let m = parse_move(&position, &gm.text).map_err(|e| {
-            Failure::input(format!(
-                "{source_name}, line {}: ply {} `{}`: illegal: {e}",
-                gm.line,
-                i + 1,
-                gm.written
-            ))
-        })?;
-        played.push(move_text(&position, &m));
-        position = position.play(m);
-    }
+    let source = Source::read(args.moves.as_deref(), args.game.as_deref())?;
+    let header = args.record.header(&source)?;
+    settle_variant(&source, &header, Some(variant), "the suite's variant")?;
+    let (game, given_fen, read_note) =
+        args.record
+            .replay(&source, &header, rules, args.fen.as_deref(), args.at_ply)?;
+    let source_name = source.name;
+    let played: Vec<String> = game.plies.iter().map(|p| p.text.clone()).collect();
+    let position = *game.end();
+    let start_fen = given_fen.clone().unwrap_or_else(|| rules.start_fen());
     let fen_reached = to_fen(&position);
 
     // Refuse duplicates before computing anything.
@@ -234,30 +208,8 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
         ))
         .into());
     }
-    if let Some(c) = suite.cases.iter().find(|c| c.id == id) {
-        return Err(Failure::input(format!(
-            "{}:{}: case `{id}` already exists; choose another --id",
-            args.suite.display(),
-            c.line
-        ))
-        .into());
-    }
     let key = (position_key(&fen_reached), rules.option_pairs());
-    if let Some(c) = suite.cases.iter().find(|c| {
-        (
-            position_key(&to_fen(&c.position)),
-            c.position.rules().option_pairs(),
-        ) == key
-    }) {
-        return Err(Failure::input(format!(
-            "{}:{}: case `{}` already has this position with the same options ({})",
-            args.suite.display(),
-            c.line,
-            c.id,
-            key.0
-        ))
-        .into());
-    }
+    refuse_duplicates(&suite, &args.suite, &id, &key)?;
 
     // The reference's counts, and the engine's.
     let depths: Vec<u32> = (1..=args.depth).collect();
@@ -280,7 +232,7 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     let mut words = vec!["cvperft".to_string(), "perft".into(), "N".into()];
     words.extend(["-v".to_string(), variant.to_string()]);
     words.extend(option_flags(&rules));
-    if let Some(fen) = &args.fen {
+    if let Some(fen) = &given_fen {
         words.extend(["--fen".to_string(), shell_quote(fen)]);
     }
     if !played.is_empty() {
@@ -295,7 +247,7 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
 
     let mut new_case = NewCase {
         id: id.clone(),
-        fen: args.fen.clone(),
+        fen: given_fen.clone(),
         moves: played.join(" "),
         options: case_options,
         rules: args.rules.clone(),
@@ -310,9 +262,8 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     let mut note = args.note.clone().map(|n| n.trim().to_string());
     let mut disputed_line = None;
 
-    if let Some(engine_args) = args.engine.engine_args() {
-        let config = engine_args.config()?;
-        let mut engine = config
+    if let Some(engine_options) = args.engine.options() {
+        let mut engine = config(&engine_options)?
             .open(rules)
             .map_err(|e| Failure::input(e.to_string()))?;
         let name = engine.name();
@@ -411,22 +362,36 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     });
     new_case.note = note;
 
-    // Splice, validate the whole result, then replace by rename.
-    let (text, case_text) =
-        append_case(&original, &new_case).map_err(|e| Failure::input(e.to_string()))?;
-    let loaded = load_str(&text, &args.suite)
-        .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
-    if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != id) {
-        return Err(Failure::input(
-            "the new case did not land in the suite's `cases:` list; add it by hand",
-        )
-        .into());
-    }
     if args.dry_run {
+        let (_, case_text) = splice(&suite, &args.suite, &original, &new_case)?;
         write!(out, "{case_text}")?;
+        if let Some(note) = read_note {
+            super::say(&note);
+        }
         return Ok(());
     }
-    replace_file(&args.suite, &text)?;
+    // Under the suite's lock: read it again (another writer may have added cases meanwhile),
+    // check the case is still new and the suite's defaults unchanged, splice, validate, replace.
+    let update = fsio::begin_update(&args.suite, MAX_FILE_BYTES, lock_timeout)
+        .map_err(|e| Failure::input(e.to_string()))?;
+    let current = load_bytes(update.bytes.clone(), &args.suite)
+        .map_err(|e| load_errors("the suite no longer loads", &e))?;
+    if (current.variant.spec.id, current.game_end, &current.options)
+        != (suite.variant.spec.id, suite.game_end, &suite.options)
+    {
+        return Err(Failure::input(format!(
+            "{}: its variant, game-end or options changed while the case was computed; run again",
+            args.suite.display()
+        ))
+        .into());
+    }
+    refuse_duplicates(&current, &args.suite, &id, &key)?;
+    let text = String::from_utf8(update.bytes.clone())
+        .map_err(|_| Failure::input(format!("{}: not UTF-8 text", args.suite.display())))?;
+    let (text, _) = splice(&current, &args.suite, &text, &new_case)?;
+    update
+        .commit(text.as_bytes())
+        .map_err(|e| Failure::input(e.to_string()))?;
     writeln!(
         out,
         "added case `{id}` to {}: perft {}",
@@ -440,32 +405,68 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     if let Some(line) = disputed_line {
         writeln!(out, "{line}")?;
     }
+    if let Some(note) = read_note {
+        super::say(&note);
+    }
     Ok(())
 }
 
-/// Writes `text` to a temporary file next to `path` and renames it over `path`.
-fn replace_file(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "suite.yaml".into());
-    let tmp = dir.join(format!(".{name}.add-case-{}.tmp", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            std::fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Failure::input(format!("{}: {e}", path.display()))
-    })?;
+/// Refuses a case id or a position (with its options) the suite already has.
+fn refuse_duplicates(
+    suite: &Suite,
+    path: &Path,
+    id: &str,
+    key: &(String, Vec<(&'static str, &'static str)>),
+) -> Result<()> {
+    if let Some(c) = suite.cases.iter().find(|c| c.id == id) {
+        return Err(Failure::input(format!(
+            "{}:{}: case `{id}` already exists; choose another --id",
+            path.display(),
+            c.line
+        ))
+        .into());
+    }
+    if let Some(c) = suite.cases.iter().find(|c| {
+        (
+            position_key(&to_fen(&c.position)),
+            c.position.rules().option_pairs(),
+        ) == *key
+    }) {
+        return Err(Failure::input(format!(
+            "{}:{}: case `{}` already has this position with the same options ({})",
+            path.display(),
+            c.line,
+            c.id,
+            key.0
+        ))
+        .into());
+    }
     Ok(())
+}
+
+/// Splices `case` into `text` (the suite `suite` was loaded from) and checks that the whole
+/// result loads with exactly one case more. Returns the new text and the case's text.
+fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(String, String)> {
+    let (new_text, case_text) =
+        append_case(text, case).map_err(|e| Failure::input(e.to_string()))?;
+    let loaded = load_str(&new_text, path)
+        .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
+    if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != case.id) {
+        return Err(Failure::input(
+            "the new case did not land in the suite's `cases:` list; add it by hand",
+        )
+        .into());
+    }
+    Ok((new_text, case_text))
+}
+
+/// `--lock-timeout` as a duration.
+fn lock_timeout(seconds: f64) -> Result<Duration> {
+    if !(0.0..=86_400.0).contains(&seconds) {
+        return Err(Failure::input(format!(
+            "--lock-timeout {seconds}: expected 0 to 86400 seconds"
+        ))
+        .into());
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }

@@ -1,29 +1,23 @@
 //! `cvperft check`: runs the conformance suites against the reference generator, or against an
-//! external engine with `--engine` (see [`super::check_engine`]).
+//! external engine with `--engine`; the work is the library's ([`cvperft::conformance`]).
 //!
-//! Arguments are turned into a [`Selection`] and validated before anything runs; every suite is
-//! loaded (all problems reported, exit 2) before the first check; results stream to the chosen
-//! renderer case by case; `--output` writes a temporary file beside the target and renames it,
-//! so a reader never sees half a report. Exit 0 when nothing failed, 1 otherwise.
+//! Arguments are turned into a selection and options and validated before anything runs; every
+//! suite is loaded (all problems reported, exit 2) before the first check; results stream to
+//! the chosen renderer case by case, with a progress bar on a terminal; `--output` writes a
+//! temporary file beside the target and renames it, so a reader never sees half a report. Exit
+//! 0 when nothing failed, 1 otherwise.
 
 use super::Failure;
-use super::diff::{EngineArgs, EngineSettings};
-use anyhow::{Context, Result};
+use super::engine_args::EngineSettings;
+use super::selection::{SelectionArgs, load_suites, refused};
+use super::sink::Sink;
+use anyhow::Result;
 use clap::{Args, ValueEnum};
+use cvperft::conformance::{self, CheckOptions, CheckRun, Event};
+use cvperft::engine::suites::SuiteEngineOptions;
 use cvperft::report::{Format, renderer};
-use cvperft::suite::run::execute;
-use cvperft::suite::{
-    Generator, Reference, RunReport, Selection, Shard, Summary, load_all, plan, suite_infos,
-};
-use cvperft::variants;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
-use std::time::Instant;
-
-/// Most worker threads accepted by `--jobs`.
-const MAX_JOBS: usize = 256;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 
 /// Report formats on the command line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -34,6 +28,8 @@ pub enum FormatArg {
     Json,
     /// JUnit XML.
     Junit,
+    /// One self-contained HTML page: boards of the failing cases, tables, rulings.
+    Html,
 }
 
 /// When to colour human output.
@@ -59,30 +55,18 @@ pub struct CheckArgs {
     /// Write the report to FILE (atomically: a temporary file renamed into place).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Run only checks whose name (`variant::file::case::check`) contains TEXT.
-    #[arg(long, value_name = "TEXT")]
-    pub filter: Option<String>,
-    /// Run only cases citing this ruling id (e.g. GE-1).
-    #[arg(long, value_name = "ID")]
-    pub rule: Option<String>,
-    /// Run only suites of this variant.
-    #[arg(short = 'v', long = "variant", value_name = "ID")]
-    pub variant: Option<String>,
-    /// Run shard K of N (1-based): cases dealt out by expected cost, deterministically.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-    pub shard: Option<Shard>,
-    /// Include cases marked slow.
-    #[arg(long)]
-    pub slow: bool,
-    /// Skip perft and divide checks expecting more than N leaf nodes (reported as skipped).
-    #[arg(long, value_name = "N")]
-    pub max_nodes: Option<u64>,
+    /// Which checks.
+    #[command(flatten)]
+    pub selection: SelectionArgs,
     /// Worker threads (default: the number of CPUs).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Colour human output.
     #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
     pub color: ColourArg,
+    /// No progress bar (shown on a terminal, per check).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// Run the checks against this external engine instead of the reference, shell-quoted
     /// (see docs/engines.md); `{variant}` in it is replaced by the suite's engine variant name.
     #[arg(long, value_name = "CMD")]
@@ -106,102 +90,31 @@ pub struct CheckArgs {
     pub engine_reading: Vec<String>,
 }
 
-fn parse_shard(text: &str) -> Result<Shard, String> {
-    text.parse()
-}
-
-/// Where the report goes: standard output, or a temporary file renamed on success.
-enum Sink<'a> {
-    Stdout(&'a mut dyn Write),
-    File {
-        writer: BufWriter<File>,
-        temp: PathBuf,
-        target: PathBuf,
-    },
-}
-
-impl Sink<'_> {
-    fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Sink::Stdout(w) => *w,
-            Sink::File { writer, .. } => writer,
+impl CheckArgs {
+    /// How to run the checks: jobs, and the engine when one is given.
+    fn options(&self) -> CheckOptions {
+        CheckOptions {
+            jobs: self.jobs,
+            engine: self.engine.as_ref().map(|engine| SuiteEngineOptions {
+                engine: self.engine_settings.options(engine),
+                variant_map: self.engine_variant_map.clone(),
+                readings: self.engine_reading.clone(),
+            }),
         }
     }
 
-    fn commit(self) -> Result<()> {
-        match self {
-            Sink::Stdout(w) => Ok(w.flush()?),
-            Sink::File {
-                writer,
-                temp,
-                target,
-            } => {
-                let file = writer
-                    .into_inner()
-                    .map_err(|e| e.into_error())
-                    .with_context(|| format!("writing {}", temp.display()))?;
-                file.sync_all()
-                    .with_context(|| format!("writing {}", temp.display()))?;
-                drop(file);
-                std::fs::rename(&temp, &target).with_context(|| {
-                    format!("renaming {} to {}", temp.display(), target.display())
-                })?;
-                Ok(())
+    /// Whether human output is coloured.
+    fn colour(&self) -> bool {
+        match self.color {
+            ColourArg::Always => true,
+            ColourArg::Never => false,
+            ColourArg::Auto => {
+                self.output.is_none()
+                    && std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
             }
         }
     }
-}
-
-/// Removes the temporary report file when the run ends early (after the rename it is gone).
-struct TempCleanup(PathBuf);
-
-impl Drop for TempCleanup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-fn temp_path(target: &Path) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "report".into());
-    target.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
-}
-
-fn validate(args: &CheckArgs) -> Result<()> {
-    if let Some(v) = &args.variant
-        && variants::get(v).is_none()
-    {
-        return Err(Failure::input(format!(
-            "--variant: unknown variant `{v}` (variants: {})",
-            variants::IDS.join(", ")
-        ))
-        .into());
-    }
-    if let Some(rule) = &args.rule
-        && !variants::all()
-            .iter()
-            .any(|v| v.spec.rulings.contains(&rule.as_str()))
-    {
-        let mut known: Vec<&str> = variants::all()
-            .iter()
-            .flat_map(|v| v.spec.rulings.iter().copied())
-            .collect();
-        known.sort();
-        known.dedup();
-        return Err(Failure::input(format!(
-            "--rule: no variant cites ruling `{rule}` (rulings: {})",
-            known.join(", ")
-        ))
-        .into());
-    }
-    if let Some(jobs) = args.jobs
-        && (jobs == 0 || jobs > MAX_JOBS)
-    {
-        return Err(Failure::input(format!("--jobs {jobs}: expected 1 to {MAX_JOBS}")).into());
-    }
-    Ok(())
 }
 
 /// Runs `cvperft check`.
@@ -210,150 +123,67 @@ fn validate(args: &CheckArgs) -> Result<()> {
 /// A [`Failure`] with code 2 for bad arguments or unreadable suites, code 1 when a check failed;
 /// I/O errors writing the report.
 pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
-    validate(&args)?;
-    let suites = match load_all(&args.paths) {
-        Ok(s) => s,
-        Err(errors) => {
-            let Some((last, before)) = errors.split_last() else {
-                return Err(Failure::input("the suites could not be read").into());
-            };
-            for e in before {
-                eprintln!("cvperft: {e}");
-            }
-            return Err(Failure::input(last.to_string()).into());
-        }
-    };
-    if suites.is_empty() {
-        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Failure::input(format!("no suite (*.yaml) in {}", paths.join(" "))).into());
-    }
-    let selection = Selection {
-        filter: args.filter.clone(),
-        rule: args.rule.clone(),
-        variant: args.variant.clone(),
-        slow: args.slow,
-        max_nodes: args.max_nodes,
-        shard: args.shard,
-    };
-    let mut planned = plan(&suites, &selection);
-    if planned.is_empty() && args.shard.is_none() {
-        return Err(Failure::input(
-            "no check matches the selection (--filter, --rule, --variant)".to_string(),
-        )
-        .into());
-    }
-    let external = match &args.engine {
-        Some(engine) => Some(super::check_engine::prepare(
-            &EngineArgs {
-                engine: engine.clone(),
-                settings: args.engine_settings.clone(),
-            },
-            &args.engine_variant_map,
-            &args.engine_reading,
-            &suites,
-            &mut planned,
-        )?),
-        None => None,
-    };
-    let generator: &dyn Generator = match &external {
-        Some(e) => e,
-        None => &Reference,
-    };
-    let colour = match args.color {
-        ColourArg::Always => true,
-        ColourArg::Never => false,
-        ColourArg::Auto => {
-            args.output.is_none()
-                && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
-    };
+    let selection = args.selection.selection();
+    let options = args.options();
+    conformance::validate(&selection, &options).map_err(refused)?;
+    let suites = load_suites(&args.paths)?;
+    // Before any check runs: a report may not overwrite an input, a directory or a socket.
+    let mut sink = Sink::open(args.output.as_deref(), &suites, stdout)?;
+    let checks = CheckRun::prepare(&suites, &selection, &options).map_err(refused)?;
     let format = match args.format {
         FormatArg::Human => Format::Human,
         FormatArg::Json => Format::Json,
         FormatArg::Junit => Format::Junit,
+        FormatArg::Html => Format::Html,
     };
-    let mut render = renderer(format, colour);
-    let _cleanup = args.output.as_deref().map(|t| TempCleanup(temp_path(t)));
-    let mut sink = match &args.output {
-        None => Sink::Stdout(stdout),
-        Some(target) => {
-            let temp = temp_path(target);
-            let file = File::create(&temp)
-                .with_context(|| format!("--output: cannot write {}", target.display()))?;
-            Sink::File {
-                writer: BufWriter::new(file),
-                temp,
-                target: target.clone(),
-            }
-        }
-    };
+    let mut render = renderer(format, args.colour(), &suites);
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let bar = if std::io::stderr().is_terminal() && !planned.is_empty() {
-        let bar =
-            ProgressBar::with_draw_target(Some(planned.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:30} {pos}/{len} checks {elapsed} {wide_msg}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    // An engine answers one question at a time: more threads would only wait for it.
-    let default_jobs = if external.is_some() { Some(1) } else { None };
-    let jobs = args.jobs.or(default_jobs).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let start = Instant::now();
-    let mut results = Vec::with_capacity(planned.len());
-    let mut case_start = 0;
+    let planned = checks.planned().len();
+    let bar = super::progress::bar(
+        planned as u64,
+        args.quiet || planned == 0,
+        "{bar:30} {pos}/{len} checks {elapsed} ETA {eta} {wide_msg}",
+    );
     let mut write_error: Option<std::io::Error> = None;
-    execute(&suites, &planned, generator, jobs, |i, result| {
-        bar.inc(1);
-        bar.set_message(result.name.clone());
-        results.push(result);
-        let last_of_case = planned.get(i + 1).is_none_or(|next| {
-            (next.check.suite, next.check.case) != (planned[i].check.suite, planned[i].check.case)
-        });
-        if last_of_case {
-            if write_error.is_none() {
-                let case_results = &results[case_start..];
-                let outcome = if to_terminal {
-                    bar.suspend(|| render.case(sink.writer(), case_results))
+    let outcome = checks.run(|event| {
+        match event {
+            Event::Check(result) => {
+                bar.inc(1);
+                bar.set_message(result.name.clone());
+            }
+            Event::Case(results) => {
+                let written = if to_terminal {
+                    bar.suspend(|| render.case(sink.writer(), results))
                 } else {
-                    render.case(sink.writer(), case_results)
+                    render.case(sink.writer(), results)
                 };
-                if let Err(e) = outcome {
+                if let Err(e) = written {
                     write_error = Some(e);
                 }
             }
-            case_start = results.len();
         }
         write_error.is_none()
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {
-        return Err(e.into());
+        return Err(sink.failed(e));
     }
-    let summary = Summary::of(&results);
-    let report = RunReport {
-        generator: generator.name(),
-        suites: suite_infos(&suites),
-        results,
-        summary,
-        seconds: start.elapsed().as_secs_f64(),
-    };
-    render.finish(sink.writer(), &report)?;
-    let to_file = matches!(sink, Sink::File { .. });
+    if let Err(e) = render.finish(sink.writer(), &outcome.report) {
+        return Err(sink.failed(e));
+    }
+    let to_file = sink.is_file();
     sink.commit()?;
     if to_file {
-        eprintln!("{}", summary.line());
+        super::output::stderr_line(&outcome.report.summary.line());
     }
-    if summary.failed > 0 {
+    if let Some(stopped) = &outcome.engine_stopped {
+        return Err(Failure {
+            code: 1,
+            message: stopped.to_string(),
+        }
+        .into());
+    }
+    if !outcome.succeeded() {
         return Err(Failure {
             code: 1,
             message: String::new(),
@@ -387,7 +217,10 @@ mod tests {
         let w = Wrapper::try_parse_from(["check", "a.yaml", "dir", "--shard", "2/3", "-j", "4"])
             .expect("arguments parse");
         assert_eq!(w.args.paths.len(), 2);
-        assert_eq!(w.args.shard, Some(Shard { index: 2, count: 3 }));
+        assert_eq!(
+            w.args.selection.shard,
+            Some(cvperft::suite::Shard { index: 2, count: 3 })
+        );
         assert_eq!(w.args.jobs, Some(4));
         for bad in [["check", "--shard", "3/2"], ["check", "--format", "xml"]] {
             assert!(Wrapper::try_parse_from(bad).is_err(), "{bad:?}");

@@ -1,54 +1,21 @@
 //! `cvperft diff`: compare an engine's divide with ours (or another engine's), show the
 //! difference, and walk down to the first position where the move lists differ.
 
-use super::{Failure, MAX_DEPTH, MAX_MOVES, PositionArgs, build_rules};
+use super::engine_args::{EngineArgs, EngineSettings, config};
+use super::{Failure, PositionArgs, build_rules};
 use anyhow::Result;
 use clap::Args;
-use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect};
+use cvperft::diagram::text::{self, Charset};
+use cvperft::diagram::{Board, Overlay};
+use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect, position_fen};
 use cvperft::engine::process::shell_quote;
-use cvperft::engine::{
-    CastlingStyle, DEFAULT_TIMEOUT_SECS, Divide, Engine, EngineConfig, MoveMap, Protocol, Query,
-    ReferenceEngine, parse_option,
-};
+use cvperft::engine::{Divide, Engine, EngineOptions, Query, ReferenceEngine};
+use cvperft::report::html::{DiffPage, diff_page};
+use cvperft::report::table::{DivideTable, comparison_summary};
+use cvperft::request::{MAX_DEPTH, MAX_MOVES};
 use cvperft::variant::Rules;
 use similar::{ChangeTag, TextDiff};
 use std::io::Write;
-use std::time::Duration;
-
-/// The engine under test, as the command line describes it.
-#[derive(Args, Debug, Clone)]
-pub struct EngineArgs {
-    /// The engine's command line, shell-quoted (e.g. "/usr/games/stockfish").
-    #[arg(long, value_name = "CMD")]
-    pub engine: String,
-    #[command(flatten)]
-    pub settings: EngineSettings,
-}
-
-/// How to talk to an engine: every engine flag but `--engine` itself, shared by `diff`,
-/// `identify` and `check` (where `--engine` is optional, so each flag requires it).
-#[derive(Args, Debug, Clone)]
-pub struct EngineSettings {
-    /// How to talk to it.
-    #[arg(long, default_value = "uci", value_parser = ["uci", "perftree"], requires = "engine")]
-    pub protocol: String,
-    /// UCI_Variant value to select (UCI only).
-    #[arg(long, value_name = "NAME", requires = "engine")]
-    pub engine_variant: Option<String>,
-    /// UCI option `name=value` sent before the variant (repeatable; e.g. VariantPath=...).
-    #[arg(long, value_name = "NAME=VALUE", requires = "engine")]
-    pub engine_option: Vec<String>,
-    /// How the engine writes castling.
-    #[arg(long, default_value = "king-move", value_name = "STYLE", value_parser = ["king-move", "king-to-rook"], requires = "engine")]
-    pub map_castling: String,
-    /// A spelling map OURS=THEIRS: two letters map a piece letter, else a whole move
-    /// (repeatable).
-    #[arg(long = "map", value_name = "OURS=THEIRS", requires = "engine")]
-    pub map: Vec<String>,
-    /// Seconds an engine may take for one read before its process group is killed.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECONDS", requires = "engine")]
-    pub timeout: f64,
-}
 
 /// A second engine to compare with instead of our reference.
 #[derive(Args, Debug, Clone)]
@@ -87,96 +54,32 @@ pub struct DiffArgs {
     /// Worker threads for our reference at the root.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-}
-
-/// Builds an engine configuration, checking every setting.
-///
-/// # Errors
-/// A bad protocol, option, map or timeout.
-#[allow(clippy::too_many_arguments)]
-pub fn engine_config(
-    command: &str,
-    protocol: &str,
-    variant: &Option<String>,
-    options: &[String],
-    castling: &str,
-    map: &[String],
-    timeout: f64,
-) -> Result<EngineConfig> {
-    let protocol = Protocol::parse(protocol)
-        .ok_or_else(|| Failure::input(format!("unknown protocol `{protocol}`")))?;
-    let mut config = EngineConfig::new(command, protocol);
-    config.variant = variant.clone();
-    for o in options {
-        config
-            .options
-            .push(parse_option(o).map_err(Failure::input)?);
-    }
-    if !(timeout > 0.0 && timeout <= 86_400.0) {
-        return Err(Failure::input(format!(
-            "--timeout {timeout}: expected more than 0 and at most 86400 seconds"
-        ))
-        .into());
-    }
-    config.timeout = Duration::from_secs_f64(timeout);
-    let mut move_map = MoveMap {
-        castling: CastlingStyle::parse(castling)
-            .ok_or_else(|| Failure::input(format!("unknown castling style `{castling}`")))?,
-        ..MoveMap::default()
-    };
-    for pair in map {
-        move_map.add_pair(pair).map_err(Failure::input)?;
-    }
-    config.map = move_map;
-    Ok(config)
-}
-
-impl EngineArgs {
-    /// The configuration of the engine under test.
-    ///
-    /// # Errors
-    /// As [`engine_config`].
-    pub fn config(&self) -> Result<EngineConfig> {
-        engine_config(
-            &self.engine,
-            &self.settings.protocol,
-            &self.settings.engine_variant,
-            &self.settings.engine_option,
-            &self.settings.map_castling,
-            &self.settings.map,
-            self.settings.timeout,
-        )
-    }
-
-    /// The flags that reproduce this configuration, shell-quoted.
-    pub fn flags(&self) -> Vec<String> {
-        let mut out = vec!["--engine".to_string(), shell_quote(&self.engine)];
-        if self.settings.protocol != "uci" {
-            out.extend(["--protocol".to_string(), self.settings.protocol.clone()]);
-        }
-        if let Some(v) = &self.settings.engine_variant {
-            out.extend(["--engine-variant".to_string(), shell_quote(v)]);
-        }
-        for o in &self.settings.engine_option {
-            out.extend(["--engine-option".to_string(), shell_quote(o)]);
-        }
-        if self.settings.map_castling != "king-move" {
-            out.extend([
-                "--map-castling".to_string(),
-                self.settings.map_castling.clone(),
-            ]);
-        }
-        for m in &self.settings.map {
-            out.extend(["--map".to_string(), shell_quote(m)]);
-        }
-        if self.settings.timeout != DEFAULT_TIMEOUT_SECS {
-            out.extend(["--timeout".to_string(), self.settings.timeout.to_string()]);
-        }
-        out
-    }
+    /// Output: `text` (divide tables and a diagram of the first difference), `patch` (the
+    /// root divides as `-`/`+` lines, as before) or `html` (one self-contained page).
+    #[arg(long, default_value = "text", value_parser = ["text", "patch", "html"])]
+    pub format: String,
+    /// Draw the text diagram with ASCII characters only.
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 impl AgainstArgs {
+    /// The second engine's settings, when one is given; it shares the engine under test's
+    /// timeout and failure limit.
+    fn options(&self, engine: &EngineSettings) -> Option<EngineOptions> {
+        let command = self.against.as_ref()?;
+        Some(EngineOptions {
+            command: command.clone(),
+            protocol: self.against_protocol.clone(),
+            variant: self.against_variant.clone(),
+            options: self.against_option.clone(),
+            castling: self.against_map_castling.clone(),
+            map: self.against_map.clone(),
+            timeout: engine.timeout,
+            failure_limit: engine.max_engine_failures,
+        })
+    }
+
     fn flags(&self) -> Vec<String> {
         let Some(cmd) = &self.against else {
             return Vec::new();
@@ -249,26 +152,15 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
     check_engine_depth(args.depth)?;
     let rules = build_rules(&args.position.variant, &args.position.options)?;
     let root = root_query(&rules, &args.position, args.depth)?;
-    let config = args.engine.config()?;
-    let mut engine = config
+    let mut engine = args
+        .engine
+        .config()?
         .open(rules)
         .map_err(|e| Failure::input(e.to_string()))?;
-    let mut reference: Box<dyn Engine> = match &args.against.against {
-        Some(cmd) => {
-            let a = &args.against;
-            let against = engine_config(
-                cmd,
-                &a.against_protocol,
-                &a.against_variant,
-                &a.against_option,
-                &a.against_map_castling,
-                &a.against_map,
-                args.engine.settings.timeout,
-            )?;
-            against
-                .open(rules)
-                .map_err(|e| Failure::input(e.to_string()))?
-        }
+    let mut reference: Box<dyn Engine> = match args.against.options(&args.engine.settings) {
+        Some(against) => config(&against)?
+            .open(rules)
+            .map_err(|e| Failure::input(e.to_string()))?,
         None => {
             super::check_threads(args.threads)?;
             let reference = ReferenceEngine::new(rules).threads(args.threads);
@@ -279,14 +171,17 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             Box::new(reference)
         }
     };
-    writeln!(out, "diff {}, depth {}", rules.variant.spec.id, root.depth)?;
-    writeln!(out, "  fen:       {}", root.fen)?;
-    if !root.moves.is_empty() {
-        writeln!(out, "  moves:     {}", root.moves.join(" "))?;
+    let html = args.format == "html";
+    if !html {
+        writeln!(out, "diff {}, depth {}", rules.variant.spec.id, root.depth)?;
+        writeln!(out, "  fen:       {}", root.fen)?;
+        if !root.moves.is_empty() {
+            writeln!(out, "  moves:     {}", root.moves.join(" "))?;
+        }
+        writeln!(out, "  reference: {}", reference.name())?;
+        writeln!(out, "  engine:    {}", engine.name())?;
+        out.flush()?;
     }
-    writeln!(out, "  reference: {}", reference.name())?;
-    writeln!(out, "  engine:    {}", engine.name())?;
-    out.flush()?;
     let bisection = match bisect(reference.as_mut(), engine.as_mut(), &root, rules) {
         Ok(b) => b,
         Err((side, e)) => {
@@ -299,6 +194,29 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             return Err(Failure::input(format!("{who}: {e}")).into());
         }
     };
+    if html {
+        let root_fen = position_fen(rules, &root, &[]);
+        let page = diff_page(&DiffPage {
+            variant: rules.variant.spec.id,
+            fen: &root.fen,
+            moves: &root.moves,
+            depth: root.depth,
+            reference: &reference.name(),
+            engine: &engine.name(),
+            bisection: &bisection,
+            root_fen: root_fen.as_deref(),
+            reproduce: &reproduce(&args, &root, bisection.last()),
+        });
+        out.write_all(page.as_bytes())?;
+        if bisection.agrees() {
+            return Ok(());
+        }
+        return Err(Failure {
+            code: 1,
+            message: String::new(),
+        }
+        .into());
+    }
     if bisection.agrees() {
         let d = &bisection.last().reference;
         writeln!(
@@ -310,7 +228,7 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
         )?;
         return Ok(());
     }
-    report(out, &args, &root, &bisection)?;
+    report(out, &args, &root, &bisection, rules)?;
     Err(Failure {
         code: 1,
         message: String::new(),
@@ -340,16 +258,7 @@ pub fn print_divide_diff(out: &mut impl Write, reference: &Divide, engine: &Divi
 }
 
 fn summary(step: &Step) -> String {
-    let c = &step.comparison;
-    format!(
-        "{} missing, {} extra, {} counts differ, {} agree; totals {} (reference) vs {} (engine)",
-        c.missing.len(),
-        c.extra.len(),
-        c.counts.len(),
-        c.same,
-        c.reference_total,
-        c.engine_total
-    )
+    comparison_summary(&step.comparison)
 }
 
 fn texts(entries: &[cvperft::perft::DivideEntry]) -> String {
@@ -364,12 +273,27 @@ fn texts(entries: &[cvperft::perft::DivideEntry]) -> String {
     }
 }
 
-fn report(out: &mut impl Write, args: &DiffArgs, root: &Query, b: &Bisection) -> Result<()> {
+fn report(
+    out: &mut impl Write,
+    args: &DiffArgs,
+    root: &Query,
+    b: &Bisection,
+    rules: Rules,
+) -> Result<()> {
     let first = &b.steps[0];
+    let patch = args.format == "patch";
     writeln!(out, "differ at depth {}: {}", root.depth, summary(first))?;
-    writeln!(out, "--- reference")?;
-    writeln!(out, "+++ engine")?;
-    print_divide_diff(out, &first.reference, &first.engine)?;
+    if patch {
+        writeln!(out, "--- reference")?;
+        writeln!(out, "+++ engine")?;
+        print_divide_diff(out, &first.reference, &first.engine)?;
+    } else {
+        write!(
+            out,
+            "{}",
+            DivideTable::of_comparison(&first.comparison).to_text("  ")
+        )?;
+    }
     writeln!(out, "bisect:")?;
     for step in &b.steps {
         let played = &step.query.moves[root.moves.len()..];
@@ -437,8 +361,38 @@ fn report(out: &mut impl Write, args: &DiffArgs, root: &Query, b: &Bisection) ->
     for note in &b.notes {
         writeln!(out, "  note:      {note}")?;
     }
+    if !patch {
+        if b.stop == Some(Stop::MovesDiffer) && !b.path.is_empty() {
+            write!(
+                out,
+                "{}",
+                DivideTable::of_comparison(&last.comparison).to_text("  ")
+            )?;
+        }
+        if let Some(fen) = &b.fen
+            && let Ok(board) = Board::from_fen(rules.variant, fen)
+        {
+            let overlay = Overlay::finding(
+                &b.path,
+                &entry_texts(&last.comparison.missing),
+                &entry_texts(&last.comparison.extra),
+            );
+            let charset = if args.ascii {
+                Charset::Ascii
+            } else {
+                Charset::Unicode
+            };
+            writeln!(out)?;
+            write!(out, "{}", text::render(&board, &overlay, charset))?;
+            writeln!(out)?;
+        }
+    }
     writeln!(out, "  reproduce: {}", reproduce(args, root, last))?;
     Ok(())
+}
+
+fn entry_texts(entries: &[cvperft::perft::DivideEntry]) -> Vec<String> {
+    entries.iter().map(|e| e.text.clone()).collect()
 }
 
 /// A command line that asks the same question at the last step.

@@ -1,6 +1,6 @@
 //! `cvperft identify`: which value of each rule option does an engine implement?
 
-use super::diff::EngineArgs;
+use super::engine_args::EngineArgs;
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;

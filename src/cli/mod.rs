@@ -4,25 +4,29 @@
 
 use anyhow::{Result, bail};
 use clap::{Args, Parser, Subcommand};
-use cvperft::notation::{board_diagram, parse_position, play_moves, to_fen};
-use cvperft::perft::{HashTable, PerftConfig, divide_with, perft_with};
 use cvperft::position::Position;
+use cvperft::request::{MovesError, PositionRequest, RequestError};
 use cvperft::variant::Rules;
-use cvperft::variants;
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Instant;
 
 mod add_case;
 mod check;
-mod check_engine;
 mod diff;
+mod engine_args;
+mod export;
+mod fen;
+mod game;
 mod identify;
-
-/// Deepest perft the command line accepts: deeper runs could not finish in any budget.
-pub const MAX_DEPTH: u32 = 15;
-/// Most moves accepted in `--moves`.
-pub const MAX_MOVES: usize = 10_000;
+mod output;
+mod perft;
+mod plan;
+mod progress;
+mod selection;
+mod shard;
+mod sink;
+mod variants;
+mod work;
 
 /// A failure with its exit code.
 #[derive(Debug)]
@@ -42,8 +46,6 @@ impl Failure {
         }
     }
 }
-
-mod shard;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -78,64 +80,19 @@ enum Command {
     /// List variants with board sizes and rule options.
     Variants,
     /// Count the leaf nodes at DEPTH: prints the count alone.
-    Perft {
-        /// Depth in plies.
-        depth: u32,
-        #[command(flatten)]
-        position: PositionArgs,
-        /// Print time and nodes per second on stderr.
-        #[arg(long)]
-        stats: bool,
-        /// Worker threads (split at the root).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Transposition table of this many MB (off by default; never used for suites).
-        #[arg(long, value_name = "MB")]
-        hash: Option<usize>,
-        /// Split the tree this many plies deep (with --shard).
-        #[arg(long, value_name = "K")]
-        split: Option<u32>,
-        /// Compute shard I of N of the split paths.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<String>,
-        /// Output: the count alone (text) or a shard report (json).
-        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-        format: String,
-    },
-    /// Sum shard reports of `perft --split K --shard I/N --format json`, checking that every
-    /// shard is present exactly once.
-    Merge {
-        /// Shard report files.
-        files: Vec<std::path::PathBuf>,
-    },
+    Perft(perft::PerftArgs),
+    /// Write the work units of a deep perft: the unique positions at ply K, each with how many
+    /// paths reach it from each root move (JSON Lines; see docs/deep-perft.md).
+    Plan(plan::PlanArgs),
+    /// Count one shard of a plan's units, appending results as they finish (resumable).
+    Work(work::WorkArgs),
+    /// Sum results: a plan with its `work` result files (every unit exactly once), or shard
+    /// reports of `perft --split K --shard I/N --format json` (every shard exactly once).
+    Merge(perft::MergeArgs),
     /// One `move count` line per legal move, a blank line, then the total.
-    Divide {
-        /// Depth in plies.
-        depth: u32,
-        #[command(flatten)]
-        position: PositionArgs,
-        /// Worker threads (split at the root).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-    },
+    Divide(perft::DivideArgs),
     /// The perftree script protocol: `cvperft perftree DEPTH FEN [MOVES]`.
-    Perftree {
-        /// Depth in plies.
-        depth: u32,
-        /// Position.
-        fen: String,
-        /// Space-separated moves to play first.
-        moves: Option<String>,
-        /// Variant id.
-        #[arg(short = 'v', long = "variant", default_value = "chess")]
-        variant: String,
-        /// Rule option `name=value` (repeatable).
-        #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
-        /// Plant a move-generation bug (repeatable), to test `diff`: see docs/engines.md.
-        #[arg(long = "inject", value_name = "FAULT")]
-        inject: Vec<String>,
-    },
+    Perftree(perft::PerftreeArgs),
     /// Compare an engine's divide with ours and bisect to the first differing move.
     ///
     /// Compares with our reference, or with a second engine (`--against`), descends into the
@@ -148,26 +105,28 @@ enum Command {
     AddCase(add_case::AddCaseArgs),
     /// Tell which value of each rule option an engine implements.
     Identify(identify::IdentifyArgs),
+    /// Replay a game record (our move text, Game Courier, PGN with SAN): one line per ply with
+    /// the move as written, our move text, SAN and the FEN after it; `--at-ply K` also shows
+    /// the position after ply K with its legal moves. Exit 2 at the first illegal move.
+    Game(game::GameArgs),
     /// Run conformance suites: every check of every case, then `N passed, N failed, N skipped`.
     Check(check::CheckArgs),
-    /// Validate a FEN: prints the normalised FEN and a board diagram.
-    Fen {
-        /// The FEN to check (default: the variant's start position).
-        fen: Option<String>,
-        /// Play these moves first (space-separated move text).
-        #[arg(long)]
-        moves: Option<String>,
-        /// Variant id.
-        #[arg(short = 'v', long = "variant", default_value = "chess")]
-        variant: String,
-        /// Rule option `name=value` (repeatable).
-        #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
-    },
+    /// Write suites as EPD, python-chess `.perft` files or JSON Lines, for other projects' test
+    /// runners (docs/export.md); the checks chosen as in `check`.
+    Export(export::ExportArgs),
+    /// Validate a FEN: prints the normalised FEN and a board diagram (`--format svg`: an SVG
+    /// image of the board instead).
+    Fen(fen::FenArgs),
 }
 
 /// Parses arguments, runs the command, prints any error once, returns the exit code.
 pub fn run() -> ExitCode {
+    // First, before any other thread exists: SIGINT, SIGTERM and SIGHUP go to a thread that
+    // kills running engines and removes temporary files, then exits with 130, 143 or 129.
+    if let Err(e) = cvperft::cleanup::install_signal_handling(report_signal) {
+        say(&format!("cannot set up signal handling: {e}"));
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -176,29 +135,58 @@ pub fn run() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("cvperft: {}", usage_error_line(&e));
+            say(&usage_error_line(&e));
             return ExitCode::from(2);
         }
     };
-    let mut out = std::io::stdout().lock();
-    match dispatch(cli.command, &mut out) {
+    let mut out = output::Stdout::new();
+    let result = dispatch(cli.command, &mut out);
+    if out.pipe_closed() {
+        // The reader has gone (`| head`): what it wanted, it has. Not an error, whatever the
+        // format or the error it caused on the way out.
+        return ExitCode::SUCCESS;
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            if let Some(io) = e.downcast_ref::<std::io::Error>()
-                && io.kind() == std::io::ErrorKind::BrokenPipe
-            {
-                return ExitCode::SUCCESS;
-            }
             if let Some(f) = e.downcast_ref::<Failure>() {
                 if !f.message.is_empty() {
-                    eprintln!("cvperft: {}", f.message);
+                    say(&f.message);
                 }
                 return ExitCode::from(f.code);
             }
-            eprintln!("cvperft: {}", one_line(&e));
+            say(&one_line(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// Reports an interrupting signal and what was cleaned up (the clean-up thread then exits with
+/// 128 + its number).
+fn report_signal(signal: i32, undone: cvperft::cleanup::Undone) {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let mut done = Vec::new();
+    if undone.groups > 0 {
+        done.push(format!("{} stopped", plural(undone.groups, "engine")));
+    }
+    if undone.files > 0 {
+        done.push(format!(
+            "{} removed",
+            plural(undone.files, "temporary file")
+        ));
+    }
+    let name = cvperft::cleanup::signal_name(signal);
+    if done.is_empty() {
+        say(&format!("interrupted by {name}"));
+    } else {
+        say(&format!("interrupted by {name}: {}", done.join(", ")));
+    }
+}
+
+/// Prints `cvperft: LINE` on stderr, long words cut (see [`output::cut_long_words`]); a
+/// stderr that cannot be written to is ignored, never a panic.
+pub fn say(line: &str) {
+    output::stderr_line(&format!("cvperft: {line}"));
 }
 
 impl std::fmt::Display for Failure {
@@ -238,63 +226,44 @@ fn one_line(e: &anyhow::Error) -> String {
     parts.join(": ").replace('\n', " ")
 }
 
+impl PositionArgs {
+    /// The position asked for, as the library takes it.
+    pub fn request(&self) -> PositionRequest {
+        PositionRequest {
+            variant: self.variant.clone(),
+            options: self.options.clone(),
+            fen: self.fen.clone(),
+            moves: self.moves.clone(),
+        }
+    }
+
+    /// Builds the position the arguments describe.
+    ///
+    /// # Errors
+    /// Unknown variant or option, bad FEN, illegal move (exit 2).
+    pub fn position(&self) -> Result<Position> {
+        self.request().position().map_err(|e| match e {
+            RequestError::Moves(e) => moves_refused("--moves", &e).into(),
+            other => Failure::input(other.to_string()).into(),
+        })
+    }
+}
+
 /// Builds rules from a variant id and `name=value` options.
 ///
 /// # Errors
-/// Unknown variant, malformed or unknown option.
+/// Unknown variant, malformed or unknown option (exit 2).
 pub fn build_rules(variant: &str, options: &[String]) -> Result<Rules> {
-    let mut rules = variants::rules(variant).ok_or_else(|| {
-        Failure::input(format!(
-            "unknown variant `{variant}` (variants: {})",
-            variants::IDS.join(", ")
-        ))
-    })?;
-    for opt in options {
-        let (name, value) = opt.split_once('=').ok_or_else(|| {
-            Failure::input(format!("option `{opt}` is not of the form name=value"))
-        })?;
-        rules
-            .set(name.trim(), value.trim())
-            .map_err(|e| Failure::input(e.to_string()))?;
-    }
-    Ok(rules)
+    Ok(cvperft::request::rules_with_options(variant, options)
+        .map_err(|e| Failure::input(e.to_string()))?)
 }
 
-/// Builds the position the arguments describe.
-///
-/// # Errors
-/// Unknown variant or option, bad FEN, illegal move.
-pub fn build_position(args: &PositionArgs) -> Result<Position> {
-    let rules = build_rules(&args.variant, &args.options)?;
-    let fen = args.fen.clone().unwrap_or_else(|| rules.start_fen());
-    let pos = parse_position(rules, &fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
-    match &args.moves {
-        None => Ok(pos),
-        Some(moves) => apply_moves(&pos, moves, "--moves"),
-    }
+/// A path of moves refused, named as the command line gave it (`--moves`, `moves`).
+pub fn moves_refused(what: &str, error: &MovesError) -> Failure {
+    Failure::input(format!("{what}: {error}"))
 }
 
-fn apply_moves(pos: &Position, moves: &str, what: &str) -> Result<Position> {
-    let count = moves.split_whitespace().count();
-    if count > MAX_MOVES {
-        return Err(Failure::input(format!(
-            "{what}: {count} moves, at most {MAX_MOVES} are accepted"
-        ))
-        .into());
-    }
-    play_moves(pos, moves)
-        .map_err(|(ply, e)| Failure::input(format!("{what}: ply {ply}: {e}")).into())
-}
-
-fn check_depth(depth: u32) -> Result<()> {
-    if depth > MAX_DEPTH {
-        bail!(Failure::input(format!(
-            "depth {depth} is above the limit of {MAX_DEPTH}"
-        )));
-    }
-    Ok(())
-}
-
+/// Refuses 0 or more than 256 worker threads.
 pub(crate) fn check_threads(threads: usize) -> Result<()> {
     if threads == 0 || threads > 256 {
         bail!(Failure::input(format!(
@@ -306,176 +275,19 @@ pub(crate) fn check_threads(threads: usize) -> Result<()> {
 
 fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
     match command {
-        Command::Variants => list_variants(out),
-        Command::Check(args) => check::run(args, out),
-        Command::Perft {
-            depth,
-            position,
-            stats,
-            threads,
-            hash,
-            split,
-            shard,
-            format,
-        } => {
-            check_depth(depth)?;
-            check_threads(threads)?;
-            let pos = build_position(&position)?;
-            let table = match hash {
-                Some(0) | None => None,
-                Some(mb) if mb > 65536 => {
-                    bail!(Failure::input(format!("--hash {mb}: at most 65536 MB")))
-                }
-                Some(mb) => Some(HashTable::new(mb).map_err(Failure::input)?),
-            };
-            let cfg = PerftConfig {
-                threads,
-                hash: table.as_ref(),
-            };
-            let start = Instant::now();
-            let nodes = if split.is_some() || shard.is_some() || format == "json" {
-                let (k, n) = match &shard {
-                    Some(s) => shard::parse_shard(s)?,
-                    None => (1, 1),
-                };
-                let info = shard::RunInfo {
-                    variant: &position.variant,
-                    options: &position.options,
-                    fen: position
-                        .fen
-                        .clone()
-                        .unwrap_or_else(|| pos.rules().start_fen()),
-                    moves: position.moves.clone().unwrap_or_default(),
-                };
-                let report = shard::run_shard(&pos, info, depth, split.unwrap_or(0), (k, n), &cfg)?;
-                if format == "json" {
-                    writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-                } else {
-                    writeln!(out, "{}", report.nodes)?;
-                }
-                report.nodes
-            } else {
-                let nodes = perft_with(&pos, depth, &cfg);
-                writeln!(out, "{nodes}")?;
-                nodes
-            };
-            let elapsed = start.elapsed();
-            if stats {
-                let secs = elapsed.as_secs_f64();
-                eprintln!(
-                    "time {:.3} s, {:.0} nodes/s ({} thread{})",
-                    secs,
-                    nodes as f64 / secs.max(1e-9),
-                    threads,
-                    if threads == 1 { "" } else { "s" }
-                );
-            }
-            Ok(())
-        }
-        Command::Merge { files } => {
-            let total = shard::merge(&files)?;
-            writeln!(out, "{total}")?;
-            Ok(())
-        }
-        Command::Divide {
-            depth,
-            position,
-            threads,
-        } => {
-            check_depth(depth)?;
-            check_threads(threads)?;
-            let pos = build_position(&position)?;
-            print_divide(out, &pos, depth, threads)
-        }
-        Command::Perftree {
-            depth,
-            fen,
-            moves,
-            variant,
-            options,
-            inject,
-        } => {
-            check_depth(depth)?;
-            let rules = build_rules(&variant, &options)?;
-            let faults = cvperft::faults::Faults::parse(&variant, &inject)
-                .map_err(|e| Failure::input(e.to_string()))?;
-            let pos =
-                parse_position(rules, &fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
-            let pos = match moves {
-                Some(m) => apply_moves(&pos, &m, "moves")?,
-                None => pos,
-            };
-            if faults.is_empty() {
-                print_divide(out, &pos, depth, 1)
-            } else {
-                print_entries(out, &cvperft::faults::divide(&pos, depth, &faults))
-            }
-        }
+        Command::Variants => variants::run(out),
+        Command::Perft(args) => perft::run_perft(args, out),
+        Command::Plan(args) => plan::run(args, out),
+        Command::Work(args) => work::run(args, out),
+        Command::Merge(args) => perft::run_merge(args, out),
+        Command::Divide(args) => perft::run_divide(args, out),
+        Command::Perftree(args) => perft::run_perftree(args, out),
         Command::Diff(args) => diff::run(args, out),
         Command::AddCase(args) => add_case::run(args, out),
         Command::Identify(args) => identify::run(args, out),
-        Command::Fen {
-            fen,
-            moves,
-            variant,
-            options,
-        } => {
-            let pos = build_position(&PositionArgs {
-                variant,
-                fen,
-                moves,
-                options,
-            })?;
-            writeln!(out, "{}", to_fen(&pos))?;
-            write!(out, "{}", board_diagram(&pos))?;
-            Ok(())
-        }
+        Command::Game(args) => game::run(args, out),
+        Command::Check(args) => check::run(args, out),
+        Command::Export(args) => export::run(args, out),
+        Command::Fen(args) => fen::run(args, out),
     }
-}
-
-fn print_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: usize) -> Result<()> {
-    let entries = divide_with(
-        pos,
-        depth,
-        &PerftConfig {
-            threads,
-            hash: None,
-        },
-    );
-    print_entries(out, &entries)
-}
-
-fn print_entries(out: &mut impl Write, entries: &[cvperft::perft::DivideEntry]) -> Result<()> {
-    let total: u64 = entries.iter().map(|e| e.count).sum();
-    for e in entries {
-        writeln!(out, "{} {}", e.text, e.count)?;
-    }
-    writeln!(out)?;
-    writeln!(out, "{total}")?;
-    Ok(())
-}
-
-fn list_variants(out: &mut impl Write) -> Result<()> {
-    for v in variants::all() {
-        let s = &v.spec;
-        writeln!(out, "{} ({}x{}) {}", s.id, s.files, s.ranks, s.name)?;
-        let rules = Rules::new(v);
-        writeln!(out, "  start: {}", rules.start_fen())?;
-        for o in &s.options {
-            writeln!(
-                out,
-                "  option {} = {} (default {}; {}) {}",
-                o.name,
-                o.values.join(" | "),
-                o.values[0],
-                o.ruling,
-                o.help
-            )?;
-        }
-        writeln!(
-            out,
-            "  option game-end = rules | movegen (default rules; GE-1)"
-        )?;
-    }
-    Ok(())
 }

@@ -29,6 +29,14 @@ impl EngineGenerator {
         }
     }
 
+    /// Why the engine is no longer asked, once its session gave up on it.
+    pub fn stopped(&self) -> Option<String> {
+        match self.engine.lock() {
+            Ok(engine) => engine.stopped(),
+            Err(_) => Some("the engine failed on another thread".into()),
+        }
+    }
+
     fn ask(&self, pos: &Position, depth: u32) -> Result<super::Divide, NoAnswer> {
         let query = Query::new(to_fen(pos), &[], depth);
         let mut engine = self
@@ -41,7 +49,10 @@ impl EngineGenerator {
 
 fn no_answer(e: EngineError) -> NoAnswer {
     match e.kind {
-        EngineErrorKind::Rejected(_) => NoAnswer::Unsupported(e.to_string()),
+        // A refusal, or a question its session no longer asks: skipped, with the reason.
+        EngineErrorKind::Rejected(_) | EngineErrorKind::Stopped(_) => {
+            NoAnswer::Unsupported(e.to_string())
+        }
         _ => NoAnswer::Error(e.to_string()),
     }
 }

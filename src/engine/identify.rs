@@ -71,8 +71,14 @@ impl std::error::Error for ProbeError {}
 /// whose position or moves the reference refuses under every option value.
 pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ProbeError(format!("probe file {shown}: {e}")))?;
+    let bytes = crate::fsio::read_capped(path, crate::suite::load::MAX_FILE_BYTES)
+        .map_err(|e| ProbeError(format!("probe file {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| ProbeError(format!("probe file {shown}: not UTF-8 text")))?;
+    // As for suites: deep flow nesting would keep the YAML parser busy for minutes.
+    use crate::suite::nesting::{MAX_FLOW_NESTING, check_flow_nesting};
+    check_flow_nesting(&text, MAX_FLOW_NESTING)
+        .map_err(|e| ProbeError(format!("probe file {shown}:{}:{}: {e}", e.line, e.column)))?;
     let file: ProbeFile =
         serde_yaml::from_str(&text).map_err(|e| ProbeError(format!("probe file {shown}: {e}")))?;
     let id = rules.variant.spec.id;

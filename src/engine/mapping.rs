@@ -16,6 +16,7 @@ use crate::perft::DivideEntry;
 use crate::position::{Move, Position, flags};
 use crate::variant::{CastleSpec, Colour, Rules, Wing};
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 /// How an engine writes castling.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -36,6 +37,26 @@ impl CastlingStyle {
             _ => None,
         }
     }
+}
+
+/// Why a `--map OURS=THEIRS` pair is refused; each holds the pair as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    /// No `=` in it.
+    #[error("--map `{0}` is not of the form OURS=THEIRS")]
+    NotAPair(String),
+    /// One side is empty.
+    #[error("--map `{0}`: both sides are needed")]
+    EmptySide(String),
+    /// Two single characters that are not both letters.
+    #[error("--map `{0}`: piece letters must be letters")]
+    NotLetters(String),
+    /// One of its letters is mapped already.
+    #[error("--map `{0}`: letter already mapped")]
+    LetterMapped(String),
+    /// One of its moves is mapped already.
+    #[error("--map `{0}`: move already mapped")]
+    MoveMapped(String),
 }
 
 /// Translations between our move text and an engine's.
@@ -60,13 +81,14 @@ impl MoveMap {
     ///
     /// # Errors
     /// No `=`, an empty side, or a spelling already mapped (the map must work both ways).
-    pub fn add_pair(&mut self, text: &str) -> Result<(), String> {
+    pub fn add_pair(&mut self, text: &str) -> Result<(), MapError> {
+        let pair = || text.to_string();
         let Some((ours, theirs)) = text.split_once('=') else {
-            return Err(format!("--map `{text}` is not of the form OURS=THEIRS"));
+            return Err(MapError::NotAPair(pair()));
         };
         let (ours, theirs) = (ours.trim(), theirs.trim());
         if ours.is_empty() || theirs.is_empty() {
-            return Err(format!("--map `{text}`: both sides are needed"));
+            return Err(MapError::EmptySide(pair()));
         }
         let mut letters = (ours.chars(), theirs.chars());
         if let ((Some(a), None), (Some(b), None)) = (
@@ -74,17 +96,17 @@ impl MoveMap {
             (letters.1.next(), letters.1.next()),
         ) {
             if !a.is_ascii_alphabetic() || !b.is_ascii_alphabetic() {
-                return Err(format!("--map `{text}`: piece letters must be letters"));
+                return Err(MapError::NotLetters(pair()));
             }
             let (a, b) = (a.to_ascii_uppercase(), b.to_ascii_uppercase());
             if self.pieces.iter().any(|&(x, y)| x == a || y == b) {
-                return Err(format!("--map `{text}`: letter already mapped"));
+                return Err(MapError::LetterMapped(pair()));
             }
             self.pieces.push((a, b));
             return Ok(());
         }
         if self.moves.iter().any(|(x, y)| x == ours || y == theirs) {
-            return Err(format!("--map `{text}`: move already mapped"));
+            return Err(MapError::MoveMapped(pair()));
         }
         self.moves.push((ours.to_string(), theirs.to_string()));
         Ok(())
@@ -251,6 +273,33 @@ impl<E: Engine> MappedEngine<E> {
 
 impl<E: Engine> Engine for MappedEngine<E> {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        self.translated(query, |inner, asked| inner.divide(asked))
+    }
+
+    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+        self.translated(query, |inner, asked| inner.divide_by(asked, deadline))
+    }
+
+    fn stopped(&self) -> Option<String> {
+        self.inner.stopped()
+    }
+
+    fn process_answers(&self) -> Option<usize> {
+        self.inner.process_answers()
+    }
+
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+}
+
+impl<E: Engine> MappedEngine<E> {
+    /// Asks `inner` through `ask`, translating the moves of the query and of the answer.
+    fn translated(
+        &mut self,
+        query: &Query,
+        ask: impl FnOnce(&mut E, &Query) -> Result<Divide, EngineError>,
+    ) -> Result<Divide, EngineError> {
         let mut pos = parse_position(self.rules, &query.fen).ok();
         let mut moves = Vec::with_capacity(query.moves.len());
         for ours in &query.moves {
@@ -262,7 +311,7 @@ impl<E: Engine> Engine for MappedEngine<E> {
             moves,
             depth: query.depth,
         };
-        let answer = self.inner.divide(&asked)?;
+        let answer = ask(&mut self.inner, &asked)?;
         let table = pos.as_ref().map(|p| self.map.table(&self.rules, p));
         let mut entries: BTreeMap<String, u64> = BTreeMap::new();
         for e in &answer.entries {
@@ -284,10 +333,6 @@ impl<E: Engine> Engine for MappedEngine<E> {
         );
         divide.total = answer.total;
         Ok(divide)
-    }
-
-    fn name(&self) -> String {
-        self.inner.name()
     }
 }
 
@@ -322,8 +367,18 @@ mod tests {
         let mut map = MoveMap::default();
         map.add_pair("n=h").unwrap();
         map.add_pair("a2a3=a2a3!").unwrap();
-        assert!(map.add_pair("N=x").is_err());
-        assert!(map.add_pair("nothing").is_err());
+        assert_eq!(
+            map.add_pair("N=x"),
+            Err(MapError::LetterMapped("N=x".into()))
+        );
+        assert_eq!(
+            map.add_pair("nothing"),
+            Err(MapError::NotAPair("nothing".into()))
+        );
+        assert_eq!(
+            map.add_pair("x=").map_err(|e| e.to_string()),
+            Err("--map `x=`: both sides are needed".into())
+        );
         assert_eq!(map.to_engine(&rules, None, "b7b8n"), "b7b8h");
         assert_eq!(map.to_ours(&rules, None, "b7b8h"), "b7b8n");
         assert_eq!(map.to_engine(&rules, None, "N@c3"), "H@c3");

@@ -8,29 +8,35 @@
 //! - [`ReferenceEngine`]: our own generator, optionally with planted faults ([`crate::faults`]).
 //!
 //! [`MappedEngine`] wraps any of them to translate move spellings both ways, and
-//! [`EngineConfig::open`] builds the whole stack from command-line settings. Errors name the
-//! engine and the query, so that one line tells a user what was asked and what went wrong.
+//! [`EngineConfig::open`] builds the whole stack from the settings a front end checked with
+//! [`EngineOptions::config`]; [`suites`] runs the conformance suites against engines. Errors name
+//! the engine and the query, so that one line tells a user what was asked and what went wrong.
 
 use crate::perft::DivideEntry;
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub mod bisect;
 pub mod generator;
 pub mod identify;
 pub mod mapping;
+pub mod options;
 pub mod perftree;
 pub mod process;
 pub mod reference;
+pub mod session;
+pub mod suites;
 pub mod uci;
 
 pub use generator::EngineGenerator;
-pub use mapping::{CastlingStyle, MappedEngine, MoveMap};
+pub use mapping::{CastlingStyle, MapError, MappedEngine, MoveMap};
+pub use options::{EngineOptionError, EngineOptions, parse_option};
 pub use perftree::PerftreeEngine;
 pub use reference::ReferenceEngine;
+pub use session::{DEFAULT_FAILURE_LIMIT, EngineSession};
 pub use uci::UciEngine;
 
-/// Default seconds an engine may take for one read.
+/// Default seconds an engine may take to answer one question.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
 
 /// What an engine is asked: the divide at `depth` of the position reached from `fen` by `moves`.
@@ -140,6 +146,8 @@ pub enum EngineErrorKind {
     IllegalMove(String),
     /// It refused the position or the variant.
     Rejected(String),
+    /// It was not asked: its session stopped asking it (the reason says why).
+    Stopped(String),
     /// Its counts do not add up to the total it printed.
     TotalMismatch {
         /// Sum of the per-move counts.
@@ -185,10 +193,17 @@ impl fmt::Display for EngineErrorKind {
                 stderr,
                 answered,
             } => {
-                match answered {
-                    0 => write!(f, "ended without answering ({how})")?,
-                    1 => write!(f, "crashed mid-output after 1 line ({how})")?,
-                    n => write!(f, "crashed mid-output after {n} lines ({how})")?,
+                // An exit with status 0 is no crash: the engine stopped before its answer did.
+                let clean = how == "exit status 0";
+                match (answered, clean) {
+                    (0, _) => write!(f, "ended without answering ({how})")?,
+                    (n, true) => write!(
+                        f,
+                        "ended after {n} line{} of its answer, without finishing it ({how})",
+                        if *n == 1 { "" } else { "s" }
+                    )?,
+                    (1, false) => write!(f, "crashed mid-output after 1 line ({how})")?,
+                    (n, false) => write!(f, "crashed mid-output after {n} lines ({how})")?,
                 }
                 if !stderr.is_empty() {
                     write!(f, "; stderr: {stderr}")?;
@@ -201,13 +216,16 @@ impl fmt::Display for EngineErrorKind {
             } => write!(
                 f,
                 "no answer within {} s while waiting for {waiting_for}; killed its process group",
-                *millis as f64 / 1000.0
+                // To the hundredth: the time left when the question was put is a hair short of
+                // the timeout given.
+                (*millis as f64 / 10.0).round() / 100.0
             ),
             EngineErrorKind::Malformed { line, expected } => {
                 write!(f, "malformed line {line:?} (expected {expected})")
             }
             EngineErrorKind::IllegalMove(m) => write!(f, "rejected a move: {m}"),
             EngineErrorKind::Rejected(m) => write!(f, "rejected the request: {m}"),
+            EngineErrorKind::Stopped(reason) => write!(f, "not asked: {reason}"),
             EngineErrorKind::TotalMismatch { sum, total } => write!(
                 f,
                 "its counts add up to {sum} but it reported a total of {total}"
@@ -241,6 +259,27 @@ pub trait Engine: Send {
     /// the position or a move, or printed counts that do not add up.
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError>;
 
+    /// [`Engine::divide`], the whole answer due by `deadline` (then the engine is killed and
+    /// the answer is a time-out). Engines running in this process ignore the deadline.
+    ///
+    /// # Errors
+    /// As [`Engine::divide`].
+    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+        let _ = deadline;
+        self.divide(query)
+    }
+
+    /// Why the engine is no longer asked, once its session gave up on it ([`EngineSession`]).
+    fn stopped(&self) -> Option<String> {
+        None
+    }
+
+    /// How many questions the engine's current process has answered, for engines that keep one
+    /// process across questions (a UCI engine, restarted after a failure); `None` for the rest.
+    fn process_answers(&self) -> Option<usize> {
+        None
+    }
+
     /// A name for reports (the command line for external engines).
     fn name(&self) -> String;
 
@@ -256,6 +295,15 @@ pub trait Engine: Send {
 impl<E: Engine + ?Sized> Engine for Box<E> {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
         (**self).divide(query)
+    }
+    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+        (**self).divide_by(query, deadline)
+    }
+    fn stopped(&self) -> Option<String> {
+        (**self).stopped()
+    }
+    fn process_answers(&self) -> Option<usize> {
+        (**self).process_answers()
     }
     fn name(&self) -> String {
         (**self).name()
@@ -300,8 +348,11 @@ pub struct EngineConfig {
     pub variant: Option<String>,
     /// `setoption` pairs sent after `uci` (UCI only), in order.
     pub options: Vec<(String, String)>,
-    /// Most time one read may take.
+    /// Most time one question may take (the handshake is one question).
     pub timeout: Duration,
+    /// Consecutive time-outs or crashes after which the engine is not asked any more (0:
+    /// never give up).
+    pub failure_limit: usize,
     /// Move spellings.
     pub map: MoveMap,
 }
@@ -315,12 +366,15 @@ impl EngineConfig {
             variant: None,
             options: Vec::new(),
             timeout: Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS),
+            failure_limit: DEFAULT_FAILURE_LIMIT,
             map: MoveMap::default(),
         }
     }
 
-    /// Starts nothing yet: builds the engine, which starts its process on the first query.
-    /// `rules` decide the mapping of move spellings (castling needs the position).
+    /// Starts nothing yet: builds the engine, which starts its process on the first query, in a
+    /// session that gives each question one deadline and stops asking after
+    /// `failure_limit` consecutive time-outs or crashes. `rules` decide the mapping of move
+    /// spellings (castling needs the position).
     ///
     /// # Errors
     /// A command line that cannot be split into words.
@@ -344,26 +398,16 @@ impl EngineConfig {
             )),
             Protocol::Perftree => Box::new(PerftreeEngine::new(&self.command, argv, self.timeout)),
         };
-        if self.map.is_identity() {
-            Ok(inner)
+        let engine: Box<dyn Engine> = if self.map.is_identity() {
+            inner
         } else {
-            Ok(Box::new(MappedEngine::new(inner, self.map.clone(), rules)))
-        }
-    }
-}
-
-/// Parses a `name=value` engine option (the value may contain `=` and spaces).
-///
-/// # Errors
-/// No `=` or an empty name.
-pub fn parse_option(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((name, value)) if !name.trim().is_empty() => {
-            Ok((name.trim().to_string(), value.trim().to_string()))
-        }
-        _ => Err(format!(
-            "engine option `{text}` is not of the form name=value"
-        )),
+            Box::new(MappedEngine::new(inner, self.map.clone(), rules))
+        };
+        Ok(Box::new(EngineSession::new(
+            engine,
+            self.timeout,
+            self.failure_limit,
+        )))
     }
 }
 
@@ -388,15 +432,5 @@ mod tests {
         assert!(text.contains("depth 3"), "{text}");
         assert!(text.contains("moves \"a1a2\""), "{text}");
         assert!(!text.contains('\n'));
-    }
-
-    #[test]
-    fn options_split_at_the_first_equals() {
-        assert_eq!(
-            parse_option("VariantPath=/a=b c").unwrap(),
-            ("VariantPath".into(), "/a=b c".into())
-        );
-        assert!(parse_option("novalue").is_err());
-        assert!(parse_option("=x").is_err());
     }
 }

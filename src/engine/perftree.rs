@@ -35,6 +35,12 @@ impl PerftreeEngine {
 
 impl Engine for PerftreeEngine {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        self.divide_by(query, Instant::now() + self.timeout)
+    }
+
+    /// One run of the command, all of it (output and exit) by `deadline`.
+    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+        let allowed = deadline.saturating_duration_since(Instant::now());
         let mut argv = self.argv.clone();
         argv.push(query.depth.to_string());
         argv.push(query.fen.clone());
@@ -54,7 +60,7 @@ impl Engine for PerftreeEngine {
         process.close_stdin();
         let mut lines = Vec::new();
         loop {
-            match process.read_line(Instant::now() + self.timeout) {
+            match process.read_line(deadline) {
                 ReadLine::Line(l) => {
                     lines.push(l);
                     if lines.len() > MAX_LINES {
@@ -84,14 +90,14 @@ impl Engine for PerftreeEngine {
                     return Err(self.error(
                         query,
                         EngineErrorKind::Timeout {
-                            millis: self.timeout.as_millis() as u64,
+                            millis: allowed.as_millis() as u64,
                             waiting_for: "its output".into(),
                         },
                     ));
                 }
             }
         }
-        let status = process.wait_until(Instant::now() + self.timeout);
+        let status = process.wait_until(deadline);
         let stderr = process.stderr_tail();
         let succeeded = status.is_some_and(|s| s.success());
         if !succeeded {

@@ -1,7 +1,9 @@
 //! Child processes with deadlines: every engine runs in its own process group, every read waits
 //! at most the timeout, and a process that hangs is killed with its whole group and reaped.
-//! Dropping an [`EngineProcess`] kills and reaps what is left, so no engine outlives its handle.
+//! Dropping an [`EngineProcess`] kills and reaps what is left, so no engine outlives its handle;
+//! every group is also listed in [`crate::cleanup`], which kills it if cvperft is interrupted.
 
+use crate::cleanup::{self, Tracked};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -147,18 +149,29 @@ impl EngineProcess {
         let Some((program, args)) = argv.split_first() else {
             return Err(SpawnError::NotFound);
         };
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => SpawnError::NotFound,
-                std::io::ErrorKind::PermissionDenied => SpawnError::PermissionDenied,
-                _ => SpawnError::Other(e),
-            })?;
+        // Listed for the clean-up on SIGINT, SIGTERM and SIGHUP from the moment it exists.
+        let mut child = cleanup::track(|| {
+            let mut command = Command::new(program);
+            command
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .process_group(0);
+            // SAFETY: the closure runs in the child between fork and exec and calls only
+            // async-signal-safe functions (see `unblock_signals`); it allocates nothing.
+            unsafe {
+                command.pre_exec(cleanup::unblock_signals);
+            }
+            let child = command.spawn()?;
+            let group = Tracked::ProcessGroup(child.id() as i32);
+            Ok((child, group))
+        })
+        .map_err(|e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::NotFound => SpawnError::NotFound,
+            std::io::ErrorKind::PermissionDenied => SpawnError::PermissionDenied,
+            _ => SpawnError::Other(e),
+        })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr_pipe = child.stderr.take();
@@ -283,6 +296,7 @@ impl EngineProcess {
             if self.has_exited() {
                 // Whatever the child left running in its group goes with it.
                 self.kill_group();
+                self.forget_group();
                 self.finished = true;
                 return self.child.wait().ok();
             }
@@ -299,9 +313,16 @@ impl EngineProcess {
         self.stdin = None;
         if !self.finished {
             self.kill_group();
+            self.forget_group();
             let _ = self.child.wait();
             self.finished = true;
         }
+    }
+
+    /// Takes the group off the clean-up list (done before the leader is reaped, so the listed
+    /// id never names another group).
+    fn forget_group(&self) {
+        cleanup::untrack(&Tracked::ProcessGroup(self.child.id() as i32));
     }
 
     /// Whether the child has exited, leaving it unreaped (so its id stays reserved).
@@ -391,6 +412,33 @@ mod tests {
         assert_eq!(p.read_line(short), ReadLine::Timeout);
         p.kill();
         assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn engines_start_with_the_ending_signals_unblocked() {
+        // The binary blocks them in every thread but its signal thread; here, this thread.
+        // SAFETY: pthread_sigmask changes only this test thread's mask, restored below.
+        let blocked = |how| unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGINT);
+            libc::pthread_sigmask(how, &set, std::ptr::null_mut())
+        };
+        assert_eq!(blocked(libc::SIG_BLOCK), 0);
+        // The engine reads its own mask (a shell would block signals around its forks).
+        let argv: Vec<String> = ["grep", "SigBlk", "/proc/self/status"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let spawned = EngineProcess::spawn(&argv);
+        assert_eq!(blocked(libc::SIG_UNBLOCK), 0);
+        let mut p = spawned.unwrap_or_else(|_| panic!("sh"));
+        let line = p.read_line(Instant::now() + Duration::from_secs(5));
+        let ReadLine::Line(line) = line else {
+            panic!("{line:?}")
+        };
+        let mask = u64::from_str_radix(line.trim_start_matches("SigBlk:").trim(), 16);
+        assert_eq!(mask.map(|m| m & (1 << (libc::SIGINT - 1))), Ok(0), "{line}");
     }
 
     #[test]

@@ -75,7 +75,7 @@ impl Engine for ReferenceEngine {
                 query.depth,
                 &crate::perft::PerftConfig {
                     threads: self.threads,
-                    hash: None,
+                    ..Default::default()
                 },
             )
         } else {

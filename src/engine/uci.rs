@@ -27,6 +27,11 @@ pub struct UciEngine {
     process: Option<EngineProcess>,
     /// Count lines read for the query in progress (for crash reports).
     answered: usize,
+    /// Questions the running process has answered.
+    answers: usize,
+    /// When the question in progress must be answered, and how long it was given.
+    deadline: Instant,
+    allowed: Duration,
 }
 
 /// What the `uci` handshake reported.
@@ -53,14 +58,25 @@ impl UciEngine {
             timeout,
             process: None,
             answered: 0,
+            answers: 0,
+            deadline: Instant::now(),
+            allowed: timeout,
         }
+    }
+
+    /// Starts a question that must be answered by `deadline`.
+    fn ask_by(&mut self, deadline: Instant) {
+        self.deadline = deadline;
+        self.allowed = deadline.saturating_duration_since(Instant::now());
     }
 
     fn error(&self, query: Option<&Query>, kind: EngineErrorKind) -> EngineError {
         EngineError::new(&self.name, query, kind)
     }
 
+    /// Starts the engine; the handshake is one question, with the engine's own timeout.
     fn start(&mut self) -> Result<(), EngineError> {
+        self.ask_by(Instant::now() + self.timeout);
         let process = EngineProcess::spawn(&self.argv).map_err(|e| {
             self.error(
                 None,
@@ -72,6 +88,7 @@ impl UciEngine {
             )
         })?;
         self.process = Some(process);
+        self.answers = 0;
         let result = self.handshake();
         if result.is_err() {
             self.stop();
@@ -194,9 +211,10 @@ impl UciEngine {
         Ok(())
     }
 
-    /// Reads one line; end of output and timeouts become errors.
+    /// Reads one line before the question's deadline (however many lines came before it: a
+    /// chattering engine does not get more time); end of output and timeouts become errors.
     fn read(&mut self, query: Option<&Query>, waiting_for: &str) -> Result<String, EngineError> {
-        let deadline = Instant::now() + self.timeout;
+        let deadline = self.deadline;
         let Some(p) = self.process.as_mut() else {
             return Err(self.error(query, EngineErrorKind::Io("engine not running".into())));
         };
@@ -215,7 +233,7 @@ impl UciEngine {
                 Err(self.error(
                     query,
                     EngineErrorKind::Timeout {
-                        millis: self.timeout.as_millis() as u64,
+                        millis: self.allowed.as_millis() as u64,
                         waiting_for: waiting_for.to_string(),
                     },
                 ))
@@ -250,7 +268,10 @@ impl UciEngine {
         }
     }
 
-    fn run_query(&mut self, query: &Query) -> Result<Divide, EngineError> {
+    fn run_query(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+        self.ask_by(deadline);
+        // Counted from here: a failure while sending belongs to this question, not the last.
+        self.answered = 0;
         let mut position = format!("position fen {}", query.fen);
         if !query.moves.is_empty() {
             position.push_str(" moves ");
@@ -260,7 +281,6 @@ impl UciEngine {
         self.send(Some(query), &format!("go perft {}", query.depth))?;
         let mut entries: Vec<DivideEntry> = Vec::new();
         let mut chatter = 0;
-        self.answered = 0;
         loop {
             let line = self.read(Some(query), "`Nodes searched: N`")?;
             match classify(&line) {
@@ -315,6 +335,10 @@ impl UciEngine {
 
 impl Engine for UciEngine {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+        self.divide_by(query, Instant::now() + self.timeout)
+    }
+
+    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
         if self.process.is_none() {
             self.start().map_err(|mut e| {
                 // The handshake failed while answering this query.
@@ -322,12 +346,18 @@ impl Engine for UciEngine {
                 e
             })?;
         }
-        let result = self.run_query(query);
+        let result = self.run_query(query, deadline);
         if result.is_err() {
             // The engine's state is unknown after a failure: start afresh next time.
             self.stop();
+        } else {
+            self.answers += 1;
         }
         result
+    }
+
+    fn process_answers(&self) -> Option<usize> {
+        Some(self.answers)
     }
 
     fn name(&self) -> String {

@@ -99,7 +99,7 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
 }
 
 /// `1 check`, `2 checks`.
-fn count(n: usize, noun: &str) -> String {
+pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {

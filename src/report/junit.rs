@@ -11,23 +11,7 @@ use std::io::{self, Write};
 /// The JUnit renderer.
 pub struct Junit;
 
-/// Escapes text for XML attributes and content, dropping characters XML 1.0 forbids.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use super::escape;
 
 fn testcase(out: &mut dyn Write, r: &CheckResult) -> io::Result<()> {
     let classname = format!("{}::{}::{}", r.variant, r.suite, r.case);

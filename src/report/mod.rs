@@ -1,15 +1,20 @@
-//! Renderers for check results: human text, JSON and JUnit XML.
+//! Renderers for check results: human text, JSON, JUnit XML and a self-contained HTML page;
+//! and the pieces other reports share (divide tables, ruling summaries).
 //!
 //! Each format is one module behind [`Renderer`]. A renderer writes to the `Write` it is given
 //! and never decides where that goes: the binary chooses standard output or a file, and whether
 //! colour is wanted. Streaming formats (human) write as each case finishes; document formats
 //! (JSON, JUnit) write once at the end.
 
+pub mod digest;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod rulings;
+pub mod table;
 
-use crate::suite::{CheckResult, RunReport};
+use crate::suite::{CheckResult, RunReport, Suite};
 use std::io::{self, Write};
 
 /// One output format.
@@ -28,6 +33,25 @@ pub trait Renderer {
     fn finish(&mut self, out: &mut dyn Write, report: &RunReport) -> io::Result<()>;
 }
 
+/// Escapes text for XML (and HTML) attributes and content, dropping characters XML 1.0
+/// forbids.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The output formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -37,11 +61,13 @@ pub enum Format {
     Json,
     /// JUnit XML for CI systems.
     Junit,
+    /// One self-contained HTML page with boards.
+    Html,
 }
 
 impl Format {
     /// Every format's name.
-    pub const NAMES: &[&str] = &["human", "json", "junit"];
+    pub const NAMES: &[&str] = &["human", "json", "junit", "html"];
 
     /// Parses a format name.
     pub fn parse(text: &str) -> Option<Format> {
@@ -49,16 +75,19 @@ impl Format {
             "human" => Some(Format::Human),
             "json" => Some(Format::Json),
             "junit" => Some(Format::Junit),
+            "html" => Some(Format::Html),
             _ => None,
         }
     }
 }
 
-/// The renderer for `format`; `colour` asks for ANSI colours where the format has any.
-pub fn renderer(format: Format, colour: bool) -> Box<dyn Renderer> {
+/// The renderer for `format`; `colour` asks for ANSI colours where the format has any; the
+/// HTML report reads the `suites` for the rulings each case cites.
+pub fn renderer(format: Format, colour: bool, suites: &[Suite]) -> Box<dyn Renderer> {
     match format {
         Format::Human => Box::new(human::Human { colour }),
         Format::Json => Box::new(json::Json),
         Format::Junit => Box::new(junit::Junit),
+        Format::Html => Box::new(html::Html::new(suites)),
     }
 }

@@ -6,6 +6,7 @@
 //! [`Generator`], so the same checks can run against the built-in [`Reference`] or, later, an
 //! external engine.
 
+use super::budget::{Counted, Divided, divide_within, perft_within};
 use super::load::{Case, Divide, Expectations, Status as CaseStatus, Suite};
 use super::model::OutcomeFile;
 use super::result::{AlternativeInfo, CheckResult, DiffLine, DiffTag, Mismatch, Status};
@@ -168,6 +169,24 @@ pub trait Generator: Sync {
     /// # Errors
     /// [`NoAnswer`] when the generator cannot or did not answer.
     fn outcome(&self, pos: &Position) -> Result<Option<Outcome>, NoAnswer>;
+    /// perft(depth), which may stop once the count passes `limit` (the expected count: more
+    /// is a failure already). By default the whole count, from [`Generator::perft`].
+    ///
+    /// # Errors
+    /// [`NoAnswer`] when the generator cannot or did not answer.
+    fn perft_within(&self, pos: &Position, depth: u32, limit: u64) -> Result<Counted, NoAnswer> {
+        let _ = limit;
+        self.perft(pos, depth).map(Counted::Exact)
+    }
+    /// The divide at `depth`, which may stop once its total passes `limit`. By default the
+    /// whole divide, from [`Generator::divide`].
+    ///
+    /// # Errors
+    /// [`NoAnswer`] when the generator cannot or did not answer.
+    fn divide_within(&self, pos: &Position, depth: u32, limit: u64) -> Result<Divided, NoAnswer> {
+        let _ = limit;
+        self.divide(pos, depth).map(Divided::Full)
+    }
 }
 
 /// The built-in reference generator.
@@ -196,6 +215,12 @@ impl Generator for Reference {
     }
     fn outcome(&self, pos: &Position) -> Result<Option<Outcome>, NoAnswer> {
         Ok(pos.outcome())
+    }
+    fn perft_within(&self, pos: &Position, depth: u32, limit: u64) -> Result<Counted, NoAnswer> {
+        Ok(perft_within(pos, depth, limit))
+    }
+    fn divide_within(&self, pos: &Position, depth: u32, limit: u64) -> Result<Divided, NoAnswer> {
+        Ok(divide_within(pos, depth, limit))
     }
 }
 
@@ -337,7 +362,11 @@ fn compare(
     match kind {
         CheckKind::Perft(depth) => {
             let expected = expect.perft.get(&depth).copied().unwrap_or(0);
-            answer(generator.perft(pos, depth).map(|actual| {
+            answer(generator.perft_within(pos, depth, expected).map(|counted| {
+                let actual = match counted {
+                    Counted::Exact(n) => n,
+                    Counted::Above(n) => return Err(stopped("perft", depth, expected, n)),
+                };
                 if actual == expected {
                     Ok(format!("perft {depth} = {actual}"))
                 } else {
@@ -346,7 +375,11 @@ fn compare(
                             "perft {depth}: expected {expected}, actual {actual} ({:+})",
                             actual as i128 - expected as i128
                         ),
-                        Mismatch::Count { expected, actual },
+                        Mismatch::Count {
+                            expected,
+                            actual,
+                            stopped: false,
+                        },
                     ))
                 }
             }))
@@ -355,14 +388,24 @@ fn compare(
             let Some(want) = &expect.divide else {
                 return Answer::Unsupported("no divide expected".into());
             };
-            answer(generator.divide(pos, depth).map(|got| {
-                let variant = pos.variant();
-                let got: Vec<(String, u64)> = got
-                    .into_iter()
-                    .map(|(t, c)| (normalise_move_text(variant, &t).unwrap_or(t), c))
-                    .collect();
-                compare_divide(depth, want, got)
-            }))
+            answer(
+                generator
+                    .divide_within(pos, depth, want.total())
+                    .map(|divided| {
+                        let got = match divided {
+                            Divided::Full(entries) => entries,
+                            Divided::Above(n) => {
+                                return Err(stopped("divide", depth, want.total(), n));
+                            }
+                        };
+                        let variant = pos.variant();
+                        let got: Vec<(String, u64)> = got
+                            .into_iter()
+                            .map(|(t, c)| (normalise_move_text(variant, &t).unwrap_or(t), c))
+                            .collect();
+                        compare_divide(depth, want, got)
+                    }),
+            )
         }
         CheckKind::Legal | CheckKind::Illegal => answer(generator.legal_moves(pos).map(|moves| {
             let variant = pos.variant();
@@ -423,6 +466,20 @@ fn compare(
             }))
         }
     }
+}
+
+/// The failure of a count stopped once it passed the expected one.
+fn stopped(what: &str, depth: u32, expected: u64, counted: u64) -> (String, Mismatch) {
+    (
+        format!(
+            "{what} {depth}: expected {expected}, but the count passed it (stopped at {counted})"
+        ),
+        Mismatch::Count {
+            expected,
+            actual: counted,
+            stopped: true,
+        },
+    )
 }
 
 fn divide_lines(entries: &[(String, u64)]) -> String {

@@ -1,10 +1,11 @@
 //! Reading suite files: YAML → [`SuiteFile`] → validated [`Suite`], every error located.
 
-use super::locate::SourceMap;
+use super::locate::{SourceMap, yaml_lines};
 use super::model::{
     AlternativeFile, CaseFile, DivideFile, OutcomeFile, SourceFile, SourceKind, StatusFile,
     SuiteFile,
 };
+use super::nesting::{MAX_FLOW_NESTING, check_flow_nesting};
 use crate::notation::{normalise_move_text, parse_position, play_moves, to_fen};
 use crate::position::Position;
 use crate::variant::{Rules, Variant};
@@ -184,6 +185,8 @@ pub struct Case {
     pub source: Source,
     /// Kept out of default runs.
     pub slow: bool,
+    /// Run only by `check --deep`.
+    pub deep: bool,
     /// normal, disputed or xfail.
     pub status: Status,
     /// Other readings (disputed cases).
@@ -307,14 +310,30 @@ pub fn load_file(path: &Path) -> Result<Suite, Vec<LoadError>> {
             message,
         }]
     };
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "{} bytes, larger than the limit of {MAX_FILE_BYTES}",
-            meta.len()
-        )));
+    let bytes = crate::fsio::read_capped(path, MAX_FILE_BYTES).map_err(|e| fail(e.message))?;
+    load_bytes(bytes, path)
+}
+
+/// Validates suite bytes read from `path` (which names them in errors): UTF-8 text, then as
+/// [`load_str`].
+///
+/// # Errors
+/// Every problem found, each naming file, line and (inside a case) the case id.
+pub fn load_bytes(bytes: Vec<u8>, path: &Path) -> Result<Suite, Vec<LoadError>> {
+    let fail = |message: &str| {
+        vec![LoadError {
+            file: path.to_path_buf(),
+            line: Some(1),
+            column: None,
+            case: None,
+            message: message.into(),
+        }]
+    };
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err(fail(
+            "UTF-16 text (it starts with a UTF-16 byte-order mark); save the suite as UTF-8",
+        ));
     }
-    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = upto.iter().filter(|b| **b == b'\n').count() + 1;
@@ -338,6 +357,8 @@ pub fn load_file(path: &Path) -> Result<Suite, Vec<LoadError>> {
 /// # Errors
 /// Every problem found, each naming file, line and (inside a case) the case id.
 pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
+    // A byte-order mark may open a YAML stream; anywhere else it is refused below.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let map = SourceMap::scan(text);
     if text
         .lines()
@@ -351,12 +372,32 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             message: "empty suite: expected variant, description, game-end and cases".into(),
         }]);
     }
+    check_flow_nesting(text, MAX_FLOW_NESTING).map_err(|e| {
+        vec![LoadError {
+            file: path.to_path_buf(),
+            line: Some(e.line),
+            column: Some(e.column),
+            case: map.item_at(e.line).and_then(|(_, it)| it.id.clone()),
+            message: e.to_string(),
+        }]
+    })?;
     let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
+    // A byte-order mark after the start is text inside a scalar, but the parser stumbles on
+    // one anywhere else: say so when it does.
+    let located = |e: serde_yaml::Error| {
+        let mut error = yaml_error(&e, path, &map);
+        if let Some(index) = yaml_lines(text).iter().position(|l| l.contains('\u{feff}')) {
+            let line = index + 1;
+            error.message.push_str(&format!(
+                " (line {line} holds a byte-order mark, U+FEFF, which YAML reads only at the start: remove it)"
+            ));
+        }
+        vec![error]
+    };
     ExpansionBudget(&budget)
         .deserialize(serde_yaml::Deserializer::from_str(text))
-        .map_err(|e| vec![yaml_error(&e, path, &map)])?;
-    let file: SuiteFile =
-        serde_yaml::from_str(text).map_err(|e| vec![yaml_error(&e, path, &map)])?;
+        .map_err(located)?;
+    let file: SuiteFile = serde_yaml::from_str(text).map_err(located)?;
     Validator {
         path,
         map: &map,
@@ -708,6 +749,7 @@ impl Validator<'_> {
             expect,
             source: case.source,
             slow: case.slow,
+            deep: case.deep,
             status,
             alternatives,
             note: case.note,
@@ -1059,8 +1101,29 @@ mod tests {
             "]".repeat(5000)
         );
         let e = refused(&text);
+        assert!(e.message.contains("nested more than 64 levels deep"), "{e}");
+        assert_eq!((e.line, e.column), (Some(6), Some(12 + 64)), "{e}");
+        assert_eq!(e.case.as_deref(), Some("a"), "{e}");
+        // Block nesting costs the parser linear time; its own limit refuses it.
+        let text = format!(
+            "{HEADER}cases:\n  - id: a\n    legal:\n      {}x\n",
+            "- ".repeat(100_000)
+        );
+        let e = refused(&text);
         assert!(e.message.contains("recursion limit exceeded"), "{e}");
-        assert_eq!(e.line, Some(6), "{e}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_opens_a_suite_but_nowhere_else() {
+        let body = format!(
+            "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    source: {{kind: hand, derivation: x}}\n"
+        );
+        let suite = load_str(&format!("\u{feff}{body}"), Path::new("t.yaml")).expect("accepted");
+        assert_eq!(suite.cases.len(), 1);
+        let e = refused(&body.replace("cases:", "\u{feff}cases:"));
+        assert!(e.message.contains("line 4 holds a byte-order mark"), "{e}");
+        let e = load_bytes(vec![0xff, 0xfe, b'v', 0], Path::new("t.yaml")).expect_err("refused");
+        assert!(e[0].message.contains("UTF-16"), "{}", e[0]);
     }
 
     #[test]

@@ -8,10 +8,12 @@
 //! [`result::CheckResult`]s for the renderers in [`crate::report`]. Nothing here prints.
 
 pub mod append;
+pub mod budget;
 pub mod check;
 pub mod load;
 pub mod locate;
 pub mod model;
+pub mod nesting;
 pub mod plan;
 pub mod result;
 pub mod run;
@@ -19,9 +21,9 @@ pub mod run;
 pub use check::{CheckKind, CheckRef, Generator, Reference, checks_of, run_check};
 pub use load::{
     Alternative, Case, Divide, Expectations, LoadError, Status as CaseStatus, Suite, discover,
-    load_file, load_str,
+    load_bytes, load_file, load_str,
 };
-pub use plan::{PlannedCheck, Selection, Shard, plan};
+pub use plan::{PlannedCheck, Selection, SelectionError, Shard, ShardTextError, plan};
 pub use result::{CheckResult, RunReport, Status, SuiteInfo, Summary};
 
 use std::path::PathBuf;

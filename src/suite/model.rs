@@ -85,6 +85,10 @@ pub struct CaseFile {
     /// Kept out of default runs.
     #[serde(default)]
     pub slow: bool,
+    /// A deep count (hours of CPU, docs/records.md): run only by `check --deep`, never by
+    /// `--slow` or the tests.
+    #[serde(default)]
+    pub deep: bool,
     /// normal, disputed or xfail.
     #[serde(default)]
     pub status: StatusFile,

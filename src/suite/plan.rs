@@ -8,6 +8,7 @@
 
 use super::check::{CheckRef, checks_of};
 use super::load::Suite;
+use crate::variants;
 use std::fmt;
 use std::str::FromStr;
 
@@ -24,9 +25,9 @@ pub struct Shard {
 pub const MAX_SHARDS: usize = 10_000;
 
 impl FromStr for Shard {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard `{text}` is not of the form K/N with 1 <= K <= N");
+    type Err = ShardTextError;
+    fn from_str(text: &str) -> Result<Shard, ShardTextError> {
+        let bad = || ShardTextError::NotKOfN(text.to_string());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: usize = k.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -34,10 +35,21 @@ impl FromStr for Shard {
             return Err(bad());
         }
         if count > MAX_SHARDS {
-            return Err(format!("shard `{text}`: at most {MAX_SHARDS} shards"));
+            return Err(ShardTextError::TooMany(text.to_string()));
         }
         Ok(Shard { index, count })
     }
+}
+
+/// Why a shard's text `K/N` is refused; each holds the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardTextError {
+    /// Not two numbers with 1 <= K <= N.
+    #[error("shard `{0}` is not of the form K/N with 1 <= K <= N")]
+    NotKOfN(String),
+    /// More than [`MAX_SHARDS`] shards.
+    #[error("shard `{0}`: at most {MAX_SHARDS} shards")]
+    TooMany(String),
 }
 
 impl fmt::Display for Shard {
@@ -57,10 +69,54 @@ pub struct Selection {
     pub variant: Option<String>,
     /// Run slow cases (otherwise they are reported as skipped).
     pub slow: bool,
+    /// Run deep cases (otherwise they are reported as skipped; `slow` does not include them).
+    pub deep: bool,
     /// Skip perft and divide checks expecting more leaf nodes than this.
     pub max_nodes: Option<u64>,
     /// Run one shard of the selected cases.
     pub shard: Option<Shard>,
+}
+
+impl Selection {
+    /// Checks that `variant` and `rule` name a variant and a ruling that exist.
+    ///
+    /// # Errors
+    /// The unknown variant or ruling (its message lists the known ones).
+    pub fn validate(&self) -> Result<(), SelectionError> {
+        if let Some(v) = &self.variant
+            && variants::get(v).is_none()
+        {
+            return Err(SelectionError::UnknownVariant(v.clone()));
+        }
+        if let Some(rule) = &self.rule
+            && !known_rulings().contains(&rule.as_str())
+        {
+            return Err(SelectionError::UnknownRuling(rule.clone()));
+        }
+        Ok(())
+    }
+}
+
+/// Every ruling id some variant cites, sorted.
+pub fn known_rulings() -> Vec<&'static str> {
+    let mut known: Vec<&'static str> = variants::all()
+        .iter()
+        .flat_map(|v| v.spec.rulings.iter().copied())
+        .collect();
+    known.sort();
+    known.dedup();
+    known
+}
+
+/// Why a selection cannot choose anything.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelectionError {
+    /// `variant` names no variant.
+    #[error("--variant: unknown variant `{0}` (variants: {list})", list = variants::IDS.join(", "))]
+    UnknownVariant(String),
+    /// No variant cites ruling `rule`.
+    #[error("--rule: no variant cites ruling `{0}` (rulings: {list})", list = known_rulings().join(", "))]
+    UnknownRuling(String),
 }
 
 /// A check chosen to run, or to be reported as skipped.
@@ -106,7 +162,9 @@ pub fn plan(suites: &[Suite], selection: &Selection) -> Vec<PlannedCheck> {
                     continue;
                 }
                 let nodes = check.expected_nodes(suites);
-                let skip = if case.slow && !selection.slow {
+                let skip = if case.deep && !selection.deep {
+                    Some("deep case: run with --deep (hours of CPU)".to_string())
+                } else if case.slow && !case.deep && !selection.slow {
                     Some("slow case: run with --slow".to_string())
                 } else {
                     match selection.max_nodes {

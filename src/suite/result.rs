@@ -80,8 +80,12 @@ pub enum Mismatch {
     Count {
         /// Expected count.
         expected: u64,
-        /// Count found.
+        /// Count found; when `stopped`, the count reached when counting stopped.
         actual: u64,
+        /// Counting stopped once the count passed the expected one (a failure already): the
+        /// whole count is larger than `actual`.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        stopped: bool,
     },
     /// A divide differs.
     Divide {

@@ -1,0 +1,200 @@
+//! `cvperft plan`: the work units of a deep perft (see [`cvperft::deep`]).
+
+use super::perft::check_depth;
+use super::{Failure, PositionArgs, check_threads};
+use anyhow::{Context, Result};
+use clap::Args;
+use cvperft::deep::plan::{DEFAULT_MAX_UNITS, MAX_READ_UNITS, PlanRequest, build, write};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+/// Arguments of `cvperft plan`.
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    /// Total depth in plies.
+    pub depth: u32,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// The ply of the work units (1 ..= DEPTH): each unique position there is one unit.
+    #[arg(long, value_name = "K")]
+    pub split: u32,
+    /// Write the plan to FILE (a temporary file renamed into place) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Worker threads while planning.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Refuse plans of more units than this (memory: about 400 bytes per unit).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_UNITS)]
+    pub max_units: usize,
+}
+
+/// Runs `cvperft plan`.
+///
+/// # Errors
+/// Bad arguments or position (exit 2), a write error.
+pub fn run(args: PlanArgs, out: &mut impl Write) -> Result<()> {
+    check_depth(args.depth)?;
+    check_threads(args.threads)?;
+    if args.max_units > MAX_READ_UNITS {
+        return Err(Failure::input(format!(
+            "--max-units {}: at most {MAX_READ_UNITS} (what `work` and `merge` read)",
+            args.max_units
+        ))
+        .into());
+    }
+    let pos = args.position.position()?;
+    let fen = args
+        .position
+        .fen
+        .clone()
+        .unwrap_or_else(|| pos.rules().start_fen());
+    let moves = args.position.moves.clone().unwrap_or_default();
+    let plan = build(
+        &pos,
+        &PlanRequest {
+            variant: &args.position.variant,
+            options: &args.position.options,
+            fen: &fen,
+            moves: &moves.split_whitespace().collect::<Vec<_>>().join(" "),
+            depth: args.depth,
+            split: args.split,
+            max_units: args.max_units,
+            threads: args.threads,
+        },
+    )
+    .map_err(|e| Failure::input(e.0))?;
+    let summary = format!(
+        "plan {}: {} units at ply {} ({} paths), depth {} left in each",
+        plan.header.id,
+        plan.header.units,
+        plan.header.split,
+        plan.header.paths,
+        args.depth - args.split
+    );
+    match &args.output {
+        None => {
+            let mut w = BufWriter::new(out);
+            write(&plan, &mut w)?;
+            w.flush()?;
+            eprintln!("{summary}");
+        }
+        Some(target) => {
+            write_atomically(target, |w| write(&plan, w))?;
+            writeln!(out, "{summary}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `target` through a new temporary file beside it, renamed into place when complete.
+fn write_atomically(
+    target: &std::path::Path,
+    fill: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<()> {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plan".into());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let temp = target.with_file_name(format!(".{name}.{}-{nanos}.tmp", std::process::id()));
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .map_err(|e| Failure::input(format!("--output: cannot write {}: {e}", target.display())))?;
+    let result = (|| -> Result<()> {
+        let mut w = BufWriter::new(file);
+        fill(&mut w).with_context(|| format!("writing {}", temp.display()))?;
+        let file = w
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("writing {}", temp.display()))?;
+        file.sync_all()
+            .with_context(|| format!("writing {}", temp.display()))?;
+        std::fs::rename(&temp, target)
+            .with_context(|| format!("renaming {} to {}", temp.display(), target.display()))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Whether `path` starts with a plan header (a file that cannot be read is not one; reading it
+/// again reports why).
+fn is_plan(path: &std::path::Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut input = std::io::BufReader::new(file);
+    match cvperft::deep::read_line(&mut input, &path.display().to_string(), 1) {
+        Ok(Some(line)) => cvperft::deep::plan::is_plan_header(&line.text),
+        _ => false,
+    }
+}
+
+/// `merge` when a plan is among the files: checks and sums its results. Returns `false`
+/// (nothing done) when no file is a plan.
+///
+/// # Errors
+/// More than one plan, or as [`cvperft::deep::merge::merge`] (exit 2).
+pub fn merge(files: &[PathBuf], divide: bool, json: bool, out: &mut impl Write) -> Result<bool> {
+    let plans: Vec<&PathBuf> = files.iter().filter(|f| is_plan(f)).collect();
+    let plan_path = match plans.as_slice() {
+        [] => return Ok(false),
+        [one] => *one,
+        [a, b, ..] => {
+            return Err(Failure::input(format!(
+                "merge: two plans given ({} and {}); merge one plan's results at a time",
+                a.display(),
+                b.display()
+            ))
+            .into());
+        }
+    };
+    let input = |e: cvperft::deep::DeepError| Failure::input(e.0);
+    let plan = cvperft::deep::plan::read_file(plan_path).map_err(input)?;
+    let results: Vec<PathBuf> = files.iter().filter(|f| *f != plan_path).cloned().collect();
+    let merged = cvperft::deep::merge::merge(&plan, &results).map_err(input)?;
+    if json {
+        let h = &plan.header;
+        let divide: Vec<serde_json::Value> = merged
+            .divide
+            .iter()
+            .map(|(m, c)| serde_json::json!({"move": m, "count": cvperft::deep::json_count(*c)}))
+            .collect();
+        let doc = serde_json::json!({
+            "format": "cvperft-merge-1",
+            "plan": h.id,
+            "variant": h.variant,
+            "options": h.options,
+            "fen": h.fen,
+            "moves": h.moves,
+            "depth": h.depth,
+            "split": h.split,
+            "units": merged.units,
+            "verified_units": merged.verified,
+            "total": cvperft::deep::json_count(merged.total),
+            "divide": divide,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+    } else {
+        if divide {
+            for (m, c) in &merged.divide {
+                writeln!(out, "{m} {c}")?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out, "{}", merged.total)?;
+    }
+    eprintln!(
+        "merged {} units of plan {} from {} file(s); {} counted twice with equal results",
+        merged.units, plan.header.id, merged.files, merged.verified
+    );
+    Ok(true)
+}

@@ -1,0 +1,371 @@
+//! What `cvperft check` does, for any front end: suites loaded, checks chosen, run against the
+//! reference or an external engine, and the results handed back for the renderers.
+//!
+//! The steps are functions of their own so that a front end can put its own work between them
+//! (the command line opens its `--output` file after loading and before planning, so that a
+//! report never overwrites a suite): [`validate`] the selection and options, [`load_suites`],
+//! [`CheckRun::prepare`] (plan, and start the engines), [`CheckRun::run`] (with an observer
+//! that sees every result and every finished case, and can stop the run). [`check`] does them
+//! all. Nothing here prints.
+
+use crate::engine::suites::{EngineSuites, SuiteEngineError, SuiteEngineOptions, prepare};
+use crate::suite::run::execute;
+use crate::suite::{
+    CheckResult, Generator, LoadError, PlannedCheck, Reference, RunReport, Selection,
+    SelectionError, Suite, Summary, load_all, plan, suite_infos,
+};
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Most worker threads a run accepts.
+pub const MAX_JOBS: usize = 256;
+
+/// How to run the checks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CheckOptions {
+    /// Worker threads (default: one against an engine, which answers one question at a time;
+    /// otherwise the number of CPUs).
+    pub jobs: Option<usize>,
+    /// Run against this external engine instead of the reference.
+    pub engine: Option<SuiteEngineOptions>,
+}
+
+/// Why the checks cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// An unknown variant or ruling in the selection.
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
+    /// A number of jobs out of range.
+    #[error("--jobs {0}: expected 1 to {MAX_JOBS}")]
+    Jobs(usize),
+    /// Suites that do not load: every problem of every file, in file order.
+    #[error("{}", join_load_errors(.0))]
+    Load(Vec<LoadError>),
+    /// The paths hold no suite.
+    #[error("no suite (*.yaml) in {}", join_paths(.0))]
+    NoSuite(Vec<PathBuf>),
+    /// The selection chooses no check (and no shard was asked for, which may be empty).
+    #[error("no check matches the selection (--filter, --rule, --variant)")]
+    NothingSelected,
+    /// The engine cannot be used.
+    #[error(transparent)]
+    Engine(#[from] SuiteEngineError),
+}
+
+fn join_load_errors(errors: &[LoadError]) -> String {
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    lines.join("; ")
+}
+
+fn join_paths(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(" ")
+}
+
+/// Checks the selection and the options before anything is read.
+///
+/// # Errors
+/// An unknown variant or ruling, or a number of jobs out of range.
+pub fn validate(selection: &Selection, options: &CheckOptions) -> Result<(), CheckError> {
+    selection.validate()?;
+    if let Some(jobs) = options.jobs
+        && (jobs == 0 || jobs > MAX_JOBS)
+    {
+        return Err(CheckError::Jobs(jobs));
+    }
+    Ok(())
+}
+
+/// Loads every suite under `paths` (files, or directories of `*.yaml` files), refusing none at
+/// all.
+///
+/// # Errors
+/// Every problem of every file ([`CheckError::Load`]), or no suite under `paths`.
+pub fn load_suites(paths: &[PathBuf]) -> Result<Vec<Suite>, CheckError> {
+    let suites = load_all(paths).map_err(CheckError::Load)?;
+    if suites.is_empty() {
+        return Err(CheckError::NoSuite(paths.to_vec()));
+    }
+    Ok(suites)
+}
+
+/// The checks `selection` chooses from `suites`.
+///
+/// # Errors
+/// None chosen, unless a shard was asked for (a shard may be empty).
+pub fn plan_checks(
+    suites: &[Suite],
+    selection: &Selection,
+) -> Result<Vec<PlannedCheck>, CheckError> {
+    let planned = plan(suites, selection);
+    if planned.is_empty() && selection.shard.is_none() {
+        return Err(CheckError::NothingSelected);
+    }
+    Ok(planned)
+}
+
+/// What an observer of a run sees.
+#[derive(Copy, Clone, Debug)]
+pub enum Event<'a> {
+    /// A check has finished (results come in plan order).
+    Check(&'a CheckResult),
+    /// A case has finished: the results of all its checks.
+    Case(&'a [CheckResult]),
+}
+
+/// The checks of a run, planned, and what they run against.
+pub struct CheckRun<'a> {
+    suites: &'a [Suite],
+    planned: Vec<PlannedCheck>,
+    engines: Option<EngineSuites>,
+    jobs: usize,
+}
+
+impl<'a> CheckRun<'a> {
+    /// Plans the checks `selection` chooses and, with an engine, marks the checks it cannot
+    /// answer as skipped and starts it (one process per variant).
+    ///
+    /// # Errors
+    /// Nothing chosen ([`plan_checks`]), or an engine that cannot be used.
+    pub fn prepare(
+        suites: &'a [Suite],
+        selection: &Selection,
+        options: &CheckOptions,
+    ) -> Result<CheckRun<'a>, CheckError> {
+        let mut planned = plan_checks(suites, selection)?;
+        let engines = match &options.engine {
+            Some(engine) => Some(prepare(engine, suites, &mut planned)?),
+            None => None,
+        };
+        // An engine answers one question at a time: more threads would only wait for it.
+        let default_jobs = engines.as_ref().map(|_| 1);
+        let jobs = options.jobs.or(default_jobs).unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        });
+        Ok(CheckRun {
+            suites,
+            planned,
+            engines,
+            jobs,
+        })
+    }
+
+    /// The planned checks, in run order (skipped ones included).
+    pub fn planned(&self) -> &[PlannedCheck] {
+        &self.planned
+    }
+
+    /// What the checks run against.
+    pub fn generator(&self) -> &dyn Generator {
+        match &self.engines {
+            Some(e) => e,
+            None => &Reference,
+        }
+    }
+
+    /// Runs every planned check, telling `observe` of each result and each finished case as
+    /// soon as it and all before it are done; once `observe` returns false no further check is
+    /// started (the report then holds the results so far).
+    pub fn run(&self, mut observe: impl FnMut(Event<'_>) -> bool) -> CheckOutcome {
+        let start = Instant::now();
+        let planned = &self.planned;
+        let mut results: Vec<CheckResult> = Vec::with_capacity(planned.len());
+        let mut case_start = 0;
+        let mut go_on = true;
+        execute(
+            self.suites,
+            planned,
+            self.generator(),
+            self.jobs,
+            |i, result| {
+                go_on &= observe(Event::Check(&result));
+                results.push(result);
+                let last_of_case = planned.get(i + 1).is_none_or(|next| {
+                    (next.check.suite, next.check.case)
+                        != (planned[i].check.suite, planned[i].check.case)
+                });
+                if last_of_case {
+                    if go_on {
+                        go_on = observe(Event::Case(&results[case_start..]));
+                    }
+                    case_start = results.len();
+                }
+                go_on
+            },
+        );
+        let summary = Summary::of(&results);
+        let report = RunReport {
+            generator: self.generator().name(),
+            suites: suite_infos(self.suites),
+            results,
+            summary,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        let engine_stopped = self.engines.as_ref().and_then(|engines| {
+            let reasons = engines.stopped();
+            (!reasons.is_empty()).then(|| EngineStopped {
+                engine: engines.name(),
+                skipped: report
+                    .results
+                    .iter()
+                    .filter(|r| r.message.contains(": not asked: "))
+                    .count(),
+                reasons,
+            })
+        });
+        CheckOutcome {
+            report,
+            engine_stopped,
+        }
+    }
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct CheckOutcome {
+    /// Every result, the counts and the suites, for the renderers.
+    pub report: RunReport,
+    /// The engine given up on after repeated time-outs or crashes, if it was.
+    pub engine_stopped: Option<EngineStopped>,
+}
+
+impl CheckOutcome {
+    /// Whether the run counts as a success: no check failed and no engine was given up on.
+    pub fn succeeded(&self) -> bool {
+        self.report.summary.failed == 0 && self.engine_stopped.is_none()
+    }
+}
+
+/// An engine that was not asked again: the checks left were reported as skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineStopped {
+    /// The engine's command line.
+    pub engine: String,
+    /// Why, per variant (`chess: the last 3 questions timed out ...`).
+    pub reasons: Vec<String>,
+    /// How many checks were skipped because it was not asked.
+    pub skipped: usize,
+}
+
+impl fmt::Display for EngineStopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "engine `{}` was not asked again ({}); {} checks skipped",
+            self.engine,
+            self.reasons.join("; "),
+            self.skipped
+        )
+    }
+}
+
+/// Validates, loads the suites under `paths`, plans and runs the checks `selection` chooses.
+///
+/// # Errors
+/// As [`validate`], [`load_suites`] and [`CheckRun::prepare`].
+pub fn check(
+    paths: &[PathBuf],
+    selection: &Selection,
+    options: &CheckOptions,
+) -> Result<CheckOutcome, CheckError> {
+    validate(selection, options)?;
+    let suites = load_suites(paths)?;
+    let run = CheckRun::prepare(&suites, selection, options)?;
+    Ok(run.run(|_| true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess_suite() -> Vec<PathBuf> {
+        vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("suites/chess.yaml")]
+    }
+
+    #[test]
+    fn a_selection_runs_to_a_report() {
+        let selection = Selection {
+            filter: Some("::kiwipete::".into()),
+            max_nodes: Some(100_000),
+            ..Selection::default()
+        };
+        let options = CheckOptions {
+            jobs: Some(1),
+            engine: None,
+        };
+        let outcome = check(&chess_suite(), &selection, &options).expect("runs");
+        let report = &outcome.report;
+        assert_eq!(report.generator, "reference");
+        assert!(!report.results.is_empty());
+        assert!(report.results.iter().all(|r| r.case == "kiwipete"));
+        assert_eq!(
+            report.summary.passed + report.summary.skipped,
+            report.results.len()
+        );
+        assert!(outcome.succeeded());
+    }
+
+    #[test]
+    fn cases_are_observed_whole_and_a_run_can_stop() {
+        let suites = load_suites(&chess_suite()).expect("loads");
+        let selection = Selection {
+            max_nodes: Some(10_000),
+            ..Selection::default()
+        };
+        let options = CheckOptions {
+            jobs: Some(2),
+            engine: None,
+        };
+        let run = CheckRun::prepare(&suites, &selection, &options).expect("plans");
+        let (mut checks, mut cases) = (0, Vec::new());
+        let outcome = run.run(|event| {
+            match event {
+                Event::Check(_) => checks += 1,
+                Event::Case(results) => cases.push(results.len()),
+            }
+            cases.len() < 2
+        });
+        assert_eq!(cases.len(), 2, "no case after the observer said stop");
+        assert_eq!(checks, cases.iter().sum::<usize>());
+        assert_eq!(outcome.report.results.len(), checks);
+    }
+
+    #[test]
+    fn refusals_are_typed() {
+        let bad_variant = Selection {
+            variant: Some("nosuch".into()),
+            ..Selection::default()
+        };
+        assert!(matches!(
+            validate(&bad_variant, &CheckOptions::default()),
+            Err(CheckError::Selection(SelectionError::UnknownVariant(v))) if v == "nosuch"
+        ));
+        let jobs = CheckOptions {
+            jobs: Some(0),
+            engine: None,
+        };
+        assert_eq!(
+            validate(&Selection::default(), &jobs)
+                .expect_err("no jobs")
+                .to_string(),
+            "--jobs 0: expected 1 to 256"
+        );
+        let nothing = Selection {
+            filter: Some("no check has this name".into()),
+            ..Selection::default()
+        };
+        assert!(matches!(
+            check(&chess_suite(), &nothing, &CheckOptions::default()),
+            Err(CheckError::NothingSelected)
+        ));
+        let empty = std::env::temp_dir().join(format!("cvperft-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).expect("a directory");
+        let none = load_suites(std::slice::from_ref(&empty));
+        std::fs::remove_dir(&empty).expect("removed");
+        assert!(matches!(none, Err(CheckError::NoSuite(p)) if p == vec![empty]));
+    }
+}

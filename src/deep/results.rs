@@ -1,0 +1,258 @@
+//! Result files of `work`: a header line, then one line per counted unit, appended as each unit
+//! finishes. A rerun reads the file, keeps every complete line, cuts off a last line that a
+//! killed run left without its newline (that unit is counted again, never summed half-written)
+//! and counts only the units still missing.
+
+use super::{DeepError, json_error, read_line};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Format marker of result files.
+pub const RESULTS_FORMAT: &str = "cvperft-results-1";
+
+/// The first line of a result file: which plan and shard, and how the units were counted.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ResultsHeader {
+    /// [`RESULTS_FORMAT`].
+    pub format: String,
+    /// The plan's identity.
+    pub plan: String,
+    /// Shard index, from 1.
+    pub shard: usize,
+    /// Number of shards.
+    pub shards: usize,
+    /// Hash key seed of the (first) count (0: the built-in keys).
+    pub seed: u64,
+    /// Whether each unit was counted twice (see `work --verify`).
+    pub verify: bool,
+}
+
+/// One counted unit.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct UnitResult {
+    /// Unit index in the plan.
+    pub unit: usize,
+    /// perft(remaining depth) of the unit's position, decimal.
+    pub count: String,
+    /// Counted twice, independently, with equal results.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verified: bool,
+}
+
+/// A unit read back from a result file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadUnit {
+    /// Line in the file (1-based).
+    pub line: usize,
+    /// The count.
+    pub count: u64,
+    /// Whether it was verified.
+    pub verified: bool,
+}
+
+/// What a result file holds.
+#[derive(Clone, Debug)]
+pub struct ReadResults {
+    /// The header, if the file has a complete one.
+    pub header: Option<ResultsHeader>,
+    /// Units by index.
+    pub units: BTreeMap<usize, ReadUnit>,
+    /// Bytes up to the end of the last complete line.
+    pub complete_bytes: u64,
+    /// Whether a last line without newline follows (a write cut short).
+    pub cut_short: bool,
+}
+
+/// Reads a result file, checking every complete line.
+///
+/// # Errors
+/// An unreadable file, a malformed line, a unit given twice.
+pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| DeepError(format!("cannot read {name}: {e}")))?;
+    let mut input = BufReader::new(file);
+    let mut out = ReadResults {
+        header: None,
+        units: BTreeMap::new(),
+        complete_bytes: 0,
+        cut_short: false,
+    };
+    let mut line_no = 0;
+    while let Some(line) = read_line(&mut input, &name, line_no + 1)? {
+        line_no += 1;
+        if !line.complete {
+            out.cut_short = true;
+            break;
+        }
+        out.complete_bytes += line.text.len() as u64 + 1;
+        let json = |what: &str, e: serde_json::Error| json_error(&name, line_no, what, &e);
+        if line_no == 1 {
+            let header: ResultsHeader =
+                serde_json::from_str(&line.text).map_err(|e| json("a results header", e))?;
+            if header.format != RESULTS_FORMAT {
+                return Err(DeepError::at(
+                    &name,
+                    1,
+                    format!(
+                        "field `format`: `{}` is not {RESULTS_FORMAT}",
+                        header.format
+                    ),
+                ));
+            }
+            out.header = Some(header);
+            continue;
+        }
+        let unit: UnitResult =
+            serde_json::from_str(&line.text).map_err(|e| json("a unit result", e))?;
+        let count: u64 = unit.count.parse().map_err(|_| {
+            DeepError::at(
+                &name,
+                line_no,
+                format!("field `count`: `{}` is not a whole number", unit.count),
+            )
+        })?;
+        if let Some(before) = out.units.get(&unit.unit) {
+            return Err(DeepError::at(
+                &name,
+                line_no,
+                format!(
+                    "unit {} is given twice (also on line {})",
+                    unit.unit, before.line
+                ),
+            ));
+        }
+        out.units.insert(
+            unit.unit,
+            ReadUnit {
+                line: line_no,
+                count,
+                verified: unit.verified,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// Appends unit results to a result file, one complete line per write, synchronised to disk
+/// at most once a second and at the end (a killed process loses nothing written; a machine
+/// that stops loses at most the last second, counted again on the rerun).
+pub struct ResultsWriter {
+    file: File,
+    name: String,
+    last_sync: Instant,
+}
+
+/// Holds an exclusive lock on the file so that two runs never append to one file.
+fn lock(file: &File, name: &str) -> Result<(), DeepError> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a file descriptor we own; no memory is passed.
+    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if rc != 0 {
+        return Err(DeepError(format!(
+            "{name} is being written by another `cvperft work` (locked)"
+        )));
+    }
+    Ok(())
+}
+
+impl ResultsWriter {
+    /// Opens `path` for `header`: creates it with the header, or resumes it when it holds
+    /// results of the same plan, shard and settings (a cut-short last line is removed).
+    /// Returns the writer and the units already counted.
+    ///
+    /// # Errors
+    /// The file holds something else (another plan, shard or setting), is malformed, locked
+    /// by another run, or cannot be written.
+    pub fn open(
+        path: &Path,
+        header: &ResultsHeader,
+    ) -> Result<(ResultsWriter, BTreeMap<usize, ReadUnit>), DeepError> {
+        let name = path.display().to_string();
+        let cannot = |e: std::io::Error| DeepError(format!("cannot write {name}: {e}"));
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(cannot)?;
+        lock(&file, &name)?;
+        let existing = read(path)?;
+        let mut writer = ResultsWriter {
+            file,
+            name: name.clone(),
+            last_sync: Instant::now(),
+        };
+        match &existing.header {
+            Some(found) if found != header => {
+                return Err(DeepError(format!(
+                    "{name} holds results of plan {} shard {}/{} (seed {}, verify {}), not of plan {} shard {}/{} (seed {}, verify {}): use another --output",
+                    found.plan,
+                    found.shard,
+                    found.shards,
+                    found.seed,
+                    found.verify,
+                    header.plan,
+                    header.shard,
+                    header.shards,
+                    header.seed,
+                    header.verify
+                )));
+            }
+            Some(_) => {
+                if existing.cut_short {
+                    writer
+                        .file
+                        .set_len(existing.complete_bytes)
+                        .map_err(cannot)?;
+                }
+            }
+            None => {
+                writer.file.set_len(0).map_err(cannot)?;
+                let line =
+                    serde_json::to_string(header).map_err(|e| DeepError(format!("{name}: {e}")))?;
+                writer.write_line(&line)?;
+            }
+        }
+        Ok((writer, existing.units))
+    }
+
+    fn write_line(&mut self, line: &str) -> Result<(), DeepError> {
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        self.file
+            .write_all(&bytes)
+            .map_err(|e| DeepError(format!("cannot write {}: {e}", self.name)))
+    }
+
+    /// Appends one result.
+    ///
+    /// # Errors
+    /// A write error.
+    pub fn append(&mut self, result: &UnitResult) -> Result<(), DeepError> {
+        let line =
+            serde_json::to_string(result).map_err(|e| DeepError(format!("{}: {e}", self.name)))?;
+        self.write_line(&line)?;
+        if self.last_sync.elapsed() >= Duration::from_secs(1) {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Forces everything written to disk.
+    ///
+    /// # Errors
+    /// The disk refuses.
+    pub fn sync(&mut self) -> Result<(), DeepError> {
+        self.last_sync = Instant::now();
+        self.file
+            .sync_data()
+            .map_err(|e| DeepError(format!("cannot write {}: {e}", self.name)))
+    }
+}

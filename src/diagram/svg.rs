@@ -1,0 +1,704 @@
+//! SVG board diagrams: lettered discs on a checkered board, hands beside it, coordinates, the
+//! side to move, a legend, and moves drawn as arrows.
+//!
+//! Every piece kind of every variant is a disc with its FEN letter (White's light, Black's
+//! dark), so the picture reads like the FEN it comes from and needs no font beyond Latin
+//! letters; a Pink Panther carrier has a pink ring and a jewel badge, the unclaimed jewel is a
+//! pink diamond. The image is self-contained (no style sheet, no ids, no links) so that any
+//! number of them can sit in one HTML page under a strict content security policy. Squares,
+//! pieces, hands and arrows carry `data-*` attributes (`data-square="e4" data-piece="N"`), so a
+//! test can compare a drawn board with its FEN through the DOM.
+//!
+//! Output is byte-identical for the same input: coordinates are integers except along arrows,
+//! which are rounded to one decimal.
+
+use super::{Board, Cell, MarkKind, MovePart, Overlay, look, move_parts, piece_fen, square_name};
+use crate::geometry::Square;
+use crate::position::colour_name;
+pub use crate::report::escape;
+use crate::variant::Colour;
+use std::fmt::Write as _;
+
+/// Side of a square, in pixels.
+const SQ: i32 = 48;
+/// Room left of the board for the rank numbers.
+const LEFT: i32 = 28;
+/// Room above the board.
+const TOP: i32 = 10;
+/// Width of the hands column beside the board.
+const HAND_W: i32 = 170;
+/// Narrowest legend column.
+const LEGEND_COL: i32 = 120;
+/// Height of one legend row.
+const LEGEND_ROW: i32 = 28;
+
+const LIGHT: &str = "#ecdcc0";
+const DARK: &str = "#b08a66";
+const INK: &str = "#1b1b1b";
+const PAPER: &str = "#fdfdfd";
+const JEWEL: &str = "#e0218a";
+const JEWEL_EDGE: &str = "#7d0f4c";
+const HIGHLIGHT: &str = "#f5d63d";
+const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
+
+/// The colour an arrow of this kind is drawn in.
+pub fn mark_colour(kind: MarkKind) -> &'static str {
+    match kind {
+        MarkKind::Path(_) => "#4a4a4a",
+        MarkKind::Missing => "#1565c0",
+        MarkKind::Extra => "#c62828",
+    }
+}
+
+/// How a diagram is drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SvgOptions {
+    /// What the board is, as its `data-role` attribute: `diagram`, `case`, `root`, `finding`.
+    pub role: &'static str,
+    /// Draw the legend under the board.
+    pub legend: bool,
+}
+
+impl Default for SvgOptions {
+    fn default() -> SvgOptions {
+        SvgOptions {
+            role: "diagram",
+            legend: true,
+        }
+    }
+}
+
+/// A coordinate rounded to one decimal, without a trailing `.0` or a negative zero.
+fn num(x: f64) -> String {
+    let r = (x * 10.0).round() / 10.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// One entry of the legend: a sample drawing and its words.
+enum LegendSample {
+    Piece { letter: char, carrier: bool },
+    Jewel,
+    Arrow(MarkKind),
+}
+
+struct Layout {
+    files: i32,
+    ranks: i32,
+    hands: bool,
+    width: i32,
+    legend_top: i32,
+    legend_cols: i32,
+    legend_column: i32,
+    height: i32,
+}
+
+impl Layout {
+    fn of(board: &Board, entries: &[(LegendSample, String)], legend: bool) -> Layout {
+        let legend_entries = entries.len();
+        let files = i32::from(board.files());
+        let ranks = i32::from(board.ranks());
+        let hands = board.has_hands();
+        let width = LEFT + files * SQ + if hands { 16 + HAND_W } else { 0 } + 12;
+        // File letters, then the side to move.
+        let legend_top = TOP + ranks * SQ + 22 + 30;
+        // Text is estimated at 8 pixels a character (13-pixel sans-serif averages less).
+        let column = entries
+            .iter()
+            .map(|(_, words)| 50 + 8 * words.chars().count() as i32)
+            .max()
+            .unwrap_or(0)
+            .max(LEGEND_COL);
+        // A long legend gets two columns, widening a narrow board's picture if need be.
+        let width = if legend && legend_entries > 4 {
+            width.max(20 + 2 * column)
+        } else {
+            width
+        };
+        let legend_cols = ((width - 20) / column).max(1);
+        let rows = if legend && legend_entries > 0 {
+            (legend_entries as i32 + legend_cols - 1) / legend_cols
+        } else {
+            0
+        };
+        let height = legend_top + rows * LEGEND_ROW + if rows > 0 { 6 } else { 0 };
+        Layout {
+            files,
+            ranks,
+            hands,
+            width,
+            legend_top,
+            legend_cols,
+            legend_column: column,
+            height,
+        }
+    }
+
+    /// The top-left corner of a square.
+    fn corner(&self, sq: Square) -> (i32, i32) {
+        let x = LEFT + i32::from(sq.file()) * SQ;
+        let y = TOP + (self.ranks - 1 - i32::from(sq.rank())) * SQ;
+        (x, y)
+    }
+
+    /// The centre of a square.
+    fn centre(&self, sq: Square) -> (i32, i32) {
+        let (x, y) = self.corner(sq);
+        (x + SQ / 2, y + SQ / 2)
+    }
+}
+
+/// Draws a disc with a letter: White's light with dark ink, Black's dark with light ink; a
+/// carrier gets the jewel's ring and badge.
+fn disc(out: &mut String, cx: i32, cy: i32, r: i32, letter: char, colour: Colour, carrier: bool) {
+    let (fill, ink, edge) = match colour {
+        Colour::White => (PAPER, INK, INK),
+        Colour::Black => ("#2a2a2a", "#f6f6f6", "#000000"),
+    };
+    let font = r * 5 / 4;
+    let r_disc = if carrier { r - 2 } else { r };
+    let _ = write!(
+        out,
+        r#"<circle cx="{cx}" cy="{cy}" r="{r_disc}" fill="{fill}" stroke="{edge}" stroke-width="2"/>"#
+    );
+    if carrier {
+        let ring = r + 2;
+        let _ = write!(
+            out,
+            r#"<circle cx="{cx}" cy="{cy}" r="{ring}" fill="none" stroke="{JEWEL}" stroke-width="4"/>"#
+        );
+        diamond(out, cx + r - 1, cy - r + 1, (r / 3).max(4));
+    }
+    let baseline = cy + font * 7 / 20;
+    let _ = write!(
+        out,
+        r#"<text x="{cx}" y="{baseline}" font-family="{FONT}" font-size="{font}" font-weight="bold" text-anchor="middle" fill="{ink}">{letter}</text>"#
+    );
+}
+
+/// Draws the jewel: a pink diamond of half-diagonal `h`.
+fn diamond(out: &mut String, cx: i32, cy: i32, h: i32) {
+    let _ = write!(
+        out,
+        r#"<polygon points="{},{} {},{} {},{} {},{}" fill="{JEWEL}" stroke="{JEWEL_EDGE}" stroke-width="1.5"/>"#,
+        cx,
+        cy - h,
+        cx + h * 4 / 5,
+        cy,
+        cx,
+        cy + h,
+        cx - h * 4 / 5,
+        cy
+    );
+}
+
+/// Draws an arrow from one point to another, both ends pulled in by `inset` pixels so that
+/// the tip stays clear of the piece standing there; a white halo keeps it visible on dark
+/// squares and discs.
+fn arrow(out: &mut String, from: (i32, i32), to: (i32, i32), kind: MarkKind, inset: f64) {
+    let (x1, y1) = (f64::from(from.0), f64::from(from.1));
+    let (x2, y2) = (f64::from(to.0), f64::from(to.1));
+    let len = (x2 - x1).hypot(y2 - y1);
+    if len < 2.0 * inset + 4.0 {
+        return;
+    }
+    let (ux, uy) = ((x2 - x1) / len, (y2 - y1) / len);
+    let (nx, ny) = (-uy, ux);
+    let (head, half, width) = match kind {
+        MarkKind::Path(_) => (14.0, 8.0, 4),
+        _ => (17.0, 10.0, 5),
+    };
+    // Short arrows (between neighbouring squares) keep a stub of shaft behind the head.
+    let head = f64::min(head, (len - 2.0 * inset) * 0.7);
+    let half = half * head / 17.0_f64.max(head);
+    let tip = (x2 - ux * inset, y2 - uy * inset);
+    let base = (tip.0 - ux * head, tip.1 - uy * head);
+    let start = (x1 + ux * inset, y1 + uy * inset);
+    let colour = mark_colour(kind);
+    let dash = match kind {
+        MarkKind::Extra => r#" stroke-dasharray="9 5""#,
+        _ => "",
+    };
+    let line = format!(
+        r#"x1="{}" y1="{}" x2="{}" y2="{}""#,
+        num(start.0),
+        num(start.1),
+        num(base.0),
+        num(base.1)
+    );
+    let points = format!(
+        "{},{} {},{} {},{}",
+        num(tip.0),
+        num(tip.1),
+        num(base.0 + nx * half),
+        num(base.1 + ny * half),
+        num(base.0 - nx * half),
+        num(base.1 - ny * half)
+    );
+    let _ = write!(
+        out,
+        r##"<line {line} stroke="#ffffff" stroke-width="{}" stroke-opacity="0.6"/><polygon points="{points}" fill="#ffffff" fill-opacity="0.6" stroke="#ffffff" stroke-width="2" stroke-linejoin="round" stroke-opacity="0.6"/>"##,
+        width + 3
+    );
+    let _ = write!(
+        out,
+        r#"<line {line} stroke="{colour}" stroke-width="{width}"{dash}/><polygon points="{points}" fill="{colour}"/>"#
+    );
+}
+
+/// A small filled label (a path number, promotion letters) centred on a point.
+fn badge(out: &mut String, cx: i32, cy: i32, text: &str, colour: &str) {
+    let w = 8 + 8 * text.chars().count() as i32;
+    let _ = write!(
+        out,
+        r#"<rect x="{}" y="{}" width="{w}" height="16" rx="8" fill="{PAPER}" stroke="{colour}" stroke-width="2"/><text x="{cx}" y="{}" font-family="{FONT}" font-size="12" font-weight="bold" text-anchor="middle" fill="{colour}">{}</text>"#,
+        cx - w / 2,
+        cy - 8,
+        cy + 4,
+        escape(text)
+    );
+}
+
+/// One arrow or placement to draw, after marks with the same squares and kind are merged.
+struct Drawn {
+    kind: MarkKind,
+    part: MovePart,
+    texts: Vec<String>,
+    suffixes: Vec<char>,
+}
+
+fn drawn_marks(board: &Board, overlay: &Overlay) -> (Vec<Drawn>, Vec<String>) {
+    let mut drawn: Vec<Drawn> = Vec::new();
+    let mut unreadable = Vec::new();
+    for mark in &overlay.moves {
+        let Some(parts) = move_parts(&mark.text, board.files(), board.ranks()) else {
+            unreadable.push(mark.text.clone());
+            continue;
+        };
+        for part in parts {
+            let (key, suffix) = match part {
+                MovePart::Step { from, to, suffix } => (
+                    MovePart::Step {
+                        from,
+                        to,
+                        suffix: None,
+                    },
+                    suffix,
+                ),
+                drop => (drop, None),
+            };
+            let merge = !matches!(mark.kind, MarkKind::Path(_));
+            match drawn
+                .iter_mut()
+                .find(|d| merge && d.kind == mark.kind && d.part == key)
+            {
+                Some(d) => {
+                    if !d.texts.contains(&mark.text) {
+                        d.texts.push(mark.text.clone());
+                    }
+                    if let Some(s) = suffix
+                        && !d.suffixes.contains(&s.to_ascii_uppercase())
+                    {
+                        d.suffixes.push(s.to_ascii_uppercase());
+                    }
+                }
+                None => drawn.push(Drawn {
+                    kind: mark.kind,
+                    part: key,
+                    texts: vec![mark.text.clone()],
+                    suffixes: suffix.map(|s| s.to_ascii_uppercase()).into_iter().collect(),
+                }),
+            }
+        }
+    }
+    (drawn, unreadable)
+}
+
+fn legend_entries(board: &Board, overlay: &Overlay) -> Vec<(LegendSample, String)> {
+    let v = board.variant();
+    let mut entries = Vec::new();
+    for kind in board.kinds_shown() {
+        let l = look(v, kind);
+        entries.push((
+            LegendSample::Piece {
+                letter: l.letter,
+                carrier: l.carrier,
+            },
+            format!("{} {}", l.fen, l.name),
+        ));
+    }
+    if board.has_jewel() {
+        entries.push((LegendSample::Jewel, "the jewel, unclaimed".into()));
+    }
+    if entries
+        .iter()
+        .any(|(s, _)| matches!(s, LegendSample::Piece { carrier: true, .. }))
+    {
+        entries.push((
+            LegendSample::Piece {
+                letter: ' ',
+                carrier: true,
+            },
+            "ring: carries the jewel".into(),
+        ));
+    }
+    for (kind, words) in [
+        (MarkKind::Missing, "missing move"),
+        (MarkKind::Extra, "extra move"),
+        (MarkKind::Path(1), "path, in order"),
+    ] {
+        if overlay.has(kind) {
+            entries.push((LegendSample::Arrow(kind), words.into()));
+        }
+    }
+    entries
+}
+
+/// Draws `board` with `overlay` as a standalone SVG document (also valid inline in HTML).
+pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String {
+    let v = board.variant();
+    let entries = legend_entries(board, overlay);
+    let layout = Layout::of(board, &entries, options.legend);
+    let (w, h) = (layout.width, layout.height);
+    let mut out = String::new();
+    let label = format!(
+        "{} position {}, {} to move",
+        v.spec.name,
+        board.fen(),
+        colour_name(board.side())
+    );
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{}" data-role="{}" data-variant="{}" data-fen="{}" data-files="{}" data-ranks="{}" data-side="{}">"#,
+        escape(&label),
+        options.role,
+        v.spec.id,
+        escape(board.fen()),
+        layout.files,
+        layout.ranks,
+        colour_name(board.side()).to_ascii_lowercase()
+    );
+    let _ = write!(out, "<title>{}</title>", escape(&label));
+    let _ = write!(
+        out,
+        r#"<rect x="0" y="0" width="{w}" height="{h}" fill="{PAPER}"/>"#
+    );
+    // Squares, each with its name and colour.
+    for rank in (0..board.ranks()).rev() {
+        for file in 0..board.files() {
+            let sq = Square::new(file, rank);
+            let (x, y) = layout.corner(sq);
+            let (fill, shade) = if sq.is_light() {
+                (LIGHT, "light")
+            } else {
+                (DARK, "dark")
+            };
+            let _ = write!(
+                out,
+                r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}" data-square="{}" data-shade="{shade}"/>"#,
+                square_name(file, rank)
+            );
+        }
+    }
+    let _ = write!(
+        out,
+        r##"<rect x="{LEFT}" y="{TOP}" width="{}" height="{}" fill="none" stroke="#5a4632" stroke-width="2"/>"##,
+        layout.files * SQ,
+        layout.ranks * SQ
+    );
+    for &sq in &overlay.highlights {
+        if sq.file() >= board.files() || sq.rank() >= board.ranks() {
+            continue;
+        }
+        let (x, y) = layout.corner(sq);
+        let _ = write!(
+            out,
+            r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{HIGHLIGHT}" fill-opacity="0.55" data-highlight="{}"/>"#,
+            square_name(sq.file(), sq.rank())
+        );
+    }
+    // Coordinates.
+    for rank in 0..board.ranks() {
+        let y = TOP + (layout.ranks - 1 - i32::from(rank)) * SQ + SQ / 2 + 5;
+        let _ = write!(
+            out,
+            r##"<text x="{}" y="{y}" font-family="{FONT}" font-size="14" text-anchor="middle" fill="#444">{}</text>"##,
+            LEFT / 2,
+            u32::from(rank) + 1
+        );
+    }
+    for file in 0..board.files() {
+        let x = LEFT + i32::from(file) * SQ + SQ / 2;
+        let _ = write!(
+            out,
+            r##"<text x="{x}" y="{}" font-family="{FONT}" font-size="14" text-anchor="middle" fill="#444">{}</text>"##,
+            TOP + layout.ranks * SQ + 17,
+            (b'a' + file) as char
+        );
+    }
+    // Pieces and the jewel.
+    for rank in (0..board.ranks()).rev() {
+        for file in 0..board.files() {
+            let sq = Square::new(file, rank);
+            let (cx, cy) = layout.centre(sq);
+            match board.cell(file, rank) {
+                Cell::Empty => {}
+                Cell::Jewel => {
+                    let _ = write!(
+                        out,
+                        r#"<g data-square="{}" data-piece="*">"#,
+                        square_name(file, rank)
+                    );
+                    diamond(&mut out, cx, cy, 15);
+                    out.push_str("</g>");
+                }
+                Cell::Piece(p) => {
+                    let l = look(v, p.kind);
+                    let _ = write!(
+                        out,
+                        r#"<g data-square="{}" data-piece="{}">"#,
+                        square_name(file, rank),
+                        escape(&piece_fen(v, p))
+                    );
+                    disc(&mut out, cx, cy, 19, l.letter, p.colour, l.carrier);
+                    out.push_str("</g>");
+                }
+            }
+        }
+    }
+    // The side to move.
+    let status_y = TOP + layout.ranks * SQ + 22;
+    let side = board.side();
+    let (fill, edge) = match side {
+        Colour::White => (PAPER, INK),
+        Colour::Black => ("#2a2a2a", "#000000"),
+    };
+    let _ = write!(
+        out,
+        r#"<g data-status="side-to-move"><circle cx="{}" cy="{}" r="8" fill="{fill}" stroke="{edge}" stroke-width="2"/><text x="{}" y="{}" font-family="{FONT}" font-size="15" fill="{INK}">{} to move</text></g>"#,
+        LEFT + 8,
+        status_y + 13,
+        LEFT + 22,
+        status_y + 18,
+        colour_name(side)
+    );
+    if layout.hands {
+        draw_hands(&mut out, board, &layout);
+    }
+    // Moves over everything else.
+    let (drawn, _) = drawn_marks(board, overlay);
+    for d in &drawn {
+        let colour = mark_colour(d.kind);
+        match d.part {
+            MovePart::Step { from, to, .. } => {
+                let _ = write!(
+                    out,
+                    r#"<g class="mark" data-mark="{}" data-move="{}" data-from="{}" data-to="{}" opacity="0.8">"#,
+                    d.kind.name(),
+                    escape(&d.texts.join(" ")),
+                    from,
+                    to
+                );
+                arrow(
+                    &mut out,
+                    layout.centre(from),
+                    layout.centre(to),
+                    d.kind,
+                    13.0,
+                );
+                out.push_str("</g>");
+            }
+            MovePart::Drop { letter, to } => {
+                let (cx, cy) = layout.centre(to);
+                let dash = if d.kind == MarkKind::Extra {
+                    r#" stroke-dasharray="6 4""#
+                } else {
+                    ""
+                };
+                let _ = write!(
+                    out,
+                    r#"<g class="mark" data-mark="{}" data-move="{}" data-to="{}"><circle cx="{cx}" cy="{cy}" r="21" fill="none" stroke="{colour}" stroke-width="3"{dash}/>"#,
+                    d.kind.name(),
+                    escape(&d.texts.join(" ")),
+                    to
+                );
+                badge(&mut out, cx - 12, cy - 15, &format!("{letter}@"), colour);
+                out.push_str("</g>");
+            }
+        }
+    }
+    // Labels last, so that no arrow covers them.
+    for d in &drawn {
+        let colour = mark_colour(d.kind);
+        if let MovePart::Step { from, to, .. } = d.part {
+            let (x1, y1) = layout.centre(from);
+            let (x2, y2) = layout.centre(to);
+            // A path move's number sits on the square it left when that is empty (it usually
+            // is, after the path), else in that square's lower left corner.
+            if let MarkKind::Path(n) = d.kind {
+                let (x, y) = if board.cell(from.file(), from.rank()) == Cell::Empty {
+                    (x1, y1)
+                } else {
+                    (x1 - 14, y1 + 15)
+                };
+                badge(&mut out, x, y, &n.to_string(), colour);
+            }
+            if !d.suffixes.is_empty() {
+                let text: String = d.suffixes.iter().collect();
+                badge(&mut out, x2 + 12, y2 - 14, &format!("={text}"), colour);
+            }
+        }
+    }
+    if options.legend {
+        draw_legend(&mut out, &entries, &layout);
+    }
+    out.push_str("</svg>");
+    out
+}
+
+fn draw_hands(out: &mut String, board: &Board, layout: &Layout) {
+    let v = board.variant();
+    let x0 = LEFT + layout.files * SQ + 16;
+    let bottom = TOP + layout.ranks * SQ;
+    for colour in [Colour::Black, Colour::White] {
+        let held = board.hand(colour);
+        let rows = (held.len() as i32 + 3) / 4;
+        let rows = rows.max(1);
+        // Black's hand at the top, White's at the bottom, as the players sit.
+        let caption_y = match colour {
+            Colour::Black => TOP + 14,
+            Colour::White => bottom - rows * 38 - 8,
+        };
+        let _ = write!(
+            out,
+            r#"<g data-hand="{}"><text x="{x0}" y="{caption_y}" font-family="{FONT}" font-size="13" fill="{INK}">{}</text>"#,
+            colour_name(colour).to_ascii_lowercase(),
+            escape(&board.hand_caption(colour))
+        );
+        if held.is_empty() {
+            let _ = write!(
+                out,
+                r##"<text x="{x0}" y="{}" font-family="{FONT}" font-size="13" font-style="italic" fill="#666">none</text>"##,
+                caption_y + 24
+            );
+        }
+        for (i, &(kind, count)) in held.iter().enumerate() {
+            let (col, row) = (i as i32 % 4, i as i32 / 4);
+            let cx = x0 + 16 + col * 40;
+            let cy = caption_y + 24 + row * 38;
+            let l = look(v, kind);
+            let piece = crate::position::Piece { kind, colour };
+            let _ = write!(
+                out,
+                r#"<g data-piece="{}" data-count="{count}">"#,
+                escape(&piece_fen(v, piece))
+            );
+            disc(out, cx, cy, 14, l.letter, colour, l.carrier);
+            if count > 1 {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{}" cy="{}" r="8" fill="#f5f5f5" stroke="{INK}" stroke-width="1"/><text x="{}" y="{}" font-family="{FONT}" font-size="11" font-weight="bold" text-anchor="middle" fill="{INK}">{count}</text>"##,
+                    cx + 12,
+                    cy + 11,
+                    cx + 12,
+                    cy + 15
+                );
+            }
+            out.push_str("</g>");
+        }
+        out.push_str("</g>");
+    }
+}
+
+fn draw_legend(out: &mut String, entries: &[(LegendSample, String)], layout: &Layout) {
+    if entries.is_empty() {
+        return;
+    }
+    out.push_str(r#"<g data-legend="">"#);
+    for (i, (sample, words)) in entries.iter().enumerate() {
+        let (col, row) = (i as i32 % layout.legend_cols, i as i32 / layout.legend_cols);
+        let x = 10 + col * layout.legend_column;
+        let cy = layout.legend_top + row * LEGEND_ROW + 14;
+        match sample {
+            LegendSample::Piece { letter, carrier } => {
+                disc(out, x + 14, cy, 11, *letter, Colour::White, *carrier);
+            }
+            LegendSample::Jewel => diamond(out, x + 14, cy, 11),
+            LegendSample::Arrow(kind) => {
+                arrow(out, (x, cy), (x + 32, cy), *kind, 0.0);
+            }
+        }
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-family="{FONT}" font-size="13" fill="{INK}">{}</text>"#,
+            x + 38,
+            cy + 5,
+            escape(words)
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// Draws the position of a finding: the numbered path that led there (its last move
+/// highlighted), the moves the engine lacks (`missing`) and those it has too many (`extra`).
+/// This is the picture of one disagreement, for `diff` and for `check --engine` findings.
+pub fn finding(board: &Board, path: &[String], missing: &[String], extra: &[String]) -> String {
+    let mut overlay = Overlay::finding(path, missing, extra);
+    if let Some(last) = path.last()
+        && let Some(parts) = move_parts(last, board.files(), board.ranks())
+    {
+        for part in parts {
+            match part {
+                MovePart::Step { from, to, .. } => overlay.highlights.extend([from, to]),
+                MovePart::Drop { to, .. } => overlay.highlights.push(to),
+            }
+        }
+    }
+    render(
+        board,
+        &overlay,
+        &SvgOptions {
+            role: "finding",
+            legend: true,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    #[test]
+    fn numbers_have_one_decimal_at_most() {
+        assert_eq!(num(3.0), "3");
+        assert_eq!(num(-0.01), "0");
+        assert_eq!(num(2.25), "2.3");
+        assert_eq!(num(-7.46), "-7.5");
+    }
+
+    #[test]
+    fn the_same_input_gives_the_same_bytes() {
+        let v = variants::get("silver-elephant").expect("variant");
+        let board = Board::from_fen(
+            v,
+            "r2bqkb2r/pppppppppp/10/10/10/10/PPPPPPPPPP/R2BQKB2R[EENNeenn] w KQkq - 0 1",
+        )
+        .expect("fen");
+        let overlay = Overlay::finding(
+            &["E@b1,N@c1,N@h1,E@i1".to_string()],
+            &["e2e4".to_string()],
+            &["e2e5".to_string()],
+        );
+        let a = render(&board, &overlay, &SvgOptions::default());
+        let b = render(&board, &overlay, &SvgOptions::default());
+        assert_eq!(a, b);
+        assert!(a.contains(r#"data-mark="missing" data-move="e2e4""#), "{a}");
+        assert!(a.contains(r#"data-mark="extra" data-move="e2e5""#), "{a}");
+        assert!(a.contains(r#"data-hand="white""#));
+        assert_eq!(a.matches("data-square=").count(), 80 + 32);
+    }
+}

@@ -1,0 +1,169 @@
+//! The settings of an external engine as a front end receives them (text, as typed on a
+//! command line or passed from another language), checked into an [`EngineConfig`].
+//!
+//! `diff`, `identify`, `check --engine` and `add-case --engine` take the same settings; they
+//! are read here once, so that every front end refuses the same values with the same words.
+
+use super::mapping::{CastlingStyle, MapError, MoveMap};
+use super::session::DEFAULT_FAILURE_LIMIT;
+use super::{DEFAULT_TIMEOUT_SECS, EngineConfig, Protocol};
+use std::time::Duration;
+
+/// Longest time one question may be given, in seconds (a day).
+pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+
+/// How to start and talk to one external engine, unchecked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineOptions {
+    /// The command line, shell-quoted.
+    pub command: String,
+    /// `uci` or `perftree`.
+    pub protocol: String,
+    /// `UCI_Variant` to select (UCI only).
+    pub variant: Option<String>,
+    /// UCI options, `name=value` each, sent in order.
+    pub options: Vec<String>,
+    /// How the engine writes castling: `king-move` or `king-to-rook`.
+    pub castling: String,
+    /// Spelling pairs `OURS=THEIRS` (see [`MoveMap::add_pair`]).
+    pub map: Vec<String>,
+    /// Seconds one question may take.
+    pub timeout: f64,
+    /// Consecutive time-outs or crashes after which the engine is not asked again (0: never).
+    pub failure_limit: usize,
+}
+
+impl EngineOptions {
+    /// The settings of `command` with every other value at its default.
+    pub fn new(command: impl Into<String>) -> EngineOptions {
+        EngineOptions {
+            command: command.into(),
+            protocol: Protocol::Uci.name().to_string(),
+            variant: None,
+            options: Vec::new(),
+            castling: "king-move".to_string(),
+            map: Vec::new(),
+            timeout: DEFAULT_TIMEOUT_SECS,
+            failure_limit: DEFAULT_FAILURE_LIMIT,
+        }
+    }
+
+    /// The configuration these settings describe, every value checked.
+    ///
+    /// # Errors
+    /// The first bad value, in the order protocol, options, timeout, castling style, map.
+    pub fn config(&self) -> Result<EngineConfig, EngineOptionError> {
+        let protocol = Protocol::parse(&self.protocol)
+            .ok_or_else(|| EngineOptionError::Protocol(self.protocol.clone()))?;
+        let mut config = EngineConfig::new(&self.command, protocol);
+        config.variant = self.variant.clone();
+        for o in &self.options {
+            config.options.push(parse_option(o)?);
+        }
+        if !(self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_SECS) {
+            return Err(EngineOptionError::Timeout(self.timeout));
+        }
+        config.timeout = Duration::from_secs_f64(self.timeout);
+        config.failure_limit = self.failure_limit;
+        let mut move_map = MoveMap {
+            castling: CastlingStyle::parse(&self.castling)
+                .ok_or_else(|| EngineOptionError::Castling(self.castling.clone()))?,
+            ..MoveMap::default()
+        };
+        for pair in &self.map {
+            move_map.add_pair(pair)?;
+        }
+        config.map = move_map;
+        Ok(config)
+    }
+}
+
+/// Parses a `name=value` engine option (the value may contain `=` and spaces).
+///
+/// # Errors
+/// No `=` or an empty name.
+pub fn parse_option(text: &str) -> Result<(String, String), EngineOptionError> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(EngineOptionError::NotAnOption(text.to_string())),
+    }
+}
+
+/// Why engine settings are refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EngineOptionError {
+    /// Neither `uci` nor `perftree`.
+    #[error("unknown protocol `{0}`")]
+    Protocol(String),
+    /// An engine option without `=` or without a name.
+    #[error("engine option `{0}` is not of the form name=value")]
+    NotAnOption(String),
+    /// A timeout of at most 0 or more than [`MAX_TIMEOUT_SECS`] (or not a number).
+    #[error("--timeout {0}: expected more than 0 and at most 86400 seconds")]
+    Timeout(f64),
+    /// Neither `king-move` nor `king-to-rook`.
+    #[error("unknown castling style `{0}`")]
+    Castling(String),
+    /// A spelling pair refused.
+    #[error(transparent)]
+    Map(#[from] MapError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_split_at_the_first_equals() {
+        assert_eq!(
+            parse_option("VariantPath=/a=b c"),
+            Ok(("VariantPath".into(), "/a=b c".into()))
+        );
+        assert_eq!(
+            parse_option("novalue"),
+            Err(EngineOptionError::NotAnOption("novalue".into()))
+        );
+        assert!(parse_option("=x").is_err());
+    }
+
+    #[test]
+    fn every_setting_is_checked() {
+        let good = EngineOptions {
+            options: vec!["Threads=1".into()],
+            map: vec!["e=x".into()],
+            castling: "king-to-rook".into(),
+            ..EngineOptions::new("engine")
+        };
+        let config = good.config().expect("good settings");
+        assert_eq!(config.options, vec![("Threads".into(), "1".into())]);
+        assert_eq!(config.map.castling, CastlingStyle::KingToRook);
+        assert_eq!(config.map.pieces, vec![('E', 'X')]);
+        let refused = |change: fn(&mut EngineOptions)| {
+            let mut options = good.clone();
+            change(&mut options);
+            options.config().expect_err("refused").to_string()
+        };
+        assert_eq!(
+            refused(|o| o.protocol = "xboard".into()),
+            "unknown protocol `xboard`"
+        );
+        assert_eq!(
+            refused(|o| o.timeout = 0.0),
+            "--timeout 0: expected more than 0 and at most 86400 seconds"
+        );
+        assert_eq!(
+            refused(|o| o.timeout = f64::NAN),
+            "--timeout NaN: expected more than 0 and at most 86400 seconds"
+        );
+        assert_eq!(
+            refused(|o| o.castling = "rook".into()),
+            "unknown castling style `rook`"
+        );
+        assert_eq!(
+            refused(|o| o.map.push("x".into())),
+            "--map `x` is not of the form OURS=THEIRS"
+        );
+    }
+}

@@ -1,0 +1,330 @@
+//! The suites run against an external engine: `cvperft check --engine` for any front end.
+//!
+//! One engine per variant of the selected suites (a suite's variant may need another engine
+//! variant name: a variant map `ID=NAME`, and `{variant}` in the command is replaced by that
+//! name). An engine cannot be told a case's rule options, so the caller declares the readings
+//! the engine implements (`name=value`, default: every option at its default, game-end as the
+//! suite says) and checks of cases needing another reading are skipped with the reason. Before
+//! the first check every engine is asked for the divide at depth 1 of its variant's start
+//! position, so that an engine that cannot be used ends the run with an error instead of
+//! failing every check.
+
+use super::options::{EngineOptionError, EngineOptions};
+use super::{Engine, EngineError, EngineGenerator, Query};
+use crate::position::Position;
+use crate::suite::check::NoAnswer;
+use crate::suite::{Generator, PlannedCheck, Suite};
+use crate::variant::{OptionError, Outcome};
+use crate::variants;
+use std::collections::BTreeMap;
+
+/// The engine to run suites against, and what it plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuiteEngineOptions {
+    /// How to start and talk to it; `{variant}` in the command is replaced by the engine's
+    /// variant name for each suite's variant.
+    pub engine: EngineOptions,
+    /// `ID=NAME` entries: the engine's variant name for suites of cvperft variant ID; when
+    /// any is given, suites of variants without an entry are skipped.
+    pub variant_map: Vec<String>,
+    /// `name=value` entries: the rule options the engine implements.
+    pub readings: Vec<String>,
+}
+
+impl SuiteEngineOptions {
+    /// `engine` with no variant map and no declared readings.
+    pub fn new(engine: EngineOptions) -> SuiteEngineOptions {
+        SuiteEngineOptions {
+            engine,
+            variant_map: Vec::new(),
+            readings: Vec::new(),
+        }
+    }
+}
+
+/// Why the suites cannot be run against the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteEngineError {
+    /// A variant map or reading entry without a `=` or with an empty side.
+    #[error("{flag} `{entry}` is not of the form {form}")]
+    NotAPair {
+        /// `--engine-variant-map` or `--engine-reading`.
+        flag: &'static str,
+        /// The entry as given.
+        entry: String,
+        /// `ID=NAME` or `NAME=VALUE`.
+        form: &'static str,
+    },
+    /// A variant map entry naming no variant of ours.
+    #[error("--engine-variant-map: unknown variant `{0}` (variants: {list})", list = variants::IDS.join(", "))]
+    UnknownVariant(String),
+    /// A variant mapped twice.
+    #[error("--engine-variant-map: variant `{0}` given twice")]
+    VariantTwice(String),
+    /// A reading with a value the option does not have.
+    #[error("--engine-reading: {0}")]
+    Reading(OptionError),
+    /// A reading of an option no selected suite's variant has.
+    #[error("--engine-reading: no selected suite's variant has option `{0}`")]
+    NoSuchOption(String),
+    /// Bad engine settings.
+    #[error(transparent)]
+    Options(#[from] EngineOptionError),
+    /// The engine's command line cannot be used.
+    #[error(transparent)]
+    Open(EngineError),
+    /// The engine could not answer the depth-1 question about its variant's start.
+    #[error(
+        "{error}; the engine cannot be used for the {variant} suites (choose suites with -v, or \
+         the variants it plays with --engine-variant-map)"
+    )]
+    Unusable {
+        /// The engine's answer.
+        error: EngineError,
+        /// The variant whose suites it was started for.
+        variant: &'static str,
+    },
+}
+
+/// One engine per variant, chosen by the position's variant.
+pub struct EngineSuites {
+    name: String,
+    engines: BTreeMap<&'static str, EngineGenerator>,
+}
+
+impl EngineSuites {
+    /// The engines given up on after repeated time-outs or crashes, each with the reason.
+    pub fn stopped(&self) -> Vec<String> {
+        self.engines
+            .iter()
+            .filter_map(|(id, e)| e.stopped().map(|reason| format!("{id}: {reason}")))
+            .collect()
+    }
+
+    fn pick(&self, pos: &Position) -> Result<&EngineGenerator, NoAnswer> {
+        let id = pos.variant().spec.id;
+        self.engines
+            .get(id)
+            .ok_or_else(|| NoAnswer::Unsupported(format!("no engine for variant {id}")))
+    }
+}
+
+impl Generator for EngineSuites {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> Result<u64, NoAnswer> {
+        self.pick(pos)?.perft(pos, depth)
+    }
+    fn divide(&self, pos: &Position, depth: u32) -> Result<Vec<(String, u64)>, NoAnswer> {
+        self.pick(pos)?.divide(pos, depth)
+    }
+    fn legal_moves(&self, pos: &Position) -> Result<Vec<String>, NoAnswer> {
+        self.pick(pos)?.legal_moves(pos)
+    }
+    fn outcome(&self, pos: &Position) -> Result<Option<Outcome>, NoAnswer> {
+        self.pick(pos)?.outcome(pos)
+    }
+}
+
+fn split_pair<'a>(
+    entry: &'a str,
+    flag: &'static str,
+    form: &'static str,
+) -> Result<(&'a str, &'a str), SuiteEngineError> {
+    match entry.split_once('=') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => Ok((a.trim(), b.trim())),
+        _ => Err(SuiteEngineError::NotAPair {
+            flag,
+            entry: entry.to_string(),
+            form,
+        }),
+    }
+}
+
+/// Parses variant map entries: cvperft variant id → engine variant name.
+fn variant_map(entries: &[String]) -> Result<BTreeMap<&'static str, String>, SuiteEngineError> {
+    let mut map = BTreeMap::new();
+    for entry in entries {
+        let (id, name) = split_pair(entry, "--engine-variant-map", "ID=NAME")?;
+        let variant =
+            variants::get(id).ok_or_else(|| SuiteEngineError::UnknownVariant(id.to_string()))?;
+        if map.insert(variant.spec.id, name.to_string()).is_some() {
+            return Err(SuiteEngineError::VariantTwice(id.to_string()));
+        }
+    }
+    Ok(map)
+}
+
+/// Parses reading entries, checking each against the selected suites' variants.
+fn readings(
+    entries: &[String],
+    suites: &[Suite],
+) -> Result<BTreeMap<String, String>, SuiteEngineError> {
+    let mut out = BTreeMap::new();
+    for entry in entries {
+        let (name, value) = split_pair(entry, "--engine-reading", "NAME=VALUE")?;
+        let mut known = false;
+        for suite in suites {
+            if name != "game-end" && suite.variant.option(name).is_none() {
+                continue;
+            }
+            known = true;
+            let mut rules = crate::variant::Rules::new(suite.variant);
+            rules.set(name, value).map_err(SuiteEngineError::Reading)?;
+        }
+        if !known {
+            return Err(SuiteEngineError::NoSuchOption(name.to_string()));
+        }
+        out.insert(name.to_string(), value.to_string());
+    }
+    Ok(out)
+}
+
+/// The position a planned check runs on (None: an alternative no option selects).
+fn position_of<'a>(suites: &'a [Suite], planned: &PlannedCheck) -> Option<&'a Position> {
+    let case = &suites[planned.check.suite].cases[planned.check.case];
+    match planned.check.alternative {
+        None => Some(&case.position),
+        Some(k) => case.alternatives[k].position.as_ref(),
+    }
+}
+
+/// Why the engine cannot answer checks on `pos` given the readings it implements.
+/// Undeclared options are taken at their default, and game-end at the suite's value.
+fn reading_conflicts(
+    pos: &Position,
+    suite_game_end: &str,
+    readings: &BTreeMap<String, String>,
+) -> Option<String> {
+    let spec = &pos.variant().spec;
+    let mut conflicts = Vec::new();
+    for (name, needed) in pos.rules().option_pairs() {
+        let implemented = match readings.get(name) {
+            Some(v) => v.as_str(),
+            None if name == "game-end" => suite_game_end,
+            None => match spec.options.iter().find(|o| o.name == name) {
+                Some(o) => o.values[0],
+                None => continue,
+            },
+        };
+        if implemented != needed {
+            conflicts.push(format!(
+                "engine implements {name}={implemented}, case needs {name}={needed}"
+            ));
+        }
+    }
+    (!conflicts.is_empty()).then(|| conflicts.join("; "))
+}
+
+/// Marks the checks the engine cannot answer as skipped, starts one engine per variant that has
+/// checks to run, and makes sure each can answer a depth-1 question about its start position.
+///
+/// # Errors
+/// Bad settings, a bad variant map or reading, or an engine that cannot be used.
+pub fn prepare(
+    options: &SuiteEngineOptions,
+    suites: &[Suite],
+    planned: &mut [PlannedCheck],
+) -> Result<EngineSuites, SuiteEngineError> {
+    let map = variant_map(&options.variant_map)?;
+    let readings = readings(&options.readings, suites)?;
+    // Check the engine settings before anything is skipped or started.
+    options.engine.config()?;
+    let mut needed: Vec<&'static str> = Vec::new();
+    for p in planned.iter_mut() {
+        if p.skip.is_some() {
+            continue;
+        }
+        let Some(pos) = position_of(suites, p) else {
+            continue;
+        };
+        let id = pos.variant().spec.id;
+        if !map.is_empty() && !map.contains_key(id) {
+            p.skip = Some(format!(
+                "no --engine-variant-map entry for variant {id}: the engine is not run on it"
+            ));
+            continue;
+        }
+        let suite_game_end = suites[p.check.suite].game_end;
+        if let Some(reason) = reading_conflicts(pos, suite_game_end, &readings) {
+            p.skip = Some(reason);
+            continue;
+        }
+        if !needed.contains(&id) {
+            needed.push(id);
+        }
+    }
+    let mut engines = BTreeMap::new();
+    for id in needed {
+        let Some(rules) = variants::rules(id) else {
+            continue;
+        };
+        let engine_variant = map
+            .get(id)
+            .cloned()
+            .or_else(|| options.engine.variant.clone());
+        let mut settings = options.engine.clone();
+        settings.command = settings
+            .command
+            .replace("{variant}", engine_variant.as_deref().unwrap_or(id));
+        settings.variant = engine_variant;
+        let mut opened = settings
+            .config()?
+            .open(rules)
+            .map_err(SuiteEngineError::Open)?;
+        let probe = Query::new(rules.start_fen(), &[], 1);
+        if let Err(error) = opened.divide(&probe) {
+            return Err(SuiteEngineError::Unusable { error, variant: id });
+        }
+        engines.insert(id, EngineGenerator::new(opened));
+    }
+    Ok(EngineSuites {
+        name: options.engine.command.clone(),
+        engines,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+
+    #[test]
+    fn readings_other_than_the_cases_are_reported() {
+        let mut rules = variants::rules("chess").expect("chess");
+        let pos = parse_position(rules, &rules.start_fen()).expect("start");
+        assert_eq!(reading_conflicts(&pos, "rules", &BTreeMap::new()), None);
+        assert_eq!(
+            reading_conflicts(&pos, "movegen", &BTreeMap::new()).as_deref(),
+            Some("engine implements game-end=movegen, case needs game-end=rules")
+        );
+        let mut declared = BTreeMap::new();
+        declared.insert("game-end".to_string(), "movegen".to_string());
+        assert_eq!(
+            reading_conflicts(&pos, "rules", &declared).as_deref(),
+            Some("engine implements game-end=movegen, case needs game-end=rules")
+        );
+        rules.set("game-end", "movegen").expect("option");
+        let pos = parse_position(rules, &rules.start_fen()).expect("start");
+        assert_eq!(reading_conflicts(&pos, "rules", &declared), None);
+    }
+
+    #[test]
+    fn variant_maps_are_checked() {
+        assert!(variant_map(&["chess=fairy".into()]).is_ok());
+        for bad in ["nosuch=x", "chess", "chess=", "=x"] {
+            assert!(variant_map(&[bad.into()]).is_err(), "{bad}");
+        }
+        assert!(matches!(
+            variant_map(&["chess=a".into(), "chess=b".into()]),
+            Err(SuiteEngineError::VariantTwice(id)) if id == "chess"
+        ));
+        assert_eq!(
+            variant_map(&["chess".into()])
+                .expect_err("no pair")
+                .to_string(),
+            "--engine-variant-map `chess` is not of the form ID=NAME"
+        );
+    }
+}

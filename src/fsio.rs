@@ -1,0 +1,869 @@
+//! Reading and rewriting files without losing anyone's work.
+//!
+//! cvperft rewrites two kinds of file: suites (`add-case` splices a case into one) and reports
+//! (`check --output`). Both are replaced whole: the new text goes to a temporary file beside the
+//! target, which is synced and renamed over it, so a reader sees the old file or the new one,
+//! never a mixture. Around that, this module keeps the promises that a plain write-and-rename
+//! breaks:
+//!
+//! - **Read-modify-write is serialised** by an exclusive `flock` on a sidecar lock file
+//!   (`.NAME.lock` beside the file; the file's own inode is replaced at the rename, so a lock on
+//!   it would protect nothing), waited for at most a timeout ([`lock_beside`], [`Update`]). A
+//!   file changed behind the lock's back between the read and the rename is not replaced.
+//! - **Temporary files** have unpredictable names that do not end in `.yaml`
+//!   (`.NAME.<16 hex digits>.tmp`), are created with `O_EXCL` (a planted file or symbolic link
+//!   makes the creation fail instead of being followed), and are removed on error, on drop and,
+//!   through [`crate::cleanup`], on SIGINT, SIGTERM and SIGHUP.
+//! - **Links**: a symbolic link is followed to the real file, which is replaced (the link is
+//!   kept); a file with several hard links, or without write permission, is refused, since the
+//!   rename would split the links or overrule the permission.
+//! - **Mode and owner** of the replaced file are given to its replacement; when the owner cannot
+//!   be kept (only root may give a file away), the rewrite is refused.
+//! - **Outputs** that are devices or FIFOs are written directly, never replaced; directories,
+//!   sockets and the run's own inputs are refused ([`output_target`]).
+//! - **Reads are bounded** ([`read_capped`]): a file larger than the limit, or a device that never
+//!   ends (`/dev/zero`), is refused after reading one byte more than the limit.
+//!
+//! Every refusal is a [`FileError`] naming the file (or the lock) and saying what to do.
+
+use crate::cleanup::{self, Tracked};
+use std::fmt;
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Default seconds to wait for another writer's lock.
+pub const DEFAULT_LOCK_TIMEOUT_SECS: f64 = 30.0;
+/// Longest wait for a process to open a FIFO given as an output.
+pub const FIFO_READER_WAIT: Duration = Duration::from_secs(10);
+/// Most symbolic links followed from one path.
+const MAX_LINKS: usize = 40;
+
+/// A file that cannot be read or written as asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError {
+    /// The file (or lock file) concerned.
+    pub path: PathBuf,
+    /// What is wrong, on one line.
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for FileError {}
+
+fn fail(path: &Path, message: impl Into<String>) -> FileError {
+    FileError {
+        path: path.to_path_buf(),
+        message: message.into(),
+    }
+}
+
+/// An I/O error as text, without the `(os error N)` suffix.
+fn describe(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// Clears `O_NONBLOCK` (set only so that opening a FIFO cannot block).
+fn set_blocking(file: &File) -> std::io::Result<()> {
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor we own, reading and then setting its status flags.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Reads all of `reader`, failing once more than `limit` bytes have come (so an endless
+/// stream costs at most `limit + 1` bytes of memory).
+///
+/// # Errors
+/// A read error, or more than `limit` bytes (the message says so).
+pub fn read_all_capped(reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| describe(&e))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("more than {limit} bytes, the limit for this input"));
+    }
+    Ok(bytes)
+}
+
+/// Opens `path` for reading without blocking on a FIFO that has no writer; refuses directories
+/// and regular files larger than `limit`.
+fn open_capped(path: &Path, limit: u64) -> Result<(File, Metadata), FileError> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|e| fail(path, describe(&e)))?;
+    let meta = file.metadata().map_err(|e| fail(path, describe(&e)))?;
+    if meta.is_dir() {
+        return Err(fail(path, "is a directory, not a file"));
+    }
+    if meta.is_file() && meta.len() > limit {
+        return Err(fail(
+            path,
+            format!(
+                "{} bytes, larger than the limit of {limit} bytes",
+                meta.len()
+            ),
+        ));
+    }
+    set_blocking(&file).map_err(|e| fail(path, describe(&e)))?;
+    Ok((file, meta))
+}
+
+/// Reads the whole of `path`, at most `limit` bytes: a larger file, or a device or pipe that
+/// goes on, is refused after `limit + 1` bytes. A FIFO without a writer reads as empty.
+///
+/// # Errors
+/// The file cannot be opened or read, is a directory, or is too large.
+pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let (file, _) = open_capped(path, limit)?;
+    read_all_capped(file, limit).map_err(|m| fail(path, m))
+}
+
+/// Follows symbolic links from `path` to the name of the real file (which need not exist: a
+/// dangling link yields its target). Links in the directories above are left to the kernel.
+///
+/// # Errors
+/// A loop of links, or a path that cannot be examined.
+pub fn resolve_links(path: &Path) -> Result<PathBuf, FileError> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target =
+                    std::fs::read_link(&current).map_err(|e| fail(&current, describe(&e)))?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            Ok(_) => return Ok(current),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(current),
+            Err(e) => return Err(fail(&current, describe(&e))),
+        }
+    }
+    Err(fail(
+        path,
+        format!("more than {MAX_LINKS} symbolic links to follow (a loop?)"),
+    ))
+}
+
+/// The directory of `path` and its file name.
+fn split(path: &Path) -> Result<(PathBuf, Vec<u8>), FileError> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| fail(path, "names no file"))?
+        .as_bytes()
+        .to_vec();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((dir, name))
+}
+
+/// `.NAME<suffix>` beside `path`, with NAME cut so that the whole stays a valid file name.
+fn beside(path: &Path, suffix: &str) -> Result<PathBuf, FileError> {
+    let (dir, name) = split(path)?;
+    let keep = name.len().min(255 - 1 - suffix.len());
+    let mut file = vec![b'.'];
+    file.extend_from_slice(&name[..keep]);
+    file.extend_from_slice(suffix.as_bytes());
+    Ok(dir.join(std::ffi::OsStr::from_bytes(&file)))
+}
+
+/// The sidecar lock file of `real`: `.NAME.lock` in the same directory.
+///
+/// # Errors
+/// A path without a file name.
+pub fn lock_path(real: &Path) -> Result<PathBuf, FileError> {
+    beside(real, ".lock")
+}
+
+/// An exclusive lock on a sidecar lock file, released when dropped. The lock file itself is
+/// left in place: removing it would let a waiting writer lock an unlinked inode while a newcomer
+/// locks a new one.
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+    path: PathBuf,
+}
+
+impl Lock {
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Takes the exclusive lock beside `real` (see [`lock_path`]), waiting at most `timeout`.
+///
+/// # Errors
+/// The lock file cannot be created or opened, is a symbolic link or not a regular file, or
+/// another process holds the lock for longer than `timeout` (the error names the lock file).
+pub fn lock_beside(real: &Path, timeout: Duration) -> Result<Lock, FileError> {
+    let path = lock_path(real)?;
+    let flags = libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+    let opened = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .mode(0o666)
+        .custom_flags(flags)
+        .open(&path)
+        .or_else(|e| match e.kind() {
+            // A lock can be taken through a descriptor opened for reading only.
+            std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+                OpenOptions::new()
+                    .read(true)
+                    .custom_flags(flags)
+                    .open(&path)
+                    .map_err(|_| e)
+            }
+            _ => Err(e),
+        });
+    let file = match opened {
+        Ok(f) => f,
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(fail(
+                &path,
+                "the lock file is a symbolic link; cvperft does not follow links for locks \
+                 (remove it)",
+            ));
+        }
+        Err(e) => {
+            return Err(fail(
+                &path,
+                format!("cannot create or open the lock file: {}", describe(&e)),
+            ));
+        }
+    };
+    let meta = file.metadata().map_err(|e| fail(&path, describe(&e)))?;
+    if !meta.is_file() {
+        return Err(fail(
+            &path,
+            "the lock file is not a regular file (remove it)",
+        ));
+    }
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(5);
+    loop {
+        // SAFETY: flock on a descriptor we own; LOCK_NB makes it return at once.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc == 0 {
+            return Ok(Lock { _file: file, path });
+        }
+        let e = std::io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EWOULDBLOCK) | Some(libc::EINTR) => {}
+            _ => return Err(fail(&path, format!("cannot lock: {}", describe(&e)))),
+        }
+        let waited = start.elapsed();
+        if waited >= timeout {
+            return Err(fail(
+                &path,
+                format!(
+                    "another process holds the lock on {} (waited {} s, see --lock-timeout); \
+                     nothing was written",
+                    real.display(),
+                    seconds(timeout)
+                ),
+            ));
+        }
+        std::thread::sleep(pause.min(timeout - waited));
+        pause = (pause * 2).min(Duration::from_millis(100));
+    }
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s}")
+    }
+}
+
+/// What a file looked like: its identity, contents' age, mode and owner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+    /// Permission bits (with set-id and sticky bits).
+    pub mode: u32,
+    /// Owner.
+    pub uid: u32,
+    /// Group.
+    pub gid: u32,
+}
+
+impl Snapshot {
+    /// The snapshot of `meta`.
+    pub fn of(meta: &Metadata) -> Snapshot {
+        Snapshot {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+            mode: meta.mode() & 0o7777,
+            uid: meta.uid(),
+            gid: meta.gid(),
+        }
+    }
+}
+
+/// The device and inode of the file `path` names (after following links), when it exists.
+pub fn identity(path: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// Checks that the regular file `real` (no link) may be replaced by a renamed file: one hard
+/// link, write permission in its mode and for us, an owner we can give the replacement.
+///
+/// # Errors
+/// What forbids it, naming the file.
+pub fn check_rewritable(real: &Path, meta: &Metadata) -> Result<(), FileError> {
+    if !meta.is_file() {
+        return Err(fail(real, "is not a regular file"));
+    }
+    if meta.nlink() > 1 {
+        return Err(fail(
+            real,
+            format!(
+                "has {} hard links; cvperft replaces a file by renaming a new one over it, which \
+                 would split them (keep one link, or work on a copy)",
+                meta.nlink()
+            ),
+        ));
+    }
+    if meta.mode() & 0o222 == 0 {
+        return Err(fail(
+            real,
+            format!(
+                "is read-only (mode {:04o}); cvperft does not rewrite it (make it writable first)",
+                meta.mode() & 0o7777
+            ),
+        ));
+    }
+    let c_path = std::ffi::CString::new(real.as_os_str().as_bytes())
+        .map_err(|_| fail(real, "contains a NUL byte"))?;
+    // SAFETY: access(2) reads the NUL-terminated path we own.
+    if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0 {
+        return Err(fail(
+            real,
+            "is not writable by you; cvperft does not rewrite it",
+        ));
+    }
+    // SAFETY: geteuid has no preconditions.
+    let euid = unsafe { libc::geteuid() };
+    if meta.uid() != euid && euid != 0 {
+        return Err(fail(
+            real,
+            format!(
+                "belongs to user {}; its replacement would belong to you, so cvperft does not \
+                 rewrite it",
+                meta.uid()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Sixteen hex digits no other process can predict (the standard library's hash keys come from
+/// the operating system's random source).
+fn unpredictable() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.write_u32(std::process::id());
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    format!("{:016x}", h.finish())
+}
+
+/// Creates `path` with `O_EXCL` (never through a symbolic link, never over an existing file),
+/// listed for the clean-up on signals from the moment it exists.
+fn create_new(path: &Path, mode: u32) -> std::io::Result<File> {
+    cleanup::track(|| {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)
+            .map(|f| (f, Tracked::TempFile(path.to_path_buf())))
+    })
+}
+
+/// A temporary file beside its target, removed unless committed (also on SIGINT, SIGTERM and
+/// SIGHUP, through [`crate::cleanup`]).
+#[derive(Debug)]
+pub struct TempFile {
+    file: File,
+    path: PathBuf,
+    armed: bool,
+}
+
+impl TempFile {
+    /// Creates `.NAME.<16 hex digits>.tmp` beside `target` with `O_EXCL` (never through a link
+    /// or over an existing file). With `like`, the file gets its owner and mode (refused when
+    /// the owner cannot be given); without, mode 0666 less the umask.
+    ///
+    /// # Errors
+    /// The directory is not writable, or the owner cannot be kept.
+    pub fn beside(target: &Path, like: Option<&Snapshot>) -> Result<TempFile, FileError> {
+        let mut last = None;
+        for _ in 0..16 {
+            let path = beside(target, &format!(".{}.tmp", unpredictable()))?;
+            match create_new(&path, if like.is_some() { 0o600 } else { 0o666 }) {
+                Ok(file) => {
+                    let temp = TempFile {
+                        file,
+                        path,
+                        armed: true,
+                    };
+                    if let Some(snapshot) = like {
+                        temp.take_on(target, snapshot)?;
+                    }
+                    return Ok(temp);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => {
+                    let dir = split(target)?.0;
+                    return Err(fail(
+                        target,
+                        format!(
+                            "cannot create a temporary file in {}: {}",
+                            dir.display(),
+                            describe(&e)
+                        ),
+                    ));
+                }
+            }
+        }
+        Err(fail(
+            target,
+            format!(
+                "cannot create a temporary file beside it: {}",
+                last.map(|e| describe(&e)).unwrap_or_default()
+            ),
+        ))
+    }
+
+    /// Gives the file `snapshot`'s owner and mode.
+    fn take_on(&self, target: &Path, snapshot: &Snapshot) -> Result<(), FileError> {
+        let meta = self
+            .file
+            .metadata()
+            .map_err(|e| fail(&self.path, describe(&e)))?;
+        if (meta.uid(), meta.gid()) != (snapshot.uid, snapshot.gid) {
+            std::os::unix::fs::fchown(&self.file, Some(snapshot.uid), Some(snapshot.gid)).map_err(
+                |e| {
+                    fail(
+                        target,
+                        format!(
+                            "cannot give the rewritten file its owner (user {}, group {}): {}; \
+                             nothing was written",
+                            snapshot.uid,
+                            snapshot.gid,
+                            describe(&e)
+                        ),
+                    )
+                },
+            )?;
+        }
+        // After fchown, which clears set-id bits.
+        self.file
+            .set_permissions(std::fs::Permissions::from_mode(snapshot.mode))
+            .map_err(|e| fail(target, format!("cannot keep its mode: {}", describe(&e))))
+    }
+
+    /// The temporary file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The open file, for writing.
+    pub fn file(&mut self) -> &mut File {
+        &mut self.file
+    }
+
+    /// Syncs the file and renames it over `target`. With `unchanged`, refuses (and removes the
+    /// temporary file) when `target` no longer matches that snapshot: someone changed it since
+    /// it was read.
+    ///
+    /// # Errors
+    /// Syncing or renaming fails, or the target changed.
+    pub fn commit(mut self, target: &Path, unchanged: Option<&Snapshot>) -> Result<(), FileError> {
+        self.file
+            .flush()
+            .and_then(|()| self.file.sync_all())
+            .map_err(|e| {
+                fail(
+                    target,
+                    format!("writing {}: {}", self.path.display(), describe(&e)),
+                )
+            })?;
+        if let Some(before) = unchanged {
+            let now = std::fs::symlink_metadata(target).map(|m| Snapshot::of(&m));
+            if now.as_ref().ok() != Some(before) {
+                return Err(fail(
+                    target,
+                    "was changed by another program while cvperft worked on it; nothing was \
+                     written (run again)",
+                ));
+            }
+        }
+        std::fs::rename(&self.path, target).map_err(|e| {
+            fail(
+                target,
+                format!(
+                    "cannot rename {} over it: {}",
+                    self.path.display(),
+                    describe(&e)
+                ),
+            )
+        })?;
+        self.armed = false;
+        cleanup::untrack_file(&self.path);
+        // Make the rename itself durable; a directory that cannot be synced is not an error.
+        if let Ok(dir) = File::open(split(target)?.0) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for TempFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = std::fs::remove_file(&self.path);
+            cleanup::untrack_file(&self.path);
+        }
+    }
+}
+
+/// A file being updated: locked, read, and replaced in one piece by [`Update::commit`].
+#[derive(Debug)]
+pub struct Update {
+    real: PathBuf,
+    lock: Lock,
+    snapshot: Snapshot,
+    /// The file's contents when it was read (under the lock).
+    pub bytes: Vec<u8>,
+}
+
+/// Checks, without locking, that `path` could be updated: its real file is a regular file that
+/// may be rewritten. Returns the real file's path.
+///
+/// # Errors
+/// As [`check_rewritable`], or the file cannot be examined.
+pub fn check_updatable(path: &Path) -> Result<PathBuf, FileError> {
+    let real = resolve_links(path)?;
+    let meta = std::fs::symlink_metadata(&real).map_err(|e| fail(&real, describe(&e)))?;
+    check_rewritable(&real, &meta)?;
+    Ok(real)
+}
+
+/// Starts updating `path`: follows links to the real file, takes its lock (waiting at most
+/// `lock_timeout`), checks it may be rewritten and reads it (at most `limit` bytes).
+///
+/// # Errors
+/// The lock is not had in time, the file may not be rewritten, or it cannot be read.
+pub fn begin_update(path: &Path, limit: u64, lock_timeout: Duration) -> Result<Update, FileError> {
+    let real = check_updatable(path)?;
+    let lock = lock_beside(&real, lock_timeout)?;
+    let (file, meta) = open_capped(&real, limit)?;
+    check_rewritable(&real, &meta)?;
+    let snapshot = Snapshot::of(&meta);
+    let bytes = read_all_capped(file, limit).map_err(|m| fail(&real, m))?;
+    Ok(Update {
+        real,
+        lock,
+        snapshot,
+        bytes,
+    })
+}
+
+impl Update {
+    /// The real file (links followed).
+    pub fn real_path(&self) -> &Path {
+        &self.real
+    }
+
+    /// The lock file held.
+    pub fn lock_path(&self) -> &Path {
+        self.lock.path()
+    }
+
+    /// Replaces the file by `bytes` (owner and mode kept), unless it changed since it was read;
+    /// then releases the lock.
+    ///
+    /// # Errors
+    /// As [`TempFile::beside`] and [`TempFile::commit`].
+    pub fn commit(self, bytes: &[u8]) -> Result<(), FileError> {
+        let mut temp = TempFile::beside(&self.real, Some(&self.snapshot))?;
+        temp.write_all(bytes).map_err(|e| {
+            fail(
+                &self.real,
+                format!("writing {}: {}", temp.path().display(), describe(&e)),
+            )
+        })?;
+        temp.commit(&self.real, Some(&self.snapshot))
+    }
+}
+
+/// Where a report goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutputTarget {
+    /// A regular file (new or not), replaced by a renamed temporary file. `like` is the
+    /// existing file's snapshot (owner and mode to keep).
+    Replace {
+        /// The real file (links followed).
+        real: PathBuf,
+        /// The existing file, if any.
+        like: Option<Snapshot>,
+    },
+    /// A device or FIFO, written directly.
+    Direct(PathBuf),
+}
+
+/// Decides how to write a report to `path`, refusing the run's `inputs` (device and inode, see
+/// [`identity`]), directories and sockets.
+///
+/// # Errors
+/// Any refusal, naming the path.
+pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget, FileError> {
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            if inputs.contains(&(meta.dev(), meta.ino())) {
+                return Err(fail(
+                    path,
+                    "is an input of this run; writing the report there would destroy it",
+                ));
+            }
+            let kind = meta.file_type();
+            if kind.is_dir() {
+                return Err(fail(
+                    path,
+                    "is a directory; give a file name for the report",
+                ));
+            }
+            if kind.is_socket() {
+                return Err(fail(
+                    path,
+                    "is a socket; cvperft does not write reports to sockets",
+                ));
+            }
+            if kind.is_fifo() || kind.is_char_device() || kind.is_block_device() {
+                return Ok(OutputTarget::Direct(path.to_path_buf()));
+            }
+            let real = resolve_links(path)?;
+            let meta = std::fs::symlink_metadata(&real).map_err(|e| fail(&real, describe(&e)))?;
+            check_rewritable(&real, &meta)?;
+            Ok(OutputTarget::Replace {
+                like: Some(Snapshot::of(&meta)),
+                real,
+            })
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(OutputTarget::Replace {
+            real: resolve_links(path)?,
+            like: None,
+        }),
+        Err(e) => Err(fail(path, describe(&e))),
+    }
+}
+
+/// Opens a device or FIFO for writing, without creating or truncating it; waits at most
+/// [`FIFO_READER_WAIT`] for a FIFO's reader.
+///
+/// # Errors
+/// It cannot be opened, or a FIFO found no reader in time.
+pub fn open_direct(path: &Path) -> Result<File, FileError> {
+    let start = Instant::now();
+    loop {
+        let opened = OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(path);
+        match opened {
+            Ok(file) => {
+                set_blocking(&file).map_err(|e| fail(path, describe(&e)))?;
+                return Ok(file);
+            }
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                if start.elapsed() >= FIFO_READER_WAIT {
+                    return Err(fail(
+                        path,
+                        format!(
+                            "is a FIFO that no process opened for reading within {} s",
+                            FIFO_READER_WAIT.as_secs()
+                        ),
+                    ));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => return Err(fail(path, format!("cannot write: {}", describe(&e)))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cvperft-fsio-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    }
+
+    #[test]
+    fn temporary_names_are_hidden_unpredictable_and_not_yaml() {
+        let a = beside(
+            Path::new("dir/suite.yaml"),
+            &format!(".{}.tmp", unpredictable()),
+        )
+        .expect("name");
+        let b = beside(
+            Path::new("dir/suite.yaml"),
+            &format!(".{}.tmp", unpredictable()),
+        )
+        .expect("name");
+        assert_ne!(a, b);
+        let name = a.file_name().expect("name").to_string_lossy().into_owned();
+        assert!(name.starts_with(".suite.yaml."), "{name}");
+        assert!(name.ends_with(".tmp"), "{name}");
+        let long = "x".repeat(300);
+        let p = beside(Path::new(&long), ".lock").expect("name");
+        assert_eq!(p.file_name().expect("name").len(), 255);
+    }
+
+    #[test]
+    fn a_planted_link_or_file_is_never_written_through() {
+        let dir = scratch("planted");
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"keep").expect("write");
+        let link = dir.join(".suite.yaml.0123456789abcdef.tmp");
+        std::os::unix::fs::symlink(&victim, &link).expect("link");
+        let dangling = dir.join(".suite.yaml.fedcba9876543210.tmp");
+        std::os::unix::fs::symlink(dir.join("created-through-link"), &dangling).expect("link");
+        for planted in [&link, &dangling] {
+            let e = create_new(planted, 0o600).expect_err("refused");
+            assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists, "{e}");
+            assert!(!cleanup::is_tracked(&Tracked::TempFile(
+                planted.to_path_buf()
+            )));
+        }
+        assert_eq!(std::fs::read(&victim).expect("read"), b"keep");
+        assert!(!dir.join("created-through-link").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn reads_are_capped() {
+        let dir = scratch("capped");
+        let file = dir.join("f");
+        std::fs::write(&file, b"12345").expect("write");
+        assert_eq!(read_capped(&file, 5).expect("fits"), b"12345");
+        let e = read_capped(&file, 4).expect_err("too large");
+        assert!(
+            e.message.contains("5 bytes, larger than the limit of 4"),
+            "{e}"
+        );
+        let e = read_capped(Path::new("/dev/zero"), 1000).expect_err("endless");
+        assert!(e.message.contains("more than 1000 bytes"), "{e}");
+        let e = read_capped(&dir, 1000).expect_err("a directory");
+        assert!(e.message.contains("directory"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn links_are_followed_to_the_real_file() {
+        let dir = scratch("links");
+        let real = dir.join("real.yaml");
+        std::fs::write(&real, b"x").expect("write");
+        std::os::unix::fs::symlink("real.yaml", dir.join("a")).expect("link");
+        std::os::unix::fs::symlink(dir.join("a"), dir.join("b")).expect("link");
+        assert_eq!(resolve_links(&dir.join("b")).expect("resolves"), real);
+        std::os::unix::fs::symlink("missing", dir.join("dangling")).expect("link");
+        assert_eq!(
+            resolve_links(&dir.join("dangling")).expect("resolves"),
+            dir.join("missing")
+        );
+        std::os::unix::fs::symlink("loop2", dir.join("loop1")).expect("link");
+        std::os::unix::fs::symlink("loop1", dir.join("loop2")).expect("link");
+        assert!(resolve_links(&dir.join("loop1")).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_update_keeps_mode_and_refuses_changes_behind_its_back() {
+        let dir = scratch("update");
+        let file = dir.join("s.yaml");
+        std::fs::write(&file, b"old").expect("write");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        let update = begin_update(&file, 100, Duration::from_secs(1)).expect("begins");
+        assert_eq!(update.bytes, b"old");
+        // A second writer cannot take the lock while the first holds it.
+        let e = lock_beside(&file, Duration::from_millis(50)).expect_err("locked");
+        assert!(
+            e.message.contains("another process holds the lock on"),
+            "{e}"
+        );
+        update.commit(b"new").expect("commits");
+        assert_eq!(std::fs::read(&file).expect("read"), b"new");
+        let mode = std::fs::metadata(&file).expect("meta").mode() & 0o7777;
+        assert_eq!(mode, 0o640);
+        let update = begin_update(&file, 100, Duration::from_secs(1)).expect("begins");
+        std::fs::write(&file, b"edited").expect("write");
+        let e = update.commit(b"lost?").expect_err("changed");
+        assert!(e.message.contains("changed by another program"), "{e}");
+        assert_eq!(std::fs::read(&file).expect("read"), b"edited");
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name())
+            .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,587 @@
+//! Game records in the notations players write: our coordinate move text, Game Courier's
+//! notation, and PGN with SAN.
+//!
+//! A record is read in two steps. The notation's reader splits the text into games (tag pairs,
+//! movetext, a result) and each game into the moves as written, each with its line and column;
+//! comments, move numbers, annotation glyphs and variations are dropped there. Then
+//! [`crate::game`] replays the moves, asking the notation which legal move each written move
+//! names ([`interpret`]). `docs/game-records.md` describes the three notations as we read them.
+
+pub mod coordinate;
+pub mod game_courier;
+pub mod pgn;
+
+use crate::position::{Move, Position};
+use std::fmt;
+
+pub use game_courier::Labels;
+
+/// A notation a record is written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// Our move text (`e2e4`, `N@b2`), with what records add around it stripped.
+    Coordinate,
+    /// Game Courier's notation (`P e2-e4`, `N*b2`, `;` joining the parts of a turn).
+    GameCourier,
+    /// PGN movetext with SAN (`Nf3`, `O-O`, `e8=Q`).
+    San,
+}
+
+impl Notation {
+    /// The order `--notation auto` tries the notations in.
+    pub const AUTO_ORDER: [Notation; 3] =
+        [Notation::Coordinate, Notation::GameCourier, Notation::San];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Coordinate => "coordinate",
+            Notation::GameCourier => "game-courier",
+            Notation::San => "san",
+        }
+    }
+
+    /// The notation named `text` (`coordinate`, `game-courier`, `san`).
+    pub fn parse(text: &str) -> Option<Notation> {
+        Notation::AUTO_ORDER.into_iter().find(|n| n.name() == text)
+    }
+}
+
+/// A record that cannot be read: where, at which ply, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// The ply (1-based) being read, when the problem concerns a move.
+    pub ply: Option<usize>,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// The move as written, when the problem concerns a move.
+    pub written: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: ", self.line, self.column)?;
+        match (self.ply, &self.written) {
+            (Some(ply), Some(w)) => write!(f, "ply {ply} `{w}`: ")?,
+            (Some(ply), None) => write!(f, "ply {ply}: ")?,
+            _ => {}
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl RecordError {
+    /// An error at a place, about no ply in particular.
+    pub fn at(line: usize, column: usize, message: impl Into<String>) -> RecordError {
+        RecordError {
+            ply: None,
+            line,
+            column,
+            written: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Most bytes of a record read.
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// One part of a written move, where it stands in the record (a Game Courier turn has several).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The text as written.
+    pub text: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+/// One move (ply) as a record writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// Its parts, in order (one but for Game Courier's `;`-joined turns and SAN split at a
+    /// comma).
+    pub parts: Vec<Part>,
+}
+
+impl Written {
+    /// The move's text as written (parts joined as the notation joins them).
+    pub fn text(&self, notation: Notation) -> String {
+        let sep = match notation {
+            Notation::GameCourier => "; ",
+            _ => ",",
+        };
+        self.parts
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+    /// Where the move starts.
+    pub fn at(&self) -> (usize, usize) {
+        self.parts.first().map_or((1, 1), |p| (p.line, p.column))
+    }
+}
+
+/// A tag pair (`[Variant "cerimon"]`) and where it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// The tag's name.
+    pub name: String,
+    /// Its value, PGN's escapes undone.
+    pub value: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column of its `[`.
+    pub column: usize,
+}
+
+/// One game of a record: its tag pairs and its moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameText {
+    /// Tag pairs, in order.
+    pub tags: Vec<Tag>,
+    /// The moves as written.
+    pub moves: Vec<Written>,
+}
+
+impl GameText {
+    /// The tag `name` (case-insensitive), if given.
+    pub fn tag(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Splits a record into games, as `notation` writes them.
+///
+/// # Errors
+/// An unclosed comment, tag or variation, a truncated Game Courier turn, or a record larger
+/// than [`MAX_RECORD_BYTES`].
+pub fn games(text: &str, notation: Notation) -> Result<Vec<GameText>, RecordError> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(RecordError::at(
+            1,
+            1,
+            format!(
+                "{} bytes, larger than the limit of {MAX_RECORD_BYTES}",
+                text.len()
+            ),
+        ));
+    }
+    match notation {
+        Notation::Coordinate => coordinate::games(text),
+        Notation::GameCourier => game_courier::games(text),
+        Notation::San => pgn::games(text),
+    }
+}
+
+/// Why a written move names no legal move: where in it, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveProblem {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong (closest legal moves included).
+    pub message: String,
+    /// Whether the text could not be read at all (as opposed to naming no legal move): auto
+    /// detection prefers a notation that read the text.
+    pub unreadable: bool,
+}
+
+/// The legal move of `pos` that `written` names in `notation`.
+///
+/// # Errors
+/// A [`MoveProblem`] locating what is wrong.
+pub fn interpret(
+    pos: &Position,
+    notation: Notation,
+    written: &Written,
+    labels: &Labels,
+) -> Result<Move, MoveProblem> {
+    match notation {
+        Notation::Coordinate => coordinate::interpret(pos, written),
+        Notation::GameCourier => game_courier::interpret(pos, written, labels),
+        Notation::San => pgn::interpret(pos, written),
+    }
+}
+
+/// The names `[Variant "..."]` accepts, normalised (lower case, letters and digits only), with
+/// the variant each selects.
+pub const VARIANT_NAMES: &[(&str, &str)] = &[
+    ("chess", "chess"),
+    ("standard", "chess"),
+    ("orthodox", "chess"),
+    ("orthodoxchess", "chess"),
+    ("silverelephant", "silver-elephant"),
+    ("silverelephantchess", "silver-elephant"),
+    ("bachelorkamil", "bachelor-kamil"),
+    ("bachelorkamilchess", "bachelor-kamil"),
+    ("cerimon", "cerimon"),
+    ("cerimonchess", "cerimon"),
+    ("plutonian", "plutonian"),
+    ("plutonianchess", "plutonian"),
+    ("pinkpanther", "pink-panther"),
+    ("pinkpantherchess", "pink-panther"),
+];
+
+/// The variant id a `[Variant "..."]` tag names: case, spaces, `-` and `_` do not matter
+/// (`Silver Elephant Chess`, `silver-elephant`, `Standard`).
+pub fn variant_of_tag(name: &str) -> Option<&'static str> {
+    let key: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    VARIANT_NAMES
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, id)| *id)
+}
+
+// ----- shared lexing -----
+
+/// Which comments a notation has.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Comments {
+    /// `{ ... }`.
+    pub braces: bool,
+    /// `;` to the end of the line.
+    pub semicolon: bool,
+    /// `//` to the end of the line.
+    pub slashes: bool,
+    /// `%` in the first column: the whole line.
+    pub percent: bool,
+}
+
+/// A word of the movetext with where it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Word {
+    pub text: String,
+    pub line: usize,
+    pub column: usize,
+    /// Index in characters into the record (orders words and tags).
+    pub index: usize,
+}
+
+impl Word {
+    pub fn part(&self) -> Part {
+        Part {
+            text: self.text.clone(),
+            line: self.line,
+            column: self.column,
+        }
+    }
+    pub fn error(&self, ply: Option<usize>, message: impl Into<String>) -> RecordError {
+        RecordError {
+            ply,
+            line: self.line,
+            column: self.column,
+            written: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// A record with its comments and tag pairs blanked out, and the tag pairs.
+pub(crate) struct Lexed {
+    /// Words of the movetext; characters in `own` are words of their own.
+    pub words: Vec<Word>,
+    /// Tag pairs with the index they start at.
+    pub tags: Vec<(usize, Tag)>,
+}
+
+/// Blanks comments and tag pairs out of `text` and splits the rest into words.
+pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed, RecordError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut plain: Vec<char> = Vec::with_capacity(chars.len());
+    let mut tags = Vec::new();
+    let (mut line, mut column) = (1usize, 1usize);
+    let mut positions = Vec::with_capacity(chars.len());
+    for &c in &chars {
+        positions.push((line, column));
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    let unclosed = |i: usize, what: &str| {
+        let (line, column) = positions[i];
+        RecordError::at(line, column, what)
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let to_line_end = |i: usize| {
+            let mut j = i;
+            while j < chars.len() && chars[j] != '\n' {
+                j += 1;
+            }
+            j
+        };
+        let end = if comments.braces && c == '{' {
+            let close = (i..chars.len()).find(|&j| chars[j] == '}');
+            close.ok_or_else(|| unclosed(i, "comment `{` is never closed by `}`"))? + 1
+        } else if (comments.semicolon && c == ';')
+            || (comments.slashes && c == '/' && chars.get(i + 1) == Some(&'/'))
+            || (comments.percent && c == '%' && positions[i].1 == 1)
+        {
+            to_line_end(i)
+        } else if c == '[' {
+            let end =
+                tag_end(&chars, i).ok_or_else(|| unclosed(i, "tag `[` is never closed by `]`"))?;
+            let inner: String = chars[i + 1..end - 1].iter().collect();
+            if let Some((name, value)) = tag_pair(&inner) {
+                let (line, column) = positions[i];
+                tags.push((
+                    i,
+                    Tag {
+                        name,
+                        value,
+                        line,
+                        column,
+                    },
+                ));
+            }
+            end
+        } else {
+            plain.push(c);
+            i += 1;
+            continue;
+        };
+        // Blank, keeping newlines.
+        for &b in &chars[i..end] {
+            plain.push(if b == '\n' { '\n' } else { ' ' });
+        }
+        i = end;
+    }
+    let mut words = Vec::new();
+    let mut current: Option<Word> = None;
+    for (i, &c) in plain.iter().enumerate() {
+        let (line, column) = positions[i];
+        // A byte-order mark (files saved by some Windows tools start with one) is a space.
+        if c.is_whitespace() || c == '\u{feff}' || own.contains(&c) {
+            if let Some(w) = current.take() {
+                words.push(w);
+            }
+            if own.contains(&c) {
+                words.push(Word {
+                    text: c.to_string(),
+                    line,
+                    column,
+                    index: i,
+                });
+            }
+            continue;
+        }
+        match &mut current {
+            Some(w) => w.text.push(c),
+            None => {
+                current = Some(Word {
+                    text: c.to_string(),
+                    line,
+                    column,
+                    index: i,
+                });
+            }
+        }
+    }
+    if let Some(w) = current {
+        words.push(w);
+    }
+    Ok(Lexed { words, tags })
+}
+
+/// The index just past the `]` closing the tag opened at `open`; a `]` inside a quoted value
+/// does not close it.
+fn tag_end(chars: &[char], open: usize) -> Option<usize> {
+    let mut quoted = false;
+    let mut j = open + 1;
+    while j < chars.len() {
+        match chars[j] {
+            '\\' if quoted => j += 1,
+            '"' => quoted = !quoted,
+            ']' if !quoted => return Some(j + 1),
+            _ => {}
+        }
+        j += 1;
+    }
+    None
+}
+
+/// `Name "value"` (PGN's escapes `\"` and `\\` undone), or `None` for other bracketed text.
+fn tag_pair(inner: &str) -> Option<(String, String)> {
+    let inner = inner.trim();
+    let name_len = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    if name_len == 0 {
+        return None;
+    }
+    let rest = inner[name_len..].trim_start();
+    let quoted = rest.strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut escaped = false;
+    for c in quoted.chars() {
+        if escaped {
+            value.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else {
+            value.push(c);
+        }
+    }
+    Some((inner[..name_len].to_string(), value))
+}
+
+/// Whether a word is a game result.
+pub(crate) fn is_result(word: &str) -> bool {
+    matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
+}
+
+/// A move number (`1.`, `12...`, `...`) and the rest of the word glued to it (`1.e4`).
+pub(crate) fn strip_move_number(word: &str) -> &str {
+    let digits = word.chars().take_while(char::is_ascii_digit).count();
+    let rest = &word[digits..];
+    if rest.starts_with('.') || (digits == 0 && word.starts_with("...")) {
+        rest.trim_start_matches('.')
+    } else {
+        word
+    }
+}
+
+/// Groups words into games: a game ends at a result, and tag pairs after moves start a new one.
+/// Every game keeps the tags just before its moves.
+pub(crate) fn split_games(lexed: Lexed) -> Vec<(Vec<Tag>, Vec<Word>)> {
+    let mut games = Vec::new();
+    let mut tags: Vec<Tag> = Vec::new();
+    let mut words: Vec<Word> = Vec::new();
+    let mut tag_iter = lexed.tags.into_iter().peekable();
+    for w in lexed.words {
+        while let Some((_, tag)) = tag_iter.next_if(|(i, _)| *i < w.index) {
+            if !words.is_empty() {
+                games.push((std::mem::take(&mut tags), std::mem::take(&mut words)));
+            }
+            tags.push(tag);
+        }
+        if is_result(&w.text) {
+            games.push((std::mem::take(&mut tags), std::mem::take(&mut words)));
+            continue;
+        }
+        words.push(w);
+    }
+    if !words.is_empty() || games.is_empty() || tag_iter.peek().is_some() || !tags.is_empty() {
+        tags.extend(tag_iter.map(|(_, t)| t));
+        games.push((tags, words));
+    }
+    games
+}
+
+/// Closest legal moves as a short list for messages.
+pub(crate) fn list_moves(moves: &[String]) -> String {
+    if moves.is_empty() {
+        return "no legal moves".into();
+    }
+    let shown: Vec<&str> = moves.iter().take(12).map(String::as_str).collect();
+    format!(
+        "legal: {}{}",
+        shown.join(" "),
+        if moves.len() > 12 { " ..." } else { "" }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: Comments = Comments {
+        braces: true,
+        semicolon: true,
+        slashes: false,
+        percent: true,
+    };
+
+    #[test]
+    fn lexing_keeps_lines_and_columns_and_reads_tags() {
+        let lexed = lex(
+            "[Event \"a ] b\"]\n[FEN \"x\\\"y\"]\n1. e4 {c\nd} e5 ; rest\n% skip\n(Nf3)",
+            ALL,
+            &['(', ')'],
+        )
+        .expect("lexes");
+        let words: Vec<(&str, usize, usize)> = lexed
+            .words
+            .iter()
+            .map(|w| (w.text.as_str(), w.line, w.column))
+            .collect();
+        assert_eq!(
+            words,
+            [
+                ("1.", 3, 1),
+                ("e4", 3, 4),
+                ("e5", 4, 4),
+                ("(", 6, 1),
+                ("Nf3", 6, 2),
+                (")", 6, 5)
+            ]
+        );
+        let tags: Vec<(&str, &str)> = lexed
+            .tags
+            .iter()
+            .map(|(_, t)| (t.name.as_str(), t.value.as_str()))
+            .collect();
+        assert_eq!(tags, [("Event", "a ] b"), ("FEN", "x\"y")]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_a_space() {
+        let lexed = lex("\u{feff}[Event \"x\"]\r\n1. e4\r\n", ALL, &[]).expect("lexes");
+        let words: Vec<&str> = lexed.words.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(words, ["1.", "e4"]);
+    }
+
+    #[test]
+    fn unclosed_comments_and_tags_are_located() {
+        let e = lex("1. e4\n  { open", ALL, &[]).err().expect("unclosed");
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = lex("1. e4\n[Event \"x\"\n1. e4", ALL, &[])
+            .err()
+            .expect("unclosed");
+        assert_eq!((e.line, e.column), (2, 1));
+    }
+
+    #[test]
+    fn games_split_at_results_and_tags() {
+        let lexed = lex(
+            "[A \"1\"]\n1. e4 1-0\n[B \"2\"]\n1. d4 *\n[C \"3\"] 1. c4",
+            ALL,
+            &[],
+        )
+        .expect("lexes");
+        let games = split_games(lexed);
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[1].0[0].value, "2");
+        assert_eq!(games[2].1.last().map(|w| w.text.as_str()), Some("c4"));
+    }
+
+    #[test]
+    fn variant_tags() {
+        assert_eq!(
+            variant_of_tag("Silver Elephant Chess"),
+            Some("silver-elephant")
+        );
+        assert_eq!(variant_of_tag("pink_panther"), Some("pink-panther"));
+        assert_eq!(variant_of_tag("Standard"), Some("chess"));
+        assert_eq!(variant_of_tag("crazyhouse"), None);
+    }
+}

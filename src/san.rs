@@ -1,0 +1,694 @@
+//! Standard algebraic notation (SAN) for every variant: writing it for a legal move and reading
+//! it back.
+//!
+//! Disputed games arrive as PGN exported by servers and engine front ends, whose moves are SAN
+//! (`Nf3`, `exd5`, `O-O`, `e8=Q+`). This module extends SAN to our games the way drop variants
+//! and Fairy-Stockfish do, and as `docs/game-records.md` documents:
+//!
+//! * a piece is named by its FEN spelling in upper case for either side (`E`, `C`, `W`, `T`,
+//!   `S`, `D`, `G`, `I`, and Pink Panther's carriers `+R`, `+B`, ...); only a piece spelled `P`
+//!   that moves as a pawn goes unnamed, so Cerimon's Sergeant is `S`;
+//! * the origin is added, as little as tells the move apart (file, else rank, else square), when
+//!   another piece of the same kind can go to the same square; a pawn's capture always names
+//!   its file;
+//! * `x` marks a capture, `=X` a promotion, `O-O` castling with the Rook on the higher file
+//!   (FEN `K`/`k`) and `O-O-O` the other;
+//! * a placement is `X@sq`, and a compound move is the moving part followed by its placements,
+//!   comma-joined (`Bb5+,N@a2`; Silver Elephant's set-up `E@b1,N@c1,N@h1,E@i1`);
+//! * `+` or `#` after the moving part (after the whole text when there is none) tells whether
+//!   the opponent is in check, or checkmated, once the whole move is made.
+//!
+//! Reading is lenient where nothing is lost: check marks, `x`, `=`, annotation glyphs (`!?`) and
+//! `e.p.` are optional, castling may be written with zeros or as the King's own move (`Kg1`),
+//! and the origin may be given more fully than needed (`Ng1f3`, `Ng1-f3`). A text that fits two
+//! legal moves is refused with both named, never guessed.
+
+use crate::geometry::Square;
+use crate::position::{Move, Position, flags};
+use crate::variant::{Colour, Variant};
+use std::fmt;
+
+/// Why a SAN text names no move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SanErrorKind {
+    /// The text is not SAN for this variant.
+    Syntax,
+    /// It is SAN, but fits no legal move.
+    Illegal,
+    /// It fits several legal moves.
+    Ambiguous,
+}
+
+/// SAN that does not name exactly one legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SanError {
+    /// What kind of problem.
+    pub kind: SanErrorKind,
+    /// The text given.
+    pub text: String,
+    /// 1-based column of the problem in the text (1 when it concerns the whole move).
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+    /// The legal moves the text fits when it is ambiguous, or the closest legal moves when it
+    /// fits none, in SAN.
+    pub moves: Vec<String>,
+}
+
+impl fmt::Display for SanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}`, column {}: {}",
+            self.text, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for SanError {}
+
+/// Most characters accepted in one SAN move.
+pub const MAX_SAN_LEN: usize = 64;
+
+/// The SAN name of a piece kind: its FEN spelling, or `None` for the unnamed pawn (a piece
+/// spelled `P` that moves as a pawn).
+pub fn piece_name(variant: &Variant, kind: u8) -> Option<&'static str> {
+    let spec = &variant.spec.pieces[kind as usize];
+    if spec.pawn && spec.fen == "P" {
+        None
+    } else {
+        Some(spec.fen)
+    }
+}
+
+/// SAN of every legal move of `pos`, in the order of [`Position::legal_moves`].
+pub fn san_moves(pos: &Position) -> Vec<(Move, String)> {
+    let legal = pos.legal_moves();
+    legal.iter().map(|m| (*m, write(pos, m, &legal))).collect()
+}
+
+/// SAN of `m`, a legal move of `pos`.
+pub fn san(pos: &Position, m: &Move) -> String {
+    write(pos, m, &pos.legal_moves())
+}
+
+fn capture_count(pos: &Position, colour: Colour) -> u32 {
+    pos.colour_bb(colour).count()
+}
+
+/// SAN of `m` given every legal move of `pos` (for disambiguation).
+fn write(pos: &Position, m: &Move, legal: &[Move]) -> String {
+    let v = pos.variant();
+    let mut out = String::new();
+    let after = pos.play(*m);
+    if m.flags & flags::CASTLE_KING != 0 {
+        out.push_str("O-O");
+    } else if m.flags & flags::CASTLE_QUEEN != 0 {
+        out.push_str("O-O-O");
+    } else if m.has_moving_part() {
+        let kind = pos.piece_at(m.from).map_or(0, |p| p.kind);
+        let name = piece_name(v, kind);
+        let capture =
+            capture_count(&after, pos.side().flip()) < capture_count(pos, pos.side().flip());
+        // Other pieces of the same kind that can go to the same square.
+        let others: Vec<Square> = legal
+            .iter()
+            .filter(|o| {
+                o.has_moving_part()
+                    && o.to == m.to
+                    && o.from != m.from
+                    && pos.piece_at(o.from).map(|p| p.kind) == Some(kind)
+            })
+            .map(|o| o.from)
+            .collect();
+        if let Some(name) = name {
+            out.push_str(name);
+        }
+        // A pawn's capture always names its file.
+        out.push_str(&origin(m.from, &others, name.is_none() && capture));
+        if capture {
+            out.push('x');
+        }
+        out.push_str(&m.to.to_string());
+        if m.promotion != 0 {
+            out.push('=');
+            out.push_str(v.spec.pieces[m.promotion as usize - 1].fen);
+        }
+    }
+    let mark = if after.in_check() {
+        if after.legal_moves().is_empty() {
+            "#"
+        } else {
+            "+"
+        }
+    } else {
+        ""
+    };
+    if m.has_moving_part() {
+        out.push_str(mark);
+    }
+    for (kind, sq) in m.placement_list() {
+        if !out.is_empty() {
+            out.push(',');
+        }
+        out.push_str(v.spec.pieces[kind as usize].fen);
+        out.push('@');
+        out.push_str(&sq.to_string());
+    }
+    if !m.has_moving_part() {
+        out.push_str(mark);
+    }
+    out
+}
+
+/// As much of `from` as tells it apart from `others` (file, else rank, else the square), or
+/// nothing when there are no others; with `file_always` at least the file, then the square.
+fn origin(from: Square, others: &[Square], file_always: bool) -> String {
+    let file = ((b'a' + from.file()) as char).to_string();
+    let same_file = others.iter().any(|o| o.file() == from.file());
+    let same_rank = others.iter().any(|o| o.rank() == from.rank());
+    if others.is_empty() && !file_always {
+        String::new()
+    } else if !same_file {
+        file
+    } else if !same_rank && !file_always {
+        (from.rank() + 1).to_string()
+    } else {
+        from.to_string()
+    }
+}
+
+/// What a SAN text says about a move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Pattern {
+    /// `Some(flag)` for castling.
+    castle: Option<u8>,
+    /// Whether the text has a moving part.
+    moving: bool,
+    /// The moving piece's kind (`None`: the unnamed pawn).
+    kind: Option<u8>,
+    from_file: Option<u8>,
+    from_rank: Option<u8>,
+    to: Option<Square>,
+    /// Kind index + 1 of the promotion piece, as the move stores it; `None` when not written.
+    promotion: Option<Vec<u8>>,
+    /// Placements as (kind, square), sorted like a move's.
+    placements: Vec<(u8, Square)>,
+}
+
+fn fail(text: &str, column: usize, message: impl Into<String>) -> SanError {
+    SanError {
+        kind: SanErrorKind::Syntax,
+        text: text.to_string(),
+        column,
+        message: message.into(),
+        moves: Vec::new(),
+    }
+}
+
+/// Promotion kinds a text names: the kind spelled `name`, and for a plain letter also its
+/// carrier (Pink Panther's move text writes both `+R` and `R` as `r`, so `=R` fits either;
+/// which one the pawn may take is for the legal moves to say).
+fn promotion_kinds(v: &Variant, name: &str) -> Vec<u8> {
+    let carrier = format!("+{name}");
+    (0..v.spec.pieces.len() as u8)
+        .filter(|&k| {
+            let fen = v.spec.pieces[k as usize].fen;
+            fen == name || (name.len() == 1 && fen == carrier)
+        })
+        .collect()
+}
+
+/// Strips trailing check marks, annotation glyphs and `e.p.` from a moving part.
+fn strip_marks(part: &str) -> &str {
+    let mut s = part;
+    loop {
+        let before = s.len();
+        if let Some(rest) = s.strip_suffix("e.p.") {
+            s = rest;
+        }
+        s = s.trim_end_matches(['!', '?']);
+        // A `+` is a check mark only at the end and not as a carrier's own prefix.
+        if s.len() > 1 && (s.ends_with('+') || s.ends_with('#')) {
+            s = &s[..s.len() - 1];
+        }
+        if s.len() == before {
+            return s;
+        }
+    }
+}
+
+fn parse_pattern(v: &Variant, text: &str) -> Result<Pattern, SanError> {
+    if text.is_empty() {
+        return Err(fail(text, 1, "empty move"));
+    }
+    if text.len() > MAX_SAN_LEN {
+        return Err(fail(
+            text,
+            1,
+            format!("longer than {MAX_SAN_LEN} characters"),
+        ));
+    }
+    if let Some((i, c)) = text
+        .char_indices()
+        .find(|(_, c)| !c.is_ascii() || c.is_ascii_control() || c.is_ascii_whitespace())
+    {
+        return Err(fail(text, i + 1, format!("unexpected character {c:?}")));
+    }
+    let g = &v.geometry;
+    let mut pattern = Pattern::default();
+    let mut column = 1;
+    for part in text.split(',') {
+        if part.is_empty() {
+            return Err(fail(text, column, "empty part between commas"));
+        }
+        let bare = strip_marks(part);
+        if let Some(at) = bare.find('@') {
+            let name = &bare[..at];
+            let kind = v.kind_by_fen(&name.to_ascii_uppercase()).ok_or_else(|| {
+                fail(
+                    text,
+                    column,
+                    format!("`{name}@` does not name a piece of {}", v.spec.id),
+                )
+            })?;
+            let sq = g.parse_square(&bare[at + 1..]).ok_or_else(|| {
+                fail(
+                    text,
+                    column + at + 1,
+                    format!("`{}` is not a square of this board", &bare[at + 1..]),
+                )
+            })?;
+            if pattern.placements.iter().any(|(_, s)| *s == sq) {
+                return Err(fail(text, column, format!("two placements on {sq}")));
+            }
+            pattern.placements.push((kind, sq));
+        } else {
+            if pattern.moving {
+                return Err(fail(text, column, "a move has at most one moving part"));
+            }
+            pattern.moving = true;
+            parse_moving(v, text, bare, column, &mut pattern)?;
+        }
+        column += part.len() + 1;
+    }
+    pattern
+        .placements
+        .sort_by_key(|(_, sq)| (sq.file(), sq.rank()));
+    Ok(pattern)
+}
+
+fn parse_moving(
+    v: &Variant,
+    text: &str,
+    part: &str,
+    column: usize,
+    pattern: &mut Pattern,
+) -> Result<(), SanError> {
+    let g = &v.geometry;
+    match part {
+        "O-O" | "0-0" | "o-o" => {
+            pattern.castle = Some(flags::CASTLE_KING);
+            return Ok(());
+        }
+        "O-O-O" | "0-0-0" | "o-o-o" => {
+            pattern.castle = Some(flags::CASTLE_QUEEN);
+            return Ok(());
+        }
+        _ => {}
+    }
+    let bytes = part.as_bytes();
+    // The piece: `+X` (a carrier), `X`, or nothing (the pawn).
+    let name_len = match bytes {
+        [b'+', c, ..] if c.is_ascii_uppercase() => 2,
+        [c, ..] if c.is_ascii_uppercase() => 1,
+        _ => 0,
+    };
+    if name_len > 0 {
+        let name = &part[..name_len];
+        let kind = v.kind_by_fen(name).ok_or_else(|| {
+            fail(
+                text,
+                column,
+                format!("`{name}` is not a piece of {}", v.spec.id),
+            )
+        })?;
+        // `P` for the unnamed pawn is accepted too.
+        pattern.kind = Some(kind);
+        if piece_name(v, kind).is_none() {
+            pattern.kind = None;
+        }
+    }
+    let rest = &part[name_len..];
+    let rest_column = column + name_len;
+    // The destination: the last square named.
+    let rb = rest.as_bytes();
+    let mut dest = None;
+    for i in (0..rb.len()).rev() {
+        if !rb[i].is_ascii_lowercase() || (rb[i] - b'a') >= g.files {
+            continue;
+        }
+        let digits = rb[i + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits == 0 {
+            continue;
+        }
+        if let Some(sq) = g.parse_square(&rest[i..i + 1 + digits]) {
+            dest = Some((i, i + 1 + digits, sq));
+            break;
+        }
+    }
+    let Some((start, end, to)) = dest else {
+        return Err(fail(
+            text,
+            rest_column,
+            format!("`{part}` names no square of this board to move to"),
+        ));
+    };
+    pattern.to = Some(to);
+    // Before the destination: origin hints and a capture or move sign.
+    let mut prefix = &rest[..start];
+    if let Some(p) = prefix.strip_suffix(['x', ':', '-']) {
+        prefix = p;
+    }
+    let pb = prefix.as_bytes();
+    let mut i = 0;
+    if i < pb.len() && pb[i].is_ascii_lowercase() {
+        if pb[i] - b'a' >= g.files {
+            return Err(fail(
+                text,
+                rest_column + i,
+                format!("`{}` is not a file of this board", pb[i] as char),
+            ));
+        }
+        pattern.from_file = Some(pb[i] - b'a');
+        i += 1;
+    }
+    let digits = pb[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits > 0 {
+        let rank: u32 = prefix[i..i + digits].parse().unwrap_or(0);
+        if rank == 0 || rank > g.ranks as u32 {
+            return Err(fail(
+                text,
+                rest_column + i,
+                format!("`{}` is not a rank of this board", &prefix[i..i + digits]),
+            ));
+        }
+        pattern.from_rank = Some(rank as u8 - 1);
+        i += digits;
+    }
+    if i < pb.len() {
+        return Err(fail(
+            text,
+            rest_column + i,
+            format!(
+                "unexpected `{}` before the destination square",
+                &prefix[i..]
+            ),
+        ));
+    }
+    // After the destination: a promotion, `=X`, `X`, `/X` or `(X)`.
+    let suffix = &rest[end..];
+    if !suffix.is_empty() {
+        let inner = suffix
+            .strip_prefix('(')
+            .and_then(|s| s.strip_suffix(')'))
+            .or_else(|| suffix.strip_prefix(['=', '/']))
+            .unwrap_or(suffix);
+        let kinds = promotion_kinds(v, inner);
+        if kinds.is_empty() {
+            return Err(fail(
+                text,
+                rest_column + end,
+                format!(
+                    "`{suffix}` after the destination is not a promotion of {}",
+                    v.spec.id
+                ),
+            ));
+        }
+        pattern.promotion = Some(kinds.iter().map(|k| k + 1).collect());
+    }
+    Ok(())
+}
+
+fn fits(pos: &Position, p: &Pattern, m: &Move) -> bool {
+    let placements: Vec<(u8, Square)> = m.placement_list().collect();
+    if placements != p.placements {
+        return false;
+    }
+    if let Some(flag) = p.castle {
+        return m.flags & flag != 0;
+    }
+    if !p.moving {
+        return !m.has_moving_part();
+    }
+    if !m.has_moving_part() || Some(m.to) != p.to {
+        return false;
+    }
+    let Some(piece) = pos.piece_at(m.from) else {
+        return false;
+    };
+    let kind_fits = match p.kind {
+        Some(k) => piece.kind == k,
+        None => piece_name(pos.variant(), piece.kind).is_none(),
+    };
+    kind_fits
+        && p.from_file.is_none_or(|f| m.from.file() == f)
+        && p.from_rank.is_none_or(|r| m.from.rank() == r)
+        && p.promotion
+            .as_ref()
+            .is_none_or(|ks| ks.contains(&m.promotion))
+}
+
+/// Finds the legal move of `pos` that the SAN `text` names.
+///
+/// # Errors
+/// A [`SanError`]: the text is malformed (with its column), fits no legal move (with the
+/// closest ones), or fits several (with all of them).
+///
+/// # Examples
+/// ```
+/// use cvperft::notation::{move_text, parse_position};
+/// let rules = cvperft::variants::rules("chess").unwrap();
+/// let pos = parse_position(rules, &rules.start_fen()).unwrap();
+/// let m = cvperft::san::parse_san(&pos, "Nf3").unwrap();
+/// assert_eq!(move_text(&pos, &m), "g1f3");
+/// assert!(cvperft::san::parse_san(&pos, "Nd5").is_err());
+/// ```
+pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
+    let text = text.trim();
+    let core = text.strip_suffix("e.p.").map_or(text, str::trim_end);
+    let pattern = parse_pattern(pos.variant(), core).map_err(|e| SanError {
+        text: text.to_string(),
+        ..e
+    })?;
+    let legal = pos.legal_moves();
+    let fitting: Vec<Move> = legal
+        .iter()
+        .filter(|m| fits(pos, &pattern, m))
+        .copied()
+        .collect();
+    match fitting.as_slice() {
+        [m] => Ok(*m),
+        [] => {
+            let mut message = "not a legal move here".to_string();
+            if let Some(why) = why_not(pos, &pattern) {
+                message = format!("{message}: {why}");
+            }
+            let mut closest: Vec<(usize, String)> = legal
+                .iter()
+                .map(|m| (closeness(pos, &pattern, m), write(pos, m, &legal)))
+                .collect();
+            closest.sort();
+            Err(SanError {
+                kind: SanErrorKind::Illegal,
+                moves: closest.into_iter().map(|(_, s)| s).collect(),
+                ..fail(text, 1, message)
+            })
+        }
+        several => {
+            let moves: Vec<String> = several.iter().map(|m| write(pos, m, &legal)).collect();
+            Err(SanError {
+                kind: SanErrorKind::Ambiguous,
+                text: text.to_string(),
+                column: 1,
+                message: format!(
+                    "ambiguous: it fits {} legal moves ({})",
+                    moves.len(),
+                    moves.join(", ")
+                ),
+                moves,
+            })
+        }
+    }
+}
+
+/// A reason a pattern fits no legal move, when one is plain: a placement of a piece not in
+/// hand, or no piece of that kind for the side to move.
+fn why_not(pos: &Position, p: &Pattern) -> Option<String> {
+    let v = pos.variant();
+    let side = pos.side();
+    let side_name = crate::position::colour_name(side);
+    for &(kind, _) in &p.placements {
+        let wanted = p.placements.iter().filter(|(k, _)| *k == kind).count();
+        if (pos.hand_count(side, kind) as usize) < wanted {
+            return Some(format!(
+                "{side_name} has no {} in hand to place",
+                v.spec.pieces[kind as usize].name
+            ));
+        }
+    }
+    if p.moving && p.castle.is_none() {
+        let any = v.spec.pieces.iter().enumerate().any(|(k, _)| {
+            let k = k as u8;
+            let named = match p.kind {
+                Some(want) => k == want,
+                None => piece_name(v, k).is_none(),
+            };
+            named && !pos.pieces_of(k, side).is_empty()
+        });
+        if !any {
+            let what = match p.kind {
+                Some(k) => v.spec.pieces[k as usize].name,
+                None => "pawn",
+            };
+            return Some(format!("{side_name} has no {what} on the board"));
+        }
+    }
+    None
+}
+
+/// Sort key for the closest legal moves: same piece and square first.
+fn closeness(pos: &Position, p: &Pattern, m: &Move) -> usize {
+    let same_to = m.has_moving_part() && Some(m.to) == p.to;
+    let same_kind = m.has_moving_part()
+        && pos.piece_at(m.from).is_some_and(|piece| match p.kind {
+            Some(k) => piece.kind == k,
+            None => piece_name(pos.variant(), piece.kind).is_none(),
+        });
+    match (same_to, same_kind) {
+        (true, true) => 0,
+        (true, false) => 1,
+        (false, true) => 2,
+        _ => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{move_text, parse_position};
+    use crate::variants;
+
+    fn position(variant: &str, fen: &str) -> Position {
+        let rules = variants::rules(variant).expect("variant");
+        let fen = if fen.is_empty() {
+            rules.start_fen()
+        } else {
+            fen.to_string()
+        };
+        parse_position(rules, &fen).expect("fen")
+    }
+
+    fn text_of(pos: &Position, san_text: &str) -> String {
+        let m = parse_san(pos, san_text).unwrap_or_else(|e| panic!("{san_text}: {e}"));
+        move_text(pos, &m)
+    }
+
+    #[test]
+    fn chess_conventions() {
+        let pos = position("chess", "r3k2r/1P6/8/3pP3/8/8/6N1/R3K2R w KQkq d6 0 1");
+        let sans: Vec<String> = san_moves(&pos).into_iter().map(|(_, s)| s).collect();
+        for want in [
+            "O-O", "O-O-O", "exd6", "b8=Q+", "bxa8=Q+", "Nf4", "Ne3", "Rb1",
+        ] {
+            assert!(sans.contains(&want.to_string()), "{want} in {sans:?}");
+        }
+        assert_eq!(text_of(&pos, "0-0"), "e1g1");
+        assert_eq!(text_of(&pos, "Kg1"), "e1g1");
+        assert_eq!(text_of(&pos, "exd6 e.p."), "e5d6");
+        assert_eq!(text_of(&pos, "b8Q"), "b7b8q");
+        assert_eq!(text_of(&pos, "b7xa8=Q+!"), "b7a8q");
+        assert_eq!(text_of(&pos, "Ng2-f4"), "g2f4");
+        let e = parse_san(&pos, "b8").expect_err("promotion piece missing");
+        assert!(e.message.contains("ambiguous"), "{e}");
+        assert_eq!(e.moves.len(), 4, "{e:?}");
+        let e = parse_san(&pos, "Nd4").expect_err("no knight reaches d4");
+        assert!(e.message.contains("not a legal move"), "{e}");
+        assert!(e.moves[0].starts_with('N'), "closest first: {e:?}");
+    }
+
+    #[test]
+    fn disambiguation_is_minimal() {
+        let pos = position("chess", "1k6/8/8/8/R7/8/8/R3K2R w K - 0 1");
+        let sans: Vec<String> = san_moves(&pos).into_iter().map(|(_, s)| s).collect();
+        for want in ["R1a2", "R4a2", "Rah4", "Rhh4", "Rb1+", "Ra5"] {
+            assert!(sans.contains(&want.to_string()), "{want} in {sans:?}");
+        }
+        let e = parse_san(&pos, "Ra2").expect_err("two rooks");
+        assert!(
+            e.message.contains("R1a2, R4a2") || e.message.contains("R4a2, R1a2"),
+            "{e}"
+        );
+        // Over-specified origins are accepted.
+        assert_eq!(text_of(&pos, "Ra1a2"), "a1a2");
+    }
+
+    #[test]
+    fn mate_and_check_marks() {
+        let pos = position("chess", "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1");
+        let m = parse_san(&pos, "Ra8").expect("legal");
+        assert_eq!(san(&pos, &m), "Ra8#");
+        let pos = position("chess", "7k/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let m = parse_san(&pos, "Ra8#").expect("marks are not checked");
+        assert_eq!(san(&pos, &m), "Ra8+");
+    }
+
+    #[test]
+    fn fairy_pieces_placements_and_carriers() {
+        let se = position(
+            "silver-elephant",
+            crate::variants::silver_elephant::SETUP_FEN,
+        );
+        let sans: Vec<String> = san_moves(&se).into_iter().map(|(_, s)| s).collect();
+        assert!(
+            sans.contains(&"E@b1,N@c1,N@h1,E@i1".to_string()),
+            "{sans:?}"
+        );
+        assert_eq!(text_of(&se, "N@h1,E@b1,E@i1,N@c1"), "E@b1,N@c1,N@h1,E@i1");
+        let e = parse_san(&se, "E@b1,N@c1").expect_err("two placements are not a set-up");
+        assert!(e.message.contains("not a legal move"), "{e}");
+
+        let pp = position(
+            "pink-panther",
+            "rnngbbr/pppippp/7/3*3/3P3/PPPI1PP/RNNGBBR w - - 0 1",
+        );
+        let sans: Vec<String> = san_moves(&pp).into_iter().map(|(_, s)| s).collect();
+        assert!(
+            sans.contains(&"d5".to_string()),
+            "the pawn's jewel jump: {sans:?}"
+        );
+        let pp = position(
+            "pink-panther",
+            "rnngbbr/pppippp/7/3+R3/7/PPPIPPP/1NNGBBR w - - 0 1",
+        );
+        let m = parse_san(&pp, "+Rd5").expect("the Chatelaine");
+        assert_eq!(san(&pp, &m), "+Rd5");
+
+        let cerimon = position("cerimon", "4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+        assert!(san_moves(&cerimon).iter().all(|(_, s)| s.starts_with('K')));
+        let e = parse_san(&cerimon, "Ke2,N@a2").expect_err("no Knight in hand");
+        assert!(e.message.contains("no Knight in hand"), "{e}");
+    }
+
+    #[test]
+    fn malformed_text_names_the_column() {
+        let pos = position("chess", "");
+        for (text, column) in [("Zf3", 1), ("Nf3,", 5), ("e4=Y", 3), ("N", 2), ("Nkf3", 2)] {
+            let e = parse_san(&pos, text).expect_err(text);
+            assert_eq!(e.column, column, "{text}: {e}");
+        }
+    }
+}

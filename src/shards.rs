@@ -1,0 +1,528 @@
+//! Deep perft split into shards that run anywhere, and the checks that make their sum
+//! trustworthy.
+//!
+//! `perft DEPTH --split K --shard I/N --format json` lists the paths of K plies from the root
+//! (sorted by move text, numbered from 0), keeps those whose index is I-1 modulo N, and counts
+//! perft(DEPTH-K) below each ([`run_shard`]): one [`ShardReport`] in the `cvperft-shard-1`
+//! format. [`merge`] sums the reports of one run and refuses anything that would make the sum
+//! wrong:
+//!
+//! - files of different runs, a shard given twice, a shard missing;
+//! - a shard whose entries are not exactly its share of the indices, in order, or whose counts
+//!   do not add up to its `nodes`;
+//! - an entry whose path is not the split's path of that index: the split is listed again from
+//!   the recorded root (stopping as soon as it has more paths than the reports say);
+//! - sums beyond 128 bits (counts are summed in `u128` with overflow checks: chess perft 14 is
+//!   above 2^64 already).
+//!
+//! Counts above 2^53 are written as decimal strings ([`Count`]): a JSON reader that stores
+//! numbers as doubles (JavaScript, jq) would round them silently. The checks are functions of
+//! their own ([`check_entries`], [`verify_split`], [`checked_sum`]) for other plan formats.
+
+use crate::notation::{parse_position, play_moves};
+use crate::perft::{PerftConfig, for_each_path, perft_with};
+use crate::position::Position;
+use crate::variants;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// The format marker of a shard report.
+pub const FORMAT: &str = "cvperft-shard-1";
+/// Most paths one shard report may hold (keeps reports and memory bounded).
+pub const MAX_SHARD_PATHS: usize = 1_000_000;
+/// Largest shard report read (bytes): a report of [`MAX_SHARD_PATHS`] short paths is about
+/// 100 MB of pretty-printed JSON.
+pub const MAX_REPORT_BYTES: u64 = 256 << 20;
+/// Most shards a run may be split into.
+pub const MAX_SHARDS: usize = 1_000_000;
+/// Deepest perft a report may describe.
+pub const MAX_DEPTH: u32 = 15;
+/// Largest count written as a JSON number: every integer up to 2^53 is exact as a double.
+pub const MAX_JSON_NUMBER: u128 = 1 << 53;
+/// Missing shards named one by one (or as ranges) in a message; the rest are counted.
+const MAX_RANGES_SHOWN: usize = 8;
+
+/// A leaf count in a report: a JSON number up to 2^53, a decimal string above (either is read).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Count(pub u128);
+
+impl Serialize for Count {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.0 <= MAX_JSON_NUMBER {
+            serializer.serialize_u64(self.0 as u64)
+        } else {
+            serializer.serialize_str(&self.0.to_string())
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Count, D::Error> {
+        struct CountVisitor;
+        impl serde::de::Visitor<'_> for CountVisitor {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a count: a whole number, or one in decimal digits in a string")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Count, E> {
+                Ok(Count(u128::from(v)))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Count, E> {
+                u128::try_from(v)
+                    .map(Count)
+                    .map_err(|_| E::custom(format_args!("a count of {v} is negative")))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Count, E> {
+                Err(E::custom(format_args!(
+                    "a count of {v} is not a whole number below 2^64 (write a larger count as a \
+                     string of decimal digits)"
+                )))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Count, E> {
+                if v.is_empty() || v.len() > 39 || !v.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(E::custom("a count in a string must be decimal digits"));
+                }
+                v.parse()
+                    .map(Count)
+                    .map_err(|_| E::custom("a count in a string must be below 2^128"))
+            }
+        }
+        deserializer.deserialize_any(CountVisitor)
+    }
+}
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// One shard's result.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ShardReport {
+    /// Format marker.
+    pub format: String,
+    /// Variant id.
+    pub variant: String,
+    /// Rule options as given.
+    pub options: Vec<String>,
+    /// Root FEN.
+    pub fen: String,
+    /// Root moves played first.
+    pub moves: String,
+    /// Total depth.
+    pub depth: u32,
+    /// Plies of the split.
+    pub split: u32,
+    /// 1-based shard index.
+    pub shard: usize,
+    /// Number of shards.
+    pub shards: usize,
+    /// Paths in the whole split (all shards).
+    pub paths_total: usize,
+    /// This shard's paths with their counts.
+    pub entries: Vec<ShardEntry>,
+    /// Sum of this shard's counts.
+    pub nodes: Count,
+}
+
+/// One path of a shard.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ShardEntry {
+    /// Index of the path in the sorted list of all paths.
+    pub index: usize,
+    /// Space-separated moves.
+    pub path: String,
+    /// perft(depth - split) after the path.
+    pub count: Count,
+}
+
+/// Why a shard cannot be computed or a set of reports cannot be merged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError(pub String);
+
+impl fmt::Display for ShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ShardError {}
+
+fn error(message: impl Into<String>) -> ShardError {
+    ShardError(message.into())
+}
+
+/// What the run is, for the report.
+pub struct RunInfo<'a> {
+    /// Variant id.
+    pub variant: &'a str,
+    /// Options as given.
+    pub options: &'a [String],
+    /// Root FEN.
+    pub fen: String,
+    /// Root moves.
+    pub moves: String,
+}
+
+/// The sum of `counts`, or `None` past `u128::MAX`.
+pub fn checked_sum(counts: impl IntoIterator<Item = u128>) -> Option<u128> {
+    counts
+        .into_iter()
+        .try_fold(0u128, |sum, c| sum.checked_add(c))
+}
+
+/// How many of `total` indices fall to shard `k` of `n` (index ≡ k-1 mod n).
+pub fn share(total: usize, k: usize, n: usize) -> usize {
+    total / n + usize::from(total % n > k - 1)
+}
+
+/// Computes one shard.
+///
+/// # Errors
+/// A split deeper than the depth, or a shard of more than [`MAX_SHARD_PATHS`] paths.
+pub fn run_shard(
+    pos: &Position,
+    info: RunInfo,
+    depth: u32,
+    split: u32,
+    shard: (usize, usize),
+    cfg: &PerftConfig,
+) -> Result<ShardReport, ShardError> {
+    if split > depth {
+        return Err(error(format!(
+            "--split {split} is deeper than the depth {depth}"
+        )));
+    }
+    let (k, n) = shard;
+    if n > MAX_SHARDS {
+        return Err(error(format!(
+            "--shard {k}/{n}: at most {MAX_SHARDS} shards"
+        )));
+    }
+    // The paths are the leaves of perft(split): count them first (bulk-counted, cheap) so an
+    // oversized shard is refused before any work.
+    let total = perft_with(pos, split, cfg) as usize;
+    let in_shard = share(total, k, n);
+    if in_shard > MAX_SHARD_PATHS {
+        return Err(error(format!(
+            "--split {split}: shard {k}/{n} would hold more than {MAX_SHARD_PATHS} paths ({in_shard}); use more shards or a smaller split"
+        )));
+    }
+    let mut entries = Vec::new();
+    let mut index = 0usize;
+    for_each_path(pos, split, &mut |path, next| {
+        if index % n == k - 1 {
+            entries.push(ShardEntry {
+                index,
+                path: path.join(" "),
+                count: Count(u128::from(perft_with(next, depth - split, cfg))),
+            });
+        }
+        index += 1;
+        entries.len() <= MAX_SHARD_PATHS
+    });
+    if entries.len() > MAX_SHARD_PATHS {
+        return Err(error(format!(
+            "--split {split}: shard {k}/{n} would hold more than {MAX_SHARD_PATHS} paths; use more shards or a smaller split"
+        )));
+    }
+    let nodes = checked_sum(entries.iter().map(|e| e.count.0))
+        .ok_or_else(|| error("the shard's counts add up to more than 2^128"))?;
+    Ok(ShardReport {
+        format: FORMAT.into(),
+        variant: info.variant.into(),
+        options: info.options.to_vec(),
+        fen: info.fen,
+        moves: info.moves,
+        depth,
+        split,
+        shard: k,
+        shards: n,
+        paths_total: index,
+        entries,
+        nodes: Count(nodes),
+    })
+}
+
+/// `text` cut to 80 characters, for quoting a path from a report.
+fn quoted(text: &str) -> String {
+    if text.chars().count() <= 80 {
+        format!("`{text}`")
+    } else {
+        format!("`{}...`", text.chars().take(80).collect::<String>())
+    }
+}
+
+/// Checks one report on its own: the shard number is in range, the entries are exactly the
+/// shard's share of the `paths_total` indices (index k-1, k-1+n, ... in order), and their counts
+/// add up to `nodes`. `name` names the report in errors.
+///
+/// # Errors
+/// The first problem found.
+pub fn check_entries(name: &str, report: &ShardReport) -> Result<(), ShardError> {
+    let (k, n) = (report.shard, report.shards);
+    if n == 0 || k == 0 || k > n {
+        return Err(error(format!("{name}: shard {k} of {n} is out of range")));
+    }
+    let expected = share(report.paths_total, k, n);
+    if report.entries.len() != expected {
+        return Err(error(format!(
+            "{name}: shard {k} is incomplete or inconsistent: it lists {} paths, but shard {k} \
+             of {n} of a split of {} paths has {expected}",
+            report.entries.len(),
+            report.paths_total
+        )));
+    }
+    for (j, e) in report.entries.iter().enumerate() {
+        let want = (k - 1) + j * n;
+        if e.index != want {
+            return Err(error(format!(
+                "{name}: shard {k} is incomplete or inconsistent: its entry {} has index {}, \
+                 where shard {k} of {n} has index {want}",
+                j + 1,
+                e.index
+            )));
+        }
+    }
+    let sum = checked_sum(report.entries.iter().map(|e| e.count.0)).ok_or_else(|| {
+        error(format!(
+            "{name}: shard {k}'s counts add up to more than 2^128"
+        ))
+    })?;
+    if sum != report.nodes.0 {
+        return Err(error(format!(
+            "{name}: shard {k} is incomplete or inconsistent: its counts add up to {sum}, but its \
+             `nodes` says {}",
+            report.nodes
+        )));
+    }
+    Ok(())
+}
+
+/// The position a report starts from: its variant, options, FEN and moves.
+///
+/// # Errors
+/// An unknown variant or option, a bad FEN or move, a depth or split out of range.
+pub fn root_position(report: &ShardReport) -> Result<Position, ShardError> {
+    if report.depth > MAX_DEPTH || report.split > report.depth {
+        return Err(error(format!(
+            "depth {} with split {}: expected a split of at most the depth, and a depth of at \
+             most {MAX_DEPTH}",
+            report.depth, report.split
+        )));
+    }
+    let mut rules = variants::rules(&report.variant)
+        .ok_or_else(|| error(format!("unknown variant {}", quoted(&report.variant))))?;
+    for option in &report.options {
+        let (name, value) = option
+            .split_once('=')
+            .ok_or_else(|| error(format!("option {} is not name=value", quoted(option))))?;
+        rules
+            .set(name.trim(), value.trim())
+            .map_err(|e| error(e.to_string()))?;
+    }
+    let pos = parse_position(rules, &report.fen).map_err(|e| error(format!("FEN: {e}")))?;
+    if report.moves.split_whitespace().count() > crate::suite::load::MAX_MOVES {
+        return Err(error("too many moves"));
+    }
+    play_moves(&pos, &report.moves).map_err(|(ply, e)| error(format!("moves: ply {ply}: {e}")))
+}
+
+/// Lists the paths of `split` plies from `pos` again and checks each against `path_of(index)`
+/// (the path a report gives for that index), and that there are exactly `paths_total`. Stops
+/// as soon as a path differs or the split has more paths than that.
+///
+/// # Errors
+/// The first path that differs (`path_of` names its report), or a different number of paths.
+pub fn verify_split<'a>(
+    pos: &Position,
+    split: u32,
+    paths_total: usize,
+    mut path_of: impl FnMut(usize) -> (&'a str, &'a str),
+) -> Result<(), ShardError> {
+    let mut index = 0usize;
+    let mut problem = None;
+    for_each_path(pos, split, &mut |path, _| {
+        if index >= paths_total {
+            index += 1;
+            return false;
+        }
+        let (name, given) = path_of(index);
+        let text = path.join(" ");
+        if text != given {
+            problem = Some(error(format!(
+                "{name}: the entry with index {index} has path {}, but path {index} of the split \
+                 is {}",
+                quoted(given),
+                quoted(&text)
+            )));
+            return false;
+        }
+        index += 1;
+        true
+    });
+    if let Some(e) = problem {
+        return Err(e);
+    }
+    if index != paths_total {
+        let found = if index > paths_total {
+            format!("more than {paths_total}")
+        } else {
+            index.to_string()
+        };
+        return Err(error(format!(
+            "the reports say the split has {paths_total} paths, but listing it again gives {found}"
+        )));
+    }
+    Ok(())
+}
+
+/// `1, 3-7, 9` for sorted numbers, the first [`MAX_RANGES_SHOWN`] ranges and a count of the rest.
+fn ranges(numbers: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &n in numbers {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == n => *end = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let shown: Vec<String> = runs
+        .iter()
+        .take(MAX_RANGES_SHOWN)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    let mut text = shown.join(", ");
+    if runs.len() > MAX_RANGES_SHOWN {
+        let rest: usize = runs[MAX_RANGES_SHOWN..]
+            .iter()
+            .map(|(a, b)| b - a + 1)
+            .sum();
+        text.push_str(&format!(" and {rest} more"));
+    }
+    text
+}
+
+/// Sums the shard reports of one run (each with a name for messages), after every check in the
+/// module's documentation.
+///
+/// # Errors
+/// The first problem found, naming the report.
+pub fn merge(reports: &[(String, ShardReport)]) -> Result<u128, ShardError> {
+    let Some((first_name, first)) = reports.first() else {
+        return Err(error("merge: no shard files given"));
+    };
+    let n = first.shards;
+    if n > MAX_SHARDS {
+        return Err(error(format!(
+            "{first_name}: {n} shards; at most {MAX_SHARDS} are merged"
+        )));
+    }
+    let mut by_shard: Vec<Option<usize>> = Vec::new();
+    for (i, (name, report)) in reports.iter().enumerate() {
+        if report.format != FORMAT {
+            return Err(error(format!(
+                "{name}: format {} is not {FORMAT}",
+                quoted(&report.format)
+            )));
+        }
+        let same = first.variant == report.variant
+            && first.options == report.options
+            && first.fen == report.fen
+            && first.moves == report.moves
+            && first.depth == report.depth
+            && first.split == report.split
+            && first.shards == report.shards
+            && first.paths_total == report.paths_total;
+        if !same {
+            return Err(error(format!(
+                "{name} is from a different run than {first_name} (variant, options, FEN, moves, \
+                 depth, split or shard count differ)"
+            )));
+        }
+        check_entries(name, report)?;
+        if by_shard.is_empty() {
+            by_shard = vec![None; n];
+        }
+        let slot = &mut by_shard[report.shard - 1];
+        if let Some(other) = slot {
+            return Err(error(format!(
+                "shard {} is given twice: {} and {name}",
+                report.shard, reports[*other].0
+            )));
+        }
+        *slot = Some(i);
+    }
+    let missing: Vec<usize> = (1..=n).filter(|k| by_shard[k - 1].is_none()).collect();
+    if !missing.is_empty() {
+        return Err(error(format!(
+            "missing shard(s) {} of {n}{}",
+            ranges(&missing),
+            if missing.len() > 1 {
+                format!(" ({} shards)", missing.len())
+            } else {
+                String::new()
+            }
+        )));
+    }
+    let root = root_position(first).map_err(|e| error(format!("{first_name}: {e}")))?;
+    verify_split(&root, first.split, first.paths_total, |index| {
+        let (name, report) = &reports[by_shard[index % n].unwrap_or(0)];
+        (name.as_str(), report.entries[index / n].path.as_str())
+    })?;
+    checked_sum(by_shard.iter().flatten().map(|&i| reports[i].1.nodes.0))
+        .ok_or_else(|| error("the shards' counts add up to more than 2^128"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_counts_are_strings_and_both_forms_are_read() {
+        let small = serde_json::to_string(&Count(1 << 53)).expect("json");
+        assert_eq!(small, "9007199254740992");
+        let large = serde_json::to_string(&Count((1 << 53) + 1)).expect("json");
+        assert_eq!(large, "\"9007199254740993\"");
+        for (text, value) in [
+            ("18446744073709551615", u128::from(u64::MAX)),
+            ("\"36893488147419103232\"", 1 << 65),
+            ("\"9007199254740993\"", (1 << 53) + 1),
+        ] {
+            let c: Count = serde_json::from_str(text).expect(text);
+            assert_eq!(c.0, value, "{text}");
+        }
+        for bad in [
+            "36893488147419103232",
+            "1.5",
+            "-1",
+            "\"12a\"",
+            "\"\"",
+            "\"+1\"",
+        ] {
+            assert!(serde_json::from_str::<Count>(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sums_overflow_only_past_128_bits() {
+        assert_eq!(checked_sum([1 << 63, 1 << 63]), Some(1 << 64));
+        assert_eq!(checked_sum([u128::MAX, 1]), None);
+    }
+
+    #[test]
+    fn missing_shards_are_listed_as_ranges() {
+        assert_eq!(ranges(&[2]), "2");
+        assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
+        let many: Vec<usize> = (1..=40).map(|i| i * 2).collect();
+        assert_eq!(ranges(&many), "2, 4, 6, 8, 10, 12, 14, 16 and 32 more");
+    }
+}

@@ -1,0 +1,185 @@
+//! The record commands run as a user runs them: `cvperft game`, `divide --san`, and
+//! `add-case --dry-run --game FILE --at-ply N` over the composed records of `fixtures/records/`
+//! (the suites are only read: a dry run writes nothing).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cvperft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cvperft"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// moves.txt of a variant's records: the start FEN (`# fen:`) and the moves.
+fn original(variant: &str) -> (Option<String>, Vec<String>) {
+    let text =
+        std::fs::read_to_string(root().join(format!("fixtures/records/{variant}/moves.txt")))
+            .expect("moves.txt");
+    let fen = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# fen:"))
+        .map(|f| f.trim().to_string());
+    let moves = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .map(String::from)
+        .collect();
+    (fen, moves)
+}
+
+#[test]
+fn game_prints_every_ply_and_says_which_notation_it_read() {
+    let o = cvperft(&["game", "fixtures/records/chess/game-courier.txt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1 + 39, "a header and one line per ply:\n{out}");
+    let promotion: Vec<&str> = lines[9].split_whitespace().collect();
+    assert_eq!(
+        promotion[..7],
+        ["9", "5.", "P", "b7-a8;", "Q-a8", "b7a8q", "bxa8=Q"],
+        "{out}"
+    );
+    assert!(lines[39].contains("Qxf7#"), "{out}");
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(
+            "read as game-courier (--notation auto; coordinate stopped at ply 1, san stopped at \
+             ply 1)"
+        ),
+        "{err}"
+    );
+    let o = cvperft(&[
+        "game",
+        "fixtures/records/chess/game-courier.txt",
+        "--notation",
+        "game-courier",
+    ]);
+    assert!(o.stderr.is_empty(), "no notice when the notation is given");
+}
+
+#[test]
+fn game_at_a_ply_shows_the_position_and_its_legal_moves() {
+    let o = cvperft(&[
+        "game",
+        "fixtures/records/silver-elephant/game.pgn",
+        "--at-ply",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    // The variant and the start position come from the record's tags.
+    assert!(
+        out.contains("after ply 2 (1... N@b8,E@c8,E@h8,N@i8):"),
+        "{out}"
+    );
+    assert!(
+        out.contains("FEN rnebqkbenr/pppppppppp/10/10/10/10/PPPPPPPPPP/RENBQKBNER w KQkq - 2 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("legal moves (28), move text and SAN:"),
+        "{out}"
+    );
+    assert!(out.contains("  i1i3  Ei3\n"), "{out}");
+}
+
+#[test]
+fn divide_writes_san_beside_the_move_text() {
+    let args = [
+        "divide",
+        "2",
+        "-v",
+        "cerimon",
+        "--moves",
+        "b2c4 g7f5 c4d6 e7d6 h2g4 f5d4",
+    ];
+    let plain = text(&cvperft(&args).stdout);
+    let o = cvperft(&[&args[..], &["--san"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let with_san = text(&o.stdout);
+    assert!(with_san.contains("\ng4f6,N@b2 Nf6+,N@b2 "), "{with_san}");
+    // The same entries and counts, with the SAN between them.
+    let stripped: Vec<String> = with_san
+        .lines()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            if w.len() == 3 {
+                format!("{} {}", w[0], w[2])
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    assert_eq!(stripped.join("\n") + "\n", plain);
+}
+
+#[test]
+fn add_case_dry_run_replays_every_notation_to_the_same_plies() {
+    for variant in cvperft::variants::IDS {
+        let (fen, moves) = original(variant);
+        let suite = format!("suites/{variant}.yaml");
+        let before = std::fs::read(root().join(&suite)).expect("suite");
+        for file in ["game.txt", "game-courier.txt", "game.pgn"] {
+            for ply in [3, moves.len()] {
+                let path = format!("fixtures/records/{variant}/{file}");
+                let ply_text = ply.to_string();
+                let mut args = vec![
+                    "add-case",
+                    "--suite",
+                    &suite,
+                    "--game",
+                    &path,
+                    "--at-ply",
+                    &ply_text,
+                    "--depth",
+                    "1",
+                    "--id",
+                    "from-a-record",
+                    "--dry-run",
+                ];
+                if let Some(fen) = &fen
+                    && file != "game.pgn"
+                {
+                    args.extend(["--fen", fen]);
+                }
+                if *variant == "cerimon" && file == "game-courier.txt" {
+                    args.extend(["--label", "T=A"]);
+                }
+                let o = cvperft(&args);
+                let out = text(&o.stdout);
+                assert_eq!(
+                    o.status.code(),
+                    Some(0),
+                    "{path} --at-ply {ply}: {}",
+                    text(&o.stderr)
+                );
+                let want = format!("moves: \"{}\"", moves[..ply].join(" "));
+                assert!(out.contains(&want), "{path} --at-ply {ply}: {out}");
+                if let Some(fen) = &fen {
+                    assert!(
+                        out.contains(&format!("fen: \"{fen}\"")),
+                        "{path}: the start FEN is kept: {out}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            std::fs::read(root().join(&suite)).expect("suite"),
+            before,
+            "a dry run writes nothing"
+        );
+    }
+}

@@ -1,0 +1,818 @@
+//! The attacks of issue 19, kept: the built binary run as careful users' scripts and CI run it,
+//! against files, engines and signals that misbehave. Each test states what must hold (nothing
+//! lost, nothing hung, no panic, one clear line and exit 2 for every refusal); see
+//! docs/reliability.md for the guarantees.
+//!
+//! Everything happens in scratch directories under `CARGO_TARGET_TMPDIR`; the engines are small
+//! shell scripts written there. A run that does not end within its watchdog is killed and fails
+//! the test (a hang detector, not a speed measurement).
+
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_cvperft")
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("reliability-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(bin());
+    c.args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE");
+    c
+}
+
+/// Waits for `child` at most `limit`, reading its output meanwhile (a full pipe would stop
+/// it); kills it and fails the test if it takes longer.
+fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    }
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait().expect("wait") {
+            Some(status) => break status,
+            None if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{what}: still running after {limit:?}");
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    Output {
+        status,
+        stdout: out.join().expect("stdout"),
+        stderr: err.join().expect("stderr"),
+    }
+}
+
+/// Runs `cvperft args`, failing the test if it runs longer than `limit`.
+fn run_within(args: &[&str], limit: Duration) -> Output {
+    let child = command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    finish(child, limit, &format!("{args:?}"))
+}
+
+fn run(args: &[&str]) -> Output {
+    run_within(args, Duration::from_secs(60))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Exit 2 and exactly one stderr line, `cvperft: ...`, containing `fragment`.
+fn assert_refused(o: &Output, fragment: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("cvperft: "), "{err}");
+    assert!(err.contains(fragment), "expected {fragment:?} in {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+const SUITE: &str = "variant: chess\ndescription: add-case target\ngame-end: rules\ncases:\n  - id: start\n    rules: [GE-1]\n    perft: {1: 20}\n    source: {kind: public, citation: \"chessprogramming wiki, Perft Results\"}\n";
+
+/// A small suite in `dir`.
+fn suite(dir: &Path) -> PathBuf {
+    let path = dir.join("suite.yaml");
+    std::fs::write(&path, SUITE).expect("suite");
+    path
+}
+
+fn add_case(suite: &Path, moves: &str, id: &str, extra: &[&str]) -> Command {
+    let mut args = vec![
+        "add-case",
+        "--suite",
+        suite.to_str().expect("utf-8"),
+        "--moves",
+        moves,
+        "--depth",
+        "1",
+        "--id",
+        id,
+    ];
+    args.extend_from_slice(extra);
+    let mut c = command(&args);
+    c.stdout(Stdio::piped()).stderr(Stdio::piped());
+    c
+}
+
+fn ids(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .expect("suite")
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("- id: ").map(str::to_string))
+        .collect()
+}
+
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
+
+// ----- data loss -----
+
+#[test]
+fn concurrent_add_case_runs_serialise_and_lose_nothing() {
+    let dir = scratch("concurrent");
+    let path = suite(&dir);
+    let moves = [
+        "a2a3", "a2a4", "b2b3", "b2b4", "c2c3", "c2c4", "d2d3", "d2d4", "e2e3", "e2e4", "f2f3",
+        "f2f4",
+    ];
+    let children: Vec<Child> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            add_case(&path, m, &format!("c{i}"), &[])
+                .spawn()
+                .expect("add-case starts")
+        })
+        .collect();
+    for child in children {
+        let o = finish(child, Duration::from_secs(60), "add-case");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let found = ids(&path);
+    assert_eq!(found.len(), moves.len() + 1, "{found:?}");
+    for i in 0..moves.len() {
+        assert!(found.contains(&format!("c{i}")), "c{i} lost: {found:?}");
+    }
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+    let check = run(&["check", path.to_str().expect("utf-8")]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+}
+
+#[test]
+fn a_held_lock_is_waited_for_then_refused_naming_it() {
+    let dir = scratch("lock");
+    let path = suite(&dir);
+    let lock = std::fs::File::create(dir.join(".suite.yaml.lock")).expect("lock file");
+    // SAFETY: flock on a descriptor this test owns; released when `lock` is dropped.
+    assert_eq!(
+        unsafe { libc::flock(std::os::unix::io::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) },
+        0
+    );
+    let o = finish(
+        add_case(&path, "e2e4", "blocked", &["--lock-timeout", "0.3"])
+            .spawn()
+            .expect("starts"),
+        Duration::from_secs(30),
+        "add-case",
+    );
+    assert_refused(&o, ".suite.yaml.lock: another process holds the lock on");
+    assert_eq!(std::fs::read_to_string(&path).expect("suite"), SUITE);
+    drop(lock);
+    let o = add_case(&path, "e2e4", "after", &[])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn planted_links_at_the_lock_are_refused_and_their_targets_untouched() {
+    let dir = scratch("planted");
+    let path = suite(&dir);
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").expect("victim");
+    std::os::unix::fs::symlink(&victim, dir.join(".suite.yaml.lock")).expect("link");
+    let o = add_case(&path, "e2e4", "x", &[]).output().expect("runs");
+    assert_refused(&o, "the lock file is a symbolic link");
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("victim"),
+        "precious"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("suite"), SUITE);
+}
+
+#[test]
+fn links_are_followed_and_kept_hard_links_and_read_only_suites_refused() {
+    let dir = scratch("links");
+    let real = suite(&dir);
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let link = dir.join("link.yaml");
+    std::os::unix::fs::symlink("suite.yaml", &link).expect("link");
+    let o = add_case(&link, "e2e4", "through-link", &[])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let meta = std::fs::symlink_metadata(&link).expect("link");
+    assert!(meta.file_type().is_symlink(), "the link was replaced");
+    assert!(ids(&real).contains(&"through-link".to_string()));
+    assert_eq!(
+        std::fs::metadata(&real).expect("real").mode() & 0o7777,
+        0o640
+    );
+
+    let hard = dir.join("hard.yaml");
+    std::fs::hard_link(&real, &hard).expect("hard link");
+    let before = std::fs::read(&real).expect("suite");
+    let o = add_case(&hard, "d2d4", "split", &[])
+        .output()
+        .expect("runs");
+    assert_refused(&o, "has 2 hard links");
+    std::fs::remove_file(&hard).expect("unlink");
+
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let o = add_case(&link, "d2d4", "read-only", &[])
+        .output()
+        .expect("runs");
+    assert_refused(&o, "is read-only (mode 0444)");
+    assert_eq!(std::fs::read(&real).expect("suite"), before);
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+}
+
+#[test]
+fn a_suite_whose_owner_cannot_be_kept_is_refused() {
+    // Only root can run the binary as another user here; elsewhere there is nothing to try.
+    // SAFETY: geteuid has no preconditions.
+    let root_user = unsafe { libc::geteuid() } == 0;
+    if !root_user || !Path::new("/usr/bin/setpriv").exists() {
+        eprintln!("skipped: needs root and setpriv to run cvperft as another user");
+        return;
+    }
+    let dir = scratch("owner");
+    let path = suite(&dir);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+    let o = Command::new("/usr/bin/setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", bin()])
+        .args(["add-case", "--suite", path.to_str().expect("utf-8")])
+        .args(["--moves", "e2e4", "--depth", "1", "--id", "other-user"])
+        .output()
+        .expect("setpriv runs");
+    assert_refused(&o, "belongs to user 0; its replacement would belong to you");
+    assert_eq!(std::fs::read_to_string(&path).expect("suite"), SUITE);
+    assert_eq!(std::fs::metadata(&path).expect("suite").uid(), 0);
+}
+
+#[test]
+fn output_never_overwrites_an_input_and_writes_devices_and_fifos_directly() {
+    let dir = scratch("output");
+    let input = suite(&dir);
+    let input_text = input.to_str().expect("utf-8");
+    let link = dir.join("report-link");
+    std::os::unix::fs::symlink(&input, &link).expect("link");
+    for target in [input.clone(), link.clone()] {
+        let o = run(&[
+            "check",
+            input_text,
+            "--output",
+            target.to_str().expect("utf-8"),
+        ]);
+        assert_refused(&o, "is an input of this run");
+    }
+    assert_eq!(std::fs::read_to_string(&input).expect("suite"), SUITE);
+    let o = run(&[
+        "check",
+        input_text,
+        "--output",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert_refused(&o, "is a directory");
+
+    // A device is written to, never replaced.
+    let o = run(&["check", input_text, "--output", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::metadata("/dev/null")
+            .expect("null")
+            .file_type()
+            .is_char_device()
+    );
+    let o = run(&["check", input_text, "--output", "/dev/full"]);
+    assert_refused(&o, "--output /dev/full: No space left on device");
+
+    // A FIFO is written to (its reader gets the report), never replaced.
+    let fifo = dir.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().expect("utf-8")).expect("path");
+    // SAFETY: mkfifo reads the NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let reader_path = fifo.clone();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::fs::File::open(reader_path)
+            .expect("open fifo")
+            .read_to_string(&mut text)
+            .expect("read fifo");
+        text
+    });
+    let o = run(&[
+        "check",
+        input_text,
+        "--output",
+        fifo.to_str().expect("utf-8"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(reader.join().expect("reader").contains("\"cvperft-check\""));
+    assert!(
+        std::fs::metadata(&fifo)
+            .expect("fifo")
+            .file_type()
+            .is_fifo()
+    );
+
+    // A symbolic link to a report is followed: the report is replaced, the link kept.
+    let report_link = dir.join("latest.xml");
+    std::os::unix::fs::symlink("report.xml", &report_link).expect("link");
+    let o = run(&[
+        "check",
+        input_text,
+        "--output",
+        report_link.to_str().expect("utf-8"),
+        "--format",
+        "junit",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::symlink_metadata(&report_link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(dir.join("report.xml"))
+            .expect("report")
+            .contains("<testsuites")
+    );
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+}
+
+// ----- bounded input -----
+
+#[test]
+fn endless_and_nested_input_is_refused_at_once() {
+    let o = run_within(&["check", "/dev/zero"], Duration::from_secs(20));
+    assert_refused(&o, "/dev/zero: more than 8388608 bytes");
+    let dir = scratch("nested");
+    // 200 kB of nested flow collections: the YAML parser alone took 24 s over this.
+    let deep = dir.join("deep.yaml");
+    let nest = "[{a: ".repeat(20_000);
+    std::fs::write(
+        &deep,
+        format!(
+            "{}  - id: a\n    legal: {nest}\n",
+            &SUITE[..SUITE.find("  - id").expect("cases")]
+        ),
+    )
+    .expect("write");
+    let o = run_within(
+        &["check", deep.to_str().expect("utf-8")],
+        Duration::from_secs(20),
+    );
+    assert_refused(&o, "nested more than 64 levels deep");
+    assert!(stderr(&o).contains("deep.yaml:6:"), "{}", stderr(&o));
+    let bom = dir.join("bom.yaml");
+    std::fs::write(&bom, format!("\u{feff}{SUITE}")).expect("write");
+    let o = run(&["check", bom.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["merge", "/dev/zero"]);
+    assert_refused(&o, "cannot read /dev/zero: more than");
+    let o = run(&[
+        "add-case",
+        "--suite",
+        "suites/chess.yaml",
+        "--game",
+        "/dev/zero",
+        "--depth",
+        "1",
+        "--dry-run",
+    ]);
+    assert_refused(&o, "game /dev/zero: more than");
+}
+
+#[test]
+fn a_lying_suite_stops_counting_once_past_its_expectation() {
+    let dir = scratch("lying");
+    let path = dir.join("lie.yaml");
+    std::fs::write(
+        &path,
+        SUITE.replace(
+            "perft: {1: 20}",
+            "perft: {15: 1}\n    divide: {depth: 14, moves: {e2e4: 1}}",
+        ),
+    )
+    .expect("write");
+    let o = run_within(
+        &[
+            "check",
+            path.to_str().expect("utf-8"),
+            "--max-nodes",
+            "1000",
+            "--format",
+            "json",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let results = report["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2);
+    for r in results {
+        assert_eq!(r["status"], "failed", "{r}");
+        assert_eq!(r["mismatch"]["stopped"], true, "{r}");
+        assert!(
+            r["message"]
+                .as_str()
+                .expect("message")
+                .contains("the count passed it"),
+            "{r}"
+        );
+    }
+}
+
+// ----- merge -----
+
+fn shard_files(dir: &Path) -> Vec<PathBuf> {
+    (1..=2)
+        .map(|k| {
+            let o = run(&[
+                "perft",
+                "3",
+                "--split",
+                "1",
+                "--shard",
+                &format!("{k}/2"),
+                "--format",
+                "json",
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let f = dir.join(format!("s{k}.json"));
+            std::fs::write(&f, &o.stdout).expect("write");
+            f
+        })
+        .collect()
+}
+
+fn edit(path: &Path, to: &Path, change: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).expect("read")).expect("json");
+    change(&mut v);
+    std::fs::write(to, serde_json::to_vec(&v).expect("json")).expect("write");
+}
+
+#[test]
+fn merge_sums_in_128_bits_and_checks_indices_and_paths() {
+    let dir = scratch("merge");
+    let files = shard_files(&dir);
+    let name = |p: &Path| p.to_str().expect("utf-8").to_string();
+    // Two counts of 2^63: the sum is above 2^64 (written as a string, as the tool would).
+    let big = dir.join("big.json");
+    let mut expected: u128 = 0;
+    edit(&files[0], &big, |v| {
+        let entries = v["entries"].as_array_mut().expect("entries");
+        entries[0]["count"] = serde_json::json!(1u64 << 63);
+        entries[1]["count"] = serde_json::json!(1u64 << 63);
+        let sum: u128 = entries
+            .iter()
+            .map(|e| u128::from(e["count"].as_u64().expect("count")))
+            .sum();
+        v["nodes"] = serde_json::json!(sum.to_string());
+    });
+    for f in [&big, &files[1]] {
+        let v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(f).expect("read")).expect("json");
+        expected += match &v["nodes"] {
+            serde_json::Value::String(s) => s.parse::<u128>().expect("digits"),
+            n => u128::from(n.as_u64().expect("number")),
+        };
+    }
+    assert!(expected > u128::from(u64::MAX));
+    let o = run(&["merge", &name(&big), &name(&files[1])]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), expected.to_string());
+
+    let swapped = dir.join("swapped.json");
+    edit(&files[0], &swapped, |v| {
+        let entries = v["entries"].as_array_mut().expect("entries");
+        let first = entries[0]["path"].clone();
+        entries[0]["path"] = entries[1]["path"].clone();
+        entries[1]["path"] = first;
+    });
+    let o = run(&["merge", &name(&swapped), &name(&files[1])]);
+    assert_refused(&o, "swapped.json: the entry with index 0 has path");
+
+    let reindexed = dir.join("reindexed.json");
+    edit(&files[0], &reindexed, |v| {
+        v["entries"][1]["index"] = serde_json::json!(3)
+    });
+    let o = run(&["merge", &name(&reindexed), &name(&files[1])]);
+    assert_refused(
+        &o,
+        "its entry 2 has index 3, where shard 1 of 2 has index 2",
+    );
+
+    let lying = dir.join("lying.json");
+    edit(&files[0], &lying, |v| {
+        v["entries"][0]["count"] = serde_json::json!(5);
+    });
+    let o = run(&["merge", &name(&lying), &name(&files[1])]);
+    assert_refused(&o, "its counts add up to");
+
+    // One shard of 10,000 given: one short line, not one number per missing shard.
+    let lonely = dir.join("lonely.json");
+    edit(&files[0], &lonely, |v| {
+        v["shards"] = serde_json::json!(10_000)
+    });
+    let o = run(&["merge", &name(&lonely)]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.len() < 300, "{} bytes: {err}", err.len());
+}
+
+// ----- output streams -----
+
+#[test]
+fn a_full_stderr_is_never_a_panic() {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full")
+    };
+    let ok = command(&["perft", "2", "--stats"])
+        .stdout(Stdio::null())
+        .stderr(full())
+        .status()
+        .expect("runs");
+    assert_eq!(ok.code(), Some(0));
+    let refused = command(&["fen", "not a fen"])
+        .stdout(Stdio::null())
+        .stderr(full())
+        .status()
+        .expect("runs");
+    assert_eq!(refused.code(), Some(2));
+}
+
+#[test]
+fn a_closed_pipe_exits_0_in_every_format() {
+    for format in ["human", "json", "junit"] {
+        let mut child = command(&["check", "suites/chess.yaml", "--format", format, "-j", "1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        // The reader goes away at once: the first write finds the pipe closed.
+        drop(child.stdout.take());
+        let o = finish(child, Duration::from_secs(60), format);
+        assert_eq!(o.status.code(), Some(0), "{format}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{format}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn long_tokens_are_cut_in_messages() {
+    let token = "e".repeat(120_000);
+    let o = run(&["perft", "1", "--moves", &token]);
+    assert_refused(&o, "...(120003 characters)...");
+    assert!(stderr(&o).len() < 500, "{} bytes", stderr(&o).len());
+}
+
+// ----- engines -----
+
+/// Writes an executable shell script.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("script");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    path.to_str().expect("utf-8").to_string()
+}
+
+/// A UCI engine that prints an `info` line every 0.1 s once asked `go perft`, and never answers.
+fn chatter(dir: &Path) -> String {
+    script(
+        dir,
+        "chatter",
+        "while IFS= read -r line; do case \"$line\" in\n\
+         uci) echo uciok ;; isready) echo readyok ;;\n\
+         \"go perft \"*) while :; do echo \"info string thinking\"; sleep 0.1; done ;;\n\
+         quit) exit 0 ;; esac; done\n",
+    )
+}
+
+#[test]
+fn a_chattering_engine_is_timed_out_per_question() {
+    let dir = scratch("chatter");
+    let engine = chatter(&dir);
+    let o = run_within(
+        &["diff", "2", "--engine", &engine, "--timeout", "1"],
+        Duration::from_secs(20),
+    );
+    // Ten lines a second, each too late to win more time (on a loaded machine the handshake
+    // may be what times out instead).
+    assert_refused(&o, "no answer within 1 s while waiting for");
+}
+
+#[test]
+fn an_engine_that_keeps_hanging_is_given_up_on() {
+    let dir = scratch("breaker");
+    // Answers the probe (chess's twenty start moves), then hangs on every later question;
+    // restarted, it answers once more, then hangs again.
+    let moves = "a2a3 a2a4 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4 e2e3 e2e4 f2f3 f2f4 g2g3 g2g4 h2h3 h2h4 b1a3 b1c3 g1f3 g1h3";
+    let engine = script(
+        &dir,
+        "hang-after-first",
+        &format!(
+            "n=0\nwhile IFS= read -r line; do case \"$line\" in\n\
+             uci) echo uciok ;; isready) echo readyok ;;\n\
+             \"go perft \"*) n=$((n+1)); if [ $n -eq 1 ]; then for m in {moves}; do echo \"$m: 1\"; done; \
+             echo; echo \"Nodes searched: 20\"; else sleep 300; fi ;;\n\
+             quit) exit 0 ;; esac; done\n"
+        ),
+    );
+    let o = run_within(
+        &[
+            "check",
+            "suites/chess.yaml",
+            "--engine",
+            &engine,
+            "--timeout",
+            "1",
+            "--format",
+            "json",
+        ],
+        Duration::from_secs(40),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("was not asked again"), "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let results = report["results"].as_array().expect("results");
+    let not_asked = results
+        .iter()
+        .filter(|r| {
+            r["status"] == "skipped"
+                && r["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("not asked"))
+        })
+        .count();
+    let failed = results.iter().filter(|r| r["status"] == "failed").count();
+    // Three time-outs, and the wrong answers of the restarted engine in between.
+    assert!(failed <= 6, "{failed} checks waited for the engine");
+    assert!(
+        not_asked > results.len() / 2,
+        "{not_asked} of {}",
+        results.len()
+    );
+}
+
+/// The ids of the processes whose parent is `pid`.
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(id) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{id}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+        let after = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+        let ppid = after
+            .split_whitespace()
+            .nth(1)
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid == Some(pid) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// Whether process `pid` is still alive (a zombie waiting for its reaper is not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            let after = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+            !after.trim_start().starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{what} never happened"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, signal: i32) {
+    // SAFETY: kill(2) sends a signal to our own child, which is not reaped yet.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+}
+
+#[test]
+fn signals_stop_the_engine_and_exit_128_plus_the_signal() {
+    let dir = scratch("signals");
+    let engine = chatter(&dir);
+    for (sig, exit) in [
+        (libc::SIGINT, 130),
+        (libc::SIGTERM, 143),
+        (libc::SIGHUP, 129),
+    ] {
+        let child = command(&["diff", "2", "--engine", &engine, "--timeout", "60"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        let mut engines = Vec::new();
+        wait_for("the engine's start", || {
+            engines = children_of(child.id());
+            !engines.is_empty()
+        });
+        // Let it chatter, so that a child `sleep` of its group runs too.
+        std::thread::sleep(Duration::from_millis(300));
+        let group: Vec<u32> = engines.iter().flat_map(|&e| children_of(e)).collect();
+        signal(&child, sig);
+        let o = finish(child, Duration::from_secs(20), "interrupted diff");
+        assert_eq!(o.status.code(), Some(exit), "{}", stderr(&o));
+        assert!(
+            stderr(&o).ends_with(": 1 engine stopped\n")
+                && stderr(&o).contains("interrupted by SIG"),
+            "{}",
+            stderr(&o)
+        );
+        for pid in engines.iter().chain(&group) {
+            wait_for(&format!("the end of engine process {pid}"), || !alive(*pid));
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_report_leaves_no_temporary_file() {
+    let dir = scratch("interrupted");
+    let report = dir.join("report.xml");
+    let child = command(&[
+        "check",
+        "suites",
+        "--slow",
+        "-j",
+        "1",
+        "--format",
+        "junit",
+        "--output",
+        report.to_str().expect("utf-8"),
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("starts");
+    wait_for("the temporary report", || !leftovers(&dir).is_empty());
+    let temp = leftovers(&dir);
+    assert!(
+        temp[0].starts_with(".report.xml.") && !temp[0].ends_with(".yaml"),
+        "{temp:?}"
+    );
+    signal(&child, libc::SIGINT);
+    let o = finish(child, Duration::from_secs(20), "interrupted check");
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "cvperft: interrupted by SIGINT: 1 temporary file removed\n"
+    );
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+    assert!(!report.exists());
+}

@@ -1,0 +1,204 @@
+//! What the diagram and browser tests share: running the binary, a report from a faulty
+//! engine, and reading a FEN's squares without the library (so a drawn board is compared with
+//! the FEN, not with the code that drew it).
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const CVPERFT: &str = env!("CARGO_BIN_EXE_cvperft");
+
+/// What a run of the binary printed and returned.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the binary from the repository root.
+pub fn cvperft(args: &[&str]) -> Run {
+    let out = Command::new(CVPERFT)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the cvperft binary runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A fresh, empty directory under the system's temporary directory.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cvperft-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Board size of a variant.
+pub fn board_size(variant: &str) -> (u8, u8) {
+    match variant {
+        "silver-elephant" => (10, 8),
+        "bachelor-kamil" => (9, 8),
+        "pink-panther" => (7, 7),
+        _ => (8, 8),
+    }
+}
+
+/// What a FEN puts on each square (`e4` -> `N`, `d4` -> `*`, `a1` -> `+R`), in each hand
+/// (letters sorted, White's then Black's) and which side moves.
+pub struct FenBoard {
+    pub squares: BTreeMap<String, String>,
+    pub hands: [String; 2],
+    pub side: &'static str,
+}
+
+/// Reads a FEN's board, hands and side.
+pub fn read_fen(fen: &str, files: u8, ranks: u8) -> FenBoard {
+    let board_field = fen.split_whitespace().next().expect("board field");
+    let (board, hand) = match board_field.split_once('[') {
+        Some((b, h)) => (b, h.trim_end_matches(']')),
+        None => (board_field, ""),
+    };
+    let mut squares = BTreeMap::new();
+    let rows: Vec<&str> = board.split('/').collect();
+    assert_eq!(rows.len(), usize::from(ranks), "{fen}");
+    for (i, row) in rows.iter().enumerate() {
+        let rank = usize::from(ranks) - i;
+        let mut file = 0u8;
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(mut n) = c.to_digit(10) {
+                if let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    n = n * 10 + d;
+                    chars.next();
+                }
+                file += n as u8;
+                continue;
+            }
+            let piece = if c == '+' {
+                format!("+{}", chars.next().expect("letter after +"))
+            } else {
+                c.to_string()
+            };
+            squares.insert(format!("{}{rank}", (b'a' + file) as char), piece);
+            file += 1;
+        }
+        assert_eq!(file, files, "{fen}: rank {rank}");
+    }
+    let sorted = |upper: bool| -> String {
+        let mut letters: Vec<char> = hand
+            .chars()
+            .filter(|c| c.is_ascii_uppercase() == upper && c.is_ascii_alphabetic())
+            .collect();
+        letters.sort_unstable();
+        letters.into_iter().collect()
+    };
+    let side = if fen.split_whitespace().nth(1) == Some("b") {
+        "black"
+    } else {
+        "white"
+    };
+    FenBoard {
+        squares,
+        hands: [sorted(true), sorted(false)],
+        side,
+    }
+}
+
+/// Whether a square is light: a1 is dark, (file + rank) counted from 1 odd is light.
+pub fn is_light(square: &str) -> bool {
+    let file = u32::from(square.as_bytes()[0] - b'a') + 1;
+    let rank: u32 = square[1..].parse().expect("rank");
+    (file + rank) % 2 == 1
+}
+
+/// The arguments of a `check` whose engine never promotes to a Knight: a few seconds, failing
+/// cases in five games (chess, Silver Elephant, Bachelor Kamil, Cerimon, Pink Panther).
+pub fn faulty_check_args(engine: &str) -> Vec<String> {
+    [
+        "check",
+        "suites",
+        "--filter",
+        "promot",
+        "--max-nodes",
+        "5000",
+        "--engine",
+        engine,
+        "--protocol",
+        "perftree",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// The engine command for [`faulty_check_args`].
+pub fn faulty_engine() -> String {
+    format!("{CVPERFT} perftree -v {{variant}} --inject no-promotion-to-knight")
+}
+
+/// Runs the faulty check as HTML into `path`, then as JSON, and returns the HTML and the
+/// failing cases (`variant::suite::case`, sorted) the JSON report names.
+pub fn faulty_check(path: &Path) -> (String, Vec<String>) {
+    let engine = faulty_engine();
+    let mut args = faulty_check_args(&engine);
+    args.extend([
+        "--format".into(),
+        "html".into(),
+        "--output".into(),
+        path.display().to_string(),
+    ]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = cvperft(&refs);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let html = std::fs::read_to_string(path).expect("report written");
+    let mut args = faulty_check_args(&engine);
+    args.extend(["--format".into(), "json".into()]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let json = cvperft(&refs);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json report");
+    let mut failing: Vec<String> = report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| matches!(r["status"].as_str(), Some("failed" | "unexpected-pass")))
+        .map(|r| {
+            format!(
+                "{}::{}::{}",
+                r["variant"].as_str().unwrap_or(""),
+                r["suite"].as_str().unwrap_or(""),
+                r["case"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    failing.sort();
+    failing.dedup();
+    (html, failing)
+}
+
+/// The FEN and page of `diff` finding the planted en-passant fault two plies down.
+pub const EP_FEN: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+
+/// Runs that `diff` with `extra` arguments.
+pub fn ep_diff(extra: &[&str]) -> Run {
+    let engine = format!("{CVPERFT} perftree --inject no-en-passant");
+    let mut args = vec![
+        "diff",
+        "3",
+        "-v",
+        "chess",
+        "--fen",
+        EP_FEN,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ];
+    args.extend_from_slice(extra);
+    cvperft(&args)
+}
