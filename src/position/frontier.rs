@@ -6,7 +6,7 @@
 use super::Position;
 use super::generate::MoveSink;
 use super::legality::Legality;
-use super::moves::Move;
+use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
 use crate::variant::{GameEnd, Variant, Width};
 
@@ -60,7 +60,16 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
     fn add(&mut self, pos: &Position<B>, m: Move) {
         match pos.quick_legal(&m, self.legality) {
             Some(false) => {}
-            Some(true) => self.total += count_after(pos, m),
+            Some(true) => {
+                if m.flags == flags::DOUBLE_STEP
+                    && m.promotion == 0
+                    && self.replies.double_step_reusable(pos, &m)
+                {
+                    self.total += self.replies.after_each(pos, std::iter::once(m));
+                } else {
+                    self.total += count_after(pos, m);
+                }
+            }
             None => {
                 let next = pos.play(m);
                 if !next.royal_attacked(pos.side) {
@@ -105,7 +114,9 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
         if !plain.is_empty() {
             let reused = self.replies.reusable(pos, from, plain);
             if !reused.is_empty() {
-                self.total += self.replies.after_each(pos, from, reused);
+                self.total += self
+                    .replies
+                    .after_each(pos, reused.map(|sq| Move::new(from, sq)));
                 plain &= !reused;
             }
         }
@@ -273,19 +284,35 @@ impl<B: Width> Replies<B> {
         })
     }
 
-    /// The replies after the piece on `from` moves to each square of `to` (all reusable).
-    fn after_each(&mut self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> u64 {
-        let count = *self.count.get_or_insert_with(|| pos.passed().count_moves());
-        if !self.decided {
-            return count * to.count() as u64;
+    /// Whether the double step `m` (legal) may take the replies of the position with the turn
+    /// passed: as a quiet move, and no pawn of the opponent can take it en passant (so the
+    /// en-passant square it sets adds no reply).
+    fn double_step_reusable(&self, pos: &Position<B>, m: &Move) -> bool {
+        if self.reusable(pos, m.from, Bitboard::of(m.to)).is_empty() {
+            return false;
         }
-        let mut total = 0;
-        for sq in to {
-            if pos.play(Move::new(from, sq)).decided().is_none() {
-                total += count;
+        let v = pos.rules.variant;
+        let them = pos.side.flip();
+        let ep = Square((m.from.0 + m.to.0) / 2);
+        let mut pawns = v.pawn_kinds & pos.kinds[them.index()];
+        while pawns != 0 {
+            let k = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            let takers = v.leap_attackers[Variant::slot(k, them, ep)].to::<B>();
+            if takers.intersects(pos.pieces_of(k, them)) {
+                return false;
             }
         }
-        total
+        true
+    }
+
+    /// The replies after each of `moves` (all reusable).
+    fn after_each(&mut self, pos: &Position<B>, moves: impl Iterator<Item = Move>) -> u64 {
+        let count = *self.count.get_or_insert_with(|| pos.passed().count_moves());
+        if !self.decided {
+            return count * moves.count() as u64;
+        }
+        moves.filter(|&m| pos.play(m).decided().is_none()).count() as u64 * count
     }
 }
 
