@@ -1,76 +1,161 @@
 #!/usr/bin/env bash
-# Prints cvperft's time and leaf rate on the start position of every variant `cvperft variants`
-# lists, one ply deeper than its bench depth in benches/depths.txt and with the rule options
-# given there, then each variant's leaf rate against Silver Elephant's, and for chess the same
-# run by second engines (Debian's stockfish and fairy-stockfish, `go perft`) with the ratio of
-# times, all from one run each.
-# Usage: ci/bench.sh [--quick]   (--quick: one depth less everywhere)
-# Counts are printed too, so a wrong generator cannot look fast.
+# Times cvperft on the start position of every variant `cvperft variants` lists, at the bench
+# depth benches/depths.txt gives it (its third word, or one ply deeper than the criterion depth)
+# with the rule options given there, plus chess Kiwipete; prints each variant's leaf rate against
+# Silver Elephant's, and for chess the same counts by Debian's stockfish (`go perft`) with the
+# ratio of times. With --baseline, every position is also counted by the binary of a named
+# commit (built in a temporary worktree) or a given binary, and each ratio is ours against it.
+#
+# Usage: ci/bench.sh [--quick] [--baseline COMMIT|BINARY] [--rounds N]
+#   --quick      one ply less everywhere
+#   --baseline   a commit (any git revision) or the path of a cvperft binary
+#   --rounds N   N rounds (default 1); in each, the engines run one after the other on each
+#                position, starting with a different one every round (A B, B A, ...), and the
+#                medians over the rounds are printed with their ratios and the spread
+#
+# Counts are compared: a count that differs between engines is printed and the script exits 1,
+# so a wrong generator cannot look fast. Exit 2 on a usage error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+quick=0 rounds=1 baseline=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    --baseline) baseline=${2:?--baseline needs a commit or a binary}; shift ;;
+    --rounds) rounds=${2:?--rounds needs a number}; shift ;;
+    *) echo "ci/bench.sh: unknown argument '$1' (usage: ci/bench.sh [--quick] [--baseline COMMIT|BINARY] [--rounds N])" >&2; exit 2 ;;
+  esac
+  shift
+done
+case $rounds in ''|*[!0-9]*|0) echo "ci/bench.sh: --rounds takes a positive whole number, not '$rounds'" >&2; exit 2 ;; esac
+
 cargo build --release --quiet
 CV=./target/release/cvperft
-quick=0; [ "${1:-}" = "--quick" ] && quick=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The baseline binary: a path as given, or a commit built in a temporary worktree (its own
+# target directory, so this checkout's build is untouched).
+BASE=""
+if [ -n "$baseline" ]; then
+  if [ -f "$baseline" ] && [ -x "$baseline" ]; then
+    BASE=$baseline
+  else
+    rev=$(git rev-parse --verify --quiet "$baseline^{commit}") || {
+      echo "ci/bench.sh: --baseline '$baseline' is neither an executable file nor a commit" >&2; exit 2; }
+    echo "building the baseline $rev in a temporary worktree ..."
+    git worktree add --quiet --detach "$tmp/wt" "$rev"
+    (cd "$tmp/wt" && cargo build --release --quiet)
+    cp "$tmp/wt/target/release/cvperft" "$tmp/cvperft-baseline"
+    git worktree remove --force "$tmp/wt"
+    BASE=$tmp/cvperft-baseline
+  fi
+fi
+SF=$(command -v stockfish || true)
+[ -z "$SF" ] && [ -x /usr/games/stockfish ] && SF=/usr/games/stockfish
 
 now() { date +%s.%N; }
-row() { printf '%-18s %-6s %14s %9.3f s %12.0f leaves/s  %s\n' "$@"; }
 
-run_ours() { # variant depth [options...]
-  local v=$1 d=$(( $2 - quick )); shift 2
-  local t0 t1 n; t0=$(now); n=$($CV perft "$d" -v "$v" "$@"); t1=$(now)
-  local s; s=$(echo "$t1 - $t0" | bc -l)
-  RATE=$(echo "$n / $s" | bc -l)
-  row "$v" "d$d" "$n" "$s" "$RATE" "cvperft ${*:-}"
-  LAST=$s
+# The positions: name, depth, then cvperft's arguments after the depth.
+KIWIPETE="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+names=() depths=() args=()
+while read -r v rest; do
+  # shellcheck disable=SC2086 # the options are words
+  set -- $rest
+  d=$(( $1 + 1 )); shift
+  case ${1:-} in ''|-*) ;; *) d=$1; shift ;; esac
+  names+=("$v"); depths+=($(( d - quick ))); args+=("-v $v $*")
+done < <($CV variants | awk '/^[a-z]/ { print $1 }' | while read -r v; do
+  line=$(awk -v v="$v" '$1 == v { $1 = ""; print; found = 1 } END { if (!found) print 3 }' benches/depths.txt)
+  echo "$v $line"
+done)
+names+=(kiwipete); depths+=($(( 5 - quick ))); args+=(""); kiwi=$(( ${#names[@]} - 1 ))
+
+# One timed count: engine (ours, base, stockfish), position index; sets COUNT and SECS.
+run() {
+  local e=$1 i=$2 d=${depths[$2]} t0 t1
+  t0=$(now)
+  case $e in
+    ours|base)
+      local bin=$CV; [ "$e" = base ] && bin=$BASE
+      # stderr kept apart (no progress bar; older binaries have no --quiet), shown on failure.
+      if [ "$i" = "$kiwi" ]; then set -- --fen "$KIWIPETE"
+      else
+        # shellcheck disable=SC2086 # the arguments are words
+        set -- ${args[$i]}
+      fi
+      COUNT=$($bin perft "$d" "$@" 2>"$tmp/err") || {
+        echo "ci/bench.sh: $bin perft $d $* failed:" >&2; cat "$tmp/err" >&2; exit 2; } ;;
+    stockfish)
+      local pos="startpos"; [ "$i" = "$kiwi" ] && pos="fen $KIWIPETE"
+      COUNT=$(printf 'uci\nisready\nposition %s\ngo perft %s\nquit\n' "$pos" "$d" | "$SF" | awk '/^Nodes searched/ { print $3 }') ;;
+  esac
+  t1=$(now)
+  SECS=$(echo "$t1 - $t0" | bc -l)
 }
 
-# A variant's line of benches/depths.txt without its name: the depth, then options (depth 3
-# when the variant has no line).
-bench_line() {
-  awk -v v="$1" '$1 == v { $1 = ""; print; found = 1 } END { if (!found) print 3 }' benches/depths.txt
+engines_of() { # position index: the engines that count it
+  local e="ours"
+  [ -n "$BASE" ] && e="$e base"
+  if [ -n "$SF" ] && { [ "${names[$1]}" = chess ] || [ "$1" = "$kiwi" ]; }; then e="$e stockfish"; fi
+  echo "$e"
 }
 
-echo "variant            depth          leaves      time          rate  engine"
-declare -A rates
-ids=$($CV variants | awk '/^[a-z]/ { print $1 }')
-for v in $ids; do
-  # shellcheck disable=SC2046 # the options are words
-  set -- $(bench_line "$v")
-  depth=$1; shift
-  run_ours "$v" $(( depth + 1 )) "$@"
-  rates[$v]=$RATE
-  if [ "$v" = chess ]; then ours_chess=$LAST; fi
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+declare -A times counts
+bad=0
+for r in $(seq 1 "$rounds"); do
+  echo "round $r of $rounds"
+  for i in "${!names[@]}"; do
+    read -ra es <<< "$(engines_of "$i")"
+    # Rotate the order each round, so that no engine always runs first.
+    n=${#es[@]}; order=()
+    for j in $(seq 0 $(( n - 1 ))); do order+=("${es[$(( (j + r - 1) % n ))]}"); done
+    for e in "${order[@]}"; do
+      run "$e" "$i"
+      times[$i,$e]="${times[$i,$e]:-} $SECS"
+      printf '  %-16s d%-2s %-9s %14s %8.3f s\n' "${names[$i]}" "${depths[$i]}" "$e" "$COUNT" "$SECS"
+      if [ -n "${counts[$i]:-}" ] && [ "${counts[$i]}" != "$COUNT" ]; then
+        echo "  COUNT MISMATCH: ${names[$i]} d${depths[$i]}: $e counted $COUNT, before ${counts[$i]}"
+        bad=1
+      fi
+      counts[$i]=${counts[$i]:-$COUNT}
+    done
+  done
+done
+
+echo
+echo "medians over $rounds round(s) (min-max), one thread, no hash; ratio = other's median / ours"
+printf '%-16s %-3s %14s %22s %11s %30s %30s\n' position d leaves "cvperft" "M leaves/s" "baseline (ratio)" "stockfish (ratio)"
+declare -A rate
+for i in "${!names[@]}"; do
+  # shellcheck disable=SC2086
+  spread() { echo $1 | tr ' ' '\n' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }'; }
+  ours=$(echo ${times[$i,ours]} | tr ' ' '\n' | median)
+  rate[$i]=$(echo "${counts[$i]} / $ours / 1000000" | bc -l)
+  line=$(printf '%-16s %-3s %14s %8.3f s (%s) %11.1f' "${names[$i]}" "${depths[$i]}" "${counts[$i]}" "$ours" "$(spread "${times[$i,ours]}")" "${rate[$i]}")
+  for e in base stockfish; do
+    if [ -n "${times[$i,$e]:-}" ]; then
+      m=$(echo ${times[$i,$e]} | tr ' ' '\n' | median)
+      line="$line $(printf '%8.3f s (%s) %5.2fx' "$m" "$(spread "${times[$i,$e]}")" "$(echo "$m / $ours" | bc -l)")"
+    else
+      line="$line $(printf '%30s' -)"
+    fi
+  done
+  echo "$line"
 done
 # Issue 11 asks the fairy variants to count within 2x of Silver Elephant's leaf rate.
-for v in $ids; do
-  if [ "$v" = silver-elephant ]; then continue; fi
-  echo "  silver-elephant's leaf rate / $v's, from this run: $(printf "%.2f" "$(echo "${rates[silver-elephant]} / ${rates[$v]}" | bc -l)")"
+for i in "${!names[@]}"; do
+  [ "${names[$i]}" = silver-elephant ] && se=$i
 done
-
-# A second engine's `go perft` on chess, from one run each, with the ratio of times.
-uci_perft() { # engine depth
-  printf 'uci\nisready\nposition startpos\ngo perft %s\nquit\n' "$2" | "$1" | awk '/^Nodes searched/ {print $3}'
-}
-compare_chess() { # name path
-  local d=$(( 6 - quick )) t0 t1 n s
-  t0=$(now); n=$(uci_perft "$2" "$d"); t1=$(now)
-  s=$(echo "$t1 - $t0" | bc -l)
-  row chess "d$d" "$n" "$s" "$(echo "$n / $s" | bc -l)" "$1 ($2)"
-  echo "  ratio of times, cvperft / $1 on chess d$d: $(printf "%.2f" "$(echo "$ours_chess / $s" | bc -l)")"
-}
-found=0
-for name in stockfish fairy-stockfish; do
-  path=$(command -v "$name" || true)
-  [ -z "$path" ] && [ -x "/usr/games/$name" ] && path=/usr/games/$name
-  if [ -n "$path" ]; then compare_chess "$name" "$path"; found=1; fi
-done
-[ "$found" = 1 ] || echo "no second engine: install Debian's stockfish or fairy-stockfish for the chess comparison"
-
-# Debian's fairy-stockfish is too old to load these variants, and pyffish has no perft, so the
-# Fairy-Stockfish figures for them are the anchors issue 11 records for this kind of machine
-# (pyffish 0.0.90's engine, whole `go perft` run), printed for reference, not measured here.
-if [ "$quick" = 0 ]; then
-  echo "anchors (issue 11, Fairy-Stockfish from pyffish 0.0.90, not measured by this script):"
-  echo "  silver-elephant d5 31059699 in 2.56 s; bachelor-kamil d6 438272041 in 40.5 s;"
-  echo "  cerimon d5 without resurrection 80354067 in 6.28 s; chess d6 119060324 in 4.8 s"
+if [ -n "${se:-}" ]; then
+  for i in "${!names[@]}"; do
+    case ${names[$i]} in chess|kiwipete|silver-elephant) continue ;; esac
+    printf "silver-elephant's leaf rate / %s's: %.2f\n" "${names[$i]}" "$(echo "${rate[$se]} / ${rate[$i]}" | bc -l)"
+  done
 fi
+[ -z "$BASE" ] && echo "no --baseline: no ratios against a baseline"
+[ -z "$SF" ] && echo "no stockfish found: install Debian's stockfish for the chess comparison"
+exit $bad

@@ -26,9 +26,34 @@ fn perft_at<B: Width>(pos: &Position<B>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
+        2 => pos.count_two_plies(),
         _ => {
             let mut total = 0;
             pos.for_each_legal(|_, next| total += perft_at(next, depth - 1));
+            total
+        }
+    }
+}
+
+/// [`perft`] counted ply by ply: every interior node lists its moves and makes each, and only
+/// the last ply is bulk-counted, without the merged last plies of [`perft`]
+/// ([`Position::count_two_plies`]). For cross-checking them.
+pub fn perft_plain(pos: &Position, depth: u32) -> u64 {
+    if pos.variant().narrow {
+        perft_plain_at(&pos.narrowed(), depth)
+    } else {
+        perft_plain_at(pos, depth)
+    }
+}
+
+/// [`perft_plain`] on positions kept in `B`.
+fn perft_plain_at<B: Width>(pos: &Position<B>, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal(),
+        _ => {
+            let mut total = 0;
+            pos.for_each_legal(|_, next| total += perft_plain_at(next, depth - 1));
             total
         }
     }

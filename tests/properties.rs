@@ -7,8 +7,9 @@
 //! and option value is exercised in every run.
 //!
 //! The properties: FEN round-trip; move-text round-trip (compound parts in any order too);
-//! divide sums to perft; deep-perft keys keep counts; perft of the generator equals perft of a slow brute-force legality
-//! filter; colour-flipped positions give equal counts where the rules are colour-symmetric.
+//! divide sums to perft; deep-perft keys keep counts; perft of the generator equals perft of a
+//! slow brute-force legality filter; colour-flipped positions give equal counts where the rules
+//! are colour-symmetric; the merged last plies of perft count as the plain ply-by-ply counter.
 //!
 //! Case counts are modest so `cargo test --release` stays fast; `PROPTEST_CASES=N` raises them
 //! for a deeper run.
@@ -16,7 +17,7 @@
 use cvperft::deep::keys::exact_key;
 use cvperft::geometry::Square;
 use cvperft::notation::{move_text, normalise_move_text, parse_move, parse_position, to_fen};
-use cvperft::perft::{HashTable, divide, perft, perft_hashed};
+use cvperft::perft::{HashTable, divide, perft, perft_hashed, perft_plain};
 use cvperft::piece::{Atom, Movement, parse_betza};
 use cvperft::position::{Move, Position, Setup, flags};
 use cvperft::variant::{Colour, GameEnd, HandKind, MovementSpec, Rules, Wing};
@@ -431,6 +432,26 @@ proptest! {
             let slow = sorted_texts(&pos, brute_legal(&pos).into_iter().map(|(m, _)| m));
             prop_assert_eq!(fast, slow, "{:?}: {}", config.rules, fen);
             prop_assert_eq!(perft(&pos, 2), brute_perft(&pos, 2), "{:?}: {}", config.rules, fen);
+        }
+    }
+
+    /// Perft with its last two plies merged (one pass at the parent of the counted positions,
+    /// replies reused after quiet moves that cannot change them) counts as the plain counter
+    /// that lists and makes every move: perft 2 at every position of the game, perft 3 at its
+    /// end.
+    #[test]
+    fn merged_plies_count_as_plain_ones(walk_bytes in bytes(60)) {
+        for config in configs() {
+            let positions = walk(&config, &walk_bytes);
+            for pos in &positions {
+                prop_assert_eq!(
+                    perft(pos, 2), perft_plain(pos, 2), "{:?}: {}", config.rules, to_fen(pos)
+                );
+            }
+            let end = positions.last().expect("at least the start");
+            prop_assert_eq!(
+                perft(end, 3), perft_plain(end, 3), "{:?}: {}", config.rules, to_fen(end)
+            );
         }
     }
 

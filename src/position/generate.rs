@@ -3,9 +3,10 @@
 //! [`MoveSink`] (a list, or the perft leaf counter).
 
 use super::Position;
+use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
-use crate::variant::{SlotMoves, Variant, Width, Wing};
+use crate::variant::{CastleFiles, CastleSpec, Colour, SlotMoves, Variant, Width, Wing};
 
 /// Receives generated moves.
 pub trait MoveSink<B: Width> {
@@ -22,6 +23,15 @@ pub trait MoveSink<B: Width> {
         last_rank: Bitboard<B>,
     ) {
         add_one_by_one(self, pos, from, to, promotions, last_rank);
+    }
+    /// A move known to be legal (by [`MoveSink::legality`]).
+    fn add_legal(&mut self, pos: &Position<B>, m: Move) {
+        self.add(pos, m);
+    }
+    /// What the sink knows of the legality of the side to move's moves, if anything: with it,
+    /// castlings are decided without making them and given to [`MoveSink::add_legal`].
+    fn legality(&self) -> Option<&Legality<B>> {
+        None
     }
     /// Counts the variant's special moves itself instead of being given them one by one
     /// ([`FastPathsAt::count_legal`](crate::variant::FastPathsAt::count_legal)); false (the
@@ -328,42 +338,69 @@ impl<B: Width> Position<B> {
         let us = self.side;
         let blockers = self.occupied() | self.neutral;
         let mut in_check = None;
-        for wing in Wing::BOTH {
-            if !self.has_castling(us, wing) {
-                continue;
-            }
-            let Some(c) = self.rules.castles[us.index()][wing as usize] else {
-                continue;
-            };
-            let files = self.rules.castle_files[us.index()][wing as usize];
+        for (wing, c, files) in self.held_castlings(us) {
             let rank = c.king_from.rank();
             if blockers.intersects(Bitboard::on_rank(files.empty, rank).to()) {
                 continue;
             }
-            if !not_in_check && *in_check.get_or_insert_with(|| self.in_check()) {
+            // With table attacks alone, the sink's legality decides castling.
+            let decided = sink
+                .legality()
+                .filter(|_| self.rules.variant.fast_legality)
+                .copied();
+            let checked = match &decided {
+                Some(l) => l.check_mask != Bitboard::ALL,
+                None => !not_in_check && *in_check.get_or_insert_with(|| self.in_check()),
+            };
+            if checked {
                 return;
             }
-            let mut passed = files.passed;
-            let mut through_attack = false;
-            while passed != 0 {
-                let file = passed.trailing_zeros() as u8;
-                passed &= passed - 1;
-                if self.attacked(Square::new(file, rank), us.flip()) {
-                    through_attack = true;
-                    break;
-                }
-            }
-            if through_attack {
-                continue;
-            }
+            let mut passed = Bitboard::on_rank(files.passed, rank).to::<B>();
             let mut m = Move::new(c.king_from, c.king_to);
             m.flags = if wing == Wing::King {
                 flags::CASTLE_KING
             } else {
                 flags::CASTLE_QUEEN
             };
-            sink.add(self, m);
+            match decided {
+                // Not in check: a slide onto a passed square through the King's would check
+                // it, so the King may be lifted; on its destination, the Rook moved too.
+                Some(l) => {
+                    if passed.any(|sq| self.royal_target_attacked(sq, &l)) {
+                        continue;
+                    }
+                    if !self.castling_lands_attacked(&c, &l) {
+                        sink.add_legal(self, m);
+                    }
+                }
+                None => {
+                    if passed.any(|sq| self.attacked(sq, us.flip())) {
+                        continue;
+                    }
+                    sink.add(self, m);
+                }
+            }
         }
+    }
+
+    /// `colour`'s castlings whose right it holds: the wing, the castling and its files (on
+    /// the King's rank) that must be empty or that the King passes over.
+    #[inline(always)]
+    pub(super) fn held_castlings(
+        &self,
+        colour: Colour,
+    ) -> impl Iterator<Item = (Wing, CastleSpec, CastleFiles)> + '_ {
+        Wing::BOTH.into_iter().filter_map(move |wing| {
+            if !self.has_castling(colour, wing) {
+                return None;
+            }
+            let c = self.rules.castles[colour.index()][wing as usize]?;
+            Some((
+                wing,
+                c,
+                self.rules.castle_files[colour.index()][wing as usize],
+            ))
+        })
     }
 
     /// The side to move's set-up placements while it has pieces in hand, in a variant with

@@ -80,6 +80,12 @@ impl<B: Width> Position<B> {
         if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
             return 0;
         }
+        self.count_moves()
+    }
+
+    /// The number of legal moves whatever the variant's own decision, when moves are not
+    /// expanded.
+    pub(super) fn count_moves(&self) -> u64 {
         let us = self.side;
         let mut legality = Legality::EMPTY;
         match self.legality_into(&mut legality) {
@@ -134,7 +140,7 @@ impl<B: Width> Position<B> {
     /// Whether moves may have variants here: the variant expands moves and the side to move
     /// holds a piece of a kind its expansions may place.
     #[inline(always)]
-    fn may_expand(&self) -> bool {
+    pub(super) fn may_expand(&self) -> bool {
         let v = self.rules.variant;
         if !v.expands {
             return false;

@@ -6,7 +6,7 @@ use super::Position;
 use super::generate::{GenContext, MoveSink, moves_onto};
 use super::moves::{Move, NO_SQUARE, flags};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
-use crate::variant::{FastPathsAt, LeapSet, Variant, Width};
+use crate::variant::{CastleSpec, FastPathsAt, LeapSet, Variant, Width};
 
 /// Most pins [`Position::legality`] records; with more, every move is made and tested. Four
 /// keep [`Legality`] at 128 bytes, which is copied without a call to `memcpy`.
@@ -243,6 +243,39 @@ impl<B: Width> Position<B> {
                 .is_empty()
     }
 
+    /// Whether the side to move's royal piece, castling by `c`, would be attacked where it
+    /// lands (the King and the Rook moved), when `l` decides with table attacks alone.
+    #[inline(always)]
+    pub(super) fn castling_lands_attacked(&self, c: &CastleSpec, l: &Legality<B>) -> bool {
+        let blockers = ((self.occupied() | self.neutral)
+            & !Bitboard::of(c.king_from)
+            & !Bitboard::of(c.rook_from))
+            | Bitboard::of(c.rook_to);
+        let by = self.side.flip();
+        !self
+            .table_attackers(c.king_to, by, blockers, l.enemy_dirs, l.enemy_sliders, true)
+            .is_empty()
+    }
+
+    /// The squares of `to` the piece on `from` (not a [`Legality::tested`] one) may move to by
+    /// plain moves as far as its royalty and pins go; the moves of other pieces than the royal
+    /// one must still end on [`Legality::check_mask`].
+    #[inline(always)]
+    pub(super) fn legal_targets(
+        &self,
+        l: &Legality<B>,
+        from: Square,
+        to: Bitboard<B>,
+    ) -> Bitboard<B> {
+        if l.royals.has(from) {
+            to.filter_squares(|sq| !self.royal_target_attacked(sq, l))
+        } else if l.pinned.has(from) {
+            to & l.pin_mask(self.rules.variant, from)
+        } else {
+            to
+        }
+    }
+
     /// The number of legal moves when `l` decides legality: leaps of pieces neither royal nor
     /// pinned are counted as sets (one shift and one popcount per leap vector), everything else
     /// piece by piece.
@@ -362,6 +395,14 @@ struct LeafCounter<'a, B: Width> {
 
 impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
     #[inline(always)]
+    fn legality(&self) -> Option<&Legality<B>> {
+        Some(self.legality)
+    }
+    #[inline(always)]
+    fn add_legal(&mut self, _pos: &Position<B>, _m: Move) {
+        self.count += 1;
+    }
+    #[inline(always)]
     fn count_special_moves(&mut self, pos: &Position<B>) -> bool {
         if self.legality.check_mask != Bitboard::ALL {
             return false;
@@ -402,13 +443,7 @@ impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
             OneByOne(self).add_targets(pos, from, tested, promotions, last_rank);
             to &= !tested;
         }
-        let to = if self.legality.royals.has(from) {
-            to.filter_squares(|sq| !pos.royal_target_attacked(sq, self.legality))
-        } else if self.legality.pinned.has(from) {
-            to & self.legality.pin_mask(pos.rules.variant, from)
-        } else {
-            to
-        };
+        let to = pos.legal_targets(self.legality, from, to);
         self.count += moves_onto(to, last_rank, promotions.len());
     }
 }

@@ -12,10 +12,13 @@
 //! * `legality`: deciding legality from pins and checks without making moves ([`Legality`]),
 //!   and the perft leaf counter built on it;
 //! * `legal`: the legal moves, their number, and the end of the game;
+//! * `frontier`: perft 2 in one pass, reusing the opponent's replies where a move cannot
+//!   change them;
 //! * `make`: playing a move;
 //! * `zobrist`: the position's hash key.
 
 mod attacks;
+mod frontier;
 mod generate;
 mod legal;
 mod legality;

@@ -44,6 +44,7 @@ impl Variant {
             .iter()
             .map(|rides| rides.iter().filter(|r| r.range != 255).copied().collect())
             .collect();
+        let uneven_leap_kinds = uneven_leap_kinds(&spec, &placed);
         let mut variant = Variant {
             geometry,
             slot_moves,
@@ -67,6 +68,7 @@ impl Variant {
             royal_kinds: kinds.royal_kinds,
             uncapturable_kinds: kinds.uncapturable_kinds,
             pawn_kinds: kinds.pawn_kinds,
+            uneven_leap_kinds,
             any_leap_attackers: kinds.any_leap_attackers,
             capture_dirs: kinds.capture_dirs,
             slider_kinds: kinds.slider_kinds,
@@ -278,6 +280,23 @@ fn lame_path(g: &Geometry, from: Square, dx: i32, dy: i32) -> Vec<Square> {
         path.push(sq);
     }
     path
+}
+
+/// Per colour, the kinds some of whose leaps depend on what stands on the target or on a path
+/// (see [`Variant::uneven_leap_kinds`]).
+fn uneven_leap_kinds(spec: &VariantSpec, placed: &Placed) -> [u16; 2] {
+    let mut bits = [0u16; 2];
+    for k in 0..spec.pieces.len() {
+        for colour in Colour::BOTH {
+            let base = Variant::slot(k as u8, colour, Square(0));
+            let uneven = (base..base + SQUARE_COUNT).any(|slot| {
+                placed.leap_quiet[slot] != placed.leap_capture[slot]
+                    || !placed.special_leaps[slot].is_empty()
+            });
+            bits[colour.index()] |= u16::from(uneven) << k;
+        }
+    }
+    bits
 }
 
 /// The lines slides run along.

@@ -66,6 +66,11 @@ pub struct Variant {
     pub uncapturable_kinds: u16,
     /// The pawn kinds, as bits.
     pub pawn_kinds: u16,
+    /// Per colour: the kinds whose leaps depend on what stands on the target (a quiet leap
+    /// that does not capture there, or the reverse, on some square) or on a path (special
+    /// leaps), as bits. The other kinds' leaps go to the same squares whether these hold an
+    /// enemy piece or nothing.
+    pub uneven_leap_kinds: [u16; 2],
     /// Per (colour, square): every square from which some piece of that colour could capture
     /// on it by a plain leap, whatever its kind.
     pub any_leap_attackers: Vec<Bitboard>,
@@ -123,6 +128,41 @@ static FROM_BIT: [u128; 128] = {
     }
     t
 };
+
+/// Squares along the rays of `rays` (per direction and square) from `sq`, in the directions of
+/// `rising` (whose rays' indices grow) and `falling`, each up to and including its first square
+/// of `blockers`.
+#[inline(always)]
+fn reach<B: Bits>(
+    rays: &[Bitboard],
+    rising: u16,
+    falling: u16,
+    sq: Square,
+    blockers: Bitboard<B>,
+) -> Bitboard<B> {
+    let mut reach = B::ZERO;
+    // Along a ray whose indices grow, the squares up to the first blocker are the bits up to
+    // the lowest hit: `hits ^ (hits - 1)` (every bit when nothing is hit).
+    let mut up = rising;
+    while up != 0 {
+        let dir = up.trailing_zeros() as usize;
+        up &= up - 1;
+        let ray = rays[dir * SQUARE_COUNT + sq.index()].to::<B>().0;
+        let hits = ray & blockers.0;
+        reach |= ray & (hits ^ hits.minus_one());
+    }
+    // Along a falling ray, the bits from the highest hit up; square 0 counts as hit when
+    // nothing is, which keeps the whole ray either way.
+    let mut down = falling;
+    while down != 0 {
+        let dir = down.trailing_zeros() as usize;
+        down &= down - 1;
+        let ray = rays[dir * SQUARE_COUNT + sq.index()].to::<B>().0;
+        let hits = ray & blockers.0 | B::ONE;
+        reach |= ray & B::from_wide(FROM_BIT[(B::WIDTH - 1 - hits.leading_zeros()) as usize]);
+    }
+    Bitboard(reach)
+}
 
 /// One leap vector of a kind and colour as a set: from each square of `sources` (when the
 /// squares `path` steps away are empty) to the square `delta` steps away in index.
@@ -321,28 +361,28 @@ impl Variant {
     /// including its first square of `blockers`.
     #[inline(always)]
     pub fn slides<B: Bits>(&self, dirs: u16, sq: Square, blockers: Bitboard<B>) -> Bitboard<B> {
-        let mut reach = B::ZERO;
-        // Along a ray whose indices grow, the squares up to the first blocker are the bits up
-        // to the lowest hit: `hits ^ (hits - 1)` (every bit when nothing is hit).
-        let mut up = dirs & !self.descending_dirs;
-        while up != 0 {
-            let dir = up.trailing_zeros() as usize;
-            up &= up - 1;
-            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].to::<B>().0;
-            let hits = ray & blockers.0;
-            reach |= ray & (hits ^ hits.minus_one());
-        }
-        // Along a falling ray, the bits from the highest hit up; square 0 counts as hit when
-        // nothing is, which keeps the whole ray either way.
-        let mut down = dirs & self.descending_dirs;
-        while down != 0 {
-            let dir = down.trailing_zeros() as usize;
-            down &= down - 1;
-            let ray = self.ray_bb[dir * SQUARE_COUNT + sq.index()].to::<B>().0;
-            let hits = ray & blockers.0 | B::ONE;
-            reach |= ray & B::from_wide(FROM_BIT[(B::WIDTH - 1 - hits.leading_zeros()) as usize]);
-        }
-        Bitboard(reach)
+        reach(
+            &self.ray_bb,
+            dirs & !self.descending_dirs,
+            dirs & self.descending_dirs,
+            sq,
+            blockers,
+        )
+    }
+
+    /// Squares along the backward rays of `dirs` (direction bits) from `sq`, each up to and
+    /// including its first square of `blockers`: where a piece sliding along one of `dirs` onto
+    /// `sq` may stand, or block such a slide.
+    #[inline(always)]
+    pub fn back_slides<B: Bits>(
+        &self,
+        dirs: u16,
+        sq: Square,
+        blockers: Bitboard<B>,
+    ) -> Bitboard<B> {
+        // A backward ray's indices grow along a descending direction.
+        let rising = dirs & self.descending_dirs;
+        reach(&self.back_ray_bb, rising, dirs & !rising, sq, blockers)
     }
 
     /// The first `steps` squares of the ray of `dir` from `sq`.
