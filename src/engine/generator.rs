@@ -37,6 +37,13 @@ impl EngineGenerator {
         }
     }
 
+    /// Lends the engine to `f` (to bisect a failing check, say); `None` when another thread
+    /// failed while holding it.
+    pub fn with_engine<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> Option<R> {
+        let mut engine = self.engine.lock().ok()?;
+        Some(f(engine.as_mut()))
+    }
+
     fn ask(&self, pos: &Position, depth: u32) -> Result<super::Divide, NoAnswer> {
         let query = Query::new(to_fen(pos), &[], depth);
         let mut engine = self

@@ -90,6 +90,7 @@ pub enum SuiteEngineError {
 pub struct EngineSuites {
     name: String,
     engines: BTreeMap<&'static str, EngineGenerator>,
+    settings: BTreeMap<&'static str, EngineOptions>,
 }
 
 impl EngineSuites {
@@ -99,6 +100,16 @@ impl EngineSuites {
             .iter()
             .filter_map(|(id, e)| e.stopped().map(|reason| format!("{id}: {reason}")))
             .collect()
+    }
+
+    /// The settings the engine of `variant` was started with (its variant name filled in).
+    pub fn settings(&self, variant: &str) -> Option<&EngineOptions> {
+        self.settings.get(variant)
+    }
+
+    /// Lends the engine of `variant` to `f` (to bisect a failing check), if one was started.
+    pub fn with_engine<R>(&self, variant: &str, f: impl FnOnce(&mut dyn Engine) -> R) -> Option<R> {
+        self.engines.get(variant)?.with_engine(f)
     }
 
     fn pick(&self, pos: &Position) -> Result<&EngineGenerator, NoAnswer> {
@@ -256,6 +267,7 @@ pub fn prepare(
         }
     }
     let mut engines = BTreeMap::new();
+    let mut started = BTreeMap::new();
     for id in needed {
         let Some(rules) = variants::rules(id) else {
             continue;
@@ -278,10 +290,12 @@ pub fn prepare(
             return Err(SuiteEngineError::Unusable { error, variant: id });
         }
         engines.insert(id, EngineGenerator::new(opened));
+        started.insert(id, settings);
     }
     Ok(EngineSuites {
         name: options.engine.command.clone(),
         engines,
+        settings: started,
     })
 }
 
