@@ -471,36 +471,9 @@ fn finding_article(n: usize, f: &Finding) -> String {
     out
 }
 
-/// The findings, the likely rulings and the per-ruling table of a run.
+/// The likely rulings, the per-ruling table and the findings of a run.
 fn diagnosis_sections(d: &Diagnosis, any_failed: bool) -> String {
     let mut out = String::new();
-    if !d.findings.is_empty() || !d.not_bisected.is_empty() {
-        let _ = writeln!(
-            out,
-            "<section id=\"findings\">\n<h2>Findings ({})</h2>\n<p class=\"muted\">The first positions where the engine and the reference differ, found by bisecting each failing perft and divide check.</p>",
-            d.findings.len()
-        );
-        for (i, f) in d.findings.iter().enumerate() {
-            out.push_str(&finding_article(i + 1, f));
-        }
-        if !d.not_bisected.is_empty() {
-            let _ = writeln!(
-                out,
-                "<details><summary>Not bisected ({})</summary><ul class=\"checks\">",
-                d.not_bisected.len()
-            );
-            for n in &d.not_bisected {
-                let _ = writeln!(
-                    out,
-                    "<li><code>{}</code>: {}</li>",
-                    escape(&n.check),
-                    escape(&n.reason)
-                );
-            }
-            out.push_str("</ul></details>\n");
-        }
-        out.push_str("</section>\n");
-    }
     if !d.likely_rulings.is_empty() {
         out.push_str(
             "<section id=\"likely-rulings\">\n<h2>Likely rulings</h2>\n<ol class=\"likely\">\n",
@@ -551,6 +524,33 @@ fn diagnosis_sections(d: &Diagnosis, any_failed: bool) -> String {
             );
         }
         out.push_str("</tbody>\n</table>\n</details>\n</section>\n");
+    }
+    if !d.findings.is_empty() || !d.not_bisected.is_empty() {
+        let _ = writeln!(
+            out,
+            "<section id=\"findings\">\n<h2>Findings ({})</h2>\n<p class=\"muted\">The first positions where the engine and the reference differ, found by bisecting each failing perft and divide check.</p>",
+            d.findings.len()
+        );
+        for (i, f) in d.findings.iter().enumerate() {
+            out.push_str(&finding_article(i + 1, f));
+        }
+        if !d.not_bisected.is_empty() {
+            let _ = writeln!(
+                out,
+                "<details><summary>Not bisected ({})</summary><ul class=\"checks\">",
+                d.not_bisected.len()
+            );
+            for n in &d.not_bisected {
+                let _ = writeln!(
+                    out,
+                    "<li><code>{}</code>: {}</li>",
+                    escape(&n.check),
+                    escape(&n.reason)
+                );
+            }
+            out.push_str("</ul></details>\n");
+        }
+        out.push_str("</section>\n");
     }
     out
 }
