@@ -661,7 +661,7 @@ fn failing_case(
         {
             let _ = writeln!(
                 out,
-                "<p>Bisected to <a href=\"#finding-{n}\">finding {n}</a>: {}</p>",
+                "<p>Bisected to <strong>finding {n}</strong> (see Findings above): {}</p>",
                 escape(&f.headline()),
                 n = i + 1
             );
