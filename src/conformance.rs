@@ -9,17 +9,27 @@
 //! all. Nothing here prints.
 
 use crate::engine::suites::{EngineSuites, SuiteEngineError, SuiteEngineOptions, prepare};
+use crate::findings::{
+    BisectLimits, Bisected, Diagnosis, NotBisected, bisect_check, diff_command, finding_of,
+};
+use crate::notation::to_fen;
+use crate::position::Position;
+use crate::suite::check::CheckKind;
+use crate::suite::result::Mismatch;
 use crate::suite::run::execute;
 use crate::suite::{
     CheckResult, Generator, LoadError, PlannedCheck, Reference, RunReport, Selection,
-    SelectionError, Suite, Summary, load_all, plan, suite_infos,
+    SelectionError, Status, Suite, Summary, load_all, plan, suite_infos,
 };
 use std::fmt;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Most worker threads a run accepts.
 pub const MAX_JOBS: usize = 256;
+
+/// Longest time the bisections of a run may be given, in seconds (a day).
+pub const MAX_BISECT_SECONDS: f64 = 86_400.0;
 
 /// How to run the checks.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,6 +39,9 @@ pub struct CheckOptions {
     pub jobs: Option<usize>,
     /// Run against this external engine instead of the reference.
     pub engine: Option<SuiteEngineOptions>,
+    /// With an engine: bisect each failing perft or divide check within these limits (`None`:
+    /// not at all).
+    pub bisect: Option<BisectLimits>,
 }
 
 /// Why the checks cannot run.
@@ -40,6 +53,9 @@ pub enum CheckError {
     /// A number of jobs out of range.
     #[error("--jobs {0}: expected 1 to {MAX_JOBS}")]
     Jobs(usize),
+    /// A bisection time limit that is not a number of seconds.
+    #[error("--bisect-seconds {0}: expected 0 to {MAX_BISECT_SECONDS} seconds")]
+    BisectSeconds(f64),
     /// Suites that do not load: every problem of every file, in file order.
     #[error("{}", join_load_errors(.0))]
     Load(Vec<LoadError>),
@@ -74,6 +90,11 @@ pub fn validate(selection: &Selection, options: &CheckOptions) -> Result<(), Che
         && (jobs == 0 || jobs > MAX_JOBS)
     {
         return Err(CheckError::Jobs(jobs));
+    }
+    if let Some(limits) = options.bisect
+        && !(0.0..=MAX_BISECT_SECONDS).contains(&limits.seconds)
+    {
+        return Err(CheckError::BisectSeconds(limits.seconds));
     }
     Ok(())
 }
@@ -121,6 +142,7 @@ pub struct CheckRun<'a> {
     planned: Vec<PlannedCheck>,
     engines: Option<EngineSuites>,
     jobs: usize,
+    bisect: Option<BisectLimits>,
 }
 
 impl<'a> CheckRun<'a> {
@@ -151,6 +173,7 @@ impl<'a> CheckRun<'a> {
             planned,
             engines,
             jobs,
+            bisect: options.bisect,
         })
     }
 
@@ -181,7 +204,10 @@ impl<'a> CheckRun<'a> {
             planned,
             self.generator(),
             self.jobs,
-            |i, result| {
+            |i, mut result| {
+                if let Some(command) = self.engine_reproduce(i, &result) {
+                    result.reproduce = Some(command);
+                }
                 go_on &= observe(Event::Check(&result));
                 results.push(result);
                 let last_of_case = planned.get(i + 1).is_none_or(|next| {
@@ -198,6 +224,18 @@ impl<'a> CheckRun<'a> {
             },
         );
         let summary = Summary::of(&results);
+        // Asked before the bisections, which may use up an engine's patience too.
+        let stopped = self.engines.as_ref().map(EngineSuites::stopped);
+        let bisected = self.bisect_failures(&results);
+        let cited: Vec<&[String]> = self.planned[..results.len()]
+            .iter()
+            .map(|p| {
+                self.suites[p.check.suite].cases[p.check.case]
+                    .rules
+                    .as_slice()
+            })
+            .collect();
+        let diagnosis = Diagnosis::build(&results, &cited, bisected);
         let report = RunReport {
             generator: self.generator().name(),
             suites: suite_infos(self.suites),
@@ -205,22 +243,114 @@ impl<'a> CheckRun<'a> {
             summary,
             seconds: start.elapsed().as_secs_f64(),
         };
-        let engine_stopped = self.engines.as_ref().and_then(|engines| {
-            let reasons = engines.stopped();
-            (!reasons.is_empty()).then(|| EngineStopped {
-                engine: engines.name(),
-                skipped: report
-                    .results
-                    .iter()
-                    .filter(|r| r.message.contains(": not asked: "))
-                    .count(),
-                reasons,
-            })
-        });
+        let engine_stopped = self
+            .engines
+            .as_ref()
+            .zip(stopped)
+            .and_then(|(engines, reasons)| {
+                (!reasons.is_empty()).then(|| EngineStopped {
+                    engine: engines.name(),
+                    skipped: report
+                        .results
+                        .iter()
+                        .filter(|r| r.message.contains(": not asked: "))
+                        .count(),
+                    reasons,
+                })
+            });
         CheckOutcome {
             report,
             engine_stopped,
+            diagnosis,
         }
+    }
+
+    /// The position and depth of planned check `i` when it is a perft or divide check.
+    fn perft_check(&self, i: usize) -> Option<(&Position, u32)> {
+        let check = &self.planned.get(i)?.check;
+        let depth = match check.kind {
+            CheckKind::Perft(d) | CheckKind::Divide(d) => d,
+            _ => return None,
+        };
+        let case = &self.suites[check.suite].cases[check.case];
+        let pos = match check.alternative {
+            None => Some(&case.position),
+            Some(k) => case.alternatives[k].position.as_ref(),
+        }?;
+        Some((pos, depth))
+    }
+
+    /// For a failed perft or divide check against an engine: the `cvperft diff` command that
+    /// compares the engine with the reference there and bisects the difference.
+    fn engine_reproduce(&self, i: usize, result: &CheckResult) -> Option<String> {
+        if result.status != Status::Failed {
+            return None;
+        }
+        let (pos, depth) = self.perft_check(i)?;
+        let settings = self.engines.as_ref()?.settings(pos.variant().spec.id)?;
+        Some(diff_command(
+            settings,
+            pos.rules(),
+            &to_fen(pos),
+            &[],
+            depth,
+        ))
+    }
+
+    /// Bisects every failed perft or divide check of `results` against its engine, within the
+    /// limits, in run order.
+    fn bisect_failures(&self, results: &[CheckResult]) -> Vec<Bisected> {
+        let Some(engines) = &self.engines else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let deadline = self.bisect.map(|l| {
+            Instant::now() + Duration::from_secs_f64(l.seconds.clamp(0.0, MAX_BISECT_SECONDS))
+        });
+        for (i, result) in results.iter().enumerate() {
+            if result.status != Status::Failed {
+                continue;
+            }
+            let Some((pos, depth)) = self.perft_check(i) else {
+                continue;
+            };
+            let not = |reason: String| NotBisected {
+                check: result.name.clone(),
+                reason,
+            };
+            if let Some(Mismatch::Error { .. }) = &result.mismatch {
+                out.push(Err(not("the engine gave no answer to the check".into())));
+                continue;
+            }
+            let (Some(limits), Some(deadline)) = (self.bisect, deadline) else {
+                out.push(Err(not("--no-bisect".into())));
+                continue;
+            };
+            let id = pos.variant().spec.id;
+            let rules = *pos.rules();
+            let bisected = engines.with_engine(id, |engine| {
+                bisect_check(engine, pos, depth, limits.questions, deadline)
+            });
+            out.push(match bisected {
+                None => Err(not(format!("no engine for variant {id}"))),
+                Some(Err(reason)) => Err(not(reason)),
+                Some(Ok(b)) => {
+                    let reproduce = engines.settings(id).map(|settings| {
+                        diff_command(
+                            settings,
+                            &rules,
+                            &to_fen(pos),
+                            &b.path,
+                            b.last().query.depth,
+                        )
+                    });
+                    finding_of(&b, rules, &result.name, depth, reproduce).ok_or_else(|| {
+                        not("the engine agrees with the reference when asked again".into())
+                    })
+                }
+            });
+        }
+        out
     }
 }
 
@@ -231,6 +361,8 @@ pub struct CheckOutcome {
     pub report: RunReport,
     /// The engine given up on after repeated time-outs or crashes, if it was.
     pub engine_stopped: Option<EngineStopped>,
+    /// Findings, likely rulings and the per-ruling table.
+    pub diagnosis: Diagnosis,
 }
 
 impl CheckOutcome {
@@ -295,7 +427,7 @@ mod tests {
         };
         let options = CheckOptions {
             jobs: Some(1),
-            engine: None,
+            ..CheckOptions::default()
         };
         let outcome = check(&chess_suite(), &selection, &options).expect("runs");
         let report = &outcome.report;
@@ -318,7 +450,7 @@ mod tests {
         };
         let options = CheckOptions {
             jobs: Some(2),
-            engine: None,
+            ..CheckOptions::default()
         };
         let run = CheckRun::prepare(&suites, &selection, &options).expect("plans");
         let (mut checks, mut cases) = (0, Vec::new());
@@ -346,7 +478,7 @@ mod tests {
         ));
         let jobs = CheckOptions {
             jobs: Some(0),
-            engine: None,
+            ..CheckOptions::default()
         };
         assert_eq!(
             validate(&Selection::default(), &jobs)

@@ -14,6 +14,7 @@ pub mod diagram;
 pub mod engine;
 pub mod export;
 pub mod faults;
+pub mod findings;
 pub mod fsio;
 pub mod game;
 pub mod geometry;

@@ -512,6 +512,37 @@ fn reports_render_in_headless_chromium() {
         "the missing Knight promotions are drawn"
     );
     check_boards(&mut browser, &cases, &shots, "check");
+    // Each finding of the engine's failing checks is drawn on its own board, with its arrows.
+    let findings: Vec<Value> = boards
+        .iter()
+        .filter(|b| b["role"] == json!("finding"))
+        .cloned()
+        .collect();
+    let articles =
+        browser.evaluate("JSON.stringify(document.querySelectorAll('article.finding').length)");
+    assert!(!findings.is_empty(), "the findings are drawn");
+    assert_eq!(json!(findings.len()), articles, "one board per finding");
+    assert!(
+        findings.iter().all(|b| b["marks"]
+            .as_array()
+            .is_some_and(|m| m.iter().any(|m| m[0] == json!("missing")))),
+        "every finding shows its missing Knight promotion"
+    );
+    check_boards(&mut browser, &findings, &shots, "finding");
+    let likely = browser.evaluate(
+        "JSON.stringify(Array.prototype.map.call(document.querySelectorAll('#likely-rulings li'), function (li) { return li.textContent; }))",
+    );
+    let likely = likely.as_array().expect("a list").clone();
+    assert!(
+        !likely.is_empty()
+            && likely
+                .iter()
+                .all(|t| t.as_str().is_some_and(|t| t.contains("docs/rules/"))),
+        "the likely rulings are listed with their pages: {likely:?}"
+    );
+    let ruling_rows = browser
+        .evaluate("JSON.stringify(document.querySelectorAll('#ruling-table tbody tr').length)");
+    assert!(ruling_rows.as_u64().is_some_and(|n| n > 0), "{ruling_rows}");
     let top = browser.screenshot(0.0, 0.0, f64::from(WIDTH), 1400.0);
     std::fs::write(shots.join("check-report.png"), top).expect("saved");
     // The script ran: the filter bar and copy buttons are shown, and the filter filters.

@@ -15,6 +15,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use cvperft::conformance::{self, CheckOptions, CheckRun, Event};
 use cvperft::engine::suites::SuiteEngineOptions;
+use cvperft::findings::{BisectLimits, DEFAULT_BISECT_QUESTIONS, DEFAULT_BISECT_SECONDS};
 use cvperft::report::{Format, renderer};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -90,6 +91,17 @@ pub struct CheckArgs {
     /// are skipped.
     #[arg(long, value_name = "NAME=VALUE", requires = "engine")]
     pub engine_reading: Vec<String>,
+    /// With --engine: most engine questions the bisection of one failing perft or divide check
+    /// may ask (failing checks are bisected to their first differing position).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BISECT_QUESTIONS, requires = "engine")]
+    pub bisect_questions: usize,
+    /// With --engine: most seconds all bisections of the run may take (no question is started
+    /// after).
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_BISECT_SECONDS, requires = "engine")]
+    pub bisect_seconds: f64,
+    /// With --engine: do not bisect failing checks.
+    #[arg(long, requires = "engine")]
+    pub no_bisect: bool,
 }
 
 impl CheckArgs {
@@ -101,6 +113,10 @@ impl CheckArgs {
                 engine: self.engine_settings.options(engine),
                 variant_map: self.engine_variant_map.clone(),
                 readings: self.engine_reading.clone(),
+            }),
+            bisect: (!self.no_bisect).then_some(BisectLimits {
+                questions: self.bisect_questions,
+                seconds: self.bisect_seconds,
             }),
         }
     }
@@ -170,7 +186,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     if let Some(e) = write_error {
         return Err(sink.failed(e));
     }
-    if let Err(e) = render.finish(sink.writer(), &outcome.report) {
+    if let Err(e) = render.finish(sink.writer(), &outcome.report, &outcome.diagnosis) {
         return Err(sink.failed(e));
     }
     let to_file = sink.is_file();

@@ -5,7 +5,6 @@
 use super::Failure;
 use anyhow::Result;
 use clap::Args;
-use cvperft::engine::process::shell_quote;
 use cvperft::engine::{DEFAULT_FAILURE_LIMIT, DEFAULT_TIMEOUT_SECS, EngineConfig, EngineOptions};
 
 /// The engine under test, as the command line describes it.
@@ -81,33 +80,7 @@ impl EngineArgs {
 
     /// The flags that reproduce this configuration, shell-quoted.
     pub fn flags(&self) -> Vec<String> {
-        let s = &self.settings;
-        let mut out = vec!["--engine".to_string(), shell_quote(&self.engine)];
-        if s.protocol != "uci" {
-            out.extend(["--protocol".to_string(), s.protocol.clone()]);
-        }
-        if let Some(v) = &s.engine_variant {
-            out.extend(["--engine-variant".to_string(), shell_quote(v)]);
-        }
-        for o in &s.engine_option {
-            out.extend(["--engine-option".to_string(), shell_quote(o)]);
-        }
-        if s.map_castling != "king-move" {
-            out.extend(["--map-castling".to_string(), s.map_castling.clone()]);
-        }
-        for m in &s.map {
-            out.extend(["--map".to_string(), shell_quote(m)]);
-        }
-        if s.timeout != DEFAULT_TIMEOUT_SECS {
-            out.extend(["--timeout".to_string(), s.timeout.to_string()]);
-        }
-        if s.max_engine_failures != DEFAULT_FAILURE_LIMIT {
-            out.extend([
-                "--max-engine-failures".to_string(),
-                s.max_engine_failures.to_string(),
-            ]);
-        }
-        out
+        self.options().flags()
     }
 }
 

@@ -45,6 +45,13 @@ impl EngineGenerator {
         self.pool.stopped()
     }
 
+    /// Lends the engine to `f` (to bisect a failing check, say): the pool, which asks a free
+    /// copy of the engine each question.
+    pub fn with_engine<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> Option<R> {
+        let mut engine = &self.pool;
+        Some(f(&mut engine))
+    }
+
     fn ask(&self, pos: &Position, depth: u32) -> Result<super::Divide, NoAnswer> {
         let query = Query::new(to_fen(pos), &[], depth);
         self.pool.divide(&query).map_err(no_answer)

@@ -48,6 +48,38 @@ impl EngineOptions {
         }
     }
 
+    /// The command-line flags that give these settings (`--engine CMD` first; values at
+    /// their defaults left out), shell-quoted: for the commands a report offers to reproduce.
+    pub fn flags(&self) -> Vec<String> {
+        use super::process::shell_quote;
+        let mut out = vec!["--engine".to_string(), shell_quote(&self.command)];
+        if self.protocol != Protocol::Uci.name() {
+            out.extend(["--protocol".to_string(), self.protocol.clone()]);
+        }
+        if let Some(v) = &self.variant {
+            out.extend(["--engine-variant".to_string(), shell_quote(v)]);
+        }
+        for o in &self.options {
+            out.extend(["--engine-option".to_string(), shell_quote(o)]);
+        }
+        if self.castling != "king-move" {
+            out.extend(["--map-castling".to_string(), self.castling.clone()]);
+        }
+        for m in &self.map {
+            out.extend(["--map".to_string(), shell_quote(m)]);
+        }
+        if self.timeout != DEFAULT_TIMEOUT_SECS {
+            out.extend(["--timeout".to_string(), self.timeout.to_string()]);
+        }
+        if self.failure_limit != DEFAULT_FAILURE_LIMIT {
+            out.extend([
+                "--max-engine-failures".to_string(),
+                self.failure_limit.to_string(),
+            ]);
+        }
+        out
+    }
+
     /// The configuration these settings describe, every value checked.
     ///
     /// # Errors

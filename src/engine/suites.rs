@@ -91,6 +91,7 @@ pub enum SuiteEngineError {
 pub struct EngineSuites {
     name: String,
     engines: BTreeMap<&'static str, EngineGenerator>,
+    settings: BTreeMap<&'static str, EngineOptions>,
 }
 
 impl EngineSuites {
@@ -106,6 +107,16 @@ impl EngineSuites {
     /// for callers that ask their own questions (a bisection after a failed check).
     pub fn pool(&self, variant: &str) -> Option<&EnginePool> {
         self.engines.get(variant).map(EngineGenerator::pool)
+    }
+
+    /// The settings the engine of `variant` was started with (its variant name filled in).
+    pub fn settings(&self, variant: &str) -> Option<&EngineOptions> {
+        self.settings.get(variant)
+    }
+
+    /// Lends the engine of `variant` to `f` (to bisect a failing check), if one was started.
+    pub fn with_engine<R>(&self, variant: &str, f: impl FnOnce(&mut dyn Engine) -> R) -> Option<R> {
+        self.engines.get(variant)?.with_engine(f)
     }
 
     fn pick(&self, pos: &Position) -> Result<&EngineGenerator, NoAnswer> {
@@ -267,6 +278,7 @@ pub fn prepare(
         }
     }
     let mut engines = BTreeMap::new();
+    let mut started = BTreeMap::new();
     for id in needed {
         let Some(rules) = variants::rules(id) else {
             continue;
@@ -289,10 +301,12 @@ pub fn prepare(
         // The other members start on their first question, when every open one is busy.
         let pool = EnginePool::new(opened, pool_size, Box::new(move || config.open(rules)));
         engines.insert(id, EngineGenerator::pooled(pool));
+        started.insert(id, settings);
     }
     Ok(EngineSuites {
         name: options.engine.command.clone(),
         engines,
+        settings: started,
     })
 }
 

@@ -25,6 +25,7 @@ use super::table::{DivideTable, comparison_summary};
 use crate::diagram::svg::{SvgOptions, escape, finding, render};
 use crate::diagram::{Board, MarkKind, Overlay};
 use crate::engine::bisect::{Bisection, Stop};
+use crate::findings::{Diagnosis, Finding, FindingMove, TOP_RULINGS};
 use crate::suite::result::Mismatch;
 use crate::suite::{CheckResult, RunReport, Status, Suite, Summary};
 use crate::variants;
@@ -76,6 +77,10 @@ dl.rulings dd { margin: 0.1rem 0 0 1rem; font-size: 0.9rem; }
 #others td:nth-child(2) { overflow-wrap: anywhere; }
 .boards { display: flex; flex-wrap: wrap; gap: 1.5rem; }
 ul.checks { padding-left: 1.2rem; margin: 0.3rem 0; font-size: 0.9rem; }
+article.finding { background: #fff; border: 1px solid #d8d3c4; border-left: 6px solid #1f5fbf;
+  border-radius: 6px; padding: 0.8rem 1rem; margin: 0 0 1.2rem; }
+ol.likely li { margin: 0.3rem 0; }
+tr.fail td { color: #b3261e; }
 "#;
 
 const SCRIPT: &str = r#"
@@ -270,8 +275,13 @@ impl Html {
 }
 
 impl Renderer for Html {
-    fn finish(&mut self, out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
-        out.write_all(check_page(report, &self.rules).as_bytes())
+    fn finish(
+        &mut self,
+        out: &mut dyn Write,
+        report: &RunReport,
+        diagnosis: &Diagnosis,
+    ) -> io::Result<()> {
+        out.write_all(check_page(report, &self.rules, diagnosis).as_bytes())
     }
 }
 
@@ -304,7 +314,11 @@ fn group_by_case(results: &[CheckResult]) -> Vec<&[CheckResult]> {
 }
 
 /// The whole check report page.
-fn check_page(report: &RunReport, rules: &BTreeMap<(PathBuf, String), Vec<String>>) -> String {
+fn check_page(
+    report: &RunReport,
+    rules: &BTreeMap<(PathBuf, String), Vec<String>>,
+    diagnosis: &Diagnosis,
+) -> String {
     let groups = group_by_case(&report.results);
     let failing: Vec<&[CheckResult]> = groups
         .iter()
@@ -352,6 +366,7 @@ fn check_page(report: &RunReport, rules: &BTreeMap<(PathBuf, String), Vec<String
         report.seconds
     );
     body.push_str("</header>\n");
+    body.push_str(&diagnosis_sections(diagnosis, s.failed > 0));
     let _ = writeln!(
         body,
         "<section id=\"failures\">\n<h2>Failing cases ({})</h2>",
@@ -361,7 +376,7 @@ fn check_page(report: &RunReport, rules: &BTreeMap<(PathBuf, String), Vec<String
         body.push_str("<p class=\"pass\">No check failed.</p>\n");
     }
     for group in &failing {
-        body.push_str(&failing_case(group, rules));
+        body.push_str(&failing_case(group, rules, diagnosis));
     }
     body.push_str("</section>\n");
     body.push_str(&others_table(&others));
@@ -370,6 +385,174 @@ fn check_page(report: &RunReport, rules: &BTreeMap<(PathBuf, String), Vec<String
         s.failed, s.passed, s.skipped
     );
     page(&title, &body)
+}
+
+fn finding_moves_html(moves: &[FindingMove]) -> String {
+    if moves.is_empty() {
+        return "&ndash;".to_string();
+    }
+    let items: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            let ruling = if m.rulings.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", escape(&m.rulings.join(", ")))
+            };
+            format!(
+                "<code>{}</code> ({}{ruling})",
+                escape(&m.text),
+                escape(&m.kind)
+            )
+        })
+        .collect();
+    items.join(", ")
+}
+
+/// One finding: its board (path numbered, missing and extra moves drawn), where it is, the
+/// moves with their kinds and rulings, the checks that led to it, the command that shows it.
+fn finding_article(n: usize, f: &Finding) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<article class=\"finding\" id=\"finding-{n}\" data-variant=\"{}\">\n<h3>Finding {n}: {}</h3>",
+        escape(&f.variant),
+        escape(&f.headline())
+    );
+    out.push_str("<div class=\"case-body\">\n");
+    let texts = |m: &[FindingMove]| -> Vec<String> { m.iter().map(|m| m.text.clone()).collect() };
+    let path_text = f.path_text();
+    let figure = f.fen.as_deref().and_then(|fen| {
+        finding_figure(
+            &f.variant,
+            fen,
+            &f.path,
+            &texts(&f.missing),
+            &texts(&f.extra),
+            &format!("After {path_text}: {fen}"),
+        )
+    });
+    match figure {
+        Some(figure) => out.push_str(&figure),
+        None => out.push_str("<p class=\"muted\">Our reference cannot follow the path, so the position is not drawn.</p>"),
+    }
+    out.push_str("<div class=\"details\">\n<table class=\"finding-facts\"><tbody>\n");
+    let mut row = |label: &str, html: String| {
+        let _ = writeln!(out, "<tr><th>{label}</th><td>{html}</td></tr>");
+    };
+    row("Path", escape(&path_text));
+    row(
+        "FEN",
+        f.fen.as_deref().map_or("&ndash;".to_string(), |fen| {
+            format!("<code>{}</code>", escape(fen))
+        }),
+    );
+    row("Depth", f.depth.to_string());
+    row("Missing", finding_moves_html(&f.missing));
+    row("Extra", finding_moves_html(&f.extra));
+    for c in &f.counts {
+        row(
+            "Count",
+            format!(
+                "<code>{}</code> {} (reference) vs {} (engine)",
+                escape(&c.text),
+                c.reference,
+                c.engine
+            ),
+        );
+    }
+    let sources: Vec<String> = f.sources().iter().map(|c| escape(c)).collect();
+    row("From", sources.join("<br>"));
+    out.push_str("</tbody></table>\n");
+    if let Some(cmd) = &f.reproduce {
+        out.push_str(&reproduce_block(cmd));
+    }
+    out.push_str("</div>\n</div>\n</article>\n");
+    out
+}
+
+/// The likely rulings, the per-ruling table and the findings of a run.
+fn diagnosis_sections(d: &Diagnosis, any_failed: bool) -> String {
+    let mut out = String::new();
+    if !d.likely_rulings.is_empty() {
+        out.push_str(
+            "<section id=\"likely-rulings\">\n<h2>Likely rulings</h2>\n<ol class=\"likely\">\n",
+        );
+        for l in d.likely_rulings.iter().take(TOP_RULINGS) {
+            let summary = ruling(&l.variant, &l.ruling)
+                .map(|r| format!("<br><span class=\"muted\">{}</span>", escape(&r.summary)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "<li><strong>{}</strong> ({}) <code>{}</code>: {}{summary}</li>",
+                escape(&l.title),
+                escape(&l.variant),
+                escape(&l.page),
+                escape(&l.reason())
+            );
+        }
+        out.push_str("</ol>\n</section>\n");
+    }
+    let rows: Vec<_> = d
+        .rulings
+        .iter()
+        .filter(|r| r.run > 0 || !r.finding_depths.is_empty())
+        .collect();
+    if !rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "<section id=\"ruling-table\">\n<details{}><summary>Rulings: cases run, passed and failed ({} rows)</summary>\n<table>\n<thead><tr><th>Variant</th><th>Ruling</th><th>Run</th><th>Passed</th><th>Failed</th><th>Finding depths</th></tr></thead>\n<tbody>",
+            if any_failed { " open" } else { "" },
+            rows.len()
+        );
+        for r in rows {
+            let depths: Vec<String> = r.finding_depths.iter().map(u32::to_string).collect();
+            let class = if r.failed > 0 { " class=\"fail\"" } else { "" };
+            let _ = writeln!(
+                out,
+                "<tr{class}><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                escape(&r.variant),
+                escape(&r.ruling),
+                r.run,
+                r.passed,
+                r.failed,
+                if depths.is_empty() {
+                    "&ndash;".to_string()
+                } else {
+                    depths.join(" ")
+                }
+            );
+        }
+        out.push_str("</tbody>\n</table>\n</details>\n</section>\n");
+    }
+    if !d.findings.is_empty() || !d.not_bisected.is_empty() {
+        let _ = writeln!(
+            out,
+            "<section id=\"findings\">\n<h2>Findings ({})</h2>\n<p class=\"muted\">The first positions where the engine and the reference differ, found by bisecting each failing perft and divide check.</p>",
+            d.findings.len()
+        );
+        for (i, f) in d.findings.iter().enumerate() {
+            out.push_str(&finding_article(i + 1, f));
+        }
+        if !d.not_bisected.is_empty() {
+            let _ = writeln!(
+                out,
+                "<details><summary>Not bisected ({})</summary><ul class=\"checks\">",
+                d.not_bisected.len()
+            );
+            for n in &d.not_bisected {
+                let _ = writeln!(
+                    out,
+                    "<li><code>{}</code>: {}</li>",
+                    escape(&n.check),
+                    escape(&n.reason)
+                );
+            }
+            out.push_str("</ul></details>\n");
+        }
+        out.push_str("</section>\n");
+    }
+    out
 }
 
 /// The moves a case's failing checks say the generator lacks and has too many.
@@ -408,7 +591,11 @@ fn case_marks(group: &[CheckResult]) -> Overlay {
     overlay
 }
 
-fn failing_case(group: &[CheckResult], rules: &BTreeMap<(PathBuf, String), Vec<String>>) -> String {
+fn failing_case(
+    group: &[CheckResult],
+    rules: &BTreeMap<(PathBuf, String), Vec<String>>,
+    diagnosis: &Diagnosis,
+) -> String {
     let first = &group[0];
     let name = case_name(first);
     let counts = Summary::of(group);
@@ -466,6 +653,19 @@ fn failing_case(group: &[CheckResult], rules: &BTreeMap<(PathBuf, String), Vec<S
             continue;
         }
         out.push_str(&check_section(r));
+        if let Some((i, f)) = diagnosis
+            .findings
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.cases.contains(&r.name))
+        {
+            let _ = writeln!(
+                out,
+                "<p>Bisected to <strong>finding {n}</strong> (see Findings above): {}</p>",
+                escape(&f.headline()),
+                n = i + 1
+            );
+        }
     }
     if !passed.is_empty() {
         out.push_str("<ul class=\"checks\">");

@@ -2,6 +2,7 @@
 //! simply pass, and a closing `N passed, N failed, N skipped` line.
 
 use super::Renderer;
+use crate::findings::{Diagnosis, Finding, FindingMove, TOP_RULINGS};
 use crate::suite::result::{DiffTag, Mismatch};
 use crate::suite::{CheckResult, RunReport, Status, Summary};
 use std::io::{self, Write};
@@ -98,6 +99,133 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
     out
 }
 
+fn moves_text(moves: &[FindingMove]) -> String {
+    if moves.is_empty() {
+        return "-".to_string();
+    }
+    let words: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            if m.rulings.is_empty() {
+                format!("{} ({})", m.text, m.kind)
+            } else {
+                format!("{} ({}, {})", m.text, m.kind, m.rulings.join(", "))
+            }
+        })
+        .collect();
+    words.join(", ")
+}
+
+/// The lines of one finding (numbered `n`).
+pub fn finding_text(n: usize, f: &Finding) -> String {
+    let mut out = format!(
+        "  {n}. {}
+",
+        f.headline()
+    );
+    let mut line = |label: &str, text: String| {
+        out.push_str(&format!(
+            "       {label:<10} {text}
+"
+        ));
+    };
+    line("path:", f.path_text());
+    line(
+        "fen:",
+        f.fen
+            .clone()
+            .unwrap_or_else(|| "(our reference cannot follow this path)".into()),
+    );
+    line("depth:", f.depth.to_string());
+    line("missing:", moves_text(&f.missing));
+    line("extra:", moves_text(&f.extra));
+    for c in &f.counts {
+        line(
+            "count:",
+            format!(
+                "{} {} (reference) vs {} (engine)",
+                c.text, c.reference, c.engine
+            ),
+        );
+    }
+    line("from:", f.sources().join(", "));
+    if let Some(cmd) = &f.reproduce {
+        line("reproduce:", cmd.clone());
+    }
+    out
+}
+
+/// The findings, the likely rulings and the per-ruling table, as text (empty when there is
+/// nothing to say).
+pub fn diagnosis_text(d: &Diagnosis) -> String {
+    let mut out = String::new();
+    if !d.findings.is_empty() {
+        out.push_str(&format!(
+            "\nfindings ({}: the first positions where the engine and the reference differ):\n",
+            d.findings.len()
+        ));
+        for (i, f) in d.findings.iter().enumerate() {
+            out.push_str(&finding_text(i + 1, f));
+        }
+    }
+    if !d.not_bisected.is_empty() {
+        out.push_str(&format!("\nnot bisected ({}):\n", d.not_bisected.len()));
+        for n in &d.not_bisected {
+            out.push_str(&format!("    {}: {}\n", n.check, n.reason));
+        }
+    }
+    if !d.likely_rulings.is_empty() {
+        out.push_str("\nlikely rulings:\n");
+        for (i, r) in d.likely_rulings.iter().take(TOP_RULINGS).enumerate() {
+            out.push_str(&format!(
+                "  {}. {} ({}): {}\n       {}\n",
+                i + 1,
+                r.ruling,
+                r.variant,
+                r.reason(),
+                r.page
+            ));
+        }
+    }
+    let rows: Vec<_> = d
+        .rulings
+        .iter()
+        .filter(|r| r.run > 0 || !r.finding_depths.is_empty())
+        .collect();
+    if !rows.is_empty() {
+        let vw = rows
+            .iter()
+            .map(|r| r.variant.len())
+            .max()
+            .unwrap_or(0)
+            .max(7);
+        let rw = rows
+            .iter()
+            .map(|r| r.ruling.len())
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        out.push_str("\nrulings (cases citing each):\n");
+        out.push_str(&format!(
+            "  {:<vw$}  {:<rw$}  {:>5}  {:>6}  {:>6}  finding depths\n",
+            "variant", "ruling", "run", "passed", "failed"
+        ));
+        for r in rows {
+            let depths: Vec<String> = r.finding_depths.iter().map(u32::to_string).collect();
+            let depths = if depths.is_empty() {
+                "-".to_string()
+            } else {
+                depths.join(" ")
+            };
+            out.push_str(&format!(
+                "  {:<vw$}  {:<rw$}  {:>5}  {:>6}  {:>6}  {depths}\n",
+                r.variant, r.ruling, r.run, r.passed, r.failed
+            ));
+        }
+    }
+    out
+}
+
 /// `1 check`, `2 checks`.
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -172,7 +300,15 @@ impl Renderer for Human {
         self.write_case(out, results)
     }
 
-    fn finish(&mut self, out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
+    fn finish(
+        &mut self,
+        out: &mut dyn Write,
+        report: &RunReport,
+        diagnosis: &Diagnosis,
+    ) -> io::Result<()> {
+        if report.summary.failed > 0 {
+            out.write_all(diagnosis_text(diagnosis).as_bytes())?;
+        }
         let failed: Vec<&CheckResult> = report
             .results
             .iter()

@@ -1,10 +1,13 @@
 //! JUnit XML, the report format CI systems display: one `<testsuite>` per suite file, one
 //! `<testcase>` per check (`classname` = `<variant>::<file-stem>::<case-id>`, `name` = the check),
 //! `<failure>` for failed checks and unexpected passes, `<skipped>` for skipped ones. Expected
-//! failures pass, with the difference in `<system-out>`.
+//! failures pass, with the difference in `<system-out>`. Against an engine, a failure's
+//! message names the finding its check was bisected to (the finding in full in its body), and
+//! each `<testsuite>` lists its variant's likely rulings as `likely-ruling-N` properties.
 
 use super::Renderer;
-use super::human::check_detail;
+use super::human::{check_detail, finding_text};
+use crate::findings::{Diagnosis, TOP_RULINGS};
 use crate::suite::{CheckResult, RunReport, Status, Summary};
 use std::io::{self, Write};
 
@@ -13,7 +16,7 @@ pub struct Junit;
 
 pub use super::escape;
 
-fn testcase(out: &mut dyn Write, r: &CheckResult) -> io::Result<()> {
+fn testcase(out: &mut dyn Write, r: &CheckResult, diagnosis: &Diagnosis) -> io::Result<()> {
     let classname = format!("{}::{}::{}", r.variant, r.suite, r.case);
     write!(
         out,
@@ -46,11 +49,28 @@ fn testcase(out: &mut dyn Write, r: &CheckResult) -> io::Result<()> {
             } else {
                 "mismatch"
             };
+            // The finding this check was bisected to, named in the message.
+            let finding = diagnosis
+                .findings
+                .iter()
+                .enumerate()
+                .find(|(_, f)| f.cases.contains(&r.name));
+            let (message, body) = match finding {
+                Some((i, f)) => (
+                    format!("{}; finding {}: {}", r.message, i + 1, f.headline()),
+                    format!(
+                        "{}\nfinding:\n{}",
+                        check_detail(r, false, 0),
+                        finding_text(i + 1, f)
+                    ),
+                ),
+                None => (r.message.clone(), check_detail(r, false, 0)),
+            };
             writeln!(
                 out,
                 "      <failure type=\"{kind}\" message=\"{}\">{}</failure>",
-                escape(&r.message),
-                escape(&check_detail(r, false, 0))
+                escape(&message),
+                escape(&body)
             )?;
             writeln!(out, "    </testcase>")
         }
@@ -63,7 +83,12 @@ fn testcase(out: &mut dyn Write, r: &CheckResult) -> io::Result<()> {
 }
 
 impl Renderer for Junit {
-    fn finish(&mut self, out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
+    fn finish(
+        &mut self,
+        out: &mut dyn Write,
+        report: &RunReport,
+        diagnosis: &Diagnosis,
+    ) -> io::Result<()> {
         writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
         let s = report.summary;
         writeln!(
@@ -95,8 +120,27 @@ impl Renderer for Junit {
                 counts.skipped,
                 time
             )?;
+            let variant = list.first().map_or("", |r| r.variant.as_str());
+            let likely: Vec<_> = diagnosis
+                .likely_rulings
+                .iter()
+                .filter(|l| l.variant == variant)
+                .take(TOP_RULINGS)
+                .collect();
+            if !likely.is_empty() {
+                writeln!(out, "    <properties>")?;
+                for (i, l) in likely.iter().enumerate() {
+                    writeln!(
+                        out,
+                        "      <property name=\"likely-ruling-{}\" value=\"{}\"/>",
+                        i + 1,
+                        escape(&format!("{} ({}): {}", l.ruling, l.page, l.reason()))
+                    )?;
+                }
+                writeln!(out, "    </properties>")?;
+            }
             for r in list {
-                testcase(out, r)?;
+                testcase(out, r, diagnosis)?;
             }
             writeln!(out, "  </testsuite>")?;
         }

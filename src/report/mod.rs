@@ -14,6 +14,7 @@ pub mod junit;
 pub mod rulings;
 pub mod table;
 
+use crate::findings::Diagnosis;
 use crate::suite::{CheckResult, RunReport, Suite};
 use std::io::{self, Write};
 
@@ -26,11 +27,17 @@ pub trait Renderer {
     fn case(&mut self, _out: &mut dyn Write, _results: &[CheckResult]) -> io::Result<()> {
         Ok(())
     }
-    /// Called once when every check has run.
+    /// Called once when every check has run, with what the run says about where an engine's
+    /// bugs are (findings, likely rulings, the per-ruling table).
     ///
     /// # Errors
     /// Writing failed.
-    fn finish(&mut self, out: &mut dyn Write, report: &RunReport) -> io::Result<()>;
+    fn finish(
+        &mut self,
+        out: &mut dyn Write,
+        report: &RunReport,
+        diagnosis: &Diagnosis,
+    ) -> io::Result<()>;
 }
 
 /// Escapes text for XML (and HTML) attributes and content, dropping characters XML 1.0
