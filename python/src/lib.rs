@@ -650,12 +650,15 @@ fn run_check<'py>(
         max_nodes,
         shard,
     };
-    let options = CheckOptions { jobs, engine: None };
+    let options = CheckOptions {
+        jobs,
+        ..CheckOptions::default()
+    };
     let rendered = py.detach(move || -> Result<Vec<u8>, CheckError> {
         let outcome = conformance::check(&paths, &selection, &options)?;
         let mut out = Vec::new();
         // Writing to memory does not fail.
-        let _ = Json.finish(&mut out, &outcome.report);
+        let _ = Json.finish(&mut out, &outcome.report, &outcome.diagnosis);
         Ok(out)
     });
     let rendered = rendered.map_err(|e| check_error(py, e))?;
