@@ -17,10 +17,17 @@ impl<B: Width> Position<B> {
             return 0;
         }
         let mut legality = Legality::EMPTY;
-        if self.may_expand() || !self.legality_into(&mut legality) {
-            let mut total = 0;
-            self.for_each_legal_unchecked(|_, next| total += next.count_legal());
-            return total;
+        // Where moves may expand, the base moves are counted as anywhere else and their
+        // variants apart, when the rule hooks tell which base moves have some.
+        let expanding = match self.may_expand() {
+            false => None,
+            true => match self.rule_hooks().and_then(|h| h.expanding_moves(self)) {
+                None => return self.count_two_plies_plain(),
+                some => some,
+            },
+        };
+        if !self.legality_into(&mut legality) {
+            return self.count_two_plies_plain();
         }
         let mut parent = Parent {
             legality: &legality,
@@ -28,7 +35,17 @@ impl<B: Width> Position<B> {
             total: 0,
         };
         self.generate(&mut parent);
-        parent.total
+        let variants = expanding.map_or(0, |(kinds, targets)| {
+            self.count_variants(kinds, targets, true)
+        });
+        parent.total + variants
+    }
+
+    /// Perft 2 with every legal move made and its replies counted.
+    fn count_two_plies_plain(&self) -> u64 {
+        let mut total = 0;
+        self.for_each_legal_unchecked(|_, next| total += next.count_legal());
+        total
     }
 }
 

@@ -2,8 +2,10 @@
 //! without making most moves), and the end of the game.
 
 use super::Position;
+use super::generate::{GenContext, MoveSink, add_promoting};
 use super::legality::Legality;
 use super::moves::Move;
+use crate::geometry::{Bitboard, Square};
 use crate::variant::{GameEnd, Outcome, Width};
 
 impl<B: Width> Position<B> {
@@ -73,6 +75,9 @@ impl<B: Width> Position<B> {
     /// The number of legal moves (perft 1).
     pub fn count_legal(&self) -> u64 {
         if self.may_expand() {
+            if let Some(n) = self.count_with_expansions() {
+                return n;
+            }
             let mut n = 0;
             self.for_each_legal(|_, _| n += 1);
             return n;
@@ -81,6 +86,49 @@ impl<B: Width> Position<B> {
             return 0;
         }
         self.count_moves()
+    }
+
+    /// The number of legal moves where the mover may place pieces, when the rule hooks tell
+    /// which base moves may have variants
+    /// ([`RuleHooksAt::expanding_moves`](crate::variant::RuleHooksAt::expanding_moves)): the
+    /// base moves counted as where nothing expands, then the variants of those base moves
+    /// (generated from the pieces of the kinds named or promoting) made and tested one by
+    /// one. `None` when the hooks do not know.
+    fn count_with_expansions(&self) -> Option<u64> {
+        let (kinds, targets) = self.rule_hooks()?.expanding_moves(self)?;
+        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+            return Some(0);
+        }
+        Some(self.count_moves() + self.count_variants(kinds, targets, false))
+    }
+
+    /// The legal variants, base moves left out, of the base moves that may have some (of a
+    /// piece of `kinds` onto `targets`, or promoting; see
+    /// [`RuleHooksAt::expanding_moves`](crate::variant::RuleHooksAt::expanding_moves)): their
+    /// number, or with `replies` the sum of their numbers of legal replies.
+    pub(super) fn count_variants(&self, kinds: u16, targets: Bitboard<B>, replies: bool) -> u64 {
+        let v = self.rules.variant;
+        let mut sink = Variants {
+            kinds,
+            targets,
+            replies,
+            expanded: Vec::new(),
+            total: 0,
+        };
+        let ctx = GenContext::new(self);
+        let mut movers = self.kinds[self.side.index()];
+        while movers != 0 {
+            let k = movers.trailing_zeros() as usize;
+            movers &= movers - 1;
+            let named = kinds >> k & 1 != 0 && !targets.is_empty();
+            if named || !v.promotion_kinds[k].is_empty() {
+                for from in self.by_kind[k] & ctx.ours {
+                    self.piece_moves(&mut sink, &ctx, k, from, true);
+                }
+            }
+        }
+        self.castling_and_special_moves(&mut sink, false);
+        sink.total
     }
 
     /// The number of legal moves whatever the variant's own decision, when moves are not
@@ -154,5 +202,58 @@ impl<B: Width> Position<B> {
             kinds &= kinds - 1;
         }
         false
+    }
+}
+
+/// A move generator's sink counting the legal variants of the base moves of a piece of
+/// `kinds` onto `targets` and of the promotions, the base moves themselves left out; with
+/// `replies`, the legal replies after each.
+struct Variants<B: Width> {
+    kinds: u16,
+    targets: Bitboard<B>,
+    replies: bool,
+    expanded: Vec<Move>,
+    total: u64,
+}
+
+impl<B: Width> MoveSink<B> for Variants<B> {
+    fn add(&mut self, pos: &Position<B>, m: Move) {
+        if m.promotion == 0 {
+            let named = pos
+                .piece_at(m.from)
+                .is_some_and(|p| self.kinds >> p.kind & 1 != 0);
+            if !named || !self.targets.has(m.to) {
+                return;
+            }
+        }
+        let after = pos.play(m);
+        self.expanded.clear();
+        pos.expand(&after, m, &mut self.expanded);
+        for &e in &self.expanded {
+            if e == m {
+                continue;
+            }
+            let next = pos.play(e);
+            if !next.royal_attacked(pos.side) {
+                self.total += if self.replies { next.count_legal() } else { 1 };
+            }
+        }
+    }
+
+    fn add_targets(
+        &mut self,
+        pos: &Position<B>,
+        from: Square,
+        to: Bitboard<B>,
+        promotions: &[u8],
+        last_rank: Bitboard<B>,
+    ) {
+        let mut wanted = self.targets;
+        if !promotions.is_empty() {
+            wanted |= last_rank;
+        }
+        for sq in to & wanted {
+            add_promoting(self, pos, Move::new(from, sq), promotions, last_rank);
+        }
     }
 }

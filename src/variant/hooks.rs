@@ -48,6 +48,13 @@ pub trait RuleHooksAt<B: Width>: Send + Sync {
     fn expand(&self, _before: &Position<B>, _after: &Position<B>, m: Move, out: &mut Vec<Move>) {
         out.push(m);
     }
+    /// A fast path for [`RuleHooksAt::expand`], asked where it would be: kinds (as bits) and
+    /// squares such that a base move has no variant but itself (`expand` pushes it alone)
+    /// unless it promotes or moves a piece of one of the kinds onto one of the squares.
+    /// `None` (the default) when the hooks cannot tell, and every move is then expanded.
+    fn expanding_moves(&self, _pos: &Position<B>) -> Option<(u16, Bitboard<B>)> {
+        None
+    }
 }
 
 /// Moves the piece tables cannot describe, for positions kept in `B`. Every such move carries

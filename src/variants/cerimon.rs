@@ -94,6 +94,38 @@ impl<B: Width> RuleHooksAt<B> for Cerimon {
         }
     }
 
+    /// Only a check by a held kind brings a piece back (CE-5). When every held kind that may
+    /// be placed is a plain leaper (Knight, Sergeant), none of ours checks now and the
+    /// variant has no special captures, such a check after a base move comes from the moved
+    /// piece alone (leaps are not discovered), arriving where its kind attacks the other King,
+    /// or from a promotion: only the held kinds' moves onto those squares may expand.
+    fn expanding_moves(&self, pos: &Position<B>) -> Option<(u16, Bitboard<B>)> {
+        let v = pos.variant();
+        if v.special_captures {
+            return None;
+        }
+        let us = pos.side();
+        let king = pos.pieces_of(self.king, us.flip()).first()?;
+        let mut kinds = 0u16;
+        let mut targets = Bitboard::NONE;
+        for &(kind, _) in &self.resurrecting {
+            if pos.hand_count(us, kind) == 0 {
+                continue;
+            }
+            let kc = kind as usize * 2 + us.index();
+            if v.slider_kinds[us.index()] >> kind & 1 != 0 || v.has_rides[kc] {
+                return None;
+            }
+            let from = v.leap_attackers[Variant::slot(kind, us, king)].to::<B>();
+            if from.intersects(pos.pieces_of(kind, us)) {
+                return None;
+            }
+            kinds |= 1 << kind;
+            targets |= from;
+        }
+        Some((kinds, targets))
+    }
+
     fn validate(&self, pos: &Position<B>) -> Result<(), String> {
         for c in Colour::BOTH {
             if pos.hand_count(c, self.king) > 0 {
