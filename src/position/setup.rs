@@ -126,9 +126,28 @@ impl Position {
     /// # Errors
     /// Every reason the setup is not a legal position for these rules.
     pub fn from_setup(rules: Rules, setup: &Setup) -> Result<Position, PositionError> {
-        let v = rules.variant;
         let mut reasons = Vec::new();
-        let mut pos = Position {
+        let mut pos = Position::empty_for(rules, setup);
+        if setup.halfmove > MAX_COUNTER || setup.fullmove > MAX_COUNTER {
+            reasons.push(PositionReason::CountersTooLarge);
+        }
+        pos.place_pieces(setup, &mut reasons);
+        pos.check_sovereigns_and_ranks(&mut reasons);
+        pos.grant_castling(setup, &mut reasons);
+        pos.set_en_passant(setup, &mut reasons);
+        if reasons.is_empty() {
+            pos.check_playable(&mut reasons);
+        }
+        if reasons.is_empty() {
+            Ok(pos)
+        } else {
+            Err(PositionError { reasons })
+        }
+    }
+
+    /// An empty board under `rules` with the setup's side, counters and hands.
+    fn empty_for(rules: Rules, setup: &Setup) -> Position {
+        Position {
             rules,
             board: [0; SQUARE_COUNT],
             by_colour: [Bitboard::EMPTY; 2],
@@ -142,35 +161,48 @@ impl Position {
             hand: setup.hand,
             neutral: Bitboard::EMPTY,
             kinds: [0; 2],
-        };
-        if setup.halfmove > MAX_COUNTER || setup.fullmove > MAX_COUNTER {
-            reasons.push(PositionReason::CountersTooLarge);
         }
+    }
+
+    /// Puts the setup's pieces (refusing squares off the board and unknown kinds) and neutral
+    /// markers on the board.
+    fn place_pieces(&mut self, setup: &Setup, reasons: &mut Vec<PositionReason>) {
+        let v = self.rules.variant;
         for &(sq, piece) in &setup.pieces {
             if !v.geometry.mask.has(sq) || piece.kind as usize >= v.spec.pieces.len() {
                 reasons.push(PositionReason::OffBoard(sq));
                 continue;
             }
-            pos.put(sq, piece);
+            self.put(sq, piece);
         }
         for &sq in &setup.neutral {
-            pos.neutral.set(sq);
+            self.neutral.set(sq);
         }
+    }
+
+    /// One sovereign per side, and every piece on a rank its kind may stand on.
+    fn check_sovereigns_and_ranks(&self, reasons: &mut Vec<PositionReason>) {
         for colour in Colour::BOTH {
-            let count = pos.sovereign_count(colour);
+            let count = self.sovereign_count(colour);
             if count != 1 {
                 reasons.push(PositionReason::SovereignCount { colour, count });
             }
-            pos.check_ranks(colour, &mut reasons);
+            self.check_ranks(colour, reasons);
         }
+    }
+
+    /// The setup's castling rights, each only where the variant has that castling and its King
+    /// and Rook stand on their squares.
+    fn grant_castling(&mut self, setup: &Setup, reasons: &mut Vec<PositionReason>) {
+        let v = self.rules.variant;
         for &(colour, wing) in &setup.castling {
-            match rules.castle(colour, wing) {
+            match self.rules.castle(colour, wing) {
                 None => reasons.push(PositionReason::NoSuchCastling { colour, wing }),
                 Some(c) => {
-                    let king_ok = pos.piece_at(c.king_from).is_some_and(|p| {
+                    let king_ok = self.piece_at(c.king_from).is_some_and(|p| {
                         p.colour == colour && v.spec.pieces[p.kind as usize].royal
                     });
-                    let rook_ok = pos.piece_at(c.rook_from).is_some_and(|p| {
+                    let rook_ok = self.piece_at(c.rook_from).is_some_and(|p| {
                         p.colour == colour && v.spec.pieces[p.kind as usize].fen == "R"
                     });
                     if !king_ok || !rook_ok {
@@ -181,39 +213,43 @@ impl Position {
                             rook: c.rook_from,
                         });
                     } else {
-                        pos.castling |= 1 << (colour.index() * 2 + wing as usize);
+                        self.castling |= 1 << (colour.index() * 2 + wing as usize);
                     }
                 }
             }
         }
-        if let Some(ep) = setup.ep {
-            if !v.spec.en_passant {
-                reasons.push(PositionReason::NoEnPassant);
-            } else if let Some(victim) = pos.double_step_victim(ep) {
-                pos.ep = Some(ep);
-                pos.ep_victim = Some(victim);
-            } else {
-                reasons.push(PositionReason::EnPassantWithoutDoubleStep {
-                    square: ep,
-                    mover: setup.side.flip(),
-                });
-            }
-        }
-        if reasons.is_empty() {
-            let checked = setup.side.flip();
-            if pos.royal_attacked(checked) {
-                reasons.push(PositionReason::NotToMoveInCheck { checked });
-            }
-            if let Some(hooks) = v.rule_hooks()
-                && let Err(e) = hooks.validate(&pos)
-            {
-                reasons.push(PositionReason::Rules(e));
-            }
-        }
-        if reasons.is_empty() {
-            Ok(pos)
+    }
+
+    /// The setup's en-passant square, only in a variant with en passant and behind a pawn that
+    /// has just made a double step.
+    fn set_en_passant(&mut self, setup: &Setup, reasons: &mut Vec<PositionReason>) {
+        let Some(ep) = setup.ep else {
+            return;
+        };
+        if !self.rules.variant.spec.en_passant {
+            reasons.push(PositionReason::NoEnPassant);
+        } else if let Some(victim) = self.double_step_victim(ep) {
+            self.ep = Some(ep);
+            self.ep_victim = Some(victim);
         } else {
-            Err(PositionError { reasons })
+            reasons.push(PositionReason::EnPassantWithoutDoubleStep {
+                square: ep,
+                mover: setup.side.flip(),
+            });
+        }
+    }
+
+    /// Once the board itself is sound: the side not to move is not in check, and the variant's
+    /// own rules accept the position.
+    fn check_playable(&self, reasons: &mut Vec<PositionReason>) {
+        let checked = self.side.flip();
+        if self.royal_attacked(checked) {
+            reasons.push(PositionReason::NotToMoveInCheck { checked });
+        }
+        if let Some(hooks) = self.rules.variant.rule_hooks()
+            && let Err(e) = hooks.validate(self)
+        {
+            reasons.push(PositionReason::Rules(e));
         }
     }
 
