@@ -480,7 +480,12 @@ fn diagnosis_sections(d: &Diagnosis, any_failed: bool) -> String {
         );
         for l in d.likely_rulings.iter().take(TOP_RULINGS) {
             let summary = ruling(&l.variant, &l.ruling)
-                .map(|r| format!("<br><span class=\"muted\">{}</span>", escape(&r.summary)))
+                .map(|r| {
+                    format!(
+                        "<br><span class=\"muted\">{}</span>",
+                        inline_markdown(&r.summary)
+                    )
+                })
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
@@ -1061,6 +1066,39 @@ mod tests {
             inline_markdown("a **b** `c<d` & e"),
             "a <strong>b</strong> <code>c&lt;d</code> &amp; e"
         );
+    }
+
+    #[test]
+    fn likely_ruling_summaries_render_their_markdown() {
+        // A ruling whose summary on its rules page has code spans.
+        let (variant, id) = crate::variants::all()
+            .iter()
+            .flat_map(|v| {
+                v.spec
+                    .rulings
+                    .iter()
+                    .map(move |id| (v.spec.id.to_string(), id.to_string()))
+            })
+            .find(|(v, id)| ruling(v, id).is_some_and(|r| r.summary.contains('`')))
+            .expect("some ruling's summary has a code span");
+        let d = Diagnosis {
+            likely_rulings: vec![crate::findings::LikelyRuling {
+                variant: variant.clone(),
+                ruling: id.clone(),
+                title: id.clone(),
+                page: format!("docs/rules/{variant}.md"),
+                finding_moves: Vec::new(),
+                explains: 0,
+                failed: 1,
+                run: 1,
+            }],
+            ..Diagnosis::default()
+        };
+        let html = diagnosis_sections(&d, true);
+        let list = &html[..html.find("</ol>").expect("the list")];
+        let summary = &list[list.find("<br>").expect("a summary")..];
+        assert!(summary.contains("<code>"), "{list}");
+        assert!(!list.contains('`'), "{list}");
     }
 
     #[test]
