@@ -8,7 +8,7 @@ use super::generate::MoveSink;
 use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
-use crate::variant::{GameEnd, Variant, Width};
+use crate::variant::{GameEnd, MAX_KINDS, Variant, Width};
 
 impl<B: Width> Position<B> {
     /// Perft 2: the number of legal move sequences of two plies.
@@ -178,6 +178,9 @@ struct Replies<B: Width> {
     sensitive: Bitboard<B>,
     /// O's royal zone.
     zone: Bitboard<B>,
+    /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
+    /// square of the zone (its pieces may neither leave nor enter them).
+    zone_leapers: [Bitboard<B>; MAX_KINDS],
     /// O's replies with the turn passed, once counted.
     count: Option<u64>,
 }
@@ -189,6 +192,7 @@ impl<B: Width> Replies<B> {
             decided: false,
             sensitive: Bitboard::ALL,
             zone: Bitboard::NONE,
+            zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
         };
         let v = pos.rules.variant;
@@ -269,6 +273,14 @@ impl<B: Width> Replies<B> {
                 }
             }
         }
+        let mut kinds = pos.kinds[us.index()];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as u8;
+            kinds &= kinds - 1;
+            for t in zone {
+                replies.zone_leapers[k as usize] |= v.leap_attackers[Variant::slot(k, us, t)].to();
+            }
+        }
         replies.enabled = true;
         replies.decided = pos.rules.game_end == GameEnd::Rules && v.rule_hooks().is_some();
         replies.sensitive = sensitive | zone;
@@ -288,17 +300,11 @@ impl<B: Width> Replies<B> {
         if v.uncapturable_kinds >> kind & 1 != 0 {
             return Bitboard::NONE;
         }
-        let slot = Variant::slot(kind, pos.side, from);
-        if v.slot_moves[slot].leap_capture.to().intersects(self.zone) {
+        let leapers = self.zone_leapers[kind as usize % MAX_KINDS];
+        if leapers.has(from) {
             return Bitboard::NONE;
         }
-        let candidates = to & !self.sensitive & !pos.occupied();
-        candidates.filter_squares(|sq| {
-            !v.slot_moves[Variant::slot(kind, pos.side, sq)]
-                .leap_capture
-                .to()
-                .intersects(self.zone)
-        })
+        to & !self.sensitive & !pos.occupied() & !leapers
     }
 
     /// Whether the double step `m` (legal) may take the replies of the position with the turn

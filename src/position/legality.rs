@@ -312,19 +312,19 @@ impl<B: Width> Position<B> {
             if pieces.is_empty() {
                 continue;
             }
-            let kc = k * 2 + self.side.index();
-            let Some(sets) = &v.leap_sets[kc] else {
+            let (kind, sets) = v.counting_of(k, self.side.index());
+            if !kind.by_sets {
                 for from in pieces {
                     self.piece_moves(&mut counter, ctx_for(from), k, from, true);
                 }
                 continue;
-            };
+            }
             let free = pieces & !restricted;
-            let promotions = v.promotion_kinds[k].len();
-            let is_pawn = v.pawn_kinds >> k & 1 != 0;
+            let promotions = kind.promotions as usize;
+            let is_pawn = kind.pawn;
             // A few pieces with many leap vectors (Knights) cost less piece by piece: one
             // table load and popcount each, against a shift and popcount per vector.
-            let by_piece = !free.is_empty() && free.count() < v.by_piece_below[kc];
+            let by_piece = !free.is_empty() && free.count() < kind.by_piece_below;
             let sets: &[LeapSet] = if free.is_empty() || by_piece {
                 &[]
             } else {
@@ -343,7 +343,7 @@ impl<B: Width> Position<B> {
                 counter.count += moves_onto(to, ctx.last_rank, promotions);
             }
             if is_pawn {
-                if v.has_rides[kc] {
+                if kind.has_rides {
                     for from in free {
                         self.piece_moves(&mut counter, &ctx, k, from, false);
                     }
@@ -362,7 +362,7 @@ impl<B: Width> Position<B> {
                         );
                     }
                 }
-            } else if by_piece || v.has_rides[kc] {
+            } else if by_piece || kind.has_rides {
                 // Slides piece by piece, and the leaps too when they were not counted as sets.
                 for from in free {
                     let sm = &v.slot_moves[Variant::slot(k as u8, self.side, from)];

@@ -66,7 +66,8 @@ impl<B: Width> Position<B> {
                 next.put(m.to, piece);
             }
             // Castling rights: a King or Rook leaving or being captured on its square.
-            if next.castling != 0 {
+            let touched = next.rules.castle_squares;
+            if next.castling != 0 && (touched.has(m.from) || touched.has(m.to)) {
                 let castle_keep = next.rules.castle_keep;
                 for (sq, keep) in castle_keep {
                     if sq == m.from || sq == m.to {

@@ -4,7 +4,8 @@
 use super::declaration::{MAX_KINDS, MAX_OPTIONS, MovementSpec, VariantSpec};
 use super::hooks::VariantHooks;
 use super::tables::{
-    LeapSet, MAX_DIRECTIONS, MAX_LEAP_PATH, Ride, SlotMoves, SpecError, SpecialLeap, Variant,
+    KindCounting, LeapSet, MAX_DIRECTIONS, MAX_LEAP_PATH, Ride, SlotMoves, SpecError, SpecialLeap,
+    Variant,
 };
 use super::vocabulary::Colour;
 use crate::geometry::{Bitboard, Geometry, SQUARE_COUNT, STRIDE, Square, index_delta};
@@ -28,14 +29,8 @@ impl Variant {
         let kinds = KindTables::build(&spec, &geometry, &placed)?;
         let slot_moves = pack_slots(&placed, &lines, &geometry);
         let (leap_sets, has_rides) = leap_sets_of(&spec, &geometry, &placed, &slot_moves, &lines);
-        let by_piece_below = leap_sets
-            .iter()
-            .enumerate()
-            .map(|(kc, sets)| match sets {
-                Some(sets) if !spec.pieces[kc / 2].pawn => (sets.len() as u32 * 5).div_ceil(4),
-                _ => 0,
-            })
-            .collect();
+        let (leap_sets, counting) =
+            counting_of(&spec, leap_sets, &has_rides, &kinds.promotion_kinds);
         let rank_bb =
             |r: u8| (0..spec.files).fold(Bitboard::EMPTY, |acc, f| acc | Square::new(f, r).bb());
         let last_rank_bb = [rank_bb(spec.ranks - 1), rank_bb(0)];
@@ -75,7 +70,7 @@ impl Variant {
             placeable_kinds: kinds.placeable_kinds,
             placement_squares: kinds.placement_squares,
             leap_sets,
-            by_piece_below,
+            counting,
             has_rides,
             special_captures: placed.special_captures,
             fast_legality: false,
@@ -512,6 +507,34 @@ fn pack_slots(placed: &Placed, lines: &Lines, geometry: &Geometry) -> Vec<SlotMo
             m
         })
         .collect()
+}
+
+/// The leap sets of every (kind, colour) in one list, and what the leaf counter reads of each
+/// (kind, colour) packed into [`KindCounting`].
+fn counting_of(
+    spec: &VariantSpec,
+    sets_by_kind: Vec<Option<Vec<LeapSet>>>,
+    has_rides: &[bool],
+    promotion_kinds: &[Vec<u8>],
+) -> (Vec<LeapSet>, [KindCounting; 2 * MAX_KINDS]) {
+    let mut all = Vec::new();
+    let mut counting = [KindCounting::default(); 2 * MAX_KINDS];
+    for (kc, sets) in sets_by_kind.into_iter().enumerate() {
+        let pawn = spec.pieces[kc / 2].pawn;
+        let c = &mut counting[kc];
+        c.pawn = pawn;
+        c.has_rides = has_rides[kc];
+        c.promotions = promotion_kinds[kc / 2].len() as u8;
+        if let Some(sets) = sets {
+            c.by_sets = true;
+            c.sets = (all.len() as u16, sets.len() as u16);
+            if !pawn {
+                c.by_piece_below = (sets.len() as u32 * 5).div_ceil(4);
+            }
+            all.extend(sets);
+        }
+    }
+    (all, counting)
 }
 
 /// The leaps of each (kind, colour) as [`LeapSet`]s, where they can be counted as sets, and

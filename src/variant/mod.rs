@@ -30,6 +30,7 @@ pub use hooks::{
 };
 pub use rules::{CastleFiles, OptionError, Rules};
 pub use tables::{
-    LeapSet, MAX_DIRECTIONS, MAX_LEAP_PATH, Ride, SlotMoves, SpecError, SpecialLeap, Variant,
+    KindCounting, LeapSet, MAX_DIRECTIONS, MAX_LEAP_PATH, Ride, SlotMoves, SpecError, SpecialLeap,
+    Variant,
 };
 pub use vocabulary::{Colour, GameEnd, Outcome, Wing};

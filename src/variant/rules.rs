@@ -3,7 +3,7 @@
 use super::declaration::{CastleSpec, Castlings, MAX_OPTIONS};
 use super::tables::Variant;
 use super::vocabulary::{GameEnd, Wing};
-use crate::geometry::Square;
+use crate::geometry::{Bitboard, Square};
 use crate::position::NO_SQUARE;
 use std::fmt;
 
@@ -25,6 +25,9 @@ pub struct Rules {
     /// The squares whose touching (a move from or onto them) loses castling rights, with the
     /// right bits kept; unused entries hold [`NO_SQUARE`].
     pub castle_keep: [(Square, u8); 8],
+    /// The squares of [`Rules::castle_keep`] as a set: make-move reads the list only for a
+    /// move from or onto one of them.
+    pub castle_squares: Bitboard,
 }
 
 /// File masks of one castling (see [`Rules::castle_files`]).
@@ -95,6 +98,7 @@ impl Rules {
             castles: [[None; 2]; 2],
             castle_files: [[CastleFiles::default(); 2]; 2],
             castle_keep: [(NO_SQUARE, 0); 8],
+            castle_squares: Bitboard::EMPTY,
         };
         rules.resolve();
         rules
@@ -168,6 +172,9 @@ impl Rules {
         }
         assert!(keep.len() <= 8, "at most four castlings");
         self.castle_keep[..keep.len()].copy_from_slice(&keep);
+        self.castle_squares = keep
+            .iter()
+            .fold(Bitboard::EMPTY, |bb, &(sq, _)| bb | sq.bb());
     }
 
     /// Sets `name` (an option or `game-end`) to `value`.

@@ -1,7 +1,7 @@
 //! A variant compiled into move tables ([`Variant`]), and the lookups the move generator makes
 //! in them. [`Variant::compile`] builds them; each table is kept in one form.
 
-use super::declaration::VariantSpec;
+use super::declaration::{MAX_KINDS, VariantSpec};
 use super::hooks::{FastPaths, RuleHooks, SpecialMoves};
 use crate::geometry::{Bitboard, Bits, Geometry, SQUARE_COUNT, Square};
 use crate::piece::{Atom, BetzaError};
@@ -84,15 +84,12 @@ pub struct Variant {
     pub placement_squares: Vec<Bitboard>,
 
     // ----- counting -----
-    /// Per (kind, colour): the kind's leaps (plain and special) as sets, when they can be
-    /// counted that way: no square reached twice from one square, no slide over a leap's
-    /// target, short paths. `None`: the generator goes piece by piece.
-    pub leap_sets: Vec<Option<Vec<LeapSet>>>,
-    /// Per (kind, colour): below how many free pieces the leaps are cheaper piece by piece
-    /// (one table load and popcount each) than as [`Variant::leap_sets`] (a shift and popcount
-    /// per set): five quarters of the number of sets, rounded up; 0 for pawns. Kept here so the
-    /// leaf counter does not work it out per kind at every position.
-    pub by_piece_below: Vec<u32>,
+    /// Every (kind, colour)'s leaps (plain and special) as sets, one list after the other;
+    /// [`KindCounting::sets`] says which belong to whom.
+    pub leap_sets: Vec<LeapSet>,
+    /// Per (kind, colour) (index `kind * 2 + colour`, below `2 * MAX_KINDS` so that no lookup
+    /// needs a bounds check): what the leaf counter reads of the kind, in one place.
+    pub counting: [KindCounting; 2 * MAX_KINDS],
     /// Per (kind, colour): some square has slides or limited-range rides for the kind.
     pub has_rides: Vec<bool>,
 
@@ -180,6 +177,27 @@ pub struct LeapSet {
     pub quiet: bool,
     /// May capture.
     pub capture: bool,
+}
+
+/// What the leaf counter reads for one (kind, colour), in one place (it used to look each up in
+/// a table of its own, a bounds check and a pointer load apiece, for every kind at every leaf).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct KindCounting {
+    /// The leaps can be counted as sets: no square reached twice from one square, no slide
+    /// over a leap's target, short paths. Otherwise the generator goes piece by piece.
+    pub by_sets: bool,
+    /// The kind's sets: `leap_sets[start..start + len]` of [`Variant::leap_sets`].
+    pub sets: (u16, u16),
+    /// Below how many free pieces the leaps are cheaper piece by piece (one table load and
+    /// popcount each) than as sets (a shift and popcount per set): five quarters of the number
+    /// of sets, rounded up; 0 for pawns.
+    pub by_piece_below: u32,
+    /// The number of promotion choices.
+    pub promotions: u8,
+    /// A pawn kind.
+    pub pawn: bool,
+    /// Some square has slides or limited-range rides for the kind.
+    pub has_rides: bool,
 }
 
 /// What the generator reads for one (kind, colour, square), in one place: leap targets, the
@@ -318,6 +336,15 @@ impl Variant {
     #[inline(always)]
     pub fn slot(kind: u8, colour: super::Colour, sq: Square) -> usize {
         (kind as usize * 2 + colour.index()) * SQUARE_COUNT + sq.index()
+    }
+
+    /// The leaf counter's view of kind `k` of the side with index `colour` (see
+    /// [`Variant::counting`]) and its leap sets.
+    #[inline(always)]
+    pub fn counting_of(&self, k: usize, colour: usize) -> (&KindCounting, &[LeapSet]) {
+        let c = &self.counting[(k * 2 + colour) % (2 * MAX_KINDS)];
+        let (start, len) = (c.sets.0 as usize, c.sets.1 as usize);
+        (c, &self.leap_sets[start..start + len])
     }
 
     /// Squares a slide from `sq` along `dir` reaches before or on the first of `blockers`

@@ -70,12 +70,17 @@ impl<B: Width> RuleHooksAt<B> for SilverElephant {
     }
 
     fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
-        if !pos.hand_is_empty(Colour::White) || !pos.hand_is_empty(Colour::Black) {
-            return None;
-        }
         let s = pos.side();
         let o = s.flip();
         let (s_bare, o_bare) = (bare(pos, s), bare(pos, o));
+        // Asked at every counted position: the hands and the option (looked up by name) only
+        // when a King is bare.
+        if (!s_bare && !o_bare)
+            || !pos.hand_is_empty(Colour::White)
+            || !pos.hand_is_empty(Colour::Black)
+        {
+            return None;
+        }
         let immediate = pos.rules().is("bare-king", "immediate");
         match (s_bare, o_bare) {
             (false, false) => None,
