@@ -333,7 +333,7 @@ impl<'a> CheckRun<'a> {
             });
             out.push(match bisected {
                 None => Err(not(format!("no engine for variant {id}"))),
-                Some(Err(reason)) => Err(not(reason)),
+                Some(Err(reason)) => Err(not(reason.to_string())),
                 Some(Ok(b)) => {
                     let reproduce = engines.settings(id).map(|settings| {
                         diff_command(

@@ -89,19 +89,33 @@ pub struct NotBisected {
     pub reason: String,
 }
 
+/// Why a bisection stopped before the first difference.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BisectFailure {
+    /// A budget ran out (`--bisect-questions`, `--bisect-seconds`).
+    #[error("{0} spent before the first difference")]
+    Spent(&'static str),
+    /// The reference failed.
+    #[error("the reference failed: {0}")]
+    Reference(Box<EngineError>),
+    /// The engine under test failed.
+    #[error("the engine failed: {0}")]
+    Engine(Box<EngineError>),
+}
+
 /// Bisects one failing check: `engine`'s divide of `pos` at `depth` against the reference's,
 /// down to the first difference, asking `engine` at most `questions` questions and none after
 /// `deadline`.
 ///
 /// # Errors
-/// The budget ran out, or either side failed: the reason in one line.
+/// The budget ran out, or either side failed ([`BisectFailure`]).
 pub fn bisect_check(
     engine: &mut dyn Engine,
     pos: &Position,
     depth: u32,
     questions: usize,
     deadline: Instant,
-) -> Result<Bisection, String> {
+) -> Result<Bisection, BisectFailure> {
     let rules = *pos.rules();
     let mut reference = ReferenceEngine::new(rules);
     let mut budgeted = Budgeted {
@@ -114,10 +128,10 @@ pub fn bisect_check(
     match bisect(&mut reference, &mut budgeted, &root, rules) {
         Ok(b) => Ok(b),
         Err((side, e)) => Err(match budgeted.spent {
-            Some(flag) => format!("{flag} spent before the first difference"),
+            Some(flag) => BisectFailure::Spent(flag),
             None => match side {
-                crate::engine::bisect::Side::Reference => format!("the reference failed: {e}"),
-                crate::engine::bisect::Side::Engine => format!("the engine failed: {e}"),
+                crate::engine::bisect::Side::Reference => BisectFailure::Reference(Box::new(e)),
+                crate::engine::bisect::Side::Engine => BisectFailure::Engine(Box::new(e)),
             },
         }),
     }
@@ -679,6 +693,49 @@ mod tests {
     use crate::engine::ReferenceEngine;
     use crate::faults::Faults;
 
+    /// An engine that cannot start.
+    struct Broken;
+
+    impl Engine for Broken {
+        fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+            Err(EngineError::new(
+                "broken",
+                Some(query),
+                EngineErrorKind::NotFound,
+            ))
+        }
+        fn name(&self) -> String {
+            "broken".into()
+        }
+    }
+
+    #[test]
+    fn a_bisection_that_stops_says_why() {
+        let rules = crate::variants::rules("chess").expect("chess");
+        let pos = parse_position(rules, &rules.start_fen()).expect("start");
+        let mut reference = ReferenceEngine::new(rules);
+        let later = Instant::now() + std::time::Duration::from_secs(600);
+        let why = |e: &mut dyn Engine, questions: usize, deadline: Instant| match bisect_check(
+            e, &pos, 2, questions, deadline,
+        ) {
+            Ok(_) => "bisected".to_string(),
+            Err(reason) => reason.to_string(),
+        };
+        assert_eq!(
+            why(&mut reference, 0, later),
+            "--bisect-questions spent before the first difference"
+        );
+        assert_eq!(
+            why(&mut reference, 5, Instant::now()),
+            "--bisect-seconds spent before the first difference"
+        );
+        assert_eq!(
+            why(&mut Broken, 5, later),
+            "the engine failed: engine `broken`: program not found (asked depth 2, fen \
+             \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\")"
+        );
+    }
+
     #[test]
     fn a_planted_fault_is_found_and_named() {
         let rules = crate::variants::rules("chess").expect("chess");
@@ -695,7 +752,7 @@ mod tests {
         assert_eq!(f.missing[0].rulings, ["FIDE-EN-PASSANT"]);
         assert!(f.headline().contains("missing e5d6"), "{}", f.headline());
         let spent = bisect_check(&mut engine, &pos, 2, 0, far).expect_err("no question");
-        assert!(spent.contains("--bisect-questions"), "{spent}");
+        assert_eq!(spent, BisectFailure::Spent("--bisect-questions"), "{spent}");
     }
 
     #[test]

@@ -89,19 +89,30 @@ fn set_blocking(file: &File) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Why a capped read failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CappedReadError {
+    /// A read error (the system's message, without its `(os error N)`).
+    #[error("{0}")]
+    Read(String),
+    /// More bytes than the limit.
+    #[error("more than {0} bytes, the limit for this input")]
+    TooLong(u64),
+}
+
 /// Reads all of `reader`, failing once more than `limit` bytes have come (so an endless
 /// stream costs at most `limit + 1` bytes of memory).
 ///
 /// # Errors
-/// A read error, or more than `limit` bytes (the message says so).
-pub fn read_all_capped(reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
+/// A read error, or more than `limit` bytes.
+pub fn read_all_capped(reader: impl Read, limit: u64) -> Result<Vec<u8>, CappedReadError> {
     let mut bytes = Vec::new();
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| describe(&e))?;
+        .map_err(|e| CappedReadError::Read(describe(&e)))?;
     if bytes.len() as u64 > limit {
-        return Err(format!("more than {limit} bytes, the limit for this input"));
+        return Err(CappedReadError::TooLong(limit));
     }
     Ok(bytes)
 }
@@ -138,7 +149,7 @@ fn open_capped(path: &Path, limit: u64) -> Result<(File, Metadata), FileError> {
 /// The file cannot be opened or read, is a directory, or is too large.
 pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     let (file, _) = open_capped(path, limit)?;
-    read_all_capped(file, limit).map_err(|m| fail(path, m))
+    read_all_capped(file, limit).map_err(|e| fail(path, e.to_string()))
 }
 
 /// Follows symbolic links from `path` to the name of the real file (which need not exist: a
@@ -613,7 +624,7 @@ pub fn begin_update(path: &Path, limit: u64, lock_timeout: Duration) -> Result<U
     let (file, meta) = open_capped(&real, limit)?;
     check_rewritable(&real, &meta)?;
     let snapshot = Snapshot::of(&meta);
-    let bytes = read_all_capped(file, limit).map_err(|m| fail(&real, m))?;
+    let bytes = read_all_capped(file, limit).map_err(|e| fail(&real, e.to_string()))?;
     Ok(Update {
         real,
         lock,
@@ -748,6 +759,17 @@ pub fn open_direct(path: &Path) -> Result<File, FileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capped_read_stops_past_its_limit() {
+        assert_eq!(read_all_capped(&b"four"[..], 4), Ok(b"four".to_vec()));
+        assert_eq!(
+            read_all_capped(&b"five!"[..], 4)
+                .expect_err("too long")
+                .to_string(),
+            "more than 4 bytes, the limit for this input"
+        );
+    }
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("cvperft-fsio-{}-{name}", std::process::id()));

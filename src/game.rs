@@ -9,7 +9,7 @@
 
 use crate::notation::{move_text, to_fen};
 use crate::position::{Move, Position};
-use crate::record::{self, GameText, Labels, Notation, RecordError, Tag};
+use crate::record::{self, GameText, Labels, Notation, RecordError, RecordReason, Tag, Tried};
 use crate::san::san;
 use crate::variant::Colour;
 
@@ -140,8 +140,8 @@ pub struct Header {
     pub fen: Option<Tag>,
 }
 
-fn tag_error(tag: &Tag, message: String) -> RecordError {
-    RecordError::at(tag.line, tag.column, message)
+fn tag_error(tag: &Tag, reason: RecordReason) -> RecordError {
+    RecordError::at(tag.line, tag.column, reason)
 }
 
 /// The game `index` (from 1) of `games`.
@@ -150,11 +150,10 @@ fn select(mut games: Vec<GameText>, index: usize) -> Result<GameText, RecordErro
         return Err(RecordError::at(
             1,
             1,
-            format!(
-                "game {index} asked for, but the record holds {} game{}",
-                games.len(),
-                if games.len() == 1 { "" } else { "s" }
-            ),
+            RecordReason::NoSuchGame {
+                index,
+                games: games.len(),
+            },
         ));
     }
     Ok(games.swap_remove(index - 1))
@@ -178,34 +177,20 @@ pub fn read_header(text: &str, options: &ReadOptions) -> Result<Header, RecordEr
     let game = select(games, options.game_index)?;
     let mut header = Header::default();
     if let Some(tag) = game.tag("Variant") {
-        let id = record::variant_of_tag(&tag.value).ok_or_else(|| {
-            let mut ids: Vec<&str> = record::VARIANT_NAMES.iter().map(|(_, id)| *id).collect();
-            ids.dedup();
-            tag_error(
-                tag,
-                format!(
-                    "[Variant \"{}\"]: not a variant cvperft knows (variants: {})",
-                    tag.value,
-                    ids.join(", ")
-                ),
-            )
-        })?;
+        let id = record::variant_of_tag(&tag.value)
+            .ok_or_else(|| tag_error(tag, RecordReason::UnknownVariant(tag.value.clone())))?;
         header.variant = Some((id, tag.clone()));
     }
     let setup = game.tag("SetUp");
     match (game.tag("FEN"), setup.map(|t| t.value.trim())) {
         (Some(fen), Some("0")) => {
-            return Err(tag_error(
-                fen,
-                "[FEN] is given but [SetUp \"0\"] says the game starts from the usual position"
-                    .into(),
-            ));
+            return Err(tag_error(fen, RecordReason::FenWithoutSetUp));
         }
         (Some(fen), _) => header.fen = Some(fen.clone()),
         (None, Some("1")) => {
             return Err(tag_error(
                 setup.expect("matched"),
-                "[SetUp \"1\"] without a [FEN] tag".into(),
+                RecordReason::SetUpWithoutFen,
             ));
         }
         _ => {}
@@ -245,14 +230,16 @@ fn replay(
                 pos = after;
             }
             Err(p) => {
+                let unreadable = p.reason.unreadable();
                 let e = RecordError {
                     ply: Some(i + 1),
                     line: p.line,
                     column: p.column,
                     written: Some(written),
-                    message: p.message,
+                    reason: RecordReason::Move(Box::new(p.reason)),
+                    tried: None,
                 };
-                return (plies, Some((e, p.unreadable)));
+                return (plies, Some((e, unreadable)));
             }
         }
     }
@@ -315,12 +302,9 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
             }
         };
         let (line, column) = game.moves.last().map_or((1, 1), |w| w.at());
-        let too = |message: String| RecordError::at(line, column, message);
+        let too = |reason: RecordReason| RecordError::at(line, column, reason);
         if game.moves.len() > MAX_PLIES {
-            return Err(too(format!(
-                "{} plies, more than the limit of {MAX_PLIES}",
-                game.moves.len()
-            )));
+            return Err(too(RecordReason::TooManyPlies(game.moves.len())));
         }
         if let Some(k) = options.at_ply
             && k > game.moves.len()
@@ -328,10 +312,10 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
             attempts.push(Attempt {
                 notation,
                 read: 0,
-                error: Some(too(format!(
-                    "ply {k} asked for, but the game has only {} plies",
-                    game.moves.len()
-                ))),
+                error: Some(too(RecordReason::NoSuchPly {
+                    ply: k,
+                    plies: game.moves.len(),
+                })),
                 unreadable: false,
                 games: count,
             });
@@ -390,12 +374,10 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
             .filter(|a| a.notation != best.notation)
             .map(|a| format!("{} {}", a.notation.name(), stopped(a)))
             .collect();
-        error.message = format!(
-            "{} [read as {}, the notation that got furthest; {}]",
-            error.message,
-            best.notation.name(),
-            others.join(", ")
-        );
+        error.tried = Some(Box::new(Tried {
+            chosen: best.notation,
+            others,
+        }));
     }
     Err(error)
 }
@@ -443,15 +425,13 @@ fn disagree(first: &Game, notation: Notation, plies: &[Ply]) -> Result<(), Recor
         line: a.at.0,
         column: a.at.1,
         written: Some(a.written.clone()),
-        message: format!(
-            "the record reads as {} and as {}, as different games: here {} reads {} and {} \
-             reads {other}; choose with --notation",
-            first.notation.name(),
-            notation.name(),
-            first.notation.name(),
-            a.text,
-            notation.name()
-        ),
+        reason: RecordReason::Disagree {
+            first: first.notation,
+            second: notation,
+            first_reads: a.text.clone(),
+            second_reads: other.to_string(),
+        },
+        tried: None,
     })
 }
 
@@ -511,7 +491,7 @@ mod tests {
         let e = read_game("1. g4-f6; N*h2", &pos, &ReadOptions::default()).expect_err("two");
         assert_eq!((e.ply, e.column), (Some(1), 4), "{e}");
         assert!(
-            e.message
+            e.to_string()
                 .contains("here coordinate reads g4f6 and game-courier reads g4f6,N@h2"),
             "{e}"
         );
@@ -533,8 +513,8 @@ mod tests {
         )
         .expect_err("illegal");
         assert_eq!((e.ply, e.line, e.column), (Some(5), 1, 24), "{e}");
-        assert!(e.message.contains("[read as san"), "{e}");
-        assert!(e.message.contains("coordinate stopped at ply 1"), "{e}");
+        assert!(e.to_string().contains("[read as san"), "{e}");
+        assert!(e.to_string().contains("coordinate stopped at ply 1"), "{e}");
     }
 
     #[test]
@@ -561,7 +541,7 @@ mod tests {
             ..ReadOptions::default()
         };
         let e = read_game(record, &chess, &opts).expect_err("two games");
-        assert!(e.message.contains("holds 2 games"), "{e}");
+        assert!(e.to_string().contains("holds 2 games"), "{e}");
     }
 
     #[test]
@@ -577,6 +557,6 @@ mod tests {
         let e = read_header("\n[Variant \"Crazyhouse\"]\n1. e4", &opts).expect_err("unknown");
         assert_eq!(e.line, 2);
         let e = read_header("[SetUp \"1\"]\n1. e4", &opts).expect_err("no FEN");
-        assert!(e.message.contains("without a [FEN]"), "{e}");
+        assert!(e.to_string().contains("without a [FEN]"), "{e}");
     }
 }

@@ -110,7 +110,7 @@ impl HashTable {
     ///
     /// # Errors
     /// As [`HashTable::new`].
-    pub fn seeded(megabytes: usize, seed: u64) -> Result<HashTable, String> {
+    pub fn seeded(megabytes: usize, seed: u64) -> Result<HashTable, HashError> {
         let mut table = HashTable::new(megabytes)?;
         if seed != 0 {
             table.keys = Some(Box::new(SeededKeys::new(seed)));

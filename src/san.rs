@@ -24,9 +24,9 @@
 //! legal moves is refused with both named, never guessed.
 
 use crate::geometry::Square;
+use crate::notation::MoveReason;
 use crate::position::{Move, Position, flags};
 use crate::variant::{Colour, Variant};
-use std::fmt;
 
 /// Why a SAN text names no move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,33 +39,129 @@ pub enum SanErrorKind {
     Ambiguous,
 }
 
-/// SAN that does not name exactly one legal move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// SAN that does not name exactly one legal move: the text, where in it, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}`, column {column}: {reason}")]
 pub struct SanError {
-    /// What kind of problem.
-    pub kind: SanErrorKind,
     /// The text given.
     pub text: String,
     /// 1-based column of the problem in the text (1 when it concerns the whole move).
     pub column: usize,
     /// What is wrong.
-    pub message: String,
-    /// The legal moves the text fits when it is ambiguous, or the closest legal moves when it
-    /// fits none, in SAN.
-    pub moves: Vec<String>,
+    pub reason: SanReason,
 }
 
-impl fmt::Display for SanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}`, column {}: {}",
-            self.text, self.column, self.message
-        )
+impl SanError {
+    /// What kind of problem.
+    pub fn kind(&self) -> SanErrorKind {
+        match self.reason {
+            SanReason::Illegal { .. } => SanErrorKind::Illegal,
+            SanReason::Ambiguous(_) => SanErrorKind::Ambiguous,
+            _ => SanErrorKind::Syntax,
+        }
+    }
+
+    /// The legal moves the text fits when it is ambiguous, or the closest legal moves when it
+    /// fits none, in SAN (none for a syntax error).
+    pub fn moves(&self) -> &[String] {
+        match &self.reason {
+            SanReason::Illegal { closest, .. } => closest,
+            SanReason::Ambiguous(moves) => moves,
+            _ => &[],
+        }
     }
 }
 
-impl std::error::Error for SanError {}
+/// Why a SAN text names no move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SanReason {
+    /// Nothing.
+    #[error("empty move")]
+    Empty,
+    /// More than [`MAX_SAN_LEN`] characters.
+    #[error("longer than {MAX_SAN_LEN} characters")]
+    TooLong,
+    /// A character SAN never holds.
+    #[error("unexpected character {0:?}")]
+    Character(char),
+    /// Two commas with nothing between.
+    #[error("empty part between commas")]
+    EmptyPart,
+    /// A placement naming no piece of the variant.
+    #[error("`{name}@` does not name a piece of {variant}")]
+    NotAPieceToPlace {
+        /// The name written.
+        name: String,
+        /// The variant's id.
+        variant: &'static str,
+    },
+    /// A problem of a move's parts that SAN shares with coordinate move text: a placement's
+    /// square off the board ([`MoveReason::NotASquare`]), two placements on one square, two
+    /// moving parts.
+    #[error("{0}")]
+    Parts(MoveReason),
+    /// A piece name of no piece of the variant.
+    #[error("`{name}` is not a piece of {variant}")]
+    NotAPiece {
+        /// The name written.
+        name: String,
+        /// The variant's id.
+        variant: &'static str,
+    },
+    /// A moving part with no destination square.
+    #[error("`{0}` names no square of this board to move to")]
+    NoDestination(String),
+    /// A disambiguating file off the board.
+    #[error("`{0}` is not a file of this board")]
+    NotAFile(char),
+    /// A disambiguating rank off the board.
+    #[error("`{0}` is not a rank of this board")]
+    NotARank(String),
+    /// Text between the piece and the destination that is no file or rank.
+    #[error("unexpected `{0}` before the destination square")]
+    BeforeDestination(String),
+    /// Text after the destination that is no promotion.
+    #[error("`{suffix}` after the destination is not a promotion of {variant}")]
+    NotAPromotion {
+        /// The text after the destination.
+        suffix: String,
+        /// The variant's id.
+        variant: &'static str,
+    },
+    /// SAN that fits no legal move: why, when something simple says so, and the closest legal
+    /// moves, closest first.
+    #[error("not a legal move here{}", .why.as_ref().map(|w| format!(": {w}")).unwrap_or_default())]
+    Illegal {
+        /// What rules the move out, when it is simple.
+        why: Option<Unplayable>,
+        /// The legal moves, closest first, in SAN.
+        closest: Vec<String>,
+    },
+    /// SAN that fits several legal moves (listed).
+    #[error("ambiguous: it fits {} legal moves ({})", .0.len(), .0.join(", "))]
+    Ambiguous(Vec<String>),
+}
+
+/// What simply rules a SAN move out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unplayable {
+    /// A placement of a piece the side does not hold.
+    #[error("{} has no {piece} in hand to place", .side.name())]
+    NotInHand {
+        /// The side to move.
+        side: Colour,
+        /// The piece's name.
+        piece: &'static str,
+    },
+    /// A move of a piece the side does not have.
+    #[error("{} has no {piece} on the board", .side.name())]
+    NoneOnBoard {
+        /// The side to move.
+        side: Colour,
+        /// The piece's name (`pawn` for the unnamed pawn).
+        piece: &'static str,
+    },
+}
 
 /// Most characters accepted in one SAN move.
 pub const MAX_SAN_LEN: usize = 64;
@@ -196,13 +292,11 @@ struct Pattern {
     placements: Vec<(u8, Square)>,
 }
 
-fn fail(text: &str, column: usize, message: impl Into<String>) -> SanError {
+fn fail(text: &str, column: usize, reason: SanReason) -> SanError {
     SanError {
-        kind: SanErrorKind::Syntax,
         text: text.to_string(),
         column,
-        message: message.into(),
-        moves: Vec::new(),
+        reason,
     }
 }
 
@@ -240,27 +334,23 @@ fn strip_marks(part: &str) -> &str {
 
 fn parse_pattern(v: &Variant, text: &str) -> Result<Pattern, SanError> {
     if text.is_empty() {
-        return Err(fail(text, 1, "empty move"));
+        return Err(fail(text, 1, SanReason::Empty));
     }
     if text.len() > MAX_SAN_LEN {
-        return Err(fail(
-            text,
-            1,
-            format!("longer than {MAX_SAN_LEN} characters"),
-        ));
+        return Err(fail(text, 1, SanReason::TooLong));
     }
     if let Some((i, c)) = text
         .char_indices()
         .find(|(_, c)| !c.is_ascii() || c.is_ascii_control() || c.is_ascii_whitespace())
     {
-        return Err(fail(text, i + 1, format!("unexpected character {c:?}")));
+        return Err(fail(text, i + 1, SanReason::Character(c)));
     }
     let g = &v.geometry;
     let mut pattern = Pattern::default();
     let mut column = 1;
     for part in text.split(',') {
         if part.is_empty() {
-            return Err(fail(text, column, "empty part between commas"));
+            return Err(fail(text, column, SanReason::EmptyPart));
         }
         let bare = strip_marks(part);
         if let Some(at) = bare.find('@') {
@@ -269,23 +359,34 @@ fn parse_pattern(v: &Variant, text: &str) -> Result<Pattern, SanError> {
                 fail(
                     text,
                     column,
-                    format!("`{name}@` does not name a piece of {}", v.spec.id),
+                    SanReason::NotAPieceToPlace {
+                        name: name.to_string(),
+                        variant: v.spec.id,
+                    },
                 )
             })?;
             let sq = g.parse_square(&bare[at + 1..]).ok_or_else(|| {
                 fail(
                     text,
                     column + at + 1,
-                    format!("`{}` is not a square of this board", &bare[at + 1..]),
+                    SanReason::Parts(MoveReason::NotASquare(bare[at + 1..].to_string())),
                 )
             })?;
             if pattern.placements.iter().any(|(_, s)| *s == sq) {
-                return Err(fail(text, column, format!("two placements on {sq}")));
+                return Err(fail(
+                    text,
+                    column,
+                    SanReason::Parts(MoveReason::TwoPlacements(sq)),
+                ));
             }
             pattern.placements.push((kind, sq));
         } else {
             if pattern.moving {
-                return Err(fail(text, column, "a move has at most one moving part"));
+                return Err(fail(
+                    text,
+                    column,
+                    SanReason::Parts(MoveReason::TwoMovingParts),
+                ));
             }
             pattern.moving = true;
             parse_moving(v, text, bare, column, &mut pattern)?;
@@ -330,7 +431,10 @@ fn parse_moving(
             fail(
                 text,
                 column,
-                format!("`{name}` is not a piece of {}", v.spec.id),
+                SanReason::NotAPiece {
+                    name: name.to_string(),
+                    variant: v.spec.id,
+                },
             )
         })?;
         // `P` for the unnamed pawn is accepted too.
@@ -364,7 +468,7 @@ fn parse_moving(
         return Err(fail(
             text,
             rest_column,
-            format!("`{part}` names no square of this board to move to"),
+            SanReason::NoDestination(part.to_string()),
         ));
     };
     pattern.to = Some(to);
@@ -380,7 +484,7 @@ fn parse_moving(
             return Err(fail(
                 text,
                 rest_column + i,
-                format!("`{}` is not a file of this board", pb[i] as char),
+                SanReason::NotAFile(pb[i] as char),
             ));
         }
         pattern.from_file = Some(pb[i] - b'a');
@@ -393,7 +497,7 @@ fn parse_moving(
             return Err(fail(
                 text,
                 rest_column + i,
-                format!("`{}` is not a rank of this board", &prefix[i..i + digits]),
+                SanReason::NotARank(prefix[i..i + digits].to_string()),
             ));
         }
         pattern.from_rank = Some(rank as u8 - 1);
@@ -403,10 +507,7 @@ fn parse_moving(
         return Err(fail(
             text,
             rest_column + i,
-            format!(
-                "unexpected `{}` before the destination square",
-                &prefix[i..]
-            ),
+            SanReason::BeforeDestination(prefix[i..].to_string()),
         ));
     }
     // After the destination: a promotion, `=X`, `X`, `/X` or `(X)`.
@@ -422,10 +523,10 @@ fn parse_moving(
             return Err(fail(
                 text,
                 rest_column + end,
-                format!(
-                    "`{suffix}` after the destination is not a promotion of {}",
-                    v.spec.id
-                ),
+                SanReason::NotAPromotion {
+                    suffix: suffix.to_string(),
+                    variant: v.spec.id,
+                },
             ));
         }
         pattern.promotion = Some(kinds.iter().map(|k| k + 1).collect());
@@ -493,51 +594,39 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
     match fitting.as_slice() {
         [m] => Ok(*m),
         [] => {
-            let mut message = "not a legal move here".to_string();
-            if let Some(why) = why_not(pos, &pattern) {
-                message = format!("{message}: {why}");
-            }
             let mut closest: Vec<(usize, String)> = legal
                 .iter()
                 .map(|m| (closeness(pos, &pattern, m), write(pos, m, &legal)))
                 .collect();
             closest.sort();
-            Err(SanError {
-                kind: SanErrorKind::Illegal,
-                moves: closest.into_iter().map(|(_, s)| s).collect(),
-                ..fail(text, 1, message)
-            })
+            Err(fail(
+                text,
+                1,
+                SanReason::Illegal {
+                    why: why_not(pos, &pattern),
+                    closest: closest.into_iter().map(|(_, s)| s).collect(),
+                },
+            ))
         }
         several => {
             let moves: Vec<String> = several.iter().map(|m| write(pos, m, &legal)).collect();
-            Err(SanError {
-                kind: SanErrorKind::Ambiguous,
-                text: text.to_string(),
-                column: 1,
-                message: format!(
-                    "ambiguous: it fits {} legal moves ({})",
-                    moves.len(),
-                    moves.join(", ")
-                ),
-                moves,
-            })
+            Err(fail(text, 1, SanReason::Ambiguous(moves)))
         }
     }
 }
 
 /// A reason a pattern fits no legal move, when one is plain: a placement of a piece not in
 /// hand, or no piece of that kind for the side to move.
-fn why_not(pos: &Position, p: &Pattern) -> Option<String> {
+fn why_not(pos: &Position, p: &Pattern) -> Option<Unplayable> {
     let v = pos.variant();
     let side = pos.side();
-    let side_name = crate::position::colour_name(side);
     for &(kind, _) in &p.placements {
         let wanted = p.placements.iter().filter(|(k, _)| *k == kind).count();
         if (pos.hand_count(side, kind) as usize) < wanted {
-            return Some(format!(
-                "{side_name} has no {} in hand to place",
-                v.spec.pieces[kind as usize].name
-            ));
+            return Some(Unplayable::NotInHand {
+                side,
+                piece: v.spec.pieces[kind as usize].name,
+            });
         }
     }
     if p.moving && p.castle.is_none() {
@@ -554,7 +643,7 @@ fn why_not(pos: &Position, p: &Pattern) -> Option<String> {
                 Some(k) => v.spec.pieces[k as usize].name,
                 None => "pawn",
             };
-            return Some(format!("{side_name} has no {what} on the board"));
+            return Some(Unplayable::NoneOnBoard { side, piece: what });
         }
     }
     None
@@ -613,11 +702,11 @@ mod tests {
         assert_eq!(text_of(&pos, "b7xa8=Q+!"), "b7a8q");
         assert_eq!(text_of(&pos, "Ng2-f4"), "g2f4");
         let e = parse_san(&pos, "b8").expect_err("promotion piece missing");
-        assert!(e.message.contains("ambiguous"), "{e}");
-        assert_eq!(e.moves.len(), 4, "{e:?}");
+        assert!(e.to_string().contains("ambiguous"), "{e}");
+        assert_eq!(e.moves().len(), 4, "{e:?}");
         let e = parse_san(&pos, "Nd4").expect_err("no knight reaches d4");
-        assert!(e.message.contains("not a legal move"), "{e}");
-        assert!(e.moves[0].starts_with('N'), "closest first: {e:?}");
+        assert!(e.to_string().contains("not a legal move"), "{e}");
+        assert!(e.moves()[0].starts_with('N'), "closest first: {e:?}");
     }
 
     #[test]
@@ -629,7 +718,7 @@ mod tests {
         }
         let e = parse_san(&pos, "Ra2").expect_err("two rooks");
         assert!(
-            e.message.contains("R1a2, R4a2") || e.message.contains("R4a2, R1a2"),
+            e.to_string().contains("R1a2, R4a2") || e.to_string().contains("R4a2, R1a2"),
             "{e}"
         );
         // Over-specified origins are accepted.
@@ -659,7 +748,7 @@ mod tests {
         );
         assert_eq!(text_of(&se, "N@h1,E@b1,E@i1,N@c1"), "E@b1,N@c1,N@h1,E@i1");
         let e = parse_san(&se, "E@b1,N@c1").expect_err("two placements are not a set-up");
-        assert!(e.message.contains("not a legal move"), "{e}");
+        assert!(e.to_string().contains("not a legal move"), "{e}");
 
         let pp = position(
             "pink-panther",
@@ -680,7 +769,7 @@ mod tests {
         let cerimon = position("cerimon", "4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
         assert!(san_moves(&cerimon).iter().all(|(_, s)| s.starts_with('K')));
         let e = parse_san(&cerimon, "Ke2,N@a2").expect_err("no Knight in hand");
-        assert!(e.message.contains("no Knight in hand"), "{e}");
+        assert!(e.to_string().contains("no Knight in hand"), "{e}");
     }
 
     #[test]

@@ -19,9 +19,10 @@
 //! numbers as doubles (JavaScript, jq) would round them silently. The checks are functions of
 //! their own ([`check_entries`], [`verify_split`], [`checked_sum`]) for other plan formats.
 
-use crate::notation::{parse_position, play_moves};
+use crate::notation::{PlyError, PositionTextError, parse_position, play_moves};
 use crate::perft::{PerftConfig, for_each_path, perft_with};
 use crate::position::Position;
+use crate::variant::OptionError;
 use crate::variants;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -139,20 +140,269 @@ pub struct ShardEntry {
     pub count: Count,
 }
 
-/// Why a shard cannot be computed or a set of reports cannot be merged.
+/// Why a shard cannot be computed or a set of reports cannot be merged: the report concerned,
+/// where one is, and the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShardError(pub String);
+pub struct ShardError {
+    /// The report's name (its file), written before the reason.
+    pub report: Option<String>,
+    /// What is wrong.
+    pub reason: ShardReason,
+}
 
 impl fmt::Display for ShardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        if let Some(report) = &self.report {
+            write!(f, "{report}: ")?;
+        }
+        write!(f, "{}", self.reason)
     }
 }
 
 impl std::error::Error for ShardError {}
 
-fn error(message: impl Into<String>) -> ShardError {
-    ShardError(message.into())
+impl From<ShardReason> for ShardError {
+    fn from(reason: ShardReason) -> ShardError {
+        ShardError {
+            report: None,
+            reason,
+        }
+    }
+}
+
+impl ShardReason {
+    /// The reason, about the report named `report`.
+    fn of(self, report: &str) -> ShardError {
+        ShardError {
+            report: Some(report.to_string()),
+            reason: self,
+        }
+    }
+}
+
+/// What is wrong with a shard asked for, a report, or a set of reports.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardReason {
+    /// A split deeper than the depth.
+    #[error("--split {split} is deeper than the depth {depth}")]
+    SplitBeyondDepth {
+        /// The split.
+        split: u32,
+        /// The depth.
+        depth: u32,
+    },
+    /// More shards than [`MAX_SHARDS`].
+    #[error("--shard {shard}/{shards}: at most {MAX_SHARDS} shards")]
+    TooManyShards {
+        /// The shard asked for.
+        shard: usize,
+        /// Of how many.
+        shards: usize,
+    },
+    /// A shard of more than [`MAX_SHARD_PATHS`] paths (`paths`: how many, when counted).
+    #[error(
+        "--split {split}: shard {shard}/{shards} would hold more than {MAX_SHARD_PATHS} paths{}; \
+         use more shards or a smaller split",
+        counted_paths(*.paths)
+    )]
+    ShardTooLarge {
+        /// The split.
+        split: u32,
+        /// The shard.
+        shard: usize,
+        /// Of how many.
+        shards: usize,
+        /// How many paths it would hold, when counted before listing them.
+        paths: Option<usize>,
+    },
+    /// A shard's counts past 128 bits.
+    #[error("the shard's counts add up to more than 2^128")]
+    ShardOverflow,
+    /// A report's shard number out of range.
+    #[error("shard {shard} of {shards} is out of range")]
+    ShardOutOfRange {
+        /// The shard number.
+        shard: usize,
+        /// Of how many.
+        shards: usize,
+    },
+    /// A report listing another number of paths than its share.
+    #[error(
+        "shard {shard} is incomplete or inconsistent: it lists {listed} paths, but shard {shard} \
+         of {shards} of a split of {paths_total} paths has {expected}"
+    )]
+    EntryCount {
+        /// The shard number.
+        shard: usize,
+        /// Of how many.
+        shards: usize,
+        /// How many paths it lists.
+        listed: usize,
+        /// The split's paths.
+        paths_total: usize,
+        /// The shard's share of them.
+        expected: usize,
+    },
+    /// An entry whose index is not the shard's next one.
+    #[error(
+        "shard {shard} is incomplete or inconsistent: its entry {entry} has index {index}, \
+         where shard {shard} of {shards} has index {want}"
+    )]
+    EntryIndex {
+        /// The shard number.
+        shard: usize,
+        /// Of how many.
+        shards: usize,
+        /// The entry (1-based).
+        entry: usize,
+        /// Its index.
+        index: usize,
+        /// The index it should have.
+        want: usize,
+    },
+    /// A report's counts past 128 bits.
+    #[error("shard {shard}'s counts add up to more than 2^128")]
+    EntriesOverflow {
+        /// The shard number.
+        shard: usize,
+    },
+    /// A report whose counts do not add up to its `nodes`.
+    #[error(
+        "shard {shard} is incomplete or inconsistent: its counts add up to {sum}, but its \
+         `nodes` says {nodes}"
+    )]
+    NodesDiffer {
+        /// The shard number.
+        shard: usize,
+        /// The sum of its counts.
+        sum: u128,
+        /// Its `nodes`.
+        nodes: Count,
+    },
+    /// A depth or split out of range.
+    #[error(
+        "depth {depth} with split {split}: expected a split of at most the depth, and a depth of \
+         at most {MAX_DEPTH}"
+    )]
+    DepthOutOfRange {
+        /// The depth.
+        depth: u32,
+        /// The split.
+        split: u32,
+    },
+    /// A variant that is not registered.
+    #[error("unknown variant {}", quoted(.0))]
+    UnknownVariant(String),
+    /// An option not written `name=value`.
+    #[error("option {} is not name=value", quoted(.0))]
+    OptionNotNameValue(String),
+    /// An option the variant refuses.
+    #[error("{0}")]
+    Option(OptionError),
+    /// A root FEN that does not read.
+    #[error("FEN: {0}")]
+    Fen(Box<PositionTextError>),
+    /// More root moves than a suite case may have.
+    #[error("too many moves")]
+    TooManyMoves,
+    /// Root moves that cannot be played.
+    #[error("moves: {0}")]
+    Moves(Box<PlyError>),
+    /// A report's path that is not the split's path of that index.
+    #[error(
+        "the entry with index {index} has path {}, but path {index} of the split is {}",
+        quoted(.given), quoted(.listed)
+    )]
+    PathDiffers {
+        /// The index.
+        index: usize,
+        /// The report's path.
+        given: String,
+        /// The split's path.
+        listed: String,
+    },
+    /// A split with another number of paths than the reports say.
+    #[error(
+        "the reports say the split has {paths_total} paths, but listing it again gives {}",
+        listed_paths(*.listed, *.paths_total)
+    )]
+    PathCount {
+        /// The reports' number.
+        paths_total: usize,
+        /// How many were listed (one more than `paths_total` when there are more).
+        listed: usize,
+    },
+    /// No reports to merge.
+    #[error("merge: no shard files given")]
+    NothingToMerge,
+    /// Reports of more than [`MAX_SHARDS`] shards.
+    #[error("{shards} shards; at most {MAX_SHARDS} are merged")]
+    TooManyToMerge {
+        /// The number of shards.
+        shards: usize,
+    },
+    /// A report of another format.
+    #[error("format {} is not {FORMAT}", quoted(.0))]
+    Format(String),
+    /// Reports of two runs.
+    #[error(
+        "{report} is from a different run than {first} (variant, options, FEN, moves, depth, \
+         split or shard count differ)"
+    )]
+    DifferentRun {
+        /// The report that differs.
+        report: String,
+        /// The first report.
+        first: String,
+    },
+    /// One shard given twice.
+    #[error("shard {shard} is given twice: {first} and {second}")]
+    GivenTwice {
+        /// The shard number.
+        shard: usize,
+        /// The report that gave it first.
+        first: String,
+        /// The report that gave it again.
+        second: String,
+    },
+    /// Shards not given.
+    #[error(
+        "missing shard(s) {} of {shards}{}",
+        ranges(.missing),
+        shard_count(.missing)
+    )]
+    Missing {
+        /// The shard numbers, sorted.
+        missing: Vec<usize>,
+        /// Of how many.
+        shards: usize,
+    },
+    /// The reports' counts past 128 bits.
+    #[error("the shards' counts add up to more than 2^128")]
+    TotalOverflow,
+}
+
+/// ` (N)` for a number of paths counted, nothing otherwise.
+fn counted_paths(paths: Option<usize>) -> String {
+    paths.map(|p| format!(" ({p})")).unwrap_or_default()
+}
+
+/// How many paths a listing found: `more than N` past the reports' `N`.
+fn listed_paths(listed: usize, paths_total: usize) -> String {
+    if listed > paths_total {
+        format!("more than {paths_total}")
+    } else {
+        listed.to_string()
+    }
+}
+
+/// ` (N shards)` for more than one missing shard.
+fn shard_count(missing: &[usize]) -> String {
+    if missing.len() > 1 {
+        format!(" ({} shards)", missing.len())
+    } else {
+        String::new()
+    }
 }
 
 /// What the run is, for the report.
@@ -192,24 +442,28 @@ pub fn run_shard(
     cfg: &PerftConfig,
 ) -> Result<ShardReport, ShardError> {
     if split > depth {
-        return Err(error(format!(
-            "--split {split} is deeper than the depth {depth}"
-        )));
+        return Err(ShardReason::SplitBeyondDepth { split, depth }.into());
     }
     let (k, n) = shard;
     if n > MAX_SHARDS {
-        return Err(error(format!(
-            "--shard {k}/{n}: at most {MAX_SHARDS} shards"
-        )));
+        return Err(ShardReason::TooManyShards {
+            shard: k,
+            shards: n,
+        }
+        .into());
     }
     // The paths are the leaves of perft(split): count them first (bulk-counted, cheap) so an
     // oversized shard is refused before any work.
     let total = perft_with(pos, split, cfg) as usize;
     let in_shard = share(total, k, n);
     if in_shard > MAX_SHARD_PATHS {
-        return Err(error(format!(
-            "--split {split}: shard {k}/{n} would hold more than {MAX_SHARD_PATHS} paths ({in_shard}); use more shards or a smaller split"
-        )));
+        return Err(ShardReason::ShardTooLarge {
+            split,
+            shard: k,
+            shards: n,
+            paths: Some(in_shard),
+        }
+        .into());
     }
     let mut entries = Vec::new();
     let mut index = 0usize;
@@ -225,12 +479,15 @@ pub fn run_shard(
         entries.len() <= MAX_SHARD_PATHS
     });
     if entries.len() > MAX_SHARD_PATHS {
-        return Err(error(format!(
-            "--split {split}: shard {k}/{n} would hold more than {MAX_SHARD_PATHS} paths; use more shards or a smaller split"
-        )));
+        return Err(ShardReason::ShardTooLarge {
+            split,
+            shard: k,
+            shards: n,
+            paths: None,
+        }
+        .into());
     }
-    let nodes = checked_sum(entries.iter().map(|e| e.count.0))
-        .ok_or_else(|| error("the shard's counts add up to more than 2^128"))?;
+    let nodes = checked_sum(entries.iter().map(|e| e.count.0)).ok_or(ShardReason::ShardOverflow)?;
     Ok(ShardReport {
         format: FORMAT.into(),
         variant: info.variant.into(),
@@ -265,39 +522,45 @@ fn quoted(text: &str) -> String {
 pub fn check_entries(name: &str, report: &ShardReport) -> Result<(), ShardError> {
     let (k, n) = (report.shard, report.shards);
     if n == 0 || k == 0 || k > n {
-        return Err(error(format!("{name}: shard {k} of {n} is out of range")));
+        return Err(ShardReason::ShardOutOfRange {
+            shard: k,
+            shards: n,
+        }
+        .of(name));
     }
     let expected = share(report.paths_total, k, n);
     if report.entries.len() != expected {
-        return Err(error(format!(
-            "{name}: shard {k} is incomplete or inconsistent: it lists {} paths, but shard {k} \
-             of {n} of a split of {} paths has {expected}",
-            report.entries.len(),
-            report.paths_total
-        )));
+        return Err(ShardReason::EntryCount {
+            shard: k,
+            shards: n,
+            listed: report.entries.len(),
+            paths_total: report.paths_total,
+            expected,
+        }
+        .of(name));
     }
     for (j, e) in report.entries.iter().enumerate() {
         let want = (k - 1) + j * n;
         if e.index != want {
-            return Err(error(format!(
-                "{name}: shard {k} is incomplete or inconsistent: its entry {} has index {}, \
-                 where shard {k} of {n} has index {want}",
-                j + 1,
-                e.index
-            )));
+            return Err(ShardReason::EntryIndex {
+                shard: k,
+                shards: n,
+                entry: j + 1,
+                index: e.index,
+                want,
+            }
+            .of(name));
         }
     }
-    let sum = checked_sum(report.entries.iter().map(|e| e.count.0)).ok_or_else(|| {
-        error(format!(
-            "{name}: shard {k}'s counts add up to more than 2^128"
-        ))
-    })?;
+    let sum = checked_sum(report.entries.iter().map(|e| e.count.0))
+        .ok_or_else(|| ShardReason::EntriesOverflow { shard: k }.of(name))?;
     if sum != report.nodes.0 {
-        return Err(error(format!(
-            "{name}: shard {k} is incomplete or inconsistent: its counts add up to {sum}, but its \
-             `nodes` says {}",
-            report.nodes
-        )));
+        return Err(ShardReason::NodesDiffer {
+            shard: k,
+            sum,
+            nodes: report.nodes,
+        }
+        .of(name));
     }
     Ok(())
 }
@@ -308,27 +571,27 @@ pub fn check_entries(name: &str, report: &ShardReport) -> Result<(), ShardError>
 /// An unknown variant or option, a bad FEN or move, a depth or split out of range.
 pub fn root_position(report: &ShardReport) -> Result<Position, ShardError> {
     if report.depth > MAX_DEPTH || report.split > report.depth {
-        return Err(error(format!(
-            "depth {} with split {}: expected a split of at most the depth, and a depth of at \
-             most {MAX_DEPTH}",
-            report.depth, report.split
-        )));
+        return Err(ShardReason::DepthOutOfRange {
+            depth: report.depth,
+            split: report.split,
+        }
+        .into());
     }
     let mut rules = variants::rules(&report.variant)
-        .ok_or_else(|| error(format!("unknown variant {}", quoted(&report.variant))))?;
+        .ok_or_else(|| ShardReason::UnknownVariant(report.variant.clone()))?;
     for option in &report.options {
         let (name, value) = option
             .split_once('=')
-            .ok_or_else(|| error(format!("option {} is not name=value", quoted(option))))?;
+            .ok_or_else(|| ShardReason::OptionNotNameValue(option.clone()))?;
         rules
             .set(name.trim(), value.trim())
-            .map_err(|e| error(e.to_string()))?;
+            .map_err(ShardReason::Option)?;
     }
-    let pos = parse_position(rules, &report.fen).map_err(|e| error(format!("FEN: {e}")))?;
+    let pos = parse_position(rules, &report.fen).map_err(|e| ShardReason::Fen(Box::new(e)))?;
     if report.moves.split_whitespace().count() > crate::suite::load::MAX_MOVES {
-        return Err(error("too many moves"));
+        return Err(ShardReason::TooManyMoves.into());
     }
-    play_moves(&pos, &report.moves).map_err(|e| error(format!("moves: {e}")))
+    Ok(play_moves(&pos, &report.moves).map_err(|e| ShardReason::Moves(Box::new(e)))?)
 }
 
 /// Lists the paths of `split` plies from `pos` again and checks each against `path_of(index)`
@@ -353,12 +616,14 @@ pub fn verify_split<'a>(
         let (name, given) = path_of(index);
         let text = path.join(" ");
         if text != given {
-            problem = Some(error(format!(
-                "{name}: the entry with index {index} has path {}, but path {index} of the split \
-                 is {}",
-                quoted(given),
-                quoted(&text)
-            )));
+            problem = Some(
+                ShardReason::PathDiffers {
+                    index,
+                    given: given.to_string(),
+                    listed: text,
+                }
+                .of(name),
+            );
             return false;
         }
         index += 1;
@@ -368,14 +633,11 @@ pub fn verify_split<'a>(
         return Err(e);
     }
     if index != paths_total {
-        let found = if index > paths_total {
-            format!("more than {paths_total}")
-        } else {
-            index.to_string()
-        };
-        return Err(error(format!(
-            "the reports say the split has {paths_total} paths, but listing it again gives {found}"
-        )));
+        return Err(ShardReason::PathCount {
+            paths_total,
+            listed: index,
+        }
+        .into());
     }
     Ok(())
 }
@@ -418,21 +680,16 @@ fn ranges(numbers: &[usize]) -> String {
 /// The first problem found, naming the report.
 pub fn merge(reports: &[(String, ShardReport)]) -> Result<u128, ShardError> {
     let Some((first_name, first)) = reports.first() else {
-        return Err(error("merge: no shard files given"));
+        return Err(ShardReason::NothingToMerge.into());
     };
     let n = first.shards;
     if n > MAX_SHARDS {
-        return Err(error(format!(
-            "{first_name}: {n} shards; at most {MAX_SHARDS} are merged"
-        )));
+        return Err(ShardReason::TooManyToMerge { shards: n }.of(first_name));
     }
     let mut by_shard: Vec<Option<usize>> = Vec::new();
     for (i, (name, report)) in reports.iter().enumerate() {
         if report.format != FORMAT {
-            return Err(error(format!(
-                "{name}: format {} is not {FORMAT}",
-                quoted(&report.format)
-            )));
+            return Err(ShardReason::Format(report.format.clone()).of(name));
         }
         let same = first.variant == report.variant
             && first.options == report.options
@@ -443,10 +700,11 @@ pub fn merge(reports: &[(String, ShardReport)]) -> Result<u128, ShardError> {
             && first.shards == report.shards
             && first.paths_total == report.paths_total;
         if !same {
-            return Err(error(format!(
-                "{name} is from a different run than {first_name} (variant, options, FEN, moves, \
-                 depth, split or shard count differ)"
-            )));
+            return Err(ShardReason::DifferentRun {
+                report: name.clone(),
+                first: first_name.clone(),
+            }
+            .into());
         }
         check_entries(name, report)?;
         if by_shard.is_empty() {
@@ -454,32 +712,26 @@ pub fn merge(reports: &[(String, ShardReport)]) -> Result<u128, ShardError> {
         }
         let slot = &mut by_shard[report.shard - 1];
         if let Some(other) = slot {
-            return Err(error(format!(
-                "shard {} is given twice: {} and {name}",
-                report.shard, reports[*other].0
-            )));
+            return Err(ShardReason::GivenTwice {
+                shard: report.shard,
+                first: reports[*other].0.clone(),
+                second: name.clone(),
+            }
+            .into());
         }
         *slot = Some(i);
     }
     let missing: Vec<usize> = (1..=n).filter(|k| by_shard[k - 1].is_none()).collect();
     if !missing.is_empty() {
-        return Err(error(format!(
-            "missing shard(s) {} of {n}{}",
-            ranges(&missing),
-            if missing.len() > 1 {
-                format!(" ({} shards)", missing.len())
-            } else {
-                String::new()
-            }
-        )));
+        return Err(ShardReason::Missing { missing, shards: n }.into());
     }
-    let root = root_position(first).map_err(|e| error(format!("{first_name}: {e}")))?;
+    let root = root_position(first).map_err(|e| e.reason.of(first_name))?;
     verify_split(&root, first.split, first.paths_total, |index| {
         let (name, report) = &reports[by_shard[index % n].unwrap_or(0)];
         (name.as_str(), report.entries[index / n].path.as_str())
     })?;
     checked_sum(by_shard.iter().flatten().map(|&i| reports[i].1.nodes.0))
-        .ok_or_else(|| error("the shards' counts add up to more than 2^128"))
+        .ok_or_else(|| ShardReason::TotalOverflow.into())
 }
 
 #[cfg(test)]

@@ -103,7 +103,8 @@ fn read_gc(pos: &Position, text: &str) -> Result<Move, String> {
     let [written] = game.moves.as_slice() else {
         return Err(format!("{} turns", game.moves.len()));
     };
-    interpret(pos, Notation::GameCourier, written, &Labels::default()).map_err(|p| p.message)
+    interpret(pos, Notation::GameCourier, written, &Labels::default())
+        .map_err(|p| p.reason.to_string())
 }
 
 /// Whether a SAN text has some form (a castling, a promotion, ...).

@@ -209,7 +209,7 @@ fn request_error(py: Python<'_>, e: RequestError) -> PyErr {
 }
 
 fn san_error(py: Python<'_>, e: SanError) -> PyErr {
-    let kind = match e.kind {
+    let kind = match e.kind() {
         SanErrorKind::Syntax => "syntax",
         SanErrorKind::Illegal => "illegal",
         SanErrorKind::Ambiguous => "ambiguous",
@@ -221,7 +221,7 @@ fn san_error(py: Python<'_>, e: SanError) -> PyErr {
             field: "san",
             column: Some(e.column),
             kind: Some(kind),
-            legal: Some(e.moves),
+            legal: Some(e.moves().to_vec()),
             ..Details::default()
         },
     )

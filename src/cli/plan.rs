@@ -63,7 +63,7 @@ pub fn run(args: PlanArgs, out: &mut impl Write) -> Result<()> {
             threads: args.threads,
         },
     )
-    .map_err(|e| Failure::input(e.0))?;
+    .map_err(|e| Failure::input(e.to_string()))?;
     let summary = format!(
         "plan {}: {} units at ply {} ({} paths), depth {} left in each",
         plan.header.id,
@@ -157,7 +157,7 @@ pub fn merge(files: &[PathBuf], divide: bool, json: bool, out: &mut impl Write) 
             .into());
         }
     };
-    let input = |e: cvperft::deep::DeepError| Failure::input(e.0);
+    let input = |e: cvperft::deep::DeepError| Failure::input(e.to_string());
     let plan = cvperft::deep::plan::read_file(plan_path).map_err(input)?;
     let results: Vec<PathBuf> = files.iter().filter(|f| *f != plan_path).cloned().collect();
     let merged = cvperft::deep::merge::merge(&plan, &results).map_err(input)?;

@@ -49,5 +49,5 @@ pub fn merge(files: &[std::path::PathBuf]) -> Result<u128> {
         })?;
         reports.push((name, report));
     }
-    Ok(shards::merge(&reports).map_err(|e| Failure::input(e.0))?)
+    Ok(shards::merge(&reports).map_err(|e| Failure::input(e.to_string()))?)
 }

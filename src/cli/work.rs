@@ -6,10 +6,10 @@ use super::shard::parse_shard;
 use super::{Failure, build_rules, check_threads};
 use anyhow::Result;
 use clap::Args;
-use cvperft::deep::DeepError;
 use cvperft::deep::plan::read_file;
 use cvperft::deep::results::{RESULTS_FORMAT, ResultsHeader, ResultsWriter, UnitResult};
 use cvperft::deep::work::{Counter, UnitCount, shard_units};
+use cvperft::deep::{DeepError, DeepReason};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -84,7 +84,7 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
             Failure::input("--seed needs --hash or --verify (only tables use keys)").into(),
         );
     }
-    let input = |e: DeepError| Failure::input(e.0);
+    let input = |e: DeepError| Failure::input(e.to_string());
     let plan = read_file(&args.plan).map_err(input)?;
     let rules = build_rules(&plan.header.variant, &plan.header.options)
         .map_err(|e| Failure::input(format!("{}: line 1: {e:#}", args.plan.display())))?;
@@ -168,7 +168,7 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
             };
             let mut w = writer
                 .lock()
-                .map_err(|_| DeepError("a worker thread failed".into()))?;
+                .map_err(|_| DeepError::from(DeepReason::WorkerFailed))?;
             w.append(&result)?;
             let l = leaves.fetch_add(value, Ordering::Relaxed) + value;
             let d = units_done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -196,7 +196,7 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
         .map_err(|_| Failure::input("a worker thread failed"))?;
     writer.sync().map_err(input)?;
     if let Some(e) = failure.into_inner().ok().flatten() {
-        return Err(Failure::input(e.0).into());
+        return Err(Failure::input(e.to_string()).into());
     }
     let mut differ = differ.into_inner().unwrap_or_default();
     differ.sort_unstable();

@@ -1,10 +1,10 @@
 //! `merge` of a plan's results: every unit exactly once, then multiplicity × count summed in
 //! 128 bits with overflow checked, in total and per root move (the divide).
 
-use super::DeepError;
 use super::plan::Plan;
 use super::results::{ReadUnit, read};
 use super::work::deal;
+use super::{DeepError, DeepReason};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
@@ -24,7 +24,7 @@ pub struct Merged {
 }
 
 /// Most missing units named in an error.
-const NAMED: usize = 10;
+pub(crate) const NAMED: usize = 10;
 
 /// Merges result files of `plan`.
 ///
@@ -33,9 +33,7 @@ const NAMED: usize = 10;
 /// not at all (naming the shards it belongs to); a sum above 128 bits.
 pub fn merge(plan: &Plan, files: &[PathBuf]) -> Result<Merged, DeepError> {
     if files.is_empty() {
-        return Err(DeepError(
-            "merge: no result files given after the plan".into(),
-        ));
+        return Err(DeepReason::NoResultFiles.into());
     }
     let n = plan.units.len();
     let mut counts: Vec<Option<(usize, ReadUnit)>> = vec![None; n];
@@ -44,20 +42,19 @@ pub fn merge(plan: &Plan, files: &[PathBuf]) -> Result<Merged, DeepError> {
         let name = path.display().to_string();
         let read = read(path)?;
         let Some(header) = &read.header else {
-            return Err(DeepError(format!(
-                "{name}: no results header (an empty or unfinished file)"
-            )));
+            return Err(DeepError::of(&name, DeepReason::NoResultsHeader));
         };
         if header.plan != plan.header.id {
-            return Err(DeepError(format!(
-                "{name}: results of plan {}, not of this plan ({})",
-                header.plan, plan.header.id
-            )));
+            return Err(DeepError::of(
+                &name,
+                DeepReason::OtherPlan {
+                    found: header.plan.clone(),
+                    plan: plan.header.id.clone(),
+                },
+            ));
         }
         if read.cut_short {
-            return Err(DeepError(format!(
-                "{name}: its last line is cut short (its `work` was stopped): run that `work` again to finish it"
-            )));
+            return Err(DeepError::of(&name, DeepReason::ResultsCutShort));
         }
         shard_counts.insert(header.shards);
         for (&unit, r) in &read.units {
@@ -65,18 +62,18 @@ pub fn merge(plan: &Plan, files: &[PathBuf]) -> Result<Merged, DeepError> {
                 return Err(DeepError::at(
                     &name,
                     r.line,
-                    format!("unit {unit} is not in the plan ({n} units)"),
+                    DeepReason::NotInPlan { unit, units: n },
                 ));
             }
             if let Some((g, before)) = &counts[unit] {
                 return Err(DeepError::at(
                     &name,
                     r.line,
-                    format!(
-                        "unit {unit} is given twice (also {}: line {})",
-                        files[*g].display(),
-                        before.line
-                    ),
+                    DeepReason::GivenTwice {
+                        unit,
+                        other: files[*g].display().to_string(),
+                        line: before.line,
+                    },
                 ));
             }
             counts[unit] = Some((f, *r));
@@ -84,27 +81,22 @@ pub fn merge(plan: &Plan, files: &[PathBuf]) -> Result<Merged, DeepError> {
     }
     let missing: Vec<usize> = (0..n).filter(|&i| counts[i].is_none()).collect();
     if !missing.is_empty() {
-        let named: Vec<String> = missing.iter().take(NAMED).map(|i| i.to_string()).collect();
-        let mut text = format!(
-            "missing {} of {n} units ({}{})",
-            missing.len(),
-            named.join(", "),
-            if missing.len() > NAMED { ", ..." } else { "" }
-        );
+        let mut lacking = None;
         if shard_counts.len() == 1
             && let Some(&shards) = shard_counts.first()
         {
             let deal = deal(plan, shards);
-            let lacking: BTreeSet<usize> = missing.iter().map(|&i| deal[i] + 1).collect();
-            let lacking: Vec<String> = lacking.iter().map(|s| s.to_string()).collect();
-            text.push_str(&format!(
-                "; they belong to shard(s) {} of {shards}",
-                lacking.join(", ")
-            ));
+            let of: BTreeSet<usize> = missing.iter().map(|&i| deal[i] + 1).collect();
+            lacking = Some((of.into_iter().collect(), shards));
         }
-        return Err(DeepError(text));
+        return Err(DeepReason::Missing {
+            missing,
+            units: n,
+            shards: lacking,
+        }
+        .into());
     }
-    let overflow = || DeepError("the sum does not fit in 128 bits".into());
+    let overflow = || DeepError::from(DeepReason::Overflow);
     let mut per_root: BTreeMap<u32, u128> = BTreeMap::new();
     let mut verified = 0;
     for (unit, count) in plan.units.iter().zip(&counts) {

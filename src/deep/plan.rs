@@ -6,7 +6,7 @@
 //! [`PlanHeader`], then one [`Unit`] per position, sorted by key.
 
 use super::keys::exact_key;
-use super::{DeepError, Digest, json_error, read_line};
+use super::{DeepError, DeepReason, Digest, json_error, read_line};
 use crate::notation::{move_text, parse_position};
 use crate::perft::perft;
 use crate::position::Position;
@@ -127,13 +127,17 @@ fn merge_levels(a: HashMap<String, Paths>, b: HashMap<String, Paths>) -> HashMap
 }
 
 fn read_back(rules: Rules, key: &str) -> Result<Position, DeepError> {
-    let pos = parse_position(rules, key)
-        .map_err(|e| DeepError(format!("the position `{key}` does not read back: {e}")))?;
+    let pos = parse_position(rules, key).map_err(|e| DeepReason::ReadBack {
+        key: key.to_string(),
+        error: Box::new(e),
+    })?;
     let again = exact_key(&pos);
     if again != key {
-        return Err(DeepError(format!(
-            "the position `{key}` reads back as `{again}`: its FEN does not hold all its state"
-        )));
+        return Err(DeepReason::ReadsBackAs {
+            key: key.to_string(),
+            again,
+        }
+        .into());
     }
     Ok(pos)
 }
@@ -181,10 +185,11 @@ fn estimate(pos: &Position, depth: u32) -> u64 {
 /// not read back exactly, more paths than 64 bits hold.
 pub fn build(root: &Position, req: &PlanRequest) -> Result<Plan, DeepError> {
     if req.split == 0 || req.split > req.depth {
-        return Err(DeepError(format!(
-            "--split {}: expected 1 to the depth ({})",
-            req.split, req.depth
-        )));
+        return Err(DeepReason::SplitRange {
+            split: req.split,
+            depth: req.depth,
+        }
+        .into());
     }
     let rules = *root.rules();
     let run = || -> Result<Plan, DeepError> {
@@ -200,22 +205,23 @@ pub fn build(root: &Position, req: &PlanRequest) -> Result<Plan, DeepError> {
             level.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             let next = expand(rules, &level)?;
             if next.len() > req.max_units {
-                return Err(DeepError(format!(
-                    "more than {} unique positions at ply {ply} ({}); use a smaller --split or a larger --max-units",
-                    req.max_units,
-                    next.len()
-                )));
+                return Err(DeepReason::TooManyUnits {
+                    max: req.max_units,
+                    ply,
+                    found: next.len(),
+                }
+                .into());
             }
             level = next.into_iter().collect();
         }
         level.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         if level.len() > req.max_units {
-            return Err(DeepError(format!(
-                "more than {} unique positions at ply {} ({}); use a smaller --split or a larger --max-units",
-                req.max_units,
-                req.split,
-                level.len()
-            )));
+            return Err(DeepReason::TooManyUnits {
+                max: req.max_units,
+                ply: req.split,
+                found: level.len(),
+            }
+            .into());
         }
         let remaining = req.depth - req.split;
         let units: Vec<Unit> = level
@@ -224,9 +230,7 @@ pub fn build(root: &Position, req: &PlanRequest) -> Result<Plan, DeepError> {
             .map(|(unit, (key, paths))| {
                 let pos = read_back(rules, &key)?;
                 if paths.iter().any(|&(_, n)| n == u64::MAX) {
-                    return Err(DeepError(format!(
-                        "`{key}` is reached by more paths than 64 bits count"
-                    )));
+                    return Err(DeepError::from(DeepReason::TooManyPaths(key)));
                 }
                 Ok(Unit {
                     unit,
@@ -264,11 +268,23 @@ pub fn build(root: &Position, req: &PlanRequest) -> Result<Plan, DeepError> {
 }
 
 fn unit_line(unit: &Unit) -> Result<String, DeepError> {
-    serde_json::to_string(unit).map_err(|e| DeepError(format!("unit {}: {e}", unit.unit)))
+    serde_json::to_string(unit).map_err(|e| {
+        DeepReason::Serialise {
+            what: format!("unit {}: ", unit.unit),
+            message: e.to_string(),
+        }
+        .into()
+    })
 }
 
 fn header_line(header: &PlanHeader) -> Result<String, DeepError> {
-    serde_json::to_string(header).map_err(|e| DeepError(format!("plan header: {e}")))
+    serde_json::to_string(header).map_err(|e| {
+        DeepReason::Serialise {
+            what: "plan header: ".into(),
+            message: e.to_string(),
+        }
+        .into()
+    })
 }
 
 /// The identity of a plan: the digest of its header (identity left empty) and unit lines.
@@ -290,7 +306,7 @@ fn identity(header: &PlanHeader, units: &[Unit]) -> Result<String, DeepError> {
 /// # Errors
 /// A write error.
 pub fn write(plan: &Plan, out: &mut impl Write) -> std::io::Result<()> {
-    let io = |e: DeepError| std::io::Error::other(e.0);
+    let io = |e: DeepError| std::io::Error::other(e.to_string());
     writeln!(out, "{}", header_line(&plan.header).map_err(io)?)?;
     for unit in &plan.units {
         writeln!(out, "{}", unit_line(unit).map_err(io)?)?;
@@ -317,7 +333,7 @@ pub fn is_plan_header(first_line: &str) -> bool {
 /// The first problem found, naming the file and line.
 pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
     let Some(first) = read_line(input, file, 1)? else {
-        return Err(DeepError(format!("{file}: empty, not a plan")));
+        return Err(DeepError::of(file, DeepReason::EmptyPlan));
     };
     let header: PlanHeader =
         serde_json::from_str(&first.text).map_err(|e| json_error(file, 1, "a plan header", &e))?;
@@ -325,25 +341,17 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
         return Err(DeepError::at(
             file,
             1,
-            format!("field `format`: `{}` is not {PLAN_FORMAT}", header.format),
+            DeepReason::Format {
+                found: header.format,
+                expected: PLAN_FORMAT,
+            },
         ));
     }
     if header.split == 0 || header.split > header.depth {
-        return Err(DeepError::at(
-            file,
-            1,
-            "field `split`: not within 1 ..= depth",
-        ));
+        return Err(DeepError::at(file, 1, DeepReason::SplitField));
     }
     if header.units > MAX_READ_UNITS {
-        return Err(DeepError::at(
-            file,
-            1,
-            format!(
-                "field `units`: {} is above the {MAX_READ_UNITS} a plan may hold",
-                header.units
-            ),
-        ));
+        return Err(DeepError::at(file, 1, DeepReason::UnitsField(header.units)));
     }
     let mut blank = header.clone();
     blank.id = String::new();
@@ -356,44 +364,35 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
     while let Some(line) = read_line(input, file, line_no + 1)? {
         line_no += 1;
         if !complete {
-            return Err(DeepError::at(
-                file,
-                line_no - 1,
-                "no newline before the next line",
-            ));
+            return Err(DeepError::at(file, line_no - 1, DeepReason::NoNewline));
         }
         complete = line.complete;
         if units.len() >= header.units {
             return Err(DeepError::at(
                 file,
                 line_no,
-                format!("more units than the header's {}", header.units),
+                DeepReason::MoreUnits(header.units),
             ));
         }
         let unit: Unit = serde_json::from_str(&line.text)
             .map_err(|e| json_error(file, line_no, "a plan unit", &e))?;
-        let at = |what: String| DeepError::at(file, line_no, what);
+        let at = |reason: DeepReason| DeepError::at(file, line_no, reason);
         if unit.unit != units.len() {
-            return Err(at(format!(
-                "field `unit`: {} where {} was due",
-                unit.unit,
-                units.len()
-            )));
+            return Err(at(DeepReason::UnitField {
+                found: unit.unit,
+                due: units.len(),
+            }));
         }
         if unit.depth != header.depth - header.split {
-            return Err(at(format!(
-                "field `depth`: {} is not depth - split ({})",
-                unit.depth,
-                header.depth - header.split
-            )));
+            return Err(at(DeepReason::DepthField {
+                found: unit.depth,
+                due: header.depth - header.split,
+            }));
         }
         if let Some(prev) = units.last()
             && prev.key >= unit.key
         {
-            return Err(at(
-                "field `key`: not after the previous unit's key (keys are sorted and unique)"
-                    .into(),
-            ));
+            return Err(at(DeepReason::KeyOrder));
         }
         if unit.paths.is_empty()
             || unit
@@ -402,45 +401,43 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
                 .any(|&(r, n)| r as usize >= header.roots.len() || n == 0)
             || unit.paths.windows(2).any(|w| w[0].0 >= w[1].0)
         {
-            return Err(at(
-                "field `paths`: expected [root index, count] pairs, sorted, counts above 0".into(),
-            ));
+            return Err(at(DeepReason::PathsField));
         }
         digest.update(line.text.as_bytes());
         digest.update(b"\n");
         units.push(unit);
     }
     if !complete {
-        return Err(DeepError::at(
-            file,
-            line_no,
-            "cut short (no newline): the plan was not written completely",
-        ));
+        return Err(DeepError::at(file, line_no, DeepReason::PlanCutShort));
     }
     if units.len() != header.units {
-        return Err(DeepError(format!(
-            "{file}: {} units, the header says {}: the plan is incomplete",
-            units.len(),
-            header.units
-        )));
+        return Err(DeepError::of(
+            file,
+            DeepReason::PlanIncomplete {
+                found: units.len(),
+                header: header.units,
+            },
+        ));
     }
     let paths: u128 = units.iter().map(Unit::multiplicity).sum();
     if paths.to_string() != header.paths {
         return Err(DeepError::at(
             file,
             1,
-            format!("field `paths`: {} but the units hold {paths}", header.paths),
+            DeepReason::PathsTotal {
+                header: header.paths.clone(),
+                found: paths,
+            },
         ));
     }
     if digest.hex() != header.id {
         return Err(DeepError::at(
             file,
             1,
-            format!(
-                "field `id`: {} but the content digests to {}: the plan was changed after it was made",
-                header.id,
-                digest.hex()
-            ),
+            DeepReason::Identity {
+                id: header.id.clone(),
+                digest: digest.hex(),
+            },
         ));
     }
     Ok(Plan { header, units })
@@ -452,7 +449,11 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
 /// Unreadable file, or as [`read`].
 pub fn read_file(path: &std::path::Path) -> Result<Plan, DeepError> {
     let name = path.display().to_string();
-    let file =
-        std::fs::File::open(path).map_err(|e| DeepError(format!("cannot read {name}: {e}")))?;
+    let file = std::fs::File::open(path).map_err(|e| {
+        DeepError::from(DeepReason::CannotOpen {
+            file: name.clone(),
+            error: e.to_string(),
+        })
+    })?;
     read(&mut std::io::BufReader::new(file), &name)
 }

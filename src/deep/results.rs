@@ -3,7 +3,7 @@
 //! killed run left without its newline (that unit is counted again, never summed half-written)
 //! and counts only the units still missing.
 
-use super::{DeepError, json_error, read_line};
+use super::{DeepError, DeepReason, json_error, read_line};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -75,7 +75,12 @@ pub struct ReadResults {
 /// An unreadable file, a malformed line, a unit given twice.
 pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
     let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| DeepError(format!("cannot read {name}: {e}")))?;
+    let file = File::open(path).map_err(|e| {
+        DeepError::from(DeepReason::CannotOpen {
+            file: name.clone(),
+            error: e.to_string(),
+        })
+    })?;
     let mut input = BufReader::new(file);
     let mut out = ReadResults {
         header: None,
@@ -91,7 +96,7 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
             break;
         }
         out.complete_bytes += line.text.len() as u64 + 1;
-        let json = |what: &str, e: serde_json::Error| json_error(&name, line_no, what, &e);
+        let json = |what: &'static str, e: serde_json::Error| json_error(&name, line_no, what, &e);
         if line_no == 1 {
             let header: ResultsHeader =
                 serde_json::from_str(&line.text).map_err(|e| json("a results header", e))?;
@@ -99,10 +104,10 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
                 return Err(DeepError::at(
                     &name,
                     1,
-                    format!(
-                        "field `format`: `{}` is not {RESULTS_FORMAT}",
-                        header.format
-                    ),
+                    DeepReason::Format {
+                        found: header.format,
+                        expected: RESULTS_FORMAT,
+                    },
                 ));
             }
             out.header = Some(header);
@@ -111,20 +116,16 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
         let unit: UnitResult =
             serde_json::from_str(&line.text).map_err(|e| json("a unit result", e))?;
         let count: u64 = unit.count.parse().map_err(|_| {
-            DeepError::at(
-                &name,
-                line_no,
-                format!("field `count`: `{}` is not a whole number", unit.count),
-            )
+            DeepError::at(&name, line_no, DeepReason::CountField(unit.count.clone()))
         })?;
         if let Some(before) = out.units.get(&unit.unit) {
             return Err(DeepError::at(
                 &name,
                 line_no,
-                format!(
-                    "unit {} is given twice (also on line {})",
-                    unit.unit, before.line
-                ),
+                DeepReason::TwiceInFile {
+                    unit: unit.unit,
+                    line: before.line,
+                },
             ));
         }
         out.units.insert(
@@ -154,9 +155,7 @@ fn lock(file: &File, name: &str) -> Result<(), DeepError> {
     // SAFETY: flock on a file descriptor we own; no memory is passed.
     let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
     if rc != 0 {
-        return Err(DeepError(format!(
-            "{name} is being written by another `cvperft work` (locked)"
-        )));
+        return Err(DeepReason::Locked(name.to_string()).into());
     }
     Ok(())
 }
@@ -174,7 +173,7 @@ impl ResultsWriter {
         header: &ResultsHeader,
     ) -> Result<(ResultsWriter, BTreeMap<usize, ReadUnit>), DeepError> {
         let name = path.display().to_string();
-        let cannot = |e: std::io::Error| DeepError(format!("cannot write {name}: {e}"));
+        let cannot = |e: std::io::Error| cannot_write(&name, &e);
         let file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -190,19 +189,12 @@ impl ResultsWriter {
         };
         match &existing.header {
             Some(found) if found != header => {
-                return Err(DeepError(format!(
-                    "{name} holds results of plan {} shard {}/{} (seed {}, verify {}), not of plan {} shard {}/{} (seed {}, verify {}): use another --output",
-                    found.plan,
-                    found.shard,
-                    found.shards,
-                    found.seed,
-                    found.verify,
-                    header.plan,
-                    header.shard,
-                    header.shards,
-                    header.seed,
-                    header.verify
-                )));
+                return Err(DeepReason::OtherRun {
+                    file: name,
+                    found: Box::new(found.clone()),
+                    wanted: Box::new(header.clone()),
+                }
+                .into());
             }
             Some(_) => {
                 if existing.cut_short {
@@ -214,8 +206,7 @@ impl ResultsWriter {
             }
             None => {
                 writer.file.set_len(0).map_err(cannot)?;
-                let line =
-                    serde_json::to_string(header).map_err(|e| DeepError(format!("{name}: {e}")))?;
+                let line = serde_json::to_string(header).map_err(|e| serialise(&name, &e))?;
                 writer.write_line(&line)?;
             }
         }
@@ -228,7 +219,7 @@ impl ResultsWriter {
         bytes.push(b'\n');
         self.file
             .write_all(&bytes)
-            .map_err(|e| DeepError(format!("cannot write {}: {e}", self.name)))
+            .map_err(|e| cannot_write(&self.name, &e))
     }
 
     /// Appends one result.
@@ -236,8 +227,7 @@ impl ResultsWriter {
     /// # Errors
     /// A write error.
     pub fn append(&mut self, result: &UnitResult) -> Result<(), DeepError> {
-        let line =
-            serde_json::to_string(result).map_err(|e| DeepError(format!("{}: {e}", self.name)))?;
+        let line = serde_json::to_string(result).map_err(|e| serialise(&self.name, &e))?;
         self.write_line(&line)?;
         if self.last_sync.elapsed() >= Duration::from_secs(1) {
             self.sync()?;
@@ -253,6 +243,26 @@ impl ResultsWriter {
         self.last_sync = Instant::now();
         self.file
             .sync_data()
-            .map_err(|e| DeepError(format!("cannot write {}: {e}", self.name)))
+            .map_err(|e| cannot_write(&self.name, &e))
     }
+}
+
+/// `cannot write FILE: ERROR`.
+fn cannot_write(file: &str, e: &std::io::Error) -> DeepError {
+    DeepReason::CannotWrite {
+        file: file.to_string(),
+        error: e.to_string(),
+    }
+    .into()
+}
+
+/// `FILE: ERROR` for a value serde cannot write.
+fn serialise(file: &str, e: &serde_json::Error) -> DeepError {
+    DeepError::of(
+        file,
+        DeepReason::Serialise {
+            what: String::new(),
+            message: e.to_string(),
+        },
+    )
 }

@@ -5,8 +5,8 @@
 //! shards are disjoint and cover the plan. A unit is counted once, or with `verify` twice in
 //! independent ways ([`Counter`]).
 
-use super::DeepError;
 use super::plan::{Plan, Unit};
+use super::{DeepError, DeepReason};
 use crate::notation::parse_position;
 use crate::perft::{HashTable, perft, perft_hashed};
 use crate::variant::Rules;
@@ -71,13 +71,13 @@ impl Counter {
     /// A table cannot be allocated.
     pub fn new(hash: Option<usize>, seed: u64, verify: bool) -> Result<Counter, DeepError> {
         let first = match hash {
-            Some(mb) => Some(HashTable::seeded(mb, seed).map_err(DeepError)?),
+            Some(mb) => Some(HashTable::seeded(mb, seed).map_err(DeepReason::Hash)?),
             None => None,
         };
         let second = if verify {
             Some(
                 HashTable::seeded(hash.unwrap_or(VERIFY_HASH_MB), seed.wrapping_add(1))
-                    .map_err(DeepError)?,
+                    .map_err(DeepReason::Hash)?,
             )
         } else {
             None
@@ -100,8 +100,11 @@ impl Counter {
     /// # Errors
     /// The unit's key is not a position of these rules.
     pub fn count(&self, rules: Rules, unit: &Unit) -> Result<UnitCount, DeepError> {
-        let pos = parse_position(rules, &unit.key)
-            .map_err(|e| DeepError(format!("unit {}: `{}`: {e}", unit.unit, unit.key)))?;
+        let pos = parse_position(rules, &unit.key).map_err(|e| DeepReason::UnitKey {
+            unit: unit.unit,
+            key: unit.key.clone(),
+            error: Box::new(e),
+        })?;
         let first = match &self.first {
             Some(table) => perft_hashed(&pos, unit.depth, table),
             None => perft(&pos, unit.depth),

@@ -381,8 +381,13 @@ impl EngineConfig {
     /// # Errors
     /// A command line that cannot be split into words.
     pub fn open(&self, rules: crate::variant::Rules) -> Result<Box<dyn Engine>, EngineError> {
-        let argv = process::split_command(&self.command)
-            .map_err(|m| EngineError::new(&self.command, None, EngineErrorKind::BadCommand(m)))?;
+        let argv = process::split_command(&self.command).map_err(|e| {
+            EngineError::new(
+                &self.command,
+                None,
+                EngineErrorKind::BadCommand(e.to_string()),
+            )
+        })?;
         if argv.is_empty() {
             return Err(EngineError::new(
                 &self.command,

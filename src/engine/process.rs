@@ -20,13 +20,27 @@ pub const STDERR_TAIL_LINES: usize = 8;
 /// Characters kept of each stderr line.
 pub const STDERR_LINE_CHARS: usize = 300;
 
+/// A command line that cannot be split into words (the line quoted in full).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// A `'` never closed.
+    #[error("unclosed ' in `{0}`")]
+    UnclosedSingleQuote(String),
+    /// A `"` never closed.
+    #[error("unclosed \" in `{0}`")]
+    UnclosedDoubleQuote(String),
+    /// A backslash with nothing after it.
+    #[error("trailing backslash in `{0}`")]
+    TrailingBackslash(String),
+}
+
 /// Splits a command line into words the way a POSIX shell would for simple input: blanks
 /// separate words, `'...'` keeps everything literally, `"..."` keeps everything but `\"`, `\\`,
 /// `\$` and `` \` ``, and a backslash outside quotes escapes the next character.
 ///
 /// # Errors
 /// An unclosed quote or a trailing backslash.
-pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+pub fn split_command(text: &str) -> Result<Vec<String>, CommandError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -45,7 +59,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(q) => word.push(q),
-                        None => return Err(format!("unclosed ' in `{text}`")),
+                        None => return Err(CommandError::UnclosedSingleQuote(text.into())),
                     }
                 }
             }
@@ -60,10 +74,10 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
                                 word.push('\\');
                                 word.push(other);
                             }
-                            None => return Err(format!("unclosed \" in `{text}`")),
+                            None => return Err(CommandError::UnclosedDoubleQuote(text.into())),
                         },
                         Some(q) => word.push(q),
-                        None => return Err(format!("unclosed \" in `{text}`")),
+                        None => return Err(CommandError::UnclosedDoubleQuote(text.into())),
                     }
                 }
             }
@@ -71,7 +85,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
                 in_word = true;
                 match chars.next() {
                     Some(e) => word.push(e),
-                    None => return Err(format!("trailing backslash in `{text}`")),
+                    None => return Err(CommandError::TrailingBackslash(text.into())),
                 }
             }
             other => {
@@ -386,8 +400,11 @@ mod tests {
         assert_eq!(w, vec!["a", "b c", r#"d "e" $f"#, "g h"]);
         assert_eq!(split_command("").unwrap(), Vec::<String>::new());
         assert_eq!(split_command("''").unwrap(), vec![""]);
-        assert!(split_command("'open").is_err());
-        assert!(split_command("x\\").is_err());
+        let refused = |text: &str| split_command(text).expect_err(text).to_string();
+        assert_eq!(refused("'open"), "unclosed ' in `'open`");
+        assert_eq!(refused("\"open"), "unclosed \" in `\"open`");
+        assert_eq!(refused("\"open\\"), "unclosed \" in `\"open\\`");
+        assert_eq!(refused("x\\"), "trailing backslash in `x\\`");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::moves::Piece;
 use super::{MAX_COUNTER, Position};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::variant::hooks::RuleViolation;
 use crate::variant::{Colour, MAX_KINDS, Rules, Width, Wing};
 
 /// Unchecked position data, as a FEN parser produces it.
@@ -117,7 +118,7 @@ pub enum PositionReason {
     ///
     /// [`RuleHooksAt::validate`]: crate::variant::RuleHooksAt::validate
     #[error("{0}")]
-    Rules(String),
+    Rules(RuleViolation),
 }
 
 impl Position {

@@ -7,7 +7,7 @@
 //! is left of each word is our move text (`e2e4`, `e7e8q`, `N@b2`, `f1b5,N@a2`). The record is
 //! one game.
 
-use super::{Comments, GameText, MoveProblem, RecordError, Written, lex};
+use super::{Comments, GameText, MoveProblem, MoveReason, RecordError, Written, lex};
 use crate::notation::parse_move;
 use crate::position::{Move, Position};
 
@@ -78,12 +78,11 @@ pub fn interpret(pos: &Position, written: &Written) -> Result<Move, MoveProblem>
     parse_move(pos, &text).map_err(|e| MoveProblem {
         line: part.line,
         column: part.column,
-        message: if e.column > 0 {
-            format!("not coordinate move text: {e}")
+        reason: if e.column > 0 {
+            MoveReason::NotCoordinate(e)
         } else {
-            format!("illegal: {e}")
+            MoveReason::IllegalCoordinate(e)
         },
-        unreadable: e.column > 0,
     })
 }
 

@@ -16,7 +16,8 @@
 //! labels are mapped with `--label OURS=THEIRS` ([`Labels`]).
 
 use super::{
-    Comments, GameText, MoveProblem, Part, RecordError, Word, Written, lex, list_moves, split_games,
+    Comments, GameText, MoveProblem, MoveReason, Part, RecordError, RecordReason, Word, Written,
+    lex, list_moves, split_games,
 };
 use crate::geometry::Square;
 use crate::notation::move_text;
@@ -216,27 +217,26 @@ fn turns(words: &[Word]) -> Result<Vec<Written>, RecordError> {
         line: w.map_or(at.line, |w| w.line),
         column: w.map_or(at.column + at.text.len(), |w| w.column),
         written: Some(at.text.clone()),
-        message: "the turn ends after `;`: a part is missing".into(),
+        reason: RecordReason::TurnCutShort,
+        tried: None,
     };
     let unfollowed = |l: &Part, ply: usize| RecordError {
         ply: Some(ply),
         line: l.line,
         column: l.column,
         written: Some(l.text.clone()),
-        message: if l
+        reason: if l
             .text
             .as_bytes()
             .first()
             .is_some_and(u8::is_ascii_lowercase)
             && l.text.as_bytes().get(1).is_some_and(u8::is_ascii_digit)
         {
-            format!(
-                "`{}` is not a Game Courier move: write the squares with `-`, as `e2-e4`",
-                l.text
-            )
+            RecordReason::SquareWithoutDash(l.text.clone())
         } else {
-            format!("the piece label `{}` is not followed by a move", l.text)
+            RecordReason::LabelWithoutMove(l.text.clone())
         },
+        tried: None,
     };
     for w in words {
         let ply = turns.len() + 1;
@@ -274,7 +274,8 @@ fn turns(words: &[Word]) -> Result<Vec<Written>, RecordError> {
                     line: word.line,
                     column: word.column,
                     written: None,
-                    message: "`;` joins nothing: no move before it".into(),
+                    reason: RecordReason::JoinsNothing,
+                    tried: None,
                 });
             }
             joined = true;
@@ -330,13 +331,134 @@ enum Action {
     Empty(Square),
 }
 
-fn problem(part: &Part, offset: usize, message: String, unreadable: bool) -> MoveProblem {
+fn problem(part: &Part, offset: usize, reason: CourierReason) -> MoveProblem {
     MoveProblem {
         line: part.line,
         column: part.column + offset,
-        message,
-        unreadable,
+        reason: MoveReason::GameCourier(reason),
     }
+}
+
+/// Why a Game Courier turn cannot be read or fits no legal move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CourierReason {
+    /// A part with no `-`, `*` or `x` between squares.
+    #[error("`{0}` is not a Game Courier move")]
+    NotAMove(String),
+    /// A square off the board.
+    #[error("`{square}` is not a square of this {files}x{ranks} board")]
+    NotASquare {
+        /// The square as written.
+        square: String,
+        /// The board's files.
+        files: u8,
+        /// The board's ranks.
+        ranks: u8,
+    },
+    /// A label before the move and another glued to its square.
+    #[error("two piece labels: `{0}` and `{1}`")]
+    TwoLabels(String, String),
+    /// A piece put on a square without a label.
+    #[error("`{0}` does not say which piece to put on the square")]
+    NoPieceToPut(String),
+    /// A label that names no piece.
+    #[error(
+        "unknown piece label `{label}` (labels of {variant}: {}; map others with --label \
+         OURS=THEIRS)",
+        .known.join(" ")
+    )]
+    UnknownLabel {
+        /// The label.
+        label: String,
+        /// The variant's id.
+        variant: &'static str,
+        /// The variant's labels, in piece order.
+        known: Vec<String>,
+    },
+    /// A label of the side not to move.
+    #[error(
+        "the label `{label}` names a {} piece, but {} is to move",
+        colour_name(*.owner), colour_name(.owner.flip())
+    )]
+    OtherSidesLabel {
+        /// The label.
+        label: String,
+        /// The side its piece belongs to.
+        owner: Colour,
+    },
+    /// More than two moving parts.
+    #[error("a turn has at most two moving parts (the King's and the Rook's in castling)")]
+    TooManyMovingParts,
+    /// Two promotions on one square.
+    #[error("two promotions on {0}")]
+    TwoPromotions(Square),
+    /// A turn that fits no legal move: why, when something simple says so, and the closest
+    /// legal moves, closest first.
+    #[error(
+        "illegal: not a legal move here{} ({})",
+        .why.as_ref().map(|w| format!(": {w}")).unwrap_or_default(),
+        list_moves(.closest)
+    )]
+    NoFit {
+        /// What rules the turn out.
+        why: Option<TurnUnplayable>,
+        /// The legal moves, closest first, as Game Courier writes them.
+        closest: Vec<String>,
+    },
+    /// A turn that fits several legal moves.
+    #[error("ambiguous: it fits {} legal moves ({})", .0.len(), .0.join(", "))]
+    Ambiguous(Vec<String>),
+    /// A label naming another piece than the one that moves.
+    #[error("the label names a {label}, but {from} holds {}", .holds.map_or("nothing".to_string(), |h| format!("a {h}")))]
+    WrongLabel {
+        /// The name of the piece the label names.
+        label: &'static str,
+        /// The square moved from.
+        from: Square,
+        /// The name of the piece there.
+        holds: Option<&'static str>,
+    },
+    /// An emptied square the move does not capture on.
+    #[error("this turn captures nothing on {0}, so it cannot be emptied")]
+    CapturesNothing(Square),
+}
+
+impl CourierReason {
+    /// Whether the text could not be read at all.
+    pub fn unreadable(&self) -> bool {
+        matches!(
+            self,
+            CourierReason::NotAMove(_)
+                | CourierReason::NotASquare { .. }
+                | CourierReason::TwoLabels(..)
+                | CourierReason::NoPieceToPut(_)
+                | CourierReason::UnknownLabel { .. }
+        )
+    }
+}
+
+/// What simply rules a Game Courier turn out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TurnUnplayable {
+    /// A moving piece of the side not to move.
+    #[error(
+        "the piece on {square} is {}'s, but {} is to move",
+        colour_name(*.owner), colour_name(.owner.flip())
+    )]
+    OtherSidesPiece {
+        /// The square.
+        square: Square,
+        /// The side the piece belongs to.
+        owner: Colour,
+    },
+    /// A drop of a piece not in hand.
+    #[error("{} has no {piece} in hand", colour_name(*.side))]
+    NotInHand {
+        /// The side to move.
+        side: Colour,
+        /// The piece's name.
+        piece: &'static str,
+    },
 }
 
 /// Reads one part (`P e2-e4`, `Ng1-f3`, `Q-e8`, `N*b2`, `e5-`, `@-e5`).
@@ -352,14 +474,14 @@ fn read_part(pos: &Position, part: &Part, labels: &Labels) -> Result<Action, Mov
         ),
         None => (None, text, 0),
     };
-    let unreadable = |offset: usize, message: String| problem(part, offset, message, true);
+    let unreadable = |offset: usize, reason: CourierReason| problem(part, offset, reason);
     let op = rest
         .find(['-', '*'])
         .or_else(|| {
             let b = rest.as_bytes();
             (1..b.len()).find(|&i| b[i] == b'x' && b[i - 1].is_ascii_digit())
         })
-        .ok_or_else(|| unreadable(rest_offset, format!("`{rest}` is not a Game Courier move")))?;
+        .ok_or_else(|| unreadable(rest_offset, CourierReason::NotAMove(rest.to_string())))?;
     let left = &rest[..op];
     // Check and annotation marks some players add are not Game Courier's, but harmless.
     let right = rest[op + 1..].trim_end_matches(['+', '#', '!', '?']);
@@ -367,10 +489,11 @@ fn read_part(pos: &Position, part: &Part, labels: &Labels) -> Result<Action, Mov
         g.parse_square(s).ok_or_else(|| {
             unreadable(
                 offset,
-                format!(
-                    "`{s}` is not a square of this {}x{} board",
-                    g.files, g.ranks
-                ),
+                CourierReason::NotASquare {
+                    square: s.to_string(),
+                    files: g.files,
+                    ranks: g.ranks,
+                },
             )
         })
     };
@@ -392,10 +515,9 @@ fn read_part(pos: &Position, part: &Part, labels: &Labels) -> Result<Action, Mov
                 if label.is_some() {
                     return Err(unreadable(
                         rest_offset,
-                        format!(
-                            "two piece labels: `{}` and `{}`",
-                            text.split(' ').next().unwrap_or(""),
-                            &left[..start]
+                        CourierReason::TwoLabels(
+                            text.split(' ').next().unwrap_or("").to_string(),
+                            left[..start].to_string(),
                         ),
                     ));
                 }
@@ -419,7 +541,7 @@ fn read_part(pos: &Position, part: &Part, labels: &Labels) -> Result<Action, Mov
                 _ => {
                     return Err(unreadable(
                         rest_offset,
-                        format!("`{text}` does not say which piece to put on the square"),
+                        CourierReason::NoPieceToPut(text.to_string()),
                     ));
                 }
             };
@@ -447,24 +569,21 @@ fn resolve(
         problem(
             part,
             offset,
-            format!(
-                "unknown piece label `{label}` (labels of {}: {}; map others with --label OURS=THEIRS)",
-                v.spec.id,
-                known.join(" ")
-            ),
-            true,
+            CourierReason::UnknownLabel {
+                label: label.to_string(),
+                variant: v.spec.id,
+                known,
+            },
         )
     })?;
     if piece.colour != pos.side() {
         return Err(problem(
             part,
             offset,
-            format!(
-                "the label `{label}` names a {} piece, but {} is to move",
-                colour_name(piece.colour),
-                colour_name(pos.side())
-            ),
-            false,
+            CourierReason::OtherSidesLabel {
+                label: label.to_string(),
+                owner: piece.colour,
+            },
         ));
     }
     Ok(piece)
@@ -504,12 +623,7 @@ pub fn interpret(pos: &Position, written: &Written, labels: &Labels) -> Result<M
         })
         .collect();
     if moving.len() > 2 {
-        return Err(problem(
-            moving[2].2,
-            0,
-            "a turn has at most two moving parts (the King's and the Rook's in castling)".into(),
-            false,
-        ));
+        return Err(problem(moving[2].2, 0, CourierReason::TooManyMovingParts));
     }
     let landing = moving.first().map(|m| m.1);
     let mut promotion = None;
@@ -519,7 +633,7 @@ pub fn interpret(pos: &Position, written: &Written, labels: &Labels) -> Result<M
         match a {
             Action::Put { piece, square } if Some(*square) == landing && moving.len() == 1 => {
                 if promotion.replace(piece.kind).is_some() {
-                    return Err(problem(p, 0, format!("two promotions on {square}"), false));
+                    return Err(problem(p, 0, CourierReason::TwoPromotions(*square)));
                 }
             }
             Action::Put { piece, square } => placements.push((piece.kind, *square)),
@@ -552,25 +666,11 @@ pub fn interpret(pos: &Position, written: &Written, labels: &Labels) -> Result<M
     let m = match fitting.as_slice() {
         [m] => **m,
         [] => {
-            return Err(problem(
-                first,
-                0,
-                no_fit(pos, &actions, &legal, labels),
-                false,
-            ));
+            return Err(problem(first, 0, no_fit(pos, &actions, &legal, labels)));
         }
         several => {
             let texts: Vec<String> = several.iter().map(|m| write(pos, m, labels)).collect();
-            return Err(problem(
-                first,
-                0,
-                format!(
-                    "ambiguous: it fits {} legal moves ({})",
-                    texts.len(),
-                    texts.join(", ")
-                ),
-                false,
-            ));
+            return Err(problem(first, 0, CourierReason::Ambiguous(texts)));
         }
     };
     // Labels must name the pieces that move.
@@ -582,17 +682,16 @@ pub fn interpret(pos: &Position, written: &Written, labels: &Labels) -> Result<M
         } = a
             && pos.piece_at(*from) != Some(*piece)
         {
-            let on = pos.piece_at(*from).map_or("nothing".to_string(), |q| {
-                format!("a {}", v.spec.pieces[q.kind as usize].name)
-            });
             return Err(problem(
                 p,
                 *offset,
-                format!(
-                    "the label names a {}, but {from} holds {on}",
-                    v.spec.pieces[piece.kind as usize].name
-                ),
-                false,
+                CourierReason::WrongLabel {
+                    label: v.spec.pieces[piece.kind as usize].name,
+                    from: *from,
+                    holds: pos
+                        .piece_at(*from)
+                        .map(|q| v.spec.pieces[q.kind as usize].name),
+                },
             ));
         }
     }
@@ -601,22 +700,22 @@ pub fn interpret(pos: &Position, written: &Written, labels: &Labels) -> Result<M
     for (sq, p) in emptied {
         let enemy = pos.piece_at(sq).is_some_and(|q| q.colour != pos.side());
         if !enemy || after.piece_at(sq).is_some() {
-            return Err(problem(
-                p,
-                0,
-                format!("this turn captures nothing on {sq}, so it cannot be emptied"),
-                false,
-            ));
+            return Err(problem(p, 0, CourierReason::CapturesNothing(sq)));
         }
     }
     Ok(m)
 }
 
 /// Why a turn fits no legal move, with the closest legal moves.
-fn no_fit(pos: &Position, actions: &[(Action, &Part)], legal: &[Move], labels: &Labels) -> String {
+fn no_fit(
+    pos: &Position,
+    actions: &[(Action, &Part)],
+    legal: &[Move],
+    labels: &Labels,
+) -> CourierReason {
     let v = pos.variant();
     let side = pos.side();
-    let mut why = String::new();
+    let mut why = None;
     let mut from_to = None;
     for (a, _) in actions {
         match a {
@@ -624,16 +723,15 @@ fn no_fit(pos: &Position, actions: &[(Action, &Part)], legal: &[Move], labels: &
                 from_to.get_or_insert((*from, *to));
                 if let Some(q) = pos.piece_at(*from)
                     && q.colour != side
-                    && why.is_empty()
+                    && why.is_none()
                 {
-                    why = format!(
-                        ": the piece on {from} is {}'s, but {} is to move",
-                        colour_name(q.colour),
-                        colour_name(side)
-                    );
+                    why = Some(TurnUnplayable::OtherSidesPiece {
+                        square: *from,
+                        owner: q.colour,
+                    });
                 }
             }
-            Action::Put { piece, .. } if why.is_empty() => {
+            Action::Put { piece, .. } if why.is_none() => {
                 let count = actions
                     .iter()
                     .filter(|(b, _)| matches!(b, Action::Put { piece: p, .. } if p == piece))
@@ -641,11 +739,10 @@ fn no_fit(pos: &Position, actions: &[(Action, &Part)], legal: &[Move], labels: &
                 if v.spec.hand != crate::variant::HandKind::None
                     && (pos.hand_count(side, piece.kind) as usize) < count
                 {
-                    why = format!(
-                        ": {} has no {} in hand",
-                        colour_name(side),
-                        v.spec.pieces[piece.kind as usize].name
-                    );
+                    why = Some(TurnUnplayable::NotInHand {
+                        side,
+                        piece: v.spec.pieces[piece.kind as usize].name,
+                    });
                 }
             }
             _ => {}
@@ -665,11 +762,10 @@ fn no_fit(pos: &Position, actions: &[(Action, &Part)], legal: &[Move], labels: &
         })
         .collect();
     closest.sort();
-    let texts: Vec<String> = closest.into_iter().map(|(_, t)| t).collect();
-    format!(
-        "illegal: not a legal move here{why} ({})",
-        list_moves(&texts)
-    )
+    CourierReason::NoFit {
+        why,
+        closest: closest.into_iter().map(|(_, t)| t).collect(),
+    }
 }
 
 /// A legal move in Game Courier notation as we write it: the label and the King's move for
@@ -766,8 +862,12 @@ mod tests {
             ("P e5-e6; d5-", 10, "captures nothing on d5"),
         ] {
             let e = read(&chess, turn).expect_err(turn);
-            assert!(e.message.contains(fragment), "{turn}: {}", e.message);
-            assert_eq!(e.column, column, "{turn}: {}", e.message);
+            assert!(
+                e.reason.to_string().contains(fragment),
+                "{turn}: {}",
+                e.reason
+            );
+            assert_eq!(e.column, column, "{turn}: {}", e.reason);
         }
 
         let se = start(
@@ -781,9 +881,9 @@ mod tests {
         let cerimon = start("cerimon", Some("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1"));
         let e = read(&cerimon, "B*c1").expect_err("no Bishop in hand");
         assert!(
-            e.message.contains("White has no Bishop in hand"),
+            e.reason.to_string().contains("White has no Bishop in hand"),
             "{}",
-            e.message
+            e.reason
         );
     }
 

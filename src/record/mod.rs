@@ -11,10 +11,12 @@ pub mod coordinate;
 pub mod game_courier;
 pub mod pgn;
 
+use crate::notation::MoveError;
 use crate::position::{Move, Position};
+use crate::san::SanReason;
 use std::fmt;
 
-pub use game_courier::{LabelError, LabelReason, Labels};
+pub use game_courier::{CourierReason, LabelError, LabelReason, Labels};
 
 /// A notation a record is written in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -59,7 +61,10 @@ pub struct RecordError {
     /// The move as written, when the problem concerns a move.
     pub written: Option<String>,
     /// What is wrong.
-    pub message: String,
+    pub reason: RecordReason,
+    /// With `--notation auto`, when several notations were tried: which one the error is from
+    /// and how the others stopped.
+    pub tried: Option<Box<Tried>>,
 }
 
 impl fmt::Display for RecordError {
@@ -70,7 +75,16 @@ impl fmt::Display for RecordError {
             (Some(ply), None) => write!(f, "ply {ply}: ")?,
             _ => {}
         }
-        f.write_str(&self.message)
+        write!(f, "{}", self.reason)?;
+        if let Some(tried) = &self.tried {
+            write!(
+                f,
+                " [read as {}, the notation that got furthest; {}]",
+                tried.chosen.name(),
+                tried.others.join(", ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -78,15 +92,114 @@ impl std::error::Error for RecordError {}
 
 impl RecordError {
     /// An error at a place, about no ply in particular.
-    pub fn at(line: usize, column: usize, message: impl Into<String>) -> RecordError {
+    pub fn at(line: usize, column: usize, reason: RecordReason) -> RecordError {
         RecordError {
             ply: None,
             line,
             column,
             written: None,
-            message: message.into(),
+            reason,
+            tried: None,
         }
     }
+}
+
+/// The notations `--notation auto` tried when none read the whole game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tried {
+    /// The notation that got furthest, whose error this is.
+    pub chosen: Notation,
+    /// How each other notation stopped (`coordinate stopped at ply 1`).
+    pub others: Vec<String>,
+}
+
+/// What is wrong with a record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordReason {
+    /// A record larger than [`MAX_RECORD_BYTES`].
+    #[error("{0} bytes, larger than the limit of {MAX_RECORD_BYTES}")]
+    TooLarge(usize),
+    /// `{` without `}`.
+    #[error("comment `{{` is never closed by `}}`")]
+    UnclosedComment,
+    /// `[` without `]`.
+    #[error("tag `[` is never closed by `]`")]
+    UnclosedTag,
+    /// `)` without `(`.
+    #[error("`)` closes no variation")]
+    UnopenedVariation,
+    /// `(` without `)`.
+    #[error("variation `(` is never closed by `)`")]
+    UnclosedVariation,
+    /// A Game Courier turn ending in `;`.
+    #[error("the turn ends after `;`: a part is missing")]
+    TurnCutShort,
+    /// A square written alone where Game Courier writes `e2-e4`.
+    #[error("`{0}` is not a Game Courier move: write the squares with `-`, as `e2-e4`")]
+    SquareWithoutDash(String),
+    /// A Game Courier piece label with no move after it.
+    #[error("the piece label `{0}` is not followed by a move")]
+    LabelWithoutMove(String),
+    /// A `;` with no move before it.
+    #[error("`;` joins nothing: no move before it")]
+    JoinsNothing,
+    /// A game index past the record's games.
+    #[error("game {index} asked for, but the record holds {games} game{}", if *.games == 1 { "" } else { "s" })]
+    NoSuchGame {
+        /// The game asked for (from 1).
+        index: usize,
+        /// The record's games.
+        games: usize,
+    },
+    /// A `[Variant]` tag naming no variant we know.
+    #[error(
+        "[Variant \"{0}\"]: not a variant cvperft knows (variants: {ids})",
+        ids = variant_ids()
+    )]
+    UnknownVariant(String),
+    /// `[FEN]` with `[SetUp "0"]`.
+    #[error("[FEN] is given but [SetUp \"0\"] says the game starts from the usual position")]
+    FenWithoutSetUp,
+    /// `[SetUp "1"]` without `[FEN]`.
+    #[error("[SetUp \"1\"] without a [FEN] tag")]
+    SetUpWithoutFen,
+    /// A game of more than [`crate::game::MAX_PLIES`] plies.
+    #[error("{0} plies, more than the limit of {max}", max = crate::game::MAX_PLIES)]
+    TooManyPlies(usize),
+    /// A ply asked for past the game's end.
+    #[error("ply {ply} asked for, but the game has only {plies} plies")]
+    NoSuchPly {
+        /// The ply asked for.
+        ply: usize,
+        /// The game's plies.
+        plies: usize,
+    },
+    /// A written move that names no legal move.
+    #[error("{0}")]
+    Move(Box<MoveReason>),
+    /// Two notations that read the record as different games.
+    #[error(
+        "the record reads as {} and as {}, as different games: here {} reads {first_reads} and \
+         {} reads {second_reads}; choose with --notation",
+        .first.name(), .second.name(), .first.name(), .second.name()
+    )]
+    Disagree {
+        /// The notation that read it first.
+        first: Notation,
+        /// The other.
+        second: Notation,
+        /// The move the first reads here.
+        first_reads: String,
+        /// The move the other reads here.
+        second_reads: String,
+    },
+}
+
+/// The variant ids `[Variant]` accepts, each once.
+fn variant_ids() -> String {
+    let mut ids: Vec<&str> = VARIANT_NAMES.iter().map(|(_, id)| *id).collect();
+    ids.dedup();
+    ids.join(", ")
 }
 
 /// Most bytes of a record read.
@@ -166,14 +279,7 @@ impl GameText {
 /// than [`MAX_RECORD_BYTES`].
 pub fn games(text: &str, notation: Notation) -> Result<Vec<GameText>, RecordError> {
     if text.len() > MAX_RECORD_BYTES {
-        return Err(RecordError::at(
-            1,
-            1,
-            format!(
-                "{} bytes, larger than the limit of {MAX_RECORD_BYTES}",
-                text.len()
-            ),
-        ));
+        return Err(RecordError::at(1, 1, RecordReason::TooLarge(text.len())));
     }
     match notation {
         Notation::Coordinate => coordinate::games(text),
@@ -190,10 +296,48 @@ pub struct MoveProblem {
     /// 1-based column.
     pub column: usize,
     /// What is wrong (closest legal moves included).
-    pub message: String,
+    pub reason: MoveReason,
+}
+
+/// Why a written move names no legal move, in the notation it was read in.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveReason {
+    /// Text that is not coordinate move text.
+    #[error("not coordinate move text: {0}")]
+    NotCoordinate(MoveError),
+    /// Coordinate move text naming no legal move.
+    #[error("illegal: {0}")]
+    IllegalCoordinate(MoveError),
+    /// SAN that is malformed, fits no legal move (the closest listed) or several.
+    #[error("{}", san_problem(.0))]
+    San(SanReason),
+    /// A Game Courier turn that cannot be read or fits no legal move.
+    #[error("{0}")]
+    GameCourier(CourierReason),
+}
+
+impl MoveReason {
     /// Whether the text could not be read at all (as opposed to naming no legal move): auto
     /// detection prefers a notation that read the text.
-    pub unreadable: bool,
+    pub fn unreadable(&self) -> bool {
+        match self {
+            MoveReason::NotCoordinate(_) => true,
+            MoveReason::IllegalCoordinate(_) => false,
+            MoveReason::San(r) => !matches!(r, SanReason::Illegal { .. } | SanReason::Ambiguous(_)),
+            MoveReason::GameCourier(r) => r.unreadable(),
+        }
+    }
+}
+
+/// `not SAN: ...`, `illegal: ... (legal: ...)` or the ambiguity.
+fn san_problem(reason: &SanReason) -> String {
+    match reason {
+        SanReason::Illegal { closest, .. } => {
+            format!("illegal: {reason} ({})", list_moves(closest))
+        }
+        SanReason::Ambiguous(_) => reason.to_string(),
+        _ => format!("not SAN: {reason}"),
+    }
 }
 
 /// The legal move of `pos` that `written` names in `notation`.
@@ -279,13 +423,14 @@ impl Word {
             column: self.column,
         }
     }
-    pub fn error(&self, ply: Option<usize>, message: impl Into<String>) -> RecordError {
+    pub fn error(&self, ply: Option<usize>, reason: RecordReason) -> RecordError {
         RecordError {
             ply,
             line: self.line,
             column: self.column,
             written: None,
-            message: message.into(),
+            reason,
+            tried: None,
         }
     }
 }
@@ -314,9 +459,9 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
             column += 1;
         }
     }
-    let unclosed = |i: usize, what: &str| {
+    let unclosed = |i: usize, reason: RecordReason| {
         let (line, column) = positions[i];
-        RecordError::at(line, column, what)
+        RecordError::at(line, column, reason)
     };
     let mut i = 0;
     while i < chars.len() {
@@ -330,15 +475,14 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
         };
         let end = if comments.braces && c == '{' {
             let close = (i..chars.len()).find(|&j| chars[j] == '}');
-            close.ok_or_else(|| unclosed(i, "comment `{` is never closed by `}`"))? + 1
+            close.ok_or_else(|| unclosed(i, RecordReason::UnclosedComment))? + 1
         } else if (comments.semicolon && c == ';')
             || (comments.slashes && c == '/' && chars.get(i + 1) == Some(&'/'))
             || (comments.percent && c == '%' && positions[i].1 == 1)
         {
             to_line_end(i)
         } else if c == '[' {
-            let end =
-                tag_end(&chars, i).ok_or_else(|| unclosed(i, "tag `[` is never closed by `]`"))?;
+            let end = tag_end(&chars, i).ok_or_else(|| unclosed(i, RecordReason::UnclosedTag))?;
             let inner: String = chars[i + 1..end - 1].iter().collect();
             if let Some((name, value)) = tag_pair(&inner) {
                 let (line, column) = positions[i];

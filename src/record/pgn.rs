@@ -7,11 +7,11 @@
 //! compound move is one SAN text with commas (`Bb5+,N@a2`); a space after a comma is allowed.
 
 use super::{
-    Comments, GameText, Lexed, MoveProblem, Part, RecordError, Word, Written, lex, list_moves,
-    split_games,
+    Comments, GameText, Lexed, MoveProblem, MoveReason, Part, RecordError, RecordReason, Word,
+    Written, lex, split_games,
 };
 use crate::position::{Move, Position};
-use crate::san::{SanErrorKind, parse_san};
+use crate::san::parse_san;
 
 const COMMENTS: Comments = Comments {
     braces: true,
@@ -45,7 +45,7 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
             }
             ")" => {
                 if depth == 0 {
-                    return Err(w.error(None, "`)` closes no variation"));
+                    return Err(w.error(None, RecordReason::UnopenedVariation));
                 }
                 depth -= 1;
                 open.pop();
@@ -55,7 +55,7 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
         }
     }
     if let Some(w) = open.first() {
-        return Err(w.error(None, "variation `(` is never closed by `)`"));
+        return Err(w.error(None, RecordReason::UnclosedVariation));
     }
     let games = split_games(Lexed {
         words,
@@ -125,16 +125,10 @@ pub fn interpret(pos: &Position, written: &Written) -> Result<Move, MoveProblem>
             }
             offset -= p.text.len() + 1;
         }
-        let message = match e.kind {
-            SanErrorKind::Syntax => format!("not SAN: {}", e.message),
-            SanErrorKind::Illegal => format!("illegal: {} ({})", e.message, list_moves(&e.moves)),
-            SanErrorKind::Ambiguous => e.message.clone(),
-        };
         MoveProblem {
             line: at.0,
             column: at.1,
-            message,
-            unreadable: e.kind == SanErrorKind::Syntax,
+            reason: MoveReason::San(e.reason),
         }
     })
 }

@@ -24,10 +24,101 @@ use super::vocabulary::{Colour, Outcome};
 use crate::geometry::{Bitboard, Bits, Square};
 use crate::position::{Legality, Move, Piece, Position};
 
+/// A set-up that a variant's own rules refuse ([`RuleHooksAt::validate`]), in words any game
+/// may use: the variant gives its pieces' names and its ruling's id as data.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleViolation {
+    /// A set-up phase's hand holding neither nothing nor exactly what the phase places.
+    #[error("a hand must be empty or hold exactly {holds} ({ruling})")]
+    SetupHand {
+        /// What a full hand holds (`two Elephants and two Knights`).
+        holds: &'static str,
+        /// The ruling's id.
+        ruling: &'static str,
+    },
+    /// A piece on a set-up square while its side still has pieces to place there.
+    #[error("{square} is on a setup square while pieces are in hand ({ruling})")]
+    SetupSquareTaken {
+        /// The square.
+        square: Square,
+        /// The ruling's id.
+        ruling: &'static str,
+    },
+    /// The side that places first still has pieces to place while the other has placed.
+    #[error(
+        "{} still has pieces to place but {} has placed ({} places first, {ruling})",
+        .first.name(), .first.flip().name(), .first.name()
+    )]
+    PlacedOutOfTurn {
+        /// The side that places first.
+        first: Colour,
+        /// The ruling's id.
+        ruling: &'static str,
+    },
+    /// A side to move while the other still has pieces to place.
+    #[error(
+        "{} cannot move before {} has placed its pieces ({ruling})",
+        .mover.name(), .mover.flip().name()
+    )]
+    MovesBeforePlacing {
+        /// The side to move.
+        mover: Colour,
+        /// The ruling's id.
+        ruling: &'static str,
+    },
+    /// A piece of a kind that is never held in hand.
+    #[error("a {piece} cannot be in hand ({ruling})")]
+    NeverInHand {
+        /// The kind's name (`King`).
+        piece: &'static str,
+        /// The ruling's id.
+        ruling: &'static str,
+    },
+    /// More pieces of a kind, on the board and in hand together, than a side can have.
+    #[error("{} has {count} {pieces} on the board and in hand (at most {most})", .colour.name())]
+    TooMany {
+        /// The side.
+        colour: Colour,
+        /// How many it has.
+        count: u32,
+        /// The kind's name in the plural (`Sergeants`).
+        pieces: &'static str,
+        /// How many it can have.
+        most: u32,
+    },
+    /// More pieces than the start array and the promotions made so far can account for.
+    #[error(
+        "{} has more pieces on the board and in hand than its start array and promotions allow \
+         ({ruling})",
+        .colour.name()
+    )]
+    BeyondPromotions {
+        /// The side.
+        colour: Colour,
+        /// The ruling's id.
+        ruling: &'static str,
+    },
+    /// Not exactly one of a piece that the game has exactly one of.
+    #[error("{count} {pieces} on the board (exactly one {written} expected, {ruling})")]
+    NotExactlyOne {
+        /// How many there are.
+        count: u32,
+        /// The piece's name in the plural (`Pink Panthers`).
+        pieces: &'static str,
+        /// How the one is written in FEN.
+        written: &'static str,
+        /// The ruling's id.
+        ruling: &'static str,
+    },
+}
+
 /// What a variant's rules say beyond its data, for positions kept in `B` ([`Width`]).
 pub trait RuleHooksAt<B: Width>: Send + Sync {
-    /// Extra validation of a set-up, with a one-line reason.
-    fn validate(&self, _pos: &Position<B>) -> Result<(), String> {
+    /// Extra validation of a set-up: the first rule it breaks.
+    ///
+    /// # Errors
+    /// A [`RuleViolation`] naming the ruling.
+    fn validate(&self, _pos: &Position<B>) -> Result<(), RuleViolation> {
         Ok(())
     }
     /// A decision beyond checkmate and stalemate, asked only under `game-end = rules`, before

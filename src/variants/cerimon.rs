@@ -10,6 +10,7 @@
 use super::chess;
 use crate::geometry::Bitboard;
 use crate::position::{Move, Position};
+use crate::variant::hooks::RuleViolation;
 use crate::variant::{
     Colour, HandKind, MoveKind, MoveRuling, OptionSpec, PieceSpec, RuleHooksAt, SpecError, Variant,
     VariantHooks, VariantSpec, Width,
@@ -126,17 +127,23 @@ impl<B: Width> RuleHooksAt<B> for Cerimon {
         Some((kinds, targets))
     }
 
-    fn validate(&self, pos: &Position<B>) -> Result<(), String> {
+    fn validate(&self, pos: &Position<B>) -> Result<(), RuleViolation> {
         for c in Colour::BOTH {
             if pos.hand_count(c, self.king) > 0 {
-                return Err("a King cannot be in hand (CE-4)".into());
+                return Err(RuleViolation::NeverInHand {
+                    piece: "King",
+                    ruling: "CE-4",
+                });
             }
             let total = |k: u8| pos.pieces_of(k, c).count() + pos.hand_count(c, k) as u32;
             let sergeants = total(self.sergeant);
             if sergeants > 4 {
-                return Err(format!(
-                    "{c:?} has {sergeants} Sergeants on the board and in hand (at most 4)"
-                ));
+                return Err(RuleViolation::TooMany {
+                    colour: c,
+                    count: sergeants,
+                    pieces: "Sergeants",
+                    most: 4,
+                });
             }
             let promoted: u32 = self
                 .promoted
@@ -144,9 +151,10 @@ impl<B: Width> RuleHooksAt<B> for Cerimon {
                 .map(|&(k, start)| total(k).saturating_sub(start))
                 .sum();
             if promoted + sergeants > 4 {
-                return Err(format!(
-                    "{c:?} has more pieces on the board and in hand than its start array and promotions allow (CE-4)"
-                ));
+                return Err(RuleViolation::BeyondPromotions {
+                    colour: c,
+                    ruling: "CE-4",
+                });
             }
         }
         Ok(())

@@ -8,6 +8,7 @@
 use super::chess;
 use crate::geometry::Square;
 use crate::position::{Move, Position};
+use crate::variant::hooks::RuleViolation;
 use crate::variant::{
     Colour, HandKind, MoveKind, MoveRuling, OptionSpec, Outcome, PieceSpec, RuleHooksAt, SpecError,
     Variant, VariantHooks, VariantSpec, Width, corner_castling,
@@ -107,7 +108,7 @@ impl<B: Width> RuleHooksAt<B> for SilverElephant {
         }
     }
 
-    fn validate(&self, pos: &Position<B>) -> Result<(), String> {
+    fn validate(&self, pos: &Position<B>) -> Result<(), RuleViolation> {
         let full = |c: Colour| {
             (0..pos.variant().spec.pieces.len() as u8).all(|k| {
                 let want = if k == self.knight || k == self.elephant {
@@ -123,18 +124,18 @@ impl<B: Width> RuleHooksAt<B> for SilverElephant {
                 continue;
             }
             if !full(c) {
-                return Err(
-                    "a hand must be empty or hold exactly two Elephants and two Knights (SE-5)"
-                        .into(),
-                );
+                return Err(RuleViolation::SetupHand {
+                    holds: "two Elephants and two Knights",
+                    ruling: "SE-5",
+                });
             }
             let rank = Self::home_rank(pos, c);
             for file in SETUP_FILES.into_iter().flatten() {
                 if pos.piece_at(Square::new(file, rank)).is_some() {
-                    return Err(format!(
-                        "{} is on a setup square while pieces are in hand (SE-5)",
-                        Square::new(file, rank)
-                    ));
+                    return Err(RuleViolation::SetupSquareTaken {
+                        square: Square::new(file, rank),
+                        ruling: "SE-5",
+                    });
                 }
             }
         }
@@ -143,16 +144,22 @@ impl<B: Width> RuleHooksAt<B> for SilverElephant {
             !pos.hand_is_empty(Colour::Black),
         );
         if w && !b {
-            return Err(
-                "White still has pieces to place but Black has placed (White places first, SE-5)"
-                    .into(),
-            );
+            return Err(RuleViolation::PlacedOutOfTurn {
+                first: Colour::White,
+                ruling: "SE-5",
+            });
         }
         if w && pos.side() == Colour::Black {
-            return Err("Black cannot move before White has placed its pieces (SE-5)".into());
+            return Err(RuleViolation::MovesBeforePlacing {
+                mover: Colour::Black,
+                ruling: "SE-5",
+            });
         }
         if b && !w && pos.side() == Colour::White {
-            return Err("White cannot move before Black has placed its pieces (SE-5)".into());
+            return Err(RuleViolation::MovesBeforePlacing {
+                mover: Colour::White,
+                ruling: "SE-5",
+            });
         }
         Ok(())
     }

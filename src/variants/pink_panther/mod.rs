@@ -22,6 +22,7 @@ use super::marriage::{Marriage, marriage_decision};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::piece::Atom;
 use crate::position::{Move, Piece, Position, add_promoting};
+use crate::variant::hooks::RuleViolation;
 use crate::variant::{
     Colour, HandKind, MAX_KINDS, MoveKind, MoveRuling, OptionSpec, Outcome, PieceSpec, RuleHooksAt,
     SpecError, SpecialMovesAt, Variant, VariantHooks, VariantSpec, Width,
@@ -526,7 +527,7 @@ impl<B: Width> RuleHooksAt<B> for PinkPanther {
         marriage_decision(pos, &self.marriage)
     }
 
-    fn validate(&self, pos: &Position<B>) -> Result<(), String> {
+    fn validate(&self, pos: &Position<B>) -> Result<(), RuleViolation> {
         let carriers: u32 = self
             .carriers
             .pairs
@@ -535,9 +536,12 @@ impl<B: Width> RuleHooksAt<B> for PinkPanther {
             .sum();
         let jewels = carriers + pos.neutral().count();
         if jewels != 1 {
-            return Err(format!(
-                "{jewels} Pink Panthers on the board (exactly one `*` or `+X` expected, PP-1)"
-            ));
+            return Err(RuleViolation::NotExactlyOne {
+                count: jewels,
+                pieces: "Pink Panthers",
+                written: "`*` or `+X`",
+                ruling: "PP-1",
+            });
         }
         Ok(())
     }

@@ -1,0 +1,220 @@
+//! The exact message of every error `cvperft::shards` gives about a shard asked for or a set of
+//! reports to merge, through the library: the CLI cases of `fixtures/bad/cases.yaml` reach only
+//! some of them, and these texts are what a user reads on stderr.
+
+use cvperft::notation::parse_position;
+use cvperft::perft::PerftConfig;
+use cvperft::shards::{
+    Count, RunInfo, ShardReport, check_entries, merge, root_position, run_shard,
+};
+use cvperft::variants;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Shard `k` of `n` of chess perft(depth) from the start, split at `split`.
+fn shard(depth: u32, split: u32, k: usize, n: usize) -> Result<ShardReport, String> {
+    let rules = variants::rules("chess").expect("chess");
+    let pos = parse_position(rules, START).expect("the start");
+    let info = RunInfo {
+        variant: "chess",
+        options: &[],
+        fen: START.to_string(),
+        moves: String::new(),
+    };
+    let cfg = PerftConfig {
+        threads: 1,
+        hash: None,
+        progress: None,
+    };
+    run_shard(&pos, info, depth, split, (k, n), &cfg).map_err(|e| e.to_string())
+}
+
+/// Both shards of chess perft 2 split 1 (20 paths), named `a` and `b`.
+fn pair() -> Vec<(String, ShardReport)> {
+    vec![
+        ("a".to_string(), shard(2, 1, 1, 2).expect("shard 1")),
+        ("b".to_string(), shard(2, 1, 2, 2).expect("shard 2")),
+    ]
+}
+
+fn merged(reports: &[(String, ShardReport)]) -> String {
+    merge(reports).expect_err("refused").to_string()
+}
+
+#[test]
+fn the_pair_merges() {
+    assert_eq!(merge(&pair()), Ok(400));
+}
+
+#[test]
+fn a_shard_asked_for_is_refused_with_its_reason() {
+    assert_eq!(
+        shard(2, 3, 1, 2).expect_err("deeper split"),
+        "--split 3 is deeper than the depth 2"
+    );
+    assert_eq!(
+        shard(2, 1, 1, 1_000_000_000).expect_err("too many shards"),
+        "--shard 1/1000000000: at most 1000000 shards"
+    );
+}
+
+#[test]
+fn one_report_is_checked_on_its_own() {
+    let mut r = pair().remove(0).1;
+    r.shard = 3;
+    assert_eq!(
+        check_entries("x.json", &r).expect_err("range").to_string(),
+        "x.json: shard 3 of 2 is out of range"
+    );
+    let mut r = pair().remove(0).1;
+    r.entries.pop();
+    assert_eq!(
+        check_entries("x.json", &r).expect_err("count").to_string(),
+        "x.json: shard 1 is incomplete or inconsistent: it lists 9 paths, but shard 1 of 2 of a \
+         split of 20 paths has 10"
+    );
+    let mut r = pair().remove(0).1;
+    r.entries[1].index = 3;
+    assert_eq!(
+        check_entries("x.json", &r).expect_err("index").to_string(),
+        "x.json: shard 1 is incomplete or inconsistent: its entry 2 has index 3, where shard 1 \
+         of 2 has index 2"
+    );
+    let mut r = pair().remove(0).1;
+    r.entries[0].count = Count(u128::MAX);
+    assert_eq!(
+        check_entries("x.json", &r)
+            .expect_err("overflow")
+            .to_string(),
+        "x.json: shard 1's counts add up to more than 2^128"
+    );
+    let mut r = pair().remove(0).1;
+    r.nodes = Count(1);
+    assert_eq!(
+        check_entries("x.json", &r).expect_err("nodes").to_string(),
+        "x.json: shard 1 is incomplete or inconsistent: its counts add up to 200, but its \
+         `nodes` says 1"
+    );
+}
+
+#[test]
+fn the_root_of_a_report_is_read_again() {
+    let refused = |change: &dyn Fn(&mut ShardReport)| {
+        let mut r = pair().remove(0).1;
+        change(&mut r);
+        match root_position(&r) {
+            Ok(_) => panic!("the root of {r:?} is read"),
+            Err(e) => e.to_string(),
+        }
+    };
+    assert_eq!(
+        refused(&|r| r.split = 3),
+        "depth 2 with split 3: expected a split of at most the depth, and a depth of at most 15"
+    );
+    assert_eq!(
+        refused(&|r| r.variant = "x".repeat(90)),
+        format!("unknown variant `{}...`", "x".repeat(80))
+    );
+    assert_eq!(
+        refused(&|r| r.options = vec!["bare".into()]),
+        "option `bare` is not name=value"
+    );
+    assert_eq!(
+        refused(&|r| r.options = vec!["colour=blue".into()]),
+        "variant chess has no option `colour` (options: game-end)"
+    );
+    assert_eq!(
+        refused(&|r| r.fen = "8/8/8/8/8/8/8/8 w - - 0 1".into()),
+        "FEN: illegal position: White has 0 royal pieces (expected exactly one); Black has 0 \
+         royal pieces (expected exactly one)"
+    );
+    assert_eq!(
+        refused(&|r| r.moves = "e2e4 ".repeat(10_001)),
+        "too many moves"
+    );
+    assert_eq!(
+        refused(&|r| r.moves = "e2e4 e2e4".into()),
+        "moves: ply 2: move `e2e4`: not a legal move here (legal: a7a5 a7a6 b7b5 b7b6 b8a6 b8c6 \
+         c7c5 c7c6 d7d5 d7d6 e7e5 e7e6 ...)"
+    );
+}
+
+#[test]
+fn a_set_of_reports_is_refused_with_the_report_named() {
+    assert_eq!(merged(&[]), "merge: no shard files given");
+    let mut reports = pair();
+    reports[1].1.format = "cvperft-shard-0".into();
+    assert_eq!(
+        merged(&reports),
+        "b: format `cvperft-shard-0` is not cvperft-shard-1"
+    );
+    let mut reports = pair();
+    reports[1].1.fen = "x".into();
+    assert_eq!(
+        merged(&reports),
+        "b is from a different run than a (variant, options, FEN, moves, depth, split or shard \
+         count differ)"
+    );
+    let mut reports = pair();
+    reports[1] = ("c".to_string(), reports[0].1.clone());
+    assert_eq!(merged(&reports), "shard 1 is given twice: a and c");
+    let mut reports = pair();
+    reports.pop();
+    assert_eq!(merged(&reports), "missing shard(s) 2 of 2");
+    let mut reports = pair();
+    for (_, r) in &mut reports {
+        r.shards = 2_000_000;
+    }
+    assert_eq!(
+        merged(&reports),
+        "a: 2000000 shards; at most 1000000 are merged"
+    );
+    let mut reports = pair();
+    reports[0].1.split = 3;
+    reports[1].1.split = 3;
+    assert_eq!(
+        merged(&reports),
+        "a: depth 2 with split 3: expected a split of at most the depth, and a depth of at most \
+         15"
+    );
+}
+
+#[test]
+fn paths_are_listed_again() {
+    let mut reports = pair();
+    reports[1].1.entries[0].path = "e2e4".into();
+    assert_eq!(
+        merged(&reports),
+        "b: the entry with index 1 has path `e2e4`, but path 1 of the split is `a2a4`"
+    );
+    let mut reports = pair();
+    for (_, r) in &mut reports {
+        r.paths_total = 18;
+        r.entries.pop();
+        r.nodes = Count(180);
+    }
+    assert_eq!(
+        merged(&reports),
+        "the reports say the split has 18 paths, but listing it again gives more than 18"
+    );
+    let mut reports = pair();
+    for (_, r) in &mut reports {
+        r.paths_total = 22;
+        r.entries.push(r.entries[0].clone());
+        r.entries.last_mut().expect("an entry").index = 20 + r.shard - 1;
+        r.nodes = Count(220);
+    }
+    assert_eq!(
+        merged(&reports),
+        "the reports say the split has 22 paths, but listing it again gives 20"
+    );
+    let mut reports = pair();
+    for (_, r) in &mut reports {
+        r.entries[0].count = Count(u128::MAX - 180);
+        r.nodes = Count(u128::MAX);
+    }
+    assert_eq!(
+        merged(&reports),
+        "the shards' counts add up to more than 2^128"
+    );
+}
