@@ -153,8 +153,11 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 /// Quiet moves that cannot change the opponent's replies, and the number of those replies.
 ///
 /// Let the side to move S, not in check, move a capturable piece X from `a` to an empty `b`
-/// with no flag and no promotion, in a variant without special moves, while the opponent O
-/// neither places pieces (set-up phase) nor expands moves. Then O's legal replies are the same
+/// with no flag and no promotion, in a variant without special moves (or whose fast paths
+/// name the squares its special moves read,
+/// [`FastPathsAt::reply_sensitive`](crate::variant::FastPathsAt::reply_sensitive), which join
+/// the sensitive ones), while the opponent O neither places pieces (set-up phase) nor expands
+/// moves. Then O's legal replies are the same
 /// moves as in the position with the turn passed to O (and no en-passant square) when neither
 /// `a` nor `b` is *sensitive* and X attacks none of O's royal *zone* from `a` or from `b`:
 ///
@@ -194,10 +197,7 @@ impl<B: Width> Replies<B> {
         let v = pos.rules.variant;
         let us = pos.side;
         let them = us.flip();
-        if !v.fast_legality
-            || l.check_mask != Bitboard::ALL
-            || (v.setup_phase && !pos.hand_is_empty(them))
-        {
+        if l.check_mask != Bitboard::ALL || (v.setup_phase && !pos.hand_is_empty(them)) {
             return replies;
         }
         if v.expands && pos.passed().may_expand() {
@@ -221,6 +221,16 @@ impl<B: Width> Replies<B> {
             let rank = c.king_from.rank();
             zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
             sensitive |= Bitboard::on_rank(files.empty, rank).to::<B>();
+        }
+        // Special moves: only where their fast paths name the squares they read.
+        if !v.fast_legality {
+            match pos
+                .fast_paths()
+                .and_then(|f| f.reply_sensitive(pos, king, zone))
+            {
+                Some(extra) => sensitive |= extra,
+                None => return replies,
+            }
         }
         // S's capturing slide directions.
         let mut dirs = 0u16;
