@@ -156,9 +156,9 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 /// with no flag and no promotion, in a variant without special moves (or whose fast paths
 /// name the squares its special moves read,
 /// [`FastPathsAt::reply_sensitive`](crate::variant::FastPathsAt::reply_sensitive), which join
-/// the sensitive ones), while the opponent O neither places pieces (set-up phase) nor expands
-/// moves. Then O's legal replies are the same
-/// moves as in the position with the turn passed to O (and no en-passant square) when neither
+/// the sensitive ones, for every piece or for pieces of the kinds it names), while the
+/// opponent O neither places pieces (set-up phase) nor expands moves. Then O's legal replies
+/// are the same moves as in the position with the turn passed to O (and no en-passant square) when neither
 /// `a` nor `b` is *sensitive* and X attacks none of O's royal *zone* from `a` or from `b`:
 ///
 /// - the zone is O's royal square, the squares its leaps may go to (empty or S's), and its
@@ -179,6 +179,10 @@ struct Replies<B: Width> {
     decided: bool,
     /// Squares a reused move may neither leave nor enter.
     sensitive: Bitboard<B>,
+    /// Kinds (bits) whose pieces may also neither leave nor enter `kind_sensitive`.
+    sensitive_kinds: u16,
+    /// Squares only pieces of `sensitive_kinds` may neither leave nor enter.
+    kind_sensitive: Bitboard<B>,
     /// O's royal zone.
     zone: Bitboard<B>,
     /// O's replies with the turn passed, once counted.
@@ -191,6 +195,8 @@ impl<B: Width> Replies<B> {
             enabled: false,
             decided: false,
             sensitive: Bitboard::ALL,
+            sensitive_kinds: 0,
+            kind_sensitive: Bitboard::NONE,
             zone: Bitboard::NONE,
             count: None,
         };
@@ -228,7 +234,11 @@ impl<B: Width> Replies<B> {
                 .fast_paths()
                 .and_then(|f| f.reply_sensitive(pos, king, zone))
             {
-                Some(extra) => sensitive |= extra,
+                Some((extra, kinds, squares)) => {
+                    sensitive |= extra;
+                    replies.sensitive_kinds = kinds;
+                    replies.kind_sensitive = squares;
+                }
                 None => return replies,
             }
         }
@@ -298,11 +308,18 @@ impl<B: Width> Replies<B> {
         if v.uncapturable_kinds >> kind & 1 != 0 {
             return Bitboard::NONE;
         }
+        let mut sensitive = self.sensitive;
+        if self.sensitive_kinds >> kind & 1 != 0 {
+            sensitive |= self.kind_sensitive;
+            if sensitive.has(from) {
+                return Bitboard::NONE;
+            }
+        }
         let slot = Variant::slot(kind, pos.side, from);
         if v.slot_moves[slot].leap_capture.to().intersects(self.zone) {
             return Bitboard::NONE;
         }
-        let candidates = to & !self.sensitive & !pos.occupied();
+        let candidates = to & !sensitive & !pos.occupied();
         candidates.filter_squares(|sq| {
             !v.slot_moves[Variant::slot(kind, pos.side, sq)]
                 .leap_capture

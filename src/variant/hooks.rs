@@ -106,14 +106,16 @@ pub trait FastPathsAt<B: Width>: Send + Sync {
     /// some reply, they could capture the opponent's royal piece on `royal` or on one of
     /// `zone` (where it may step). A move that neither leaves nor enters one of them leaves the
     /// special moves and their checks as they are, so the parent of the leaves may reuse one
-    /// reply count for it (`Replies`). `None` (the default) when the hooks cannot tell: no
-    /// count is then reused.
+    /// reply count for it (`Replies`). Returned as the squares no piece may leave or enter,
+    /// and kinds (as bits) with squares only pieces of those kinds may not leave or enter (a
+    /// line that matters only if a slider of some kind stands on it). `None` (the default)
+    /// when the hooks cannot tell: no count is then reused.
     fn reply_sensitive(
         &self,
         _pos: &Position<B>,
         _royal: Square,
         _zone: Bitboard<B>,
-    ) -> Option<Bitboard<B>> {
+    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
         None
     }
 }

@@ -52,7 +52,7 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
         pos: &Position<B>,
         general: Square,
         zone: Bitboard<B>,
-    ) -> Option<Bitboard<B>> {
+    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
         self.reply_squares(pos, general, zone)
     }
 }
@@ -82,23 +82,26 @@ impl Jumps {
     ///   S's capturing slides (of plain pieces and carriers: a robbed carrier becomes plain)
     ///   where the jewel may stand after some reply (`jewels`: its square now, where an
     ///   acquiring jump of O lands, and when O carries it where the carrier may go on an empty
-    ///   board or pass it). A leap jump by the atom `d` comes from
-    ///   `general - 2d` over `general - d`: the mover's square counts when the jewel may stand
-    ///   over it after some reply, the square jumped when S carries the jewel on the mover's
-    ///   square (a pass over X).
+    ///   board or pass it). Such a jump needs a slider of S along the line (a plain one, or
+    ///   the carrier that passes or is robbed there): where none stands on it, its squares
+    ///   count only for S's plain sliders along it, the kinds returned with them. A leap jump
+    ///   by the atom `d` comes from `general - 2d` over `general - d`: the mover's square
+    ///   counts when the jewel may stand over it after some reply, the square jumped when S
+    ///   carries the jewel on the mover's square (a pass over X).
     /// * S's jumps onto a square `z` the General steps to: the jewel stays where it is, so the
     ///   squares of a leap jump over the jewel onto `z` (or a pass from it), and on a line from
     ///   `z` through the jewel, the squares between, the jewel's and those behind it up to the
     ///   first blocker (with the General lifted).
     ///
     /// A General that acquires becomes a King and is never in check; without a General O has
-    /// no royal piece and the caller reuses nothing. `None` when there is no jewel.
+    /// no royal piece and the caller reuses nothing. Returns the squares for every piece, and
+    /// kinds with the squares only for them; `None` when there is no jewel.
     fn reply_squares<B: Width>(
         &self,
         pos: &Position<B>,
         general: Square,
         zone: Bitboard<B>,
-    ) -> Option<Bitboard<B>> {
+    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
         let v = pos.variant();
         let g = &v.geometry;
         let t = &self.tables;
@@ -164,6 +167,8 @@ impl Jumps {
         let mirror = |over: Square, onto: Square| Square(2 * over.0 - onto.0);
         let steps = zone & !Bitboard::of(general);
         let mut slide_dirs = 0u16;
+        // Per direction, S's plain kind sliding along it, with its carrier form.
+        let mut sliders = [(0u16, Bitboard::<B>::NONE); 16];
         let mut overs = Bitboard::<B>::NONE;
         for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
             if !(pos.kind_bb(plain) | pos.kind_bb(carrier_kind)).intersects(ours) {
@@ -172,6 +177,9 @@ impl Jumps {
             for slide in self.slides(plain, us) {
                 if slide.capture {
                     slide_dirs |= 1 << slide.dir;
+                    let (kinds, pieces) = &mut sliders[slide.dir as usize % 16];
+                    *kinds |= 1 << plain;
+                    *pieces |= (pos.kind_bb(plain) | pos.kind_bb(carrier_kind)) & ours;
                 }
             }
             let overs_onto = |onto: Square| {
@@ -200,6 +208,7 @@ impl Jumps {
                 out.set(over);
             }
         }
+        let (mut kinds, mut for_kinds) = (0u16, Bitboard::NONE);
         let mut dirs = slide_dirs;
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
@@ -209,8 +218,17 @@ impl Jumps {
             if !line.intersects(jewels) {
                 continue;
             }
+            // Without a slider of S along it (a robbed carrier stays on its square), the line
+            // matters only to a slider that enters it.
+            let (dir_kinds, dir_pieces) = sliders[dir as usize % 16];
+            let squares = if line.intersects(dir_pieces) {
+                &mut out
+            } else {
+                kinds |= dir_kinds;
+                &mut for_kinds
+            };
             let (mut at, mut seen, mut limit) = (general, 0, 3);
-            out |= loop {
+            *squares |= loop {
                 match v.nearest_back(dir, at, blockers) {
                     None => break line,
                     Some(next) => {
@@ -238,7 +256,7 @@ impl Jumps {
                 None => back(dir, jewel),
             };
         }
-        Some(out)
+        Some((out, kinds, for_kinds))
     }
 
     /// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
