@@ -153,9 +153,12 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 /// Quiet moves that cannot change the opponent's replies, and the number of those replies.
 ///
 /// Let the side to move S, not in check, move a capturable piece X from `a` to an empty `b`
-/// with no flag and no promotion, in a variant without special moves, while the opponent O
-/// neither places pieces (set-up phase) nor expands moves. Then O's legal replies are the same
-/// moves as in the position with the turn passed to O (and no en-passant square) when neither
+/// with no flag and no promotion, in a variant without special moves (or whose fast paths
+/// name the squares its special moves read,
+/// [`FastPathsAt::reply_sensitive`](crate::variant::FastPathsAt::reply_sensitive), which join
+/// the sensitive ones, for every piece or for pieces of the kinds it names), while the
+/// opponent O neither places pieces (set-up phase) nor expands moves. Then O's legal replies
+/// are the same moves as in the position with the turn passed to O (and no en-passant square) when neither
 /// `a` nor `b` is *sensitive* and X attacks none of O's royal *zone* from `a` or from `b`:
 ///
 /// - the zone is O's royal square, the squares its leaps may go to (empty or S's), and its
@@ -176,6 +179,10 @@ struct Replies<B: Width> {
     decided: bool,
     /// Squares a reused move may neither leave nor enter.
     sensitive: Bitboard<B>,
+    /// Kinds (bits) whose pieces may also neither leave nor enter `kind_sensitive`.
+    sensitive_kinds: u16,
+    /// Squares only pieces of `sensitive_kinds` may neither leave nor enter.
+    kind_sensitive: Bitboard<B>,
     /// O's royal zone.
     zone: Bitboard<B>,
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
@@ -191,6 +198,8 @@ impl<B: Width> Replies<B> {
             enabled: false,
             decided: false,
             sensitive: Bitboard::ALL,
+            sensitive_kinds: 0,
+            kind_sensitive: Bitboard::NONE,
             zone: Bitboard::NONE,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
@@ -198,10 +207,7 @@ impl<B: Width> Replies<B> {
         let v = pos.rules.variant;
         let us = pos.side;
         let them = us.flip();
-        if !v.fast_legality
-            || l.check_mask != Bitboard::ALL
-            || (v.setup_phase && !pos.hand_is_empty(them))
-        {
+        if l.check_mask != Bitboard::ALL || (v.setup_phase && !pos.hand_is_empty(them)) {
             return replies;
         }
         if v.expands && pos.passed().may_expand() {
@@ -225,6 +231,20 @@ impl<B: Width> Replies<B> {
             let rank = c.king_from.rank();
             zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
             sensitive |= Bitboard::on_rank(files.empty, rank).to::<B>();
+        }
+        // Special moves: only where their fast paths name the squares they read.
+        if !v.fast_legality {
+            match pos
+                .fast_paths()
+                .and_then(|f| f.reply_sensitive(pos, king, zone))
+            {
+                Some((extra, kinds, squares)) => {
+                    sensitive |= extra;
+                    replies.sensitive_kinds = kinds;
+                    replies.kind_sensitive = squares;
+                }
+                None => return replies,
+            }
         }
         // S's capturing slide directions.
         let mut dirs = 0u16;
@@ -300,11 +320,18 @@ impl<B: Width> Replies<B> {
         if v.uncapturable_kinds >> kind & 1 != 0 {
             return Bitboard::NONE;
         }
+        let mut sensitive = self.sensitive;
+        if self.sensitive_kinds >> kind & 1 != 0 {
+            sensitive |= self.kind_sensitive;
+            if sensitive.has(from) {
+                return Bitboard::NONE;
+            }
+        }
         let leapers = self.zone_leapers[kind as usize % MAX_KINDS];
         if leapers.has(from) {
             return Bitboard::NONE;
         }
-        to & !self.sensitive & !pos.occupied() & !leapers
+        to & !sensitive & !pos.occupied() & !leapers
     }
 
     /// Whether the double step `m` (legal) may take the replies of the position with the turn

@@ -190,6 +190,25 @@ pub trait FastPathsAt<B: Width>: Send + Sync {
     /// the squares may open or create a special capture onto `royal` (the side to move's
     /// royal piece); their other moves are decided as any piece's.
     fn must_test(&self, pos: &Position<B>, royal: Square) -> (Bitboard<B>, Bitboard<B>);
+    /// Squares where a quiet move of the side to move (a capturable piece leaving one square
+    /// for an empty one, no flag, no promotion) may change the opponent's legal replies
+    /// through special moves, beyond what the piece tables show: every square the opponent's
+    /// special moves read, and every square the side to move's special moves read when, after
+    /// some reply, they could capture the opponent's royal piece on `royal` or on one of
+    /// `zone` (where it may step). A move that neither leaves nor enters one of them leaves the
+    /// special moves and their checks as they are, so the parent of the leaves may reuse one
+    /// reply count for it (`Replies`). Returned as the squares no piece may leave or enter,
+    /// and kinds (as bits) with squares only pieces of those kinds may not leave or enter (a
+    /// line that matters only if a slider of some kind stands on it). `None` (the default)
+    /// when the hooks cannot tell: no count is then reused.
+    fn reply_sensitive(
+        &self,
+        _pos: &Position<B>,
+        _royal: Square,
+        _zone: Bitboard<B>,
+    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
+        None
+    }
 }
 
 /// [`RuleHooksAt`] for both widths, as a declaration's builder returns it.

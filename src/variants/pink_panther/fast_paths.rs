@@ -46,9 +46,219 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     fn must_test(&self, pos: &Position<B>, general: Square) -> (Bitboard<B>, Bitboard<B>) {
         self.jump_pinned(pos, general)
     }
+
+    fn reply_sensitive(
+        &self,
+        pos: &Position<B>,
+        general: Square,
+        zone: Bitboard<B>,
+    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
+        self.reply_squares(pos, general, zone)
+    }
 }
 
 impl Jumps {
+    /// The squares a quiet move of the side to move S (a capturable plain piece X from `a` to
+    /// an empty `b`) must neither leave nor enter for the opponent O's legal replies to be those
+    /// of the position with the turn passed ([`FastPathsAt::reply_sensitive`]), with O's
+    /// General on `general` and `zone` the squares it may step to; the piece tables' part
+    /// (O's table moves, S's table attacks) is the generic one. Only `a` and `b` differ
+    /// between the two positions, before and after any reply of O.
+    ///
+    /// * O's jumps. An acquiring slide along a direction needs O's plain slider of it behind
+    ///   the jewel square: where there is one, the squares from the jewel to the first blocker
+    ///   either way (the mover, the landing squares). A pass needs O to carry the jewel: along
+    ///   its plain piece's slides, the squares up to the second blocker (the ally, the landing
+    ///   squares). A leap's landing square counts only for an uneven atom (a Pawn lands straight
+    ///   only on an empty square, diagonally only on an enemy) with O's mover there: an even
+    ///   atom's landing may hold X or not and stays one move, a capture or a quiet one. O's
+    ///   jumps are thus the same moves in both positions.
+    /// * S's jumps onto O's General after a reply that does not move it. A reply changes the
+    ///   board on at most three squares (from, jumped, landing): it empties at most two squares
+    ///   of a line through the General, both only when the jewel is unclaimed and on that line
+    ///   (an acquiring slide along it, which fills a landing square on it too). A slide jump
+    ///   onto the General reads its line up to the second blocker after the reply: so up to the
+    ///   third blocker now, the fourth when the jewel is among the first three, on the lines of
+    ///   S's capturing slides (of plain pieces and carriers: a robbed carrier becomes plain)
+    ///   where the jewel may stand after some reply (`jewels`: its square now, where an
+    ///   acquiring jump of O lands, and when O carries it where the carrier may go on an empty
+    ///   board or pass it). Such a jump needs a slider of S along the line (a plain one, or
+    ///   the carrier that passes or is robbed there): where none stands on it, its squares
+    ///   count only for S's plain sliders along it, the kinds returned with them. A leap jump
+    ///   by the atom `d` comes from `general - 2d` over `general - d`: the mover's square
+    ///   counts when the jewel may stand over it after some reply, the square jumped when S
+    ///   carries the jewel on the mover's square (a pass over X).
+    /// * S's jumps onto a square `z` the General steps to: the jewel stays where it is, so the
+    ///   squares of a leap jump over the jewel onto `z` (or a pass from it), and on a line from
+    ///   `z` through the jewel, the squares between, the jewel's and those behind it up to the
+    ///   first blocker (with the General lifted).
+    ///
+    /// A General that acquires becomes a King and is never in check; without a General O has
+    /// no royal piece and the caller reuses nothing. Returns the squares for every piece, and
+    /// kinds with the squares only for them; `None` when there is no jewel.
+    fn reply_squares<B: Width>(
+        &self,
+        pos: &Position<B>,
+        general: Square,
+        zone: Bitboard<B>,
+    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
+        let v = pos.variant();
+        let g = &v.geometry;
+        let t = &self.tables;
+        let us = pos.side();
+        let them = us.flip();
+        let jewel = self.carriers.jewel_square(pos)?;
+        let blockers = pos.occupied() | pos.neutral();
+        let ours = pos.colour_bb(us);
+        let theirs = pos.colour_bb(them);
+        let carrier = pos.piece_at(jewel);
+        let they_carry = theirs.has(jewel);
+        let we_carry = ours.has(jewel);
+        let back =
+            |dir: u8, sq: Square| v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].to::<B>();
+        // Squares of the back ray of `dir` from `sq` up to its first blocker.
+        let behind = |dir: u8, sq: Square| match v.nearest_back(dir, sq, blockers) {
+            Some(first) => back(dir, sq) & !back(dir, first),
+            None => back(dir, sq),
+        };
+        let mut out = Bitboard::NONE;
+        // O's jumps, and where the jewel may stand after them.
+        for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
+            let movers = pos.kind_bb(plain) & theirs;
+            let passing = they_carry && carrier.is_some_and(|p| p.kind == carrier_kind);
+            for slide in self.slides(plain, them) {
+                if back(slide.dir, jewel).intersects(movers) {
+                    out |= behind(slide.dir, jewel) | v.slide(slide.dir, jewel, blockers).0;
+                }
+                if passing {
+                    let (ray, first) = v.slide(slide.dir, jewel, blockers);
+                    out |= ray;
+                    if let Some(first) = first {
+                        out |= v.slide(slide.dir, first, blockers).0;
+                    }
+                }
+            }
+            // Leaps that land only quietly or only capturing: an acquiring one mirrors its
+            // mover about the jewel square.
+            let [from, pass_to] = t.uneven[them.index() * SQUARE_COUNT + jewel.index()][i];
+            for from in movers & from.to() {
+                out.set(Square(2 * jewel.0 - from.0));
+            }
+            if passing {
+                out |= pass_to.to();
+            }
+        }
+        let mut jewels = Bitboard::of(jewel);
+        self.for_each_jump(pos, them, blockers, g.mask.to(), |j| {
+            jewels |= if j.acquiring {
+                j.to
+            } else {
+                Bitboard::of(j.via)
+            };
+            false
+        });
+        if let Some(c) = carrier.filter(|_| they_carry) {
+            let sm = &v.slot_moves[Variant::slot(c.kind, them, jewel)];
+            jewels |= (sm.leap_quiet | sm.leap_capture).to::<B>()
+                | v.slides(sm.slides(), jewel, Bitboard::<B>::NONE);
+        }
+        // S's jumps onto the General or a square it steps to. Square indices are linear in
+        // file and rank: a leap jump's mover mirrors its landing square about the one jumped.
+        let mirror = |over: Square, onto: Square| Square(2 * over.0 - onto.0);
+        let steps = zone & !Bitboard::of(general);
+        let mut slide_dirs = 0u16;
+        // Per direction, S's plain kind sliding along it, with its carrier form.
+        let mut sliders = [(0u16, Bitboard::<B>::NONE); 16];
+        let mut overs = Bitboard::<B>::NONE;
+        for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
+            if !(pos.kind_bb(plain) | pos.kind_bb(carrier_kind)).intersects(ours) {
+                continue;
+            }
+            for slide in self.slides(plain, us) {
+                if slide.capture {
+                    slide_dirs |= 1 << slide.dir;
+                    let (kinds, pieces) = &mut sliders[slide.dir as usize % 16];
+                    *kinds |= 1 << plain;
+                    *pieces |= (pos.kind_bb(plain) | pos.kind_bb(carrier_kind)) & ours;
+                }
+            }
+            let overs_onto = |onto: Square| {
+                t.capture_overs[us.index() * SQUARE_COUNT + onto.index()][i].to::<B>()
+            };
+            overs |= overs_onto(general);
+            for z in steps {
+                let overs = overs_onto(z);
+                if overs.has(jewel) {
+                    out.set(mirror(jewel, z));
+                }
+                // A pass from the jewel over the square halfway to `z`.
+                if we_carry && (jewel.0 + z.0) % 2 == 0 {
+                    let over = Square((jewel.0 + z.0) / 2);
+                    if overs.has(over) {
+                        out.set(over);
+                    }
+                }
+            }
+        }
+        for over in overs {
+            if jewels.has(over) {
+                out.set(mirror(over, general));
+            }
+            if we_carry && mirror(over, general) == jewel {
+                out.set(over);
+            }
+        }
+        let (mut kinds, mut for_kinds) = (0u16, Bitboard::NONE);
+        let mut dirs = slide_dirs;
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            let line = back(dir, general);
+            // Its square now is among them: a pass from it (S's carrier) is covered too.
+            if !line.intersects(jewels) {
+                continue;
+            }
+            // Without a slider of S along it (a robbed carrier stays on its square), the line
+            // matters only to a slider that enters it.
+            let (dir_kinds, dir_pieces) = sliders[dir as usize % 16];
+            let squares = if line.intersects(dir_pieces) {
+                &mut out
+            } else {
+                kinds |= dir_kinds;
+                &mut for_kinds
+            };
+            let (mut at, mut seen, mut limit) = (general, 0, 3);
+            *squares |= loop {
+                match v.nearest_back(dir, at, blockers) {
+                    None => break line,
+                    Some(next) => {
+                        seen += 1;
+                        if next == jewel {
+                            limit = 4;
+                        }
+                        if seen == limit {
+                            break line & !back(dir, next);
+                        }
+                        at = next;
+                    }
+                }
+            };
+        }
+        let lifted = blockers & !Bitboard::of(general);
+        for z in steps {
+            let dir = t.line_dir[z.index() * SQUARE_COUNT + jewel.index()];
+            if dir == NO_LINE || slide_dirs >> dir & 1 == 0 {
+                continue;
+            }
+            out |= back(dir, z) & !back(dir, jewel);
+            out |= match v.nearest_back(dir, jewel, lifted) {
+                Some(next) => back(dir, jewel) & !back(dir, next),
+                None => back(dir, jewel),
+            };
+        }
+        Some((out, kinds, for_kinds))
+    }
+
     /// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
     /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
     /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a

@@ -383,10 +383,18 @@ fn landing_squares<B: Width>(
 ///
 /// Per square pair (General, jewel), the direction whose back ray from the General holds the
 /// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
+///
+/// Per (colour, square) and carrier pair, the squares a capturing leap jump of the plain
+/// piece goes over to land on that square, from a square on the board (the mover's square
+/// mirrors the landing square about the one jumped); and per (colour, jewel square) and pair,
+/// for the atoms that land only quietly or only capturing (a Pawn's): the squares an acquiring
+/// leap of them starts from, and the squares a pass by them lands on.
 #[derive(Default)]
 struct JumpTables {
     sources: Vec<[[Bitboard; 3]; PLAIN_LETTERS.len()]>,
     any_source: Vec<[Bitboard; PLAIN_LETTERS.len()]>,
+    capture_overs: Vec<[Bitboard; PLAIN_LETTERS.len()]>,
+    uneven: Vec<[[Bitboard; 2]; PLAIN_LETTERS.len()]>,
     line_dir: Vec<u8>,
     orthogonal_lines: Vec<Bitboard>,
     diagonal_lines: Vec<Bitboard>,
@@ -401,6 +409,8 @@ impl JumpTables {
         let mut t = JumpTables {
             sources: vec![[[Bitboard::EMPTY; 3]; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
             any_source: vec![[Bitboard::EMPTY; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
+            capture_overs: vec![[Bitboard::EMPTY; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
+            uneven: vec![[[Bitboard::EMPTY; 2]; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
             line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
             orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
@@ -439,6 +449,35 @@ impl JumpTables {
                     for slide in jumps.slides(plain, by) {
                         from_bb[2] |=
                             v.back_ray_bb[slide.dir as usize * SQUARE_COUNT + jewel.index()];
+                    }
+                    let uneven = &mut t.uneven[by.index() * SQUARE_COUNT + jewel.index()][i];
+                    for atom in v.atoms[plain as usize].iter() {
+                        if atom.rider || (atom.quiet && atom.capture) {
+                            continue;
+                        }
+                        let (dx, dy) = vector(atom, by);
+                        if let (Some(from), Some(_)) =
+                            (g.offset(jewel, -dx, -dy), g.offset(jewel, dx, dy))
+                        {
+                            uneven[0].set(from);
+                        }
+                        if let (Some(_), Some(to)) =
+                            (g.offset(jewel, dx, dy), g.offset(jewel, 2 * dx, 2 * dy))
+                        {
+                            uneven[1].set(to);
+                        }
+                    }
+                    let overs = &mut t.capture_overs[by.index() * SQUARE_COUNT + jewel.index()][i];
+                    for atom in v.atoms[plain as usize]
+                        .iter()
+                        .filter(|a| !a.rider && a.capture)
+                    {
+                        let (dx, dy) = vector(atom, by);
+                        if let (Some(over), Some(_)) =
+                            (g.offset(jewel, -dx, -dy), g.offset(jewel, -2 * dx, -2 * dy))
+                        {
+                            overs.set(over);
+                        }
                     }
                 }
             }
@@ -797,6 +836,121 @@ mod tests {
             carried > 1000,
             "too few positions with a carrier: {carried}"
         );
+    }
+
+    /// The board of a FEN as one cell per square, rank by rank from the top: `""` for an
+    /// empty square, else the piece's text (`*`, `+g`, `P`).
+    fn cells(board: &str) -> Vec<Vec<String>> {
+        board
+            .split('/')
+            .map(|rank| {
+                let mut row = Vec::new();
+                let mut piece = String::new();
+                for c in rank.chars() {
+                    if let Some(n) = c.to_digit(10) {
+                        row.extend((0..n).map(|_| String::new()));
+                    } else if c == '+' {
+                        piece.push(c);
+                    } else {
+                        piece.push(c);
+                        row.push(std::mem::take(&mut piece));
+                    }
+                }
+                row
+            })
+            .collect()
+    }
+
+    /// The FEN board of `cells`.
+    fn board_of(cells: &[Vec<String>]) -> String {
+        let ranks: Vec<String> = cells
+            .iter()
+            .map(|row| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for cell in row {
+                    if cell.is_empty() {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        text += &empty.to_string();
+                        empty = 0;
+                    }
+                    text += cell;
+                }
+                if empty > 0 {
+                    text += &empty.to_string();
+                }
+                text
+            })
+            .collect();
+        ranks.join("/")
+    }
+
+    /// The parent of the leaves reuses one reply count for the quiet moves that neither leave
+    /// nor enter a square the jumps read ([`FastPathsAt::reply_sensitive`]): perft 2 (one pass,
+    /// reuse) agrees with every legal move made and its replies counted, in positions of random
+    /// games and in the same positions with the jewel set free (unclaimed) on other empty
+    /// squares, so that quiet moves enter and leave jump paths on every line, under both
+    /// game-end modes.
+    ///
+    /// [`FastPathsAt::reply_sensitive`]: crate::variant::FastPathsAt::reply_sensitive
+    #[test]
+    fn reused_replies_match_counted_ones() {
+        let mut movegen = variants::rules("pink-panther").expect("variant");
+        movegen.set("game-end", "movegen").expect("option");
+        let rules = [variants::rules("pink-panther").expect("variant"), movegen];
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut checked = 0;
+        // A Rook leaving and entering the file behind the jewel: with it on d2, a Knight
+        // move from d6 lets it jump the jewel onto the General (PP-5, PP-7).
+        let crafted = [
+            "3g3/3n3/7/3*3/7/3R3/G6 w - - 0 1",
+            "3g3/3n3/7/3*3/7/R6/G6 w - - 0 1",
+        ];
+        let played = random_positions(30, 80).into_iter().step_by(3);
+        let crafted = crafted.map(|fen| parse_position(rules[0], fen).expect("a position"));
+        for pos in crafted.into_iter().chain(played) {
+            let fen = to_fen(&pos);
+            let (board, rest) = fen.split_once(' ').expect("a FEN");
+            let mut grid = cells(board);
+            // The jewel set free: carriers become plain.
+            for cell in grid.iter_mut().flatten() {
+                if cell == "*" {
+                    cell.clear();
+                } else if let Some(plain) = cell.strip_prefix('+') {
+                    *cell = plain.to_string();
+                }
+            }
+            let empties: Vec<(usize, usize)> = (0..grid.len())
+                .flat_map(|r| (0..grid[r].len()).map(move |f| (r, f)))
+                .filter(|&(r, f)| grid[r][f].is_empty())
+                .collect();
+            let mut fens = vec![fen.clone()];
+            for _ in 0..3 {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let (r, f) = empties[(state >> 33) as usize % empties.len()];
+                let mut moved = grid.clone();
+                moved[r][f] = "*".to_string();
+                fens.push(format!("{} {rest}", board_of(&moved)));
+            }
+            for fen in &fens {
+                for rules in rules {
+                    // Some set-ups leave the side not to move in check: not positions.
+                    let Ok(pos) = parse_position(rules, fen) else {
+                        continue;
+                    };
+                    let mut plain = 0;
+                    pos.for_each_legal(|_, next| plain += next.count_legal());
+                    assert_eq!(pos.count_two_plies(), plain, "{fen}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "too few positions checked: {checked}");
     }
 
     #[test]
