@@ -27,7 +27,6 @@
 //! Every refusal is a [`FileError`] naming the file (or the lock) and saying what to do.
 
 use crate::cleanup::{self, Tracked};
-use std::fmt;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{Read, Write};
 use std::os::unix::ffi::OsStrExt;
@@ -44,27 +43,167 @@ pub const FIFO_READER_WAIT: Duration = Duration::from_secs(10);
 const MAX_LINKS: usize = 40;
 
 /// A file that cannot be read or written as asked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {reason}", .path.display())]
 pub struct FileError {
     /// The file (or lock file) concerned.
     pub path: PathBuf,
-    /// What is wrong, on one line.
-    pub message: String,
+    /// What is wrong.
+    pub reason: FileReason,
 }
 
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
-    }
+/// Why a file cannot be read or written as asked (each one line of text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FileReason {
+    /// The system refused (its message, without the `(os error N)` suffix).
+    #[error("{0}")]
+    Io(String),
+    /// A directory where a file is read.
+    #[error("is a directory, not a file")]
+    Directory,
+    /// Larger than the input limit.
+    #[error("{size} bytes, larger than the limit of {limit} bytes")]
+    TooLarge {
+        /// Its size in bytes.
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// Reading it failed, or it went on past the limit.
+    #[error("{0}")]
+    Read(CappedReadError),
+    /// Too many symbolic links.
+    #[error("more than {MAX_LINKS} symbolic links to follow (a loop?)")]
+    LinkLoop,
+    /// The path ends in no file name.
+    #[error("names no file")]
+    NoFileName,
+    /// The lock file is a symbolic link.
+    #[error(
+        "the lock file is a symbolic link; cvperft does not follow links for locks (remove it)"
+    )]
+    LockIsLink,
+    /// The lock file cannot be opened.
+    #[error("cannot create or open the lock file: {0}")]
+    LockOpen(String),
+    /// The lock file is not a regular file.
+    #[error("the lock file is not a regular file (remove it)")]
+    LockNotFile,
+    /// Locking failed.
+    #[error("cannot lock: {0}")]
+    Lock(String),
+    /// Another process held the lock for the whole timeout.
+    #[error(
+        "another process holds the lock on {} (waited {} s, see --lock-timeout); nothing was \
+         written",
+        .file.display(),
+        seconds(*.timeout)
+    )]
+    LockHeld {
+        /// The file the lock guards.
+        file: PathBuf,
+        /// How long cvperft waited.
+        timeout: Duration,
+    },
+    /// Not a regular file where one is rewritten.
+    #[error("is not a regular file")]
+    NotRegular,
+    /// More than one hard link.
+    #[error(
+        "has {0} hard links; cvperft replaces a file by renaming a new one over it, which would \
+         split them (keep one link, or work on a copy)"
+    )]
+    HardLinks(u64),
+    /// No write permission in its mode.
+    #[error("is read-only (mode {0:04o}); cvperft does not rewrite it (make it writable first)")]
+    ReadOnly(u32),
+    /// The path holds a NUL byte.
+    #[error("contains a NUL byte")]
+    NulByte,
+    /// Not writable by this user.
+    #[error("is not writable by you; cvperft does not rewrite it")]
+    NotWritable,
+    /// Owned by another user.
+    #[error(
+        "belongs to user {0}; its replacement would belong to you, so cvperft does not rewrite it"
+    )]
+    OtherOwner(u32),
+    /// No temporary file could be made in the directory.
+    #[error("cannot create a temporary file in {}: {error}", .dir.display())]
+    TempIn {
+        /// The directory.
+        dir: PathBuf,
+        /// The system's message.
+        error: String,
+    },
+    /// No temporary file could be made beside it (every name taken).
+    #[error("cannot create a temporary file beside it: {0}")]
+    TempBeside(String),
+    /// The rewritten file cannot be given the old one's owner.
+    #[error(
+        "cannot give the rewritten file its owner (user {uid}, group {gid}): {error}; nothing \
+         was written"
+    )]
+    Owner {
+        /// The owner.
+        uid: u32,
+        /// The group.
+        gid: u32,
+        /// The system's message.
+        error: String,
+    },
+    /// The rewritten file cannot be given the old one's mode.
+    #[error("cannot keep its mode: {0}")]
+    Mode(String),
+    /// Writing the temporary file failed.
+    #[error("writing {}: {error}", .temp.display())]
+    Writing {
+        /// The temporary file.
+        temp: PathBuf,
+        /// The system's message.
+        error: String,
+    },
+    /// Someone else changed the file meanwhile.
+    #[error(
+        "was changed by another program while cvperft worked on it; nothing was written (run \
+         again)"
+    )]
+    Changed,
+    /// The temporary file cannot be renamed over it.
+    #[error("cannot rename {} over it: {error}", .temp.display())]
+    Rename {
+        /// The temporary file.
+        temp: PathBuf,
+        /// The system's message.
+        error: String,
+    },
+    /// The report would overwrite an input of the run.
+    #[error("is an input of this run; writing the report there would destroy it")]
+    OutputIsInput,
+    /// The report path is a directory.
+    #[error("is a directory; give a file name for the report")]
+    OutputDirectory,
+    /// The report path is a socket.
+    #[error("is a socket; cvperft does not write reports to sockets")]
+    OutputSocket,
+    /// Nobody opened the FIFO for reading.
+    #[error("is a FIFO that no process opened for reading within {0} s")]
+    FifoNoReader(u64),
+    /// The device or FIFO cannot be opened for writing.
+    #[error("cannot write: {0}")]
+    CannotWrite(String),
 }
 
-impl std::error::Error for FileError {}
-
-fn fail(path: &Path, message: impl Into<String>) -> FileError {
+fn fail(path: &Path, reason: FileReason) -> FileError {
     FileError {
         path: path.to_path_buf(),
-        message: message.into(),
+        reason,
     }
+}
+
+/// A [`FileReason::Io`] for `e` on `path`.
+fn io_fail(path: &Path, e: &std::io::Error) -> FileError {
+    fail(path, FileReason::Io(describe(e)))
 }
 
 /// An I/O error as text, without the `(os error N)` suffix.
@@ -124,21 +263,21 @@ fn open_capped(path: &Path, limit: u64) -> Result<(File, Metadata), FileError> {
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
         .open(path)
-        .map_err(|e| fail(path, describe(&e)))?;
-    let meta = file.metadata().map_err(|e| fail(path, describe(&e)))?;
+        .map_err(|e| io_fail(path, &e))?;
+    let meta = file.metadata().map_err(|e| io_fail(path, &e))?;
     if meta.is_dir() {
-        return Err(fail(path, "is a directory, not a file"));
+        return Err(fail(path, FileReason::Directory));
     }
     if meta.is_file() && meta.len() > limit {
         return Err(fail(
             path,
-            format!(
-                "{} bytes, larger than the limit of {limit} bytes",
-                meta.len()
-            ),
+            FileReason::TooLarge {
+                size: meta.len(),
+                limit,
+            },
         ));
     }
-    set_blocking(&file).map_err(|e| fail(path, describe(&e)))?;
+    set_blocking(&file).map_err(|e| io_fail(path, &e))?;
     Ok((file, meta))
 }
 
@@ -149,7 +288,7 @@ fn open_capped(path: &Path, limit: u64) -> Result<(File, Metadata), FileError> {
 /// The file cannot be opened or read, is a directory, or is too large.
 pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     let (file, _) = open_capped(path, limit)?;
-    read_all_capped(file, limit).map_err(|e| fail(path, e.to_string()))
+    read_all_capped(file, limit).map_err(|e| fail(path, FileReason::Read(e)))
 }
 
 /// Follows symbolic links from `path` to the name of the real file (which need not exist: a
@@ -162,8 +301,7 @@ pub fn resolve_links(path: &Path) -> Result<PathBuf, FileError> {
     for _ in 0..MAX_LINKS {
         match std::fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                let target =
-                    std::fs::read_link(&current).map_err(|e| fail(&current, describe(&e)))?;
+                let target = std::fs::read_link(&current).map_err(|e| io_fail(&current, &e))?;
                 current = match current.parent() {
                     Some(dir) if target.is_relative() => dir.join(target),
                     _ => target,
@@ -171,20 +309,17 @@ pub fn resolve_links(path: &Path) -> Result<PathBuf, FileError> {
             }
             Ok(_) => return Ok(current),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(current),
-            Err(e) => return Err(fail(&current, describe(&e))),
+            Err(e) => return Err(io_fail(&current, &e)),
         }
     }
-    Err(fail(
-        path,
-        format!("more than {MAX_LINKS} symbolic links to follow (a loop?)"),
-    ))
+    Err(fail(path, FileReason::LinkLoop))
 }
 
 /// The directory of `path` and its file name.
 fn split(path: &Path) -> Result<(PathBuf, Vec<u8>), FileError> {
     let name = path
         .file_name()
-        .ok_or_else(|| fail(path, "names no file"))?
+        .ok_or_else(|| fail(path, FileReason::NoFileName))?
         .as_bytes()
         .to_vec();
     let dir = match path.parent() {
@@ -257,25 +392,15 @@ pub fn lock_beside(real: &Path, timeout: Duration) -> Result<Lock, FileError> {
     let file = match opened {
         Ok(f) => f,
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(fail(
-                &path,
-                "the lock file is a symbolic link; cvperft does not follow links for locks \
-                 (remove it)",
-            ));
+            return Err(fail(&path, FileReason::LockIsLink));
         }
         Err(e) => {
-            return Err(fail(
-                &path,
-                format!("cannot create or open the lock file: {}", describe(&e)),
-            ));
+            return Err(fail(&path, FileReason::LockOpen(describe(&e))));
         }
     };
-    let meta = file.metadata().map_err(|e| fail(&path, describe(&e)))?;
+    let meta = file.metadata().map_err(|e| io_fail(&path, &e))?;
     if !meta.is_file() {
-        return Err(fail(
-            &path,
-            "the lock file is not a regular file (remove it)",
-        ));
+        return Err(fail(&path, FileReason::LockNotFile));
     }
     let start = Instant::now();
     let mut pause = Duration::from_millis(5);
@@ -288,18 +413,16 @@ pub fn lock_beside(real: &Path, timeout: Duration) -> Result<Lock, FileError> {
         let e = std::io::Error::last_os_error();
         match e.raw_os_error() {
             Some(libc::EWOULDBLOCK) | Some(libc::EINTR) => {}
-            _ => return Err(fail(&path, format!("cannot lock: {}", describe(&e)))),
+            _ => return Err(fail(&path, FileReason::Lock(describe(&e)))),
         }
         let waited = start.elapsed();
         if waited >= timeout {
             return Err(fail(
                 &path,
-                format!(
-                    "another process holds the lock on {} (waited {} s, see --lock-timeout); \
-                     nothing was written",
-                    real.display(),
-                    seconds(timeout)
-                ),
+                FileReason::LockHeld {
+                    file: real.to_path_buf(),
+                    timeout,
+                },
             ));
         }
         std::thread::sleep(pause.min(timeout - waited));
@@ -360,47 +483,24 @@ pub fn identity(path: &Path) -> Option<(u64, u64)> {
 /// What forbids it, naming the file.
 pub fn check_rewritable(real: &Path, meta: &Metadata) -> Result<(), FileError> {
     if !meta.is_file() {
-        return Err(fail(real, "is not a regular file"));
+        return Err(fail(real, FileReason::NotRegular));
     }
     if meta.nlink() > 1 {
-        return Err(fail(
-            real,
-            format!(
-                "has {} hard links; cvperft replaces a file by renaming a new one over it, which \
-                 would split them (keep one link, or work on a copy)",
-                meta.nlink()
-            ),
-        ));
+        return Err(fail(real, FileReason::HardLinks(meta.nlink())));
     }
     if meta.mode() & 0o222 == 0 {
-        return Err(fail(
-            real,
-            format!(
-                "is read-only (mode {:04o}); cvperft does not rewrite it (make it writable first)",
-                meta.mode() & 0o7777
-            ),
-        ));
+        return Err(fail(real, FileReason::ReadOnly(meta.mode() & 0o7777)));
     }
     let c_path = std::ffi::CString::new(real.as_os_str().as_bytes())
-        .map_err(|_| fail(real, "contains a NUL byte"))?;
+        .map_err(|_| fail(real, FileReason::NulByte))?;
     // SAFETY: access(2) reads the NUL-terminated path we own.
     if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0 {
-        return Err(fail(
-            real,
-            "is not writable by you; cvperft does not rewrite it",
-        ));
+        return Err(fail(real, FileReason::NotWritable));
     }
     // SAFETY: geteuid has no preconditions.
     let euid = unsafe { libc::geteuid() };
     if meta.uid() != euid && euid != 0 {
-        return Err(fail(
-            real,
-            format!(
-                "belongs to user {}; its replacement would belong to you, so cvperft does not \
-                 rewrite it",
-                meta.uid()
-            ),
-        ));
+        return Err(fail(real, FileReason::OtherOwner(meta.uid())));
     }
     Ok(())
 }
@@ -471,42 +571,33 @@ impl TempFile {
                     let dir = split(target)?.0;
                     return Err(fail(
                         target,
-                        format!(
-                            "cannot create a temporary file in {}: {}",
-                            dir.display(),
-                            describe(&e)
-                        ),
+                        FileReason::TempIn {
+                            dir: dir.to_path_buf(),
+                            error: describe(&e),
+                        },
                     ));
                 }
             }
         }
         Err(fail(
             target,
-            format!(
-                "cannot create a temporary file beside it: {}",
-                last.map(|e| describe(&e)).unwrap_or_default()
-            ),
+            FileReason::TempBeside(last.map(|e| describe(&e)).unwrap_or_default()),
         ))
     }
 
     /// Gives the file `snapshot`'s owner and mode.
     fn take_on(&self, target: &Path, snapshot: &Snapshot) -> Result<(), FileError> {
-        let meta = self
-            .file
-            .metadata()
-            .map_err(|e| fail(&self.path, describe(&e)))?;
+        let meta = self.file.metadata().map_err(|e| io_fail(&self.path, &e))?;
         if (meta.uid(), meta.gid()) != (snapshot.uid, snapshot.gid) {
             std::os::unix::fs::fchown(&self.file, Some(snapshot.uid), Some(snapshot.gid)).map_err(
                 |e| {
                     fail(
                         target,
-                        format!(
-                            "cannot give the rewritten file its owner (user {}, group {}): {}; \
-                             nothing was written",
-                            snapshot.uid,
-                            snapshot.gid,
-                            describe(&e)
-                        ),
+                        FileReason::Owner {
+                            uid: snapshot.uid,
+                            gid: snapshot.gid,
+                            error: describe(&e),
+                        },
                     )
                 },
             )?;
@@ -514,7 +605,7 @@ impl TempFile {
         // After fchown, which clears set-id bits.
         self.file
             .set_permissions(std::fs::Permissions::from_mode(snapshot.mode))
-            .map_err(|e| fail(target, format!("cannot keep its mode: {}", describe(&e))))
+            .map_err(|e| fail(target, FileReason::Mode(describe(&e))))
     }
 
     /// The temporary file's path.
@@ -540,27 +631,25 @@ impl TempFile {
             .map_err(|e| {
                 fail(
                     target,
-                    format!("writing {}: {}", self.path.display(), describe(&e)),
+                    FileReason::Writing {
+                        temp: self.path.clone(),
+                        error: describe(&e),
+                    },
                 )
             })?;
         if let Some(before) = unchanged {
             let now = std::fs::symlink_metadata(target).map(|m| Snapshot::of(&m));
             if now.as_ref().ok() != Some(before) {
-                return Err(fail(
-                    target,
-                    "was changed by another program while cvperft worked on it; nothing was \
-                     written (run again)",
-                ));
+                return Err(fail(target, FileReason::Changed));
             }
         }
         std::fs::rename(&self.path, target).map_err(|e| {
             fail(
                 target,
-                format!(
-                    "cannot rename {} over it: {}",
-                    self.path.display(),
-                    describe(&e)
-                ),
+                FileReason::Rename {
+                    temp: self.path.clone(),
+                    error: describe(&e),
+                },
             )
         })?;
         self.armed = false;
@@ -608,7 +697,7 @@ pub struct Update {
 /// As [`check_rewritable`], or the file cannot be examined.
 pub fn check_updatable(path: &Path) -> Result<PathBuf, FileError> {
     let real = resolve_links(path)?;
-    let meta = std::fs::symlink_metadata(&real).map_err(|e| fail(&real, describe(&e)))?;
+    let meta = std::fs::symlink_metadata(&real).map_err(|e| io_fail(&real, &e))?;
     check_rewritable(&real, &meta)?;
     Ok(real)
 }
@@ -624,7 +713,7 @@ pub fn begin_update(path: &Path, limit: u64, lock_timeout: Duration) -> Result<U
     let (file, meta) = open_capped(&real, limit)?;
     check_rewritable(&real, &meta)?;
     let snapshot = Snapshot::of(&meta);
-    let bytes = read_all_capped(file, limit).map_err(|e| fail(&real, e.to_string()))?;
+    let bytes = read_all_capped(file, limit).map_err(|e| fail(&real, FileReason::Read(e)))?;
     Ok(Update {
         real,
         lock,
@@ -654,7 +743,10 @@ impl Update {
         temp.write_all(bytes).map_err(|e| {
             fail(
                 &self.real,
-                format!("writing {}: {}", temp.path().display(), describe(&e)),
+                FileReason::Writing {
+                    temp: temp.path().to_path_buf(),
+                    error: describe(&e),
+                },
             )
         })?;
         temp.commit(&self.real, Some(&self.snapshot))
@@ -685,29 +777,20 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
     match std::fs::metadata(path) {
         Ok(meta) => {
             if inputs.contains(&(meta.dev(), meta.ino())) {
-                return Err(fail(
-                    path,
-                    "is an input of this run; writing the report there would destroy it",
-                ));
+                return Err(fail(path, FileReason::OutputIsInput));
             }
             let kind = meta.file_type();
             if kind.is_dir() {
-                return Err(fail(
-                    path,
-                    "is a directory; give a file name for the report",
-                ));
+                return Err(fail(path, FileReason::OutputDirectory));
             }
             if kind.is_socket() {
-                return Err(fail(
-                    path,
-                    "is a socket; cvperft does not write reports to sockets",
-                ));
+                return Err(fail(path, FileReason::OutputSocket));
             }
             if kind.is_fifo() || kind.is_char_device() || kind.is_block_device() {
                 return Ok(OutputTarget::Direct(path.to_path_buf()));
             }
             let real = resolve_links(path)?;
-            let meta = std::fs::symlink_metadata(&real).map_err(|e| fail(&real, describe(&e)))?;
+            let meta = std::fs::symlink_metadata(&real).map_err(|e| io_fail(&real, &e))?;
             check_rewritable(&real, &meta)?;
             Ok(OutputTarget::Replace {
                 like: Some(Snapshot::of(&meta)),
@@ -718,7 +801,7 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
             real: resolve_links(path)?,
             like: None,
         }),
-        Err(e) => Err(fail(path, describe(&e))),
+        Err(e) => Err(io_fail(path, &e)),
     }
 }
 
@@ -736,22 +819,19 @@ pub fn open_direct(path: &Path) -> Result<File, FileError> {
             .open(path);
         match opened {
             Ok(file) => {
-                set_blocking(&file).map_err(|e| fail(path, describe(&e)))?;
+                set_blocking(&file).map_err(|e| io_fail(path, &e))?;
                 return Ok(file);
             }
             Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
                 if start.elapsed() >= FIFO_READER_WAIT {
                     return Err(fail(
                         path,
-                        format!(
-                            "is a FIFO that no process opened for reading within {} s",
-                            FIFO_READER_WAIT.as_secs()
-                        ),
+                        FileReason::FifoNoReader(FIFO_READER_WAIT.as_secs()),
                     ));
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
-            Err(e) => return Err(fail(path, format!("cannot write: {}", describe(&e)))),
+            Err(e) => return Err(fail(path, FileReason::CannotWrite(describe(&e)))),
         }
     }
 }
@@ -759,6 +839,132 @@ pub fn open_direct(path: &Path) -> Result<File, FileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_file_reason_reads_as_before_it_was_typed() {
+        // The texts the `String` messages had before `FileReason` (77cfd6c).
+        let p = PathBuf::from("/d/f.tmp");
+        let cases: Vec<(FileReason, &str)> = vec![
+            (
+                FileReason::Io("Permission denied".into()),
+                "Permission denied",
+            ),
+            (FileReason::Directory, "is a directory, not a file"),
+            (
+                FileReason::TooLarge { size: 9, limit: 4 },
+                "9 bytes, larger than the limit of 4 bytes",
+            ),
+            (
+                FileReason::LinkLoop,
+                "more than 40 symbolic links to follow (a loop?)",
+            ),
+            (FileReason::NoFileName, "names no file"),
+            (
+                FileReason::LockIsLink,
+                "the lock file is a symbolic link; cvperft does not follow links for locks \
+                 (remove it)",
+            ),
+            (
+                FileReason::LockOpen("No space left on device".into()),
+                "cannot create or open the lock file: No space left on device",
+            ),
+            (
+                FileReason::LockNotFile,
+                "the lock file is not a regular file (remove it)",
+            ),
+            (FileReason::Lock("x".into()), "cannot lock: x"),
+            (
+                FileReason::LockHeld {
+                    file: PathBuf::from("/d/s.yaml"),
+                    timeout: Duration::from_millis(1500),
+                },
+                "another process holds the lock on /d/s.yaml (waited 1.5 s, see --lock-timeout); \
+                 nothing was written",
+            ),
+            (FileReason::NotRegular, "is not a regular file"),
+            (
+                FileReason::HardLinks(2),
+                "has 2 hard links; cvperft replaces a file by renaming a new one over it, which \
+                 would split them (keep one link, or work on a copy)",
+            ),
+            (
+                FileReason::ReadOnly(0o444),
+                "is read-only (mode 0444); cvperft does not rewrite it (make it writable first)",
+            ),
+            (FileReason::NulByte, "contains a NUL byte"),
+            (
+                FileReason::NotWritable,
+                "is not writable by you; cvperft does not rewrite it",
+            ),
+            (
+                FileReason::OtherOwner(0),
+                "belongs to user 0; its replacement would belong to you, so cvperft does not \
+                 rewrite it",
+            ),
+            (
+                FileReason::TempIn {
+                    dir: PathBuf::from("/d"),
+                    error: "x".into(),
+                },
+                "cannot create a temporary file in /d: x",
+            ),
+            (
+                FileReason::TempBeside("x".into()),
+                "cannot create a temporary file beside it: x",
+            ),
+            (
+                FileReason::Owner {
+                    uid: 1,
+                    gid: 2,
+                    error: "x".into(),
+                },
+                "cannot give the rewritten file its owner (user 1, group 2): x; nothing was \
+                 written",
+            ),
+            (FileReason::Mode("x".into()), "cannot keep its mode: x"),
+            (
+                FileReason::Writing {
+                    temp: p.clone(),
+                    error: "x".into(),
+                },
+                "writing /d/f.tmp: x",
+            ),
+            (
+                FileReason::Changed,
+                "was changed by another program while cvperft worked on it; nothing was \
+                 written (run again)",
+            ),
+            (
+                FileReason::Rename {
+                    temp: p.clone(),
+                    error: "x".into(),
+                },
+                "cannot rename /d/f.tmp over it: x",
+            ),
+            (
+                FileReason::OutputIsInput,
+                "is an input of this run; writing the report there would destroy it",
+            ),
+            (
+                FileReason::OutputDirectory,
+                "is a directory; give a file name for the report",
+            ),
+            (
+                FileReason::OutputSocket,
+                "is a socket; cvperft does not write reports to sockets",
+            ),
+            (
+                FileReason::FifoNoReader(10),
+                "is a FIFO that no process opened for reading within 10 s",
+            ),
+            (FileReason::CannotWrite("x".into()), "cannot write: x"),
+        ];
+        for (reason, text) in cases {
+            assert_eq!(reason.to_string(), text);
+            let e = fail(Path::new("/d/s.yaml"), reason);
+            assert_eq!(e.to_string(), format!("/d/s.yaml: {text}"));
+        }
+    }
 
     #[test]
     fn a_capped_read_stops_past_its_limit() {
@@ -828,13 +1034,15 @@ mod tests {
         assert_eq!(read_capped(&file, 5).expect("fits"), b"12345");
         let e = read_capped(&file, 4).expect_err("too large");
         assert!(
-            e.message.contains("5 bytes, larger than the limit of 4"),
+            e.reason
+                .to_string()
+                .contains("5 bytes, larger than the limit of 4"),
             "{e}"
         );
         let e = read_capped(Path::new("/dev/zero"), 1000).expect_err("endless");
-        assert!(e.message.contains("more than 1000 bytes"), "{e}");
+        assert!(e.reason.to_string().contains("more than 1000 bytes"), "{e}");
         let e = read_capped(&dir, 1000).expect_err("a directory");
-        assert!(e.message.contains("directory"), "{e}");
+        assert!(e.reason.to_string().contains("directory"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -868,7 +1076,9 @@ mod tests {
         // A second writer cannot take the lock while the first holds it.
         let e = lock_beside(&file, Duration::from_millis(50)).expect_err("locked");
         assert!(
-            e.message.contains("another process holds the lock on"),
+            e.reason
+                .to_string()
+                .contains("another process holds the lock on"),
             "{e}"
         );
         update.commit(b"new").expect("commits");
@@ -878,7 +1088,10 @@ mod tests {
         let update = begin_update(&file, 100, Duration::from_secs(1)).expect("begins");
         std::fs::write(&file, b"edited").expect("write");
         let e = update.commit(b"lost?").expect_err("changed");
-        assert!(e.message.contains("changed by another program"), "{e}");
+        assert!(
+            e.reason.to_string().contains("changed by another program"),
+            "{e}"
+        );
         assert_eq!(std::fs::read(&file).expect("read"), b"edited");
         let leftovers: Vec<_> = std::fs::read_dir(&dir)
             .expect("list")

@@ -39,7 +39,7 @@ pub fn merge(files: &[std::path::PathBuf]) -> Result<u128> {
     for file in files {
         let name = file.display().to_string();
         let bytes = fsio::read_capped(file, MAX_REPORT_BYTES)
-            .map_err(|e| Failure::input(format!("cannot read {name}: {}", e.message)))?;
+            .map_err(|e| Failure::input(format!("cannot read {name}: {}", e.reason)))?;
         let report: ShardReport = serde_json::from_slice(&bytes).map_err(|e| {
             Failure::input(format!(
                 "{name}: line {}, column {}: not a shard report: {e}",

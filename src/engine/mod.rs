@@ -114,7 +114,7 @@ impl Divide {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineErrorKind {
     /// The command line is empty or badly quoted.
-    BadCommand(String),
+    BadCommand(process::CommandError),
     /// The program does not exist.
     NotFound,
     /// The program may not be run.
@@ -381,18 +381,13 @@ impl EngineConfig {
     /// # Errors
     /// A command line that cannot be split into words.
     pub fn open(&self, rules: crate::variant::Rules) -> Result<Box<dyn Engine>, EngineError> {
-        let argv = process::split_command(&self.command).map_err(|e| {
-            EngineError::new(
-                &self.command,
-                None,
-                EngineErrorKind::BadCommand(e.to_string()),
-            )
-        })?;
+        let argv = process::split_command(&self.command)
+            .map_err(|e| EngineError::new(&self.command, None, EngineErrorKind::BadCommand(e)))?;
         if argv.is_empty() {
             return Err(EngineError::new(
                 &self.command,
                 None,
-                EngineErrorKind::BadCommand("empty command".into()),
+                EngineErrorKind::BadCommand(process::CommandError::Empty),
             ));
         }
         let inner: Box<dyn Engine> = match self.protocol {

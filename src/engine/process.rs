@@ -23,6 +23,9 @@ pub const STDERR_LINE_CHARS: usize = 300;
 /// A command line that cannot be split into words (the line quoted in full).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
+    /// No word at all.
+    #[error("empty command")]
+    Empty,
     /// A `'` never closed.
     #[error("unclosed ' in `{0}`")]
     UnclosedSingleQuote(String),

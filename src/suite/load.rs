@@ -477,7 +477,7 @@ pub fn load_file(path: &Path) -> Result<Suite, Vec<LoadError>> {
             line: None,
             column: None,
             case: None,
-            reason: Box::new(LoadReason::Io(e.message)),
+            reason: Box::new(LoadReason::Io(e.reason.to_string())),
         }]
     })?;
     load_bytes(bytes, path)
