@@ -136,6 +136,13 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                     .after_each(pos, reused.map(|sq| Move::new(from, sq)));
                 plain &= !reused;
             }
+            let adjusted = self.replies.adjustable(pos, from, plain);
+            if !adjusted.is_empty() {
+                for sq in adjusted {
+                    self.total += self.replies.after_adjusted(pos, Move::new(from, sq));
+                }
+                plain &= !adjusted;
+            }
         }
         for sq in plain {
             self.total += count_after(pos, Move::new(from, sq));
@@ -150,7 +157,8 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
     }
 }
 
-/// Quiet moves that cannot change the opponent's replies, and the number of those replies.
+/// Quiet moves that cannot change the opponent's replies, or change them only along the
+/// opponent's plain slides, and the number of those replies.
 ///
 /// Let the side to move S, not in check, move a capturable piece X from `a` to an empty `b`
 /// with no flag and no promotion, in a variant without special moves (or whose fast paths
@@ -158,31 +166,65 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 /// [`FastPathsAt::reply_sensitive`](crate::variant::FastPathsAt::reply_sensitive), which join
 /// the sensitive ones, for every piece or for pieces of the kinds it names), while the
 /// opponent O neither places pieces (set-up phase) nor expands moves. Then O's legal replies
-/// are the same moves as in the position with the turn passed to O (and no en-passant square) when neither
-/// `a` nor `b` is *sensitive* and X attacks none of O's royal *zone* from `a` or from `b`:
+/// are the same moves as in the position with the turn passed to O (and no en-passant square)
+/// when neither `a` nor `b` is *sensitive* or *adjusted* and X attacks none of O's royal *zone*
+/// from `a` or from `b`:
 ///
 /// - the zone is O's royal square, the squares its leaps may go to (empty or S's), and its
 ///   castlings' passed and destination squares: where O's safety is read;
 /// - sensitive are the zone; every square along S's capturing slide directions back from a
 ///   zone square up to the first piece (O's royal lifted), and from O's royal square up to the
-///   second piece (lines of checks and pins); the squares O's slides and rides reach, their
-///   first piece included; every leap target and path of O's kinds whose leaps depend on what
-///   stands there (pawns); O's castlings' squares that must be empty.
+///   second piece (lines of checks and pins); the squares O's slides and rides other than the
+///   plain slides below reach, their first piece included; every leap target and path of O's
+///   kinds whose leaps depend on what stands there (pawns); O's castlings' squares that must
+///   be empty;
+/// - adjusted are the squares O's *plain* slides reach, their first piece included. A slide is
+///   plain when the variant has no special moves (`fast_legality`), the slot of its piece has
+///   no irregular moves and only slides that both stop on empty squares and capture
+///   (`slide_both`), its kind does not promote, and the piece is not the first on any of S's
+///   capturing slide lines from O's royal square (so it is pinned neither before the move nor
+///   after: a pin needs that line, which is sensitive).
 ///
 /// O's pseudo-legal moves are then the same (a symmetric leap onto `a` or `b` changes from a
 /// capture to a quiet move or back, and stays one move), and no S piece attacks a zone square,
 /// checks, pins or stops checking or pinning through `a` or `b`, before or after any O move.
+///
+/// When `a` or `b` is adjusted (and neither is sensitive), the same argument holds for every
+/// reply but the plain slides along the lines through `a` and `b`; those stay legal where they
+/// go (O is not in check, which no position counted here allows, and their pieces are not
+/// pinned), each square one move (no promotion), so only their number changes. Along each
+/// plain slide direction d of an O piece on f:
+///
+/// - X lifted from `a`: if the ray from f first meets `a`, the capture of X there becomes a
+///   quiet move onto `a` (one move either way), and the squares beyond `a` up to the next
+///   blocker c are gained, c too when it is a capturable piece of S;
+/// - X placed on `b` (the occupancy with `a` lifted): if the ray from f passes `b`, the quiet
+///   move onto `b` becomes the capture of X (capturable), and the squares beyond `b` up to the
+///   next blocker are lost, that blocker too when it is a capturable piece of S.
+///
+/// So the replies are those with the turn passed plus the gains less the losses
+/// ([`Replies::adjustment`]): a few walks along the lines through `a` and `b` instead of the
+/// child's replies counted.
 struct Replies<B: Width> {
     /// Whether quiet moves may be reused here at all.
     enabled: bool,
     /// The variant's own decision is asked after each move (rule hooks, `game-end = rules`).
     decided: bool,
-    /// Squares a reused move may neither leave nor enter.
+    /// Squares a reused move may neither leave nor enter: the sensitive and adjusted ones.
+    unchanged_off: Bitboard<B>,
+    /// Squares an adjusted move may neither leave nor enter.
     sensitive: Bitboard<B>,
     /// Kinds (bits) whose pieces may also neither leave nor enter `kind_sensitive`.
     sensitive_kinds: u16,
     /// Squares only pieces of `sensitive_kinds` may neither leave nor enter.
     kind_sensitive: Bitboard<B>,
+    /// Squares O's plain slides reach (none sensitive): a move leaving or entering one takes
+    /// the replies with the turn passed adjusted.
+    adjusted: Bitboard<B>,
+    /// O's pieces with plain slides.
+    plain_sliders: Bitboard<B>,
+    /// Their slide directions, as bits.
+    plain_dirs: u16,
     /// O's royal zone.
     zone: Bitboard<B>,
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
@@ -197,9 +239,13 @@ impl<B: Width> Replies<B> {
         let mut replies = Replies {
             enabled: false,
             decided: false,
+            unchanged_off: Bitboard::ALL,
             sensitive: Bitboard::ALL,
             sensitive_kinds: 0,
             kind_sensitive: Bitboard::NONE,
+            adjusted: Bitboard::NONE,
+            plain_sliders: Bitboard::NONE,
+            plain_dirs: 0,
             zone: Bitboard::NONE,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
@@ -256,6 +302,8 @@ impl<B: Width> Replies<B> {
                 dirs |= v.capture_dirs[k * 2 + us.index()];
             }
         }
+        // O's pieces first on those lines from its royal: the ones S may pin.
+        let mut shields = Bitboard::NONE;
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             for t in zone {
@@ -263,8 +311,12 @@ impl<B: Width> Replies<B> {
             }
             let first = v.back_slides(dirs, king, occupied) & occupied;
             sensitive |= v.back_slides(dirs, king, occupied & !first);
+            shields = first & theirs;
         }
         // Where O's moves depend on what stands on a square.
+        let mut adjusted = Bitboard::NONE;
+        let mut plain_sliders = Bitboard::NONE;
+        let mut plain_dirs = 0u16;
         let mut kinds = pos.kinds[them.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
@@ -274,11 +326,23 @@ impl<B: Width> Replies<B> {
             if !uneven && !v.has_rides[kc] {
                 continue;
             }
+            let plain_kind = v.fast_legality && v.promotion_kinds[k].is_empty();
             for from in pos.by_kind[k] & theirs {
                 let slot = Variant::slot(k as u8, them, from);
                 let sm = &v.slot_moves[slot];
                 if sm.slides() != 0 {
-                    sensitive |= v.slides(sm.slides(), from, occupied);
+                    let reach = v.slides(sm.slides(), from, occupied);
+                    let plain = plain_kind
+                        && !sm.irregular
+                        && sm.slide_quiet | sm.slide_capture == 0
+                        && !shields.has(from);
+                    if plain {
+                        adjusted |= reach;
+                        plain_sliders.set(from);
+                        plain_dirs |= sm.slide_both;
+                    } else {
+                        sensitive |= reach;
+                    }
                 }
                 if uneven {
                     sensitive |= (sm.leap_quiet | sm.leap_capture).to();
@@ -304,6 +368,10 @@ impl<B: Width> Replies<B> {
         replies.enabled = true;
         replies.decided = pos.rules.game_end == GameEnd::Rules && v.rule_hooks().is_some();
         replies.sensitive = sensitive | zone;
+        replies.adjusted = adjusted & !replies.sensitive;
+        replies.unchanged_off = replies.sensitive | replies.adjusted;
+        replies.plain_sliders = plain_sliders;
+        replies.plain_dirs = plain_dirs;
         replies.zone = zone;
         replies
     }
@@ -312,7 +380,31 @@ impl<B: Width> Replies<B> {
     /// `from` moves without changing the opponent's replies.
     #[inline(always)]
     fn reusable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
-        if !self.enabled || self.sensitive.has(from) {
+        self.quiet_targets(pos, from, to, self.unchanged_off)
+    }
+
+    /// The squares of `to` (legal, quiet or capturing, no promotion, none of them
+    /// [`Replies::reusable`]) to which the piece on `from` moves changing only the
+    /// opponent's plain slides ([`Replies::after_adjusted`]).
+    #[inline(always)]
+    fn adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
+        if !self.adjusted.has(from) && !to.intersects(self.adjusted) {
+            return Bitboard::NONE;
+        }
+        self.quiet_targets(pos, from, to, self.sensitive)
+    }
+
+    /// The empty squares of `to` off `off` to which the piece on `from` (off `off`, capturable)
+    /// moves attacking no zone square from either square.
+    #[inline(always)]
+    fn quiet_targets(
+        &self,
+        pos: &Position<B>,
+        from: Square,
+        to: Bitboard<B>,
+        off: Bitboard<B>,
+    ) -> Bitboard<B> {
+        if !self.enabled || off.has(from) {
             return Bitboard::NONE;
         }
         let v = pos.rules.variant;
@@ -320,10 +412,10 @@ impl<B: Width> Replies<B> {
         if v.uncapturable_kinds >> kind & 1 != 0 {
             return Bitboard::NONE;
         }
-        let mut sensitive = self.sensitive;
+        let mut off = off;
         if self.sensitive_kinds >> kind & 1 != 0 {
-            sensitive |= self.kind_sensitive;
-            if sensitive.has(from) {
+            off |= self.kind_sensitive;
+            if off.has(from) {
                 return Bitboard::NONE;
             }
         }
@@ -331,12 +423,12 @@ impl<B: Width> Replies<B> {
         if leapers.has(from) {
             return Bitboard::NONE;
         }
-        to & !sensitive & !pos.occupied() & !leapers
+        to & !off & !pos.occupied() & !leapers
     }
 
     /// Whether the double step `m` (legal) may take the replies of the position with the turn
-    /// passed: as a quiet move, and no pawn of the opponent can take it en passant (so the
-    /// en-passant square it sets adds no reply).
+    /// passed: as a quiet move changing no reply, and no pawn of the opponent can take it en
+    /// passant (so the en-passant square it sets adds no reply).
     fn double_step_reusable(&self, pos: &Position<B>, m: &Move) -> bool {
         if self.reusable(pos, m.from, Bitboard::of(m.to)).is_empty() {
             return false;
@@ -356,13 +448,78 @@ impl<B: Width> Replies<B> {
         true
     }
 
+    /// O's replies with the turn passed.
+    #[inline(always)]
+    fn passed_count(&mut self, pos: &Position<B>) -> u64 {
+        *self.count.get_or_insert_with(|| pos.passed().count_moves())
+    }
+
     /// The replies after each of `moves` (all reusable).
     fn after_each(&mut self, pos: &Position<B>, moves: impl Iterator<Item = Move>) -> u64 {
-        let count = *self.count.get_or_insert_with(|| pos.passed().count_moves());
+        let count = self.passed_count(pos);
         if !self.decided {
             return count * moves.count() as u64;
         }
         moves.filter(|&m| pos.play(m).decided().is_none()).count() as u64 * count
+    }
+
+    /// The replies after `m` (one of the adjusted moves of [`Replies::reusable`]): those with
+    /// the turn passed and the plain slides' changes.
+    fn after_adjusted(&mut self, pos: &Position<B>, m: Move) -> u64 {
+        if self.decided && pos.play(m).decided().is_some() {
+            return 0;
+        }
+        let count = self.passed_count(pos);
+        count.wrapping_add_signed(self.adjustment(pos, m.from, m.to))
+    }
+
+    /// How many replies O's plain slides gain when the piece on `a` moves to the empty `b`:
+    /// the squares they reach beyond `a` once it is lifted, less those beyond `b` once the
+    /// piece stands there.
+    #[inline(always)]
+    fn adjustment(&self, pos: &Position<B>, a: Square, b: Square) -> i64 {
+        let blockers = pos.occupied() | pos.neutral;
+        let capturable = pos.capturable(pos.side);
+        let gained = self.beyond(pos, a, blockers, capturable);
+        let lost = self.beyond(pos, b, blockers & !Bitboard::of(a), capturable);
+        i64::from(gained) - i64::from(lost)
+    }
+
+    /// The moves O's plain slides reaching `sq` (with `blockers`) have beyond it, were it
+    /// empty: along each one's direction, the squares past `sq` up to the next blocker, that
+    /// one too when it is one of the `capturable` pieces.
+    #[inline(always)]
+    fn beyond(
+        &self,
+        pos: &Position<B>,
+        sq: Square,
+        blockers: Bitboard<B>,
+        capturable: Bitboard<B>,
+    ) -> u32 {
+        let v = pos.rules.variant;
+        let mut dirs = v.dirs_toward(sq, self.plain_dirs, self.plain_sliders);
+        let them = pos.side.flip();
+        let mut n = 0;
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            let Some(from) = v.nearest_back(dir, sq, blockers) else {
+                continue;
+            };
+            if !self.plain_sliders.has(from) {
+                continue;
+            }
+            let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
+            if v.slot_moves[Variant::slot(kind, them, from)].slide_both >> dir & 1 == 0 {
+                continue;
+            }
+            let (reach, first) = v.slide(dir, sq, blockers);
+            n += reach.count();
+            if first.is_some_and(|c| !capturable.has(c)) {
+                n -= 1;
+            }
+        }
+        n
     }
 }
 
@@ -374,5 +531,129 @@ impl<B: Width> Position<B> {
         p.ep = None;
         p.ep_victim = None;
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{parse_position, to_fen};
+    use crate::variant::Rules;
+    use crate::variants;
+    use std::collections::BTreeMap;
+
+    /// What [`check_replies`] compared in one position: moves whose replies were reused as
+    /// they are, and moves whose replies were adjusted.
+    #[derive(Default)]
+    struct Checked {
+        reused: usize,
+        adjusted: usize,
+    }
+
+    /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
+    /// replies it gives with the child's replies counted.
+    /// (`wide` is the same position on 128-bit masks, for the messages.)
+    fn check_replies<B: Width>(pos: &Position<B>, wide: &Position, checked: &mut Checked) {
+        if pos.rules.game_end == GameEnd::Rules && pos.decided().is_some() {
+            return;
+        }
+        let mut legality = Legality::EMPTY;
+        if !pos.legality_into(&mut legality) {
+            return;
+        }
+        let mut replies = Replies::new(pos, &legality);
+        for m in pos.legal_moves_unchecked() {
+            if m.promotion != 0 || m.placement_list().next().is_some() {
+                continue;
+            }
+            let counted = count_after(pos, m);
+            if m.flags == flags::DOUBLE_STEP {
+                if replies.double_step_reusable(pos, &m) {
+                    let reused = replies.after_each(pos, std::iter::once(m));
+                    assert_eq!(reused, counted, "{:?} {}: {m:?}", pos.rules, to_fen(wide));
+                    checked.reused += 1;
+                }
+                continue;
+            }
+            if m.flags != 0 {
+                continue;
+            }
+            let reused = replies.reusable(pos, m.from, Bitboard::of(m.to));
+            let adjusted = replies.adjustable(pos, m.from, Bitboard::of(m.to) & !reused);
+            if reused.has(m.to) {
+                let n = replies.after_each(pos, std::iter::once(m));
+                assert_eq!(n, counted, "reused {:?} {}: {m:?}", pos.rules, to_fen(wide));
+                checked.reused += 1;
+            }
+            if adjusted.has(m.to) {
+                let n = replies.after_adjusted(pos, m);
+                assert_eq!(
+                    n,
+                    counted,
+                    "adjusted {:?} {}: {m:?}",
+                    pos.rules,
+                    to_fen(wide)
+                );
+                checked.adjusted += 1;
+            }
+        }
+    }
+
+    /// Every move the parent of the leaves reuses or adjusts the replies of gives the number
+    /// the child counts, checked move by move (so that errors cannot cancel in a total), at
+    /// every position of random games in every variant, option combination and game-end
+    /// mode, from the start and from the set-up position where there is one, on 128-bit
+    /// masks and, where the board allows, on 64-bit ones.
+    #[test]
+    fn adjusted_replies_match_counted_ones() {
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut by_variant: BTreeMap<&str, Checked> = BTreeMap::new();
+        for variant in variants::all() {
+            let checked = by_variant.entry(variant.spec.id).or_default();
+            for mut rules in Rules::every_combination(variant) {
+                for game_end in ["rules", "movegen"] {
+                    rules.set("game-end", game_end).expect("game-end");
+                    let starts = std::iter::once(rules.start_fen())
+                        .chain(variant.spec.setup_fen.map(str::to_string));
+                    for start in starts {
+                        let start = parse_position(rules, &start).expect("start position");
+                        for _ in 0..3 {
+                            let mut pos = start;
+                            for _ in 0..60 {
+                                check_replies(&pos, &pos, checked);
+                                if variant.narrow {
+                                    check_replies(&pos.narrowed(), &pos, checked);
+                                }
+                                let moves = pos.legal_moves();
+                                if moves.is_empty() {
+                                    break;
+                                }
+                                state = state
+                                    .wrapping_mul(6364136223846793005)
+                                    .wrapping_add(1442695040888963407);
+                                pos = pos.play(moves[(state >> 33) as usize % moves.len()]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for variant in variants::all() {
+            let checked = &by_variant[variant.spec.id];
+            assert!(
+                checked.reused > 100,
+                "{}: {} reused",
+                variant.spec.id,
+                checked.reused
+            );
+            if variant.fast_legality {
+                assert!(
+                    checked.adjusted > 100,
+                    "{}: {} adjusted",
+                    variant.spec.id,
+                    checked.adjusted
+                );
+            }
+        }
     }
 }
