@@ -366,7 +366,10 @@ impl<B: Width> Replies<B> {
             }
         }
         replies.enabled = true;
-        replies.decided = pos.rules.game_end == GameEnd::Rules && v.rule_hooks().is_some();
+        replies.decided = pos.rules.game_end == GameEnd::Rules
+            && pos
+                .rule_hooks()
+                .is_some_and(|h| h.quiet_move_may_decide(pos));
         replies.sensitive = sensitive | zone;
         replies.adjusted = adjusted & !replies.sensitive;
         replies.unchanged_off = replies.sensitive | replies.adjusted;

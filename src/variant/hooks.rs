@@ -126,6 +126,13 @@ pub trait RuleHooksAt<B: Width>: Send + Sync {
     fn decided(&self, _pos: &Position<B>) -> Option<Outcome> {
         None
     }
+    /// Whether [`decided`](Self::decided) may answer `Some` after a plain quiet move (no
+    /// capture, no promotion, no flag) of the side to move in `pos`. The parent of the leaves
+    /// plays each move whose replies it reuses to ask `decided` unless this says `false`; the
+    /// default `true` is always right, a `false` must be implied by `decided` itself.
+    fn quiet_move_may_decide(&self, _pos: &Position<B>) -> bool {
+        true
+    }
     /// The side to move's pseudo-legal placements in a set-up phase: asked instead of every
     /// other move while it has pieces in hand, in a variant whose hand is
     /// [`HandKind::Setup`](super::HandKind::Setup).

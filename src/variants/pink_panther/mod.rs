@@ -566,6 +566,11 @@ impl<B: Width> RuleHooksAt<B> for PinkPanther {
         marriage_decision(pos, &self.marriage)
     }
 
+    fn quiet_move_may_decide(&self, pos: &Position<B>) -> bool {
+        // No quiet move makes a Queen (only a promotion does), and `decided` needs one.
+        !pos.kind_bb(self.queen).is_empty()
+    }
+
     fn validate(&self, pos: &Position<B>) -> Result<(), RuleViolation> {
         let carriers: u32 = self
             .carriers
