@@ -627,14 +627,10 @@ mod tests {
                                 if variant.narrow {
                                     check_replies(&pos.narrowed(), &pos, checked);
                                 }
-                                let moves = pos.legal_moves();
-                                if moves.is_empty() {
-                                    break;
+                                match pos.play_random(&mut state) {
+                                    Some(next) => pos = next,
+                                    None => break,
                                 }
-                                state = state
-                                    .wrapping_mul(6364136223846793005)
-                                    .wrapping_add(1442695040888963407);
-                                pos = pos.play(moves[(state >> 33) as usize % moves.len()]);
                             }
                         }
                     }

@@ -65,6 +65,20 @@ impl<B: Width> Position<B> {
         out
     }
 
+    /// The position after a legal move picked by a linear congruential step of `state` (the
+    /// random games of the unit tests), or `None` when there is none.
+    #[cfg(test)]
+    pub(crate) fn play_random(&self, state: &mut u64) -> Option<Self> {
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        Some(self.play(moves[(*state >> 33) as usize % moves.len()]))
+    }
+
     /// The legal moves, ignoring the variant's decisive rules.
     pub fn legal_moves_unchecked(&self) -> Vec<Move> {
         let mut out = Vec::new();

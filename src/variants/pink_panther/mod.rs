@@ -686,14 +686,10 @@ mod tests {
             let mut pos = start;
             for _ in 0..plies {
                 out.push(pos);
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
+                match pos.play_random(&mut state) {
+                    Some(next) => pos = next,
+                    None => break,
                 }
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos = pos.play(moves[(state >> 33) as usize % moves.len()]);
             }
         }
         out
