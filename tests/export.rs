@@ -15,37 +15,22 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod support;
+
+use support::{code, stderr, stdout};
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs `cvperft` from the package root.
 fn cvperft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvperft"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
+    support::cvperft_output(args)
 }
 
 /// A fresh scratch directory under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("export-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+    support::scratch_dir("export", name)
 }
 
 /// Every shipped suite, the status fixtures, the slow and the deep cases.

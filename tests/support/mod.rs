@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 pub const CVPERFT: &str = env!("CARGO_BIN_EXE_cvperft");
@@ -30,6 +30,40 @@ pub fn cvperft(args: &[&str]) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// Runs the binary from the repository root with `NO_COLOR` set, keeping its raw output (for
+/// the tests that read it with [`stdout`], [`stderr`] and [`code`]).
+pub fn cvperft_output(args: &[&str]) -> Output {
+    Command::new(CVPERFT)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the cvperft binary runs")
+}
+
+/// What a run printed on stdout, as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// What a run printed on stderr, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A run's exit code (a run killed by a signal fails the test).
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+/// A fresh scratch directory `PREFIX-NAME` under the target directory's temporary folder.
+pub fn scratch_dir(prefix: &str, name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{prefix}-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
 }
 
 /// A fresh, empty directory under the system's temporary directory.
