@@ -46,7 +46,9 @@ pub const MAX_COUNTER: u32 = 99_999;
 /// A position that passed validation.
 #[derive(Clone, Copy)]
 pub struct Position<B: Width = u128> {
-    rules: Rules,
+    /// Shared by every position under the same rules ([`Rules::interned`]): a reference keeps
+    /// the copy of copy-make small.
+    rules: &'static Rules,
     board: [u8; SQUARE_COUNT],
     by_colour: [Bitboard<B>; 2],
     by_kind: [Bitboard<B>; MAX_KINDS],
@@ -86,7 +88,7 @@ impl<B: Width> Position<B> {
 
     /// The rules in force.
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        self.rules
     }
     /// The compiled variant.
     pub fn variant(&self) -> &'static Variant {

@@ -149,7 +149,7 @@ impl Position {
     /// An empty board under `rules` with the setup's side, counters and hands.
     fn empty_for(rules: Rules, setup: &Setup) -> Position {
         Position {
-            rules,
+            rules: rules.interned(),
             board: [0; SQUARE_COUNT],
             by_colour: [Bitboard::EMPTY; 2],
             by_kind: [Bitboard::EMPTY; MAX_KINDS],

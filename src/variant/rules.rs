@@ -6,6 +6,7 @@ use super::vocabulary::{GameEnd, Wing};
 use crate::geometry::{Bitboard, Square};
 use crate::position::NO_SQUARE;
 use std::fmt;
+use std::sync::{Mutex, PoisonError};
 
 /// A variant with its rule options chosen.
 #[derive(Copy, Clone)]
@@ -175,6 +176,20 @@ impl Rules {
         self.castle_squares = keep
             .iter()
             .fold(Bitboard::EMPTY, |bb, &(sq, _)| bb | sq.bb());
+    }
+
+    /// The same rules at an address shared by every caller asking for equal rules, kept for the
+    /// rest of the run: what positions refer to. There are a few per variant (one per
+    /// combination of option values and game-end mode), so the memory kept stays small.
+    pub fn interned(&self) -> &'static Rules {
+        static INTERNED: Mutex<Vec<&'static Rules>> = Mutex::new(Vec::new());
+        let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(&rules) = interned.iter().find(|&&r| r == self) {
+            return rules;
+        }
+        let rules: &'static Rules = Box::leak(Box::new(*self));
+        interned.push(rules);
+        rules
     }
 
     /// Sets `name` (an option or `game-end`) to `value`.
