@@ -307,8 +307,10 @@ impl<B: Width> Replies<B> {
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             for t in zone {
-                sensitive |= v.back_slides(dirs, t, lifted);
+                // Only the directions with some square behind `t`.
+                sensitive |= v.back_slides(dirs & v.back_dirs[t.index()], t, lifted);
             }
+            let dirs = dirs & v.back_dirs[king.index()];
             let first = v.back_slides(dirs, king, occupied) & occupied;
             sensitive |= v.back_slides(dirs, king, occupied & !first);
             shields = first & theirs;
@@ -357,7 +359,8 @@ impl<B: Width> Replies<B> {
                 }
             }
         }
-        let mut kinds = pos.kinds[us.index()];
+        // Only the kinds with plain capturing leaps have zone leapers.
+        let mut kinds = pos.kinds[us.index()] & v.leaper_kinds[us.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as u8;
             kinds &= kinds - 1;
