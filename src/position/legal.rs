@@ -41,7 +41,7 @@ impl<B: Width> Position<B> {
     /// Calls `f` with every legal move and the position after it; none when the game is decided
     /// by the variant's own rules under `game-end = rules`.
     pub fn for_each_legal(&self, f: impl FnMut(Move, &Self)) {
-        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+        if self.game_end == GameEnd::Rules && self.decided().is_some() {
             return;
         }
         self.for_each_legal_unchecked(f);
@@ -85,7 +85,7 @@ impl<B: Width> Position<B> {
             self.for_each_legal(|_, _| n += 1);
             return n;
         }
-        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+        if self.game_end == GameEnd::Rules && self.decided().is_some() {
             return 0;
         }
         self.count_moves()
@@ -99,7 +99,7 @@ impl<B: Width> Position<B> {
     /// one. `None` when the hooks do not know.
     fn count_with_expansions(&self) -> Option<u64> {
         let (kinds, targets) = self.rule_hooks()?.expanding_moves(self)?;
-        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+        if self.game_end == GameEnd::Rules && self.decided().is_some() {
             return Some(0);
         }
         Some(self.count_moves() + self.count_variants(kinds, targets, false))
@@ -110,7 +110,7 @@ impl<B: Width> Position<B> {
     /// [`RuleHooksAt::expanding_moves`](crate::variant::RuleHooksAt::expanding_moves)): their
     /// number, or with `replies` the sum of their numbers of legal replies.
     pub(super) fn count_variants(&self, kinds: u16, targets: Bitboard<B>, replies: bool) -> u64 {
-        let v = self.rules.variant;
+        let v = self.variant;
         let mut sink = Variants {
             kinds,
             targets,
@@ -159,7 +159,7 @@ impl<B: Width> Position<B> {
 
     /// The outcome when the game is over under the rules' game-end mode; `None` while it goes on.
     pub fn outcome(&self) -> Option<Outcome> {
-        if self.rules.game_end == GameEnd::Rules
+        if self.game_end == GameEnd::Rules
             && let Some(o) = self.decided()
         {
             return Some(o);
@@ -192,7 +192,7 @@ impl<B: Width> Position<B> {
     /// holds a piece of a kind its expansions may place.
     #[inline(always)]
     pub(super) fn may_expand(&self) -> bool {
-        let v = self.rules.variant;
+        let v = self.variant;
         if !v.expands {
             return false;
         }

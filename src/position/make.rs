@@ -17,7 +17,7 @@ impl<B: Width> Position<B> {
 
     /// Plays `m` on this position (see [`Position::play`]).
     pub(super) fn make(&mut self, m: Move) {
-        let v = self.rules.variant;
+        let v = self.variant;
         let us = self.side;
         let ep_victim = self.ep_victim;
         let next = self;
