@@ -10,7 +10,7 @@ impl<B: Width> Position<B> {
     #[inline(always)]
     pub fn capturable(&self, colour: Colour) -> Bitboard<B> {
         let mut bb = self.by_colour[colour.index()];
-        let mut kinds = self.rules.variant.uncapturable_kinds & self.kinds[colour.index()];
+        let mut kinds = self.variant.uncapturable_kinds & self.kinds[colour.index()];
         while kinds != 0 {
             bb &= !self.by_kind[kinds.trailing_zeros() as usize];
             kinds &= kinds - 1;
@@ -20,7 +20,7 @@ impl<B: Width> Position<B> {
 
     /// Whether a piece of `by` could capture on `sq` (pins ignored).
     pub fn attacked(&self, sq: Square, by: Colour) -> bool {
-        let v = self.rules.variant;
+        let v = self.variant;
         let blockers = self.occupied() | self.neutral;
         !self
             .table_attackers(
@@ -41,7 +41,7 @@ impl<B: Width> Position<B> {
     /// Squares of `by`'s pieces that could capture on `sq` by their table moves (leaps and
     /// slides; special moves not included).
     pub fn attackers(&self, sq: Square, by: Colour) -> Bitboard<B> {
-        let v = self.rules.variant;
+        let v = self.variant;
         let blockers = self.occupied() | self.neutral;
         self.table_attackers(
             sq,
@@ -68,7 +68,7 @@ impl<B: Width> Position<B> {
         sliders: Bitboard<B>,
         any: bool,
     ) -> Bitboard<B> {
-        let v = self.rules.variant;
+        let v = self.variant;
         let theirs = self.by_colour[by.index()];
         let mut found = Bitboard::NONE;
         // The pieces standing where some kind could leap onto `sq` (usually none or one), each
@@ -115,7 +115,7 @@ impl<B: Width> Position<B> {
         blockers: Bitboard<B>,
         any: bool,
     ) -> Bitboard<B> {
-        let v = self.rules.variant;
+        let v = self.variant;
         let mut found = Bitboard::NONE;
         if !v.special_captures {
             return found;
@@ -138,7 +138,7 @@ impl<B: Width> Position<B> {
     /// (`target` lies on that ray from `s`, with nothing between).
     #[inline(always)]
     pub(super) fn rides_to(&self, s: Square, by: Colour, dir: u8, target: Square) -> bool {
-        let v = self.rules.variant;
+        let v = self.variant;
         let kind = self.piece_at(s).expect("occupied").kind;
         let range = v.ride_capture_range[Variant::slot(kind, by, s)][dir as usize];
         range == 255 || (range != 0 && range as u32 >= v.steps_between(dir, s, target))
@@ -146,7 +146,7 @@ impl<B: Width> Position<B> {
 
     /// Whether any royal piece of `colour` is attacked.
     pub fn royal_attacked(&self, colour: Colour) -> bool {
-        let v = self.rules.variant;
+        let v = self.variant;
         for &k in &v.royal_kinds {
             for sq in self.pieces_of(k, colour) {
                 if self.attacked(sq, colour.flip()) {

@@ -13,7 +13,7 @@ use crate::variant::{GameEnd, MAX_KINDS, Variant, Width};
 impl<B: Width> Position<B> {
     /// Perft 2: the number of legal move sequences of two plies.
     pub fn count_two_plies(&self) -> u64 {
-        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+        if self.game_end == GameEnd::Rules && self.decided().is_some() {
             return 0;
         }
         let mut legality = Legality::EMPTY;
@@ -250,7 +250,7 @@ impl<B: Width> Replies<B> {
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
         };
-        let v = pos.rules.variant;
+        let v = pos.variant;
         let us = pos.side;
         let them = us.flip();
         if l.check_mask != Bitboard::ALL || (v.setup_phase && !pos.hand_is_empty(them)) {
@@ -307,8 +307,10 @@ impl<B: Width> Replies<B> {
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             for t in zone {
-                sensitive |= v.back_slides(dirs, t, lifted);
+                // Only the directions with some square behind `t`.
+                sensitive |= v.back_slides(dirs & v.back_dirs[t.index()], t, lifted);
             }
+            let dirs = dirs & v.back_dirs[king.index()];
             let first = v.back_slides(dirs, king, occupied) & occupied;
             sensitive |= v.back_slides(dirs, king, occupied & !first);
             shields = first & theirs;
@@ -357,7 +359,8 @@ impl<B: Width> Replies<B> {
                 }
             }
         }
-        let mut kinds = pos.kinds[us.index()];
+        // Only the kinds with plain capturing leaps have zone leapers.
+        let mut kinds = pos.kinds[us.index()] & v.leaper_kinds[us.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as u8;
             kinds &= kinds - 1;
@@ -366,7 +369,7 @@ impl<B: Width> Replies<B> {
             }
         }
         replies.enabled = true;
-        replies.decided = pos.rules.game_end == GameEnd::Rules
+        replies.decided = pos.game_end == GameEnd::Rules
             && pos
                 .rule_hooks()
                 .is_some_and(|h| h.quiet_move_may_decide(pos));
@@ -410,7 +413,7 @@ impl<B: Width> Replies<B> {
         if !self.enabled || off.has(from) {
             return Bitboard::NONE;
         }
-        let v = pos.rules.variant;
+        let v = pos.variant;
         let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
         if v.uncapturable_kinds >> kind & 1 != 0 {
             return Bitboard::NONE;
@@ -436,7 +439,7 @@ impl<B: Width> Replies<B> {
         if self.reusable(pos, m.from, Bitboard::of(m.to)).is_empty() {
             return false;
         }
-        let v = pos.rules.variant;
+        let v = pos.variant;
         let them = pos.side.flip();
         let ep = Square((m.from.0 + m.to.0) / 2);
         let mut pawns = v.pawn_kinds & pos.kinds[them.index()];
@@ -499,7 +502,7 @@ impl<B: Width> Replies<B> {
         blockers: Bitboard<B>,
         capturable: Bitboard<B>,
     ) -> u32 {
-        let v = pos.rules.variant;
+        let v = pos.variant;
         let mut dirs = v.dirs_toward(sq, self.plain_dirs, self.plain_sliders);
         let them = pos.side.flip();
         let mut n = 0;
@@ -557,7 +560,7 @@ mod tests {
     /// replies it gives with the child's replies counted.
     /// (`wide` is the same position on 128-bit masks, for the messages.)
     fn check_replies<B: Width>(pos: &Position<B>, wide: &Position, checked: &mut Checked) {
-        if pos.rules.game_end == GameEnd::Rules && pos.decided().is_some() {
+        if pos.game_end == GameEnd::Rules && pos.decided().is_some() {
             return;
         }
         let mut legality = Legality::EMPTY;

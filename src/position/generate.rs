@@ -124,7 +124,7 @@ pub(super) struct GenContext<B: Width> {
 impl<B: Width> GenContext<B> {
     #[inline(always)]
     pub(super) fn new(pos: &Position<B>) -> Self {
-        let v = pos.rules.variant;
+        let v = pos.variant;
         let us = pos.side;
         let blockers = pos.occupied() | pos.neutral;
         let empty = v.geometry.mask.to() & !blockers;
@@ -198,7 +198,7 @@ impl<B: Width> Position<B> {
         from: Square,
         leaps: bool,
     ) {
-        let v = self.rules.variant;
+        let v = self.variant;
         let us = self.side;
         let promotions = &v.promotion_kinds[k];
         let is_pawn = v.spec.pieces[k].pawn;
@@ -248,7 +248,7 @@ impl<B: Width> Position<B> {
         from: Square,
         ctx: &GenContext<B>,
     ) -> Bitboard<B> {
-        let v = self.rules.variant;
+        let v = self.variant;
         let mut to = Bitboard::NONE;
         // Every slide's first square holds an own piece (or there is no slide): nothing.
         if !sm.slide_first.to().intersects(!ctx.ours) {
@@ -285,7 +285,7 @@ impl<B: Width> Position<B> {
         with_special: bool,
         double_steps: bool,
     ) -> (Bitboard<B>, Bitboard<B>) {
-        let v = self.rules.variant;
+        let v = self.variant;
         let mut out = Bitboard::NONE;
         let mut doubles = Bitboard::NONE;
         for ride in &v.ranged_rides[slot] {
@@ -326,7 +326,7 @@ impl<B: Width> Position<B> {
         flag: u8,
         promotions: &[u8],
     ) {
-        let last_rank = self.rules.variant.last_rank_bb[self.side.index()].to();
+        let last_rank = self.variant.last_rank_bb[self.side.index()].to();
         for sq in to {
             let mut m = Move::new(from, sq);
             m.flags = flag;
@@ -346,7 +346,7 @@ impl<B: Width> Position<B> {
             // With table attacks alone, the sink's legality decides castling.
             let decided = sink
                 .legality()
-                .filter(|_| self.rules.variant.fast_legality)
+                .filter(|_| self.variant.fast_legality)
                 .copied();
             let checked = match &decided {
                 Some(l) => l.check_mask != Bitboard::ALL,
@@ -407,7 +407,7 @@ impl<B: Width> Position<B> {
     /// a set-up phase; `None` when it moves as usual.
     #[inline(always)]
     pub(super) fn setup_placements(&self) -> Option<Vec<Move>> {
-        let v = self.rules.variant;
+        let v = self.variant;
         if !v.setup_phase || self.hand_is_empty(self.side) {
             return None;
         }

@@ -12,9 +12,9 @@ impl<B: Width> Position<B> {
     /// Calls `f` with every legal move and the position it leads to, ignoring whether the game
     /// is already decided (see [`Position::decided`]).
     pub fn for_each_legal_unchecked(&self, mut f: impl FnMut(Move, &Self)) {
-        let mut pseudo = Vec::with_capacity(64);
-        let us = self.side;
         if self.may_expand() {
+            let us = self.side;
+            let mut pseudo = Vec::with_capacity(64);
             self.pseudo_moves(&mut pseudo);
             let mut expanded = Vec::new();
             for m in pseudo {
@@ -34,25 +34,14 @@ impl<B: Width> Position<B> {
         let legality = self
             .legality_into(&mut known_legality)
             .then_some(&known_legality);
-        self.generate(&mut pseudo);
-        for m in pseudo {
-            let known = legality.and_then(|l| self.quick_legal(&m, l));
-            if known == Some(false) {
-                continue;
-            }
-            // Made in place: a returned position costs a second copy.
-            let mut after = *self;
-            after.make(m);
-            if known == Some(true) || !after.royal_attacked(us) {
-                f(m, &after);
-            }
-        }
+        // Each move made as it is generated: no list.
+        self.generate(&mut Legal { legality, f });
     }
 
     /// Calls `f` with every legal move and the position after it; none when the game is decided
     /// by the variant's own rules under `game-end = rules`.
     pub fn for_each_legal(&self, f: impl FnMut(Move, &Self)) {
-        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+        if self.game_end == GameEnd::Rules && self.decided().is_some() {
             return;
         }
         self.for_each_legal_unchecked(f);
@@ -96,7 +85,7 @@ impl<B: Width> Position<B> {
             self.for_each_legal(|_, _| n += 1);
             return n;
         }
-        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+        if self.game_end == GameEnd::Rules && self.decided().is_some() {
             return 0;
         }
         self.count_moves()
@@ -110,7 +99,7 @@ impl<B: Width> Position<B> {
     /// one. `None` when the hooks do not know.
     fn count_with_expansions(&self) -> Option<u64> {
         let (kinds, targets) = self.rule_hooks()?.expanding_moves(self)?;
-        if self.rules.game_end == GameEnd::Rules && self.decided().is_some() {
+        if self.game_end == GameEnd::Rules && self.decided().is_some() {
             return Some(0);
         }
         Some(self.count_moves() + self.count_variants(kinds, targets, false))
@@ -121,7 +110,7 @@ impl<B: Width> Position<B> {
     /// [`RuleHooksAt::expanding_moves`](crate::variant::RuleHooksAt::expanding_moves)): their
     /// number, or with `replies` the sum of their numbers of legal replies.
     pub(super) fn count_variants(&self, kinds: u16, targets: Bitboard<B>, replies: bool) -> u64 {
-        let v = self.rules.variant;
+        let v = self.variant;
         let mut sink = Variants {
             kinds,
             targets,
@@ -170,7 +159,7 @@ impl<B: Width> Position<B> {
 
     /// The outcome when the game is over under the rules' game-end mode; `None` while it goes on.
     pub fn outcome(&self) -> Option<Outcome> {
-        if self.rules.game_end == GameEnd::Rules
+        if self.game_end == GameEnd::Rules
             && let Some(o) = self.decided()
         {
             return Some(o);
@@ -203,7 +192,7 @@ impl<B: Width> Position<B> {
     /// holds a piece of a kind its expansions may place.
     #[inline(always)]
     pub(super) fn may_expand(&self) -> bool {
-        let v = self.rules.variant;
+        let v = self.variant;
         if !v.expands {
             return false;
         }
@@ -216,6 +205,38 @@ impl<B: Width> Position<B> {
             kinds &= kinds - 1;
         }
         false
+    }
+}
+
+/// A move generator's sink making each legal move as it comes and handing it, with the position
+/// it leads to, to `f` ([`Position::for_each_legal_unchecked`] where moves do not expand).
+struct Legal<'a, B: Width, F> {
+    /// What the side to move's legality is known by, if anything.
+    legality: Option<&'a Legality<B>>,
+    f: F,
+}
+
+impl<B: Width, F: FnMut(Move, &Position<B>)> MoveSink<B> for Legal<'_, B, F> {
+    fn legality(&self) -> Option<&Legality<B>> {
+        self.legality
+    }
+    fn add_legal(&mut self, pos: &Position<B>, m: Move) {
+        let mut after = *pos;
+        after.make(m);
+        (self.f)(m, &after);
+    }
+    #[inline(always)]
+    fn add(&mut self, pos: &Position<B>, m: Move) {
+        let known = self.legality.and_then(|l| pos.quick_legal(&m, l));
+        if known == Some(false) {
+            return;
+        }
+        // Made in place: a returned position costs a second copy.
+        let mut after = *pos;
+        after.make(m);
+        if known == Some(true) || !after.royal_attacked(pos.side) {
+            (self.f)(m, &after);
+        }
     }
 }
 

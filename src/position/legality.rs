@@ -100,7 +100,7 @@ impl<B: Width> Position<B> {
     /// without copying the result: false for `None`.
     #[inline(always)]
     pub(super) fn legality_into(&self, legality: &mut Legality<B>) -> bool {
-        let v = self.rules.variant;
+        let v = self.variant;
         if v.special_captures || v.royal_kinds.len() != 1 {
             return false;
         }
@@ -225,7 +225,7 @@ impl<B: Width> Position<B> {
         } else if legality.royals.has(m.from) {
             Some(!self.royal_target_attacked(m.to, legality))
         } else if legality.pinned.has(m.from) {
-            Some((legality.pin_mask(self.rules.variant, m.from) & legality.check_mask).has(m.to))
+            Some((legality.pin_mask(self.variant, m.from) & legality.check_mask).has(m.to))
         } else {
             Some(legality.check_mask.has(m.to))
         }
@@ -270,7 +270,7 @@ impl<B: Width> Position<B> {
         if l.royals.has(from) {
             to.filter_squares(|sq| !self.royal_target_attacked(sq, l))
         } else if l.pinned.has(from) {
-            to & l.pin_mask(self.rules.variant, from)
+            to & l.pin_mask(self.variant, from)
         } else {
             to
         }
@@ -281,7 +281,7 @@ impl<B: Width> Position<B> {
     /// piece by piece.
     #[inline(always)]
     pub(super) fn bulk_count(&self, l: &Legality<B>) -> u64 {
-        let v = self.rules.variant;
+        let v = self.variant;
         let mut counter = LeafCounter {
             legality: l,
             count: 0,

@@ -17,7 +17,7 @@ impl<B: Width> Position<B> {
 
     /// Plays `m` on this position (see [`Position::play`]).
     pub(super) fn make(&mut self, m: Move) {
-        let v = self.rules.variant;
+        let v = self.variant;
         let us = self.side;
         let ep_victim = self.ep_victim;
         let next = self;
@@ -26,8 +26,7 @@ impl<B: Width> Position<B> {
         next.halfmove = (next.halfmove + 1).min(MAX_COUNTER);
         if m.has_moving_part() {
             let mut piece = next.take(m.from).expect("a move starts on a piece");
-            let spec = &v.spec.pieces[piece.kind as usize];
-            if spec.pawn {
+            if v.pawn_kinds >> piece.kind & 1 != 0 {
                 next.halfmove = 0;
             }
             if m.flags & (flags::CASTLE_KING | flags::CASTLE_QUEEN) != 0 {
@@ -66,17 +65,13 @@ impl<B: Width> Position<B> {
                 next.put(m.to, piece);
             }
             // Castling rights: a King or Rook leaving or being captured on its square.
-            let touched = next.rules.castle_squares;
-            if next.castling != 0 && (touched.has(m.from) || touched.has(m.to)) {
-                let castle_keep = next.rules.castle_keep;
-                for (sq, keep) in castle_keep {
-                    if sq == m.from || sq == m.to {
-                        next.castling &= keep;
-                    }
-                }
+            if next.castling != 0 {
+                let keep = &next.rules.castle_keep;
+                next.castling &= keep[m.from.index()] & keep[m.to.index()];
             }
         }
-        if m.placements.iter().any(|p| p.kind != 0) {
+        // Placements fill the list from its start.
+        if m.placements[0].kind != 0 {
             for (kind, sq) in m.placement_list() {
                 next.put(sq, Piece { kind, colour: us });
                 next.add_to_hand(us, kind, -1);

@@ -35,7 +35,8 @@ pub use setup::{PositionError, PositionReason, Setup, castle_letter, colour_name
 
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::variant::{
-    Colour, FastPathsAt, MAX_KINDS, RuleHooksAt, Rules, SpecialMovesAt, Variant, Width, Wing,
+    Colour, FastPathsAt, GameEnd, MAX_KINDS, RuleHooksAt, Rules, SpecialMovesAt, Variant, Width,
+    Wing,
 };
 
 /// The largest halfmove clock and fullmove number a position holds: FEN accepts no more, and
@@ -46,7 +47,13 @@ pub const MAX_COUNTER: u32 = 99_999;
 /// A position that passed validation.
 #[derive(Clone, Copy)]
 pub struct Position<B: Width = u128> {
-    rules: Rules,
+    /// Shared by every position under the same rules ([`Rules::interned`]): a reference keeps
+    /// the copy of copy-make small.
+    rules: &'static Rules,
+    /// The rules' variant and game-end mode, read at every node: kept here too, so that
+    /// reading them takes one load.
+    variant: &'static Variant,
+    game_end: GameEnd,
     board: [u8; SQUARE_COUNT],
     by_colour: [Bitboard<B>; 2],
     by_kind: [Bitboard<B>; MAX_KINDS],
@@ -68,29 +75,29 @@ impl<B: Width> Position<B> {
     /// The variant's rule hooks for positions kept in `B`, if it has any.
     #[inline(always)]
     pub fn rule_hooks(&self) -> Option<&'static dyn RuleHooksAt<B>> {
-        self.rules.variant.rule_hooks().map(B::rules)
+        self.variant.rule_hooks().map(B::rules)
     }
 
     /// The variant's special moves for positions kept in `B`, if it has any.
     #[inline(always)]
     pub fn special_moves(&self) -> Option<&'static dyn SpecialMovesAt<B>> {
-        self.rules.variant.special_moves().map(B::special)
+        self.variant.special_moves().map(B::special)
     }
 
     /// The fast paths for the variant's special moves, for positions kept in `B`, if it has
     /// them.
     #[inline(always)]
     pub fn fast_paths(&self) -> Option<&'static dyn FastPathsAt<B>> {
-        self.rules.variant.fast_paths().map(B::fast)
+        self.variant.fast_paths().map(B::fast)
     }
 
     /// The rules in force.
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        self.rules
     }
     /// The compiled variant.
     pub fn variant(&self) -> &'static Variant {
-        self.rules.variant
+        self.variant
     }
     /// Side to move.
     pub fn side(&self) -> Colour {

@@ -149,7 +149,9 @@ impl Position {
     /// An empty board under `rules` with the setup's side, counters and hands.
     fn empty_for(rules: Rules, setup: &Setup) -> Position {
         Position {
-            rules,
+            rules: rules.interned(),
+            variant: rules.variant,
+            game_end: rules.game_end,
             board: [0; SQUARE_COUNT],
             by_colour: [Bitboard::EMPTY; 2],
             by_kind: [Bitboard::EMPTY; MAX_KINDS],
@@ -168,7 +170,7 @@ impl Position {
     /// Puts the setup's pieces (refusing squares off the board and unknown kinds) and neutral
     /// markers on the board.
     fn place_pieces(&mut self, setup: &Setup, reasons: &mut Vec<PositionReason>) {
-        let v = self.rules.variant;
+        let v = self.variant;
         for &(sq, piece) in &setup.pieces {
             if !v.geometry.mask.has(sq) || piece.kind as usize >= v.spec.pieces.len() {
                 reasons.push(PositionReason::OffBoard(sq));
@@ -195,7 +197,7 @@ impl Position {
     /// The setup's castling rights, each only where the variant has that castling and its King
     /// and Rook stand on their squares.
     fn grant_castling(&mut self, setup: &Setup, reasons: &mut Vec<PositionReason>) {
-        let v = self.rules.variant;
+        let v = self.variant;
         for &(colour, wing) in &setup.castling {
             match self.rules.castle(colour, wing) {
                 None => reasons.push(PositionReason::NoSuchCastling { colour, wing }),
@@ -227,7 +229,7 @@ impl Position {
         let Some(ep) = setup.ep else {
             return;
         };
-        if !self.rules.variant.spec.en_passant {
+        if !self.variant.spec.en_passant {
             reasons.push(PositionReason::NoEnPassant);
         } else if let Some(victim) = self.double_step_victim(ep) {
             self.ep = Some(ep);
@@ -247,7 +249,7 @@ impl Position {
         if self.royal_attacked(checked) {
             reasons.push(PositionReason::NotToMoveInCheck { checked });
         }
-        if let Some(hooks) = self.rules.variant.rule_hooks()
+        if let Some(hooks) = self.variant.rule_hooks()
             && let Err(e) = hooks.validate(self)
         {
             reasons.push(PositionReason::Rules(e));
@@ -257,7 +259,7 @@ impl Position {
     /// Refuses pieces that must promote standing on their last rank, and pawns on their own
     /// first rank where the variant does not allow them there.
     fn check_ranks(&self, colour: Colour, reasons: &mut Vec<PositionReason>) {
-        let v = self.rules.variant;
+        let v = self.variant;
         let (first, last) = if colour == Colour::White {
             (0, v.spec.ranks - 1)
         } else {
@@ -288,7 +290,7 @@ impl Position {
     /// shows one (the side not to move's pawn just beyond `ep`, `ep` and the square behind
     /// it empty).
     fn double_step_victim(&self, ep: Square) -> Option<Square> {
-        let v = self.rules.variant;
+        let v = self.variant;
         let mover = self.side.flip();
         let (ep_rank, dir) = if mover == Colour::White {
             (2u8, 1i32)
@@ -311,9 +313,11 @@ impl Position {
     /// an index below 64 ([`Variant::narrow`](crate::variant::Variant::narrow)), as every bit
     /// from 64 up is dropped.
     pub fn narrowed(&self) -> Position<u64> {
-        debug_assert!(self.rules.variant.narrow);
+        debug_assert!(self.variant.narrow);
         Position {
             rules: self.rules,
+            variant: self.variant,
+            game_end: self.game_end,
             board: self.board,
             by_colour: self.by_colour.map(Bitboard::to),
             by_kind: self.by_kind.map(Bitboard::to),
@@ -357,7 +361,7 @@ impl<B: Width> Position<B> {
     }
 
     fn sovereign_count(&self, colour: Colour) -> u32 {
-        let v = self.rules.variant;
+        let v = self.variant;
         v.spec
             .pieces
             .iter()

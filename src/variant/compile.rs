@@ -67,6 +67,7 @@ impl Variant {
             any_leap_attackers: kinds.any_leap_attackers,
             capture_dirs: kinds.capture_dirs,
             slider_kinds: kinds.slider_kinds,
+            leaper_kinds: kinds.leaper_kinds,
             placeable_kinds: kinds.placeable_kinds,
             placement_squares: kinds.placement_squares,
             leap_sets,
@@ -371,6 +372,7 @@ struct KindTables {
     any_leap_attackers: Vec<Bitboard>,
     capture_dirs: Vec<u16>,
     slider_kinds: [u16; 2],
+    leaper_kinds: [u16; 2],
     placeable_kinds: u16,
     placement_squares: Vec<Bitboard>,
 }
@@ -429,6 +431,16 @@ impl KindTables {
                 .filter(|k| capture_dirs[k * 2 + c] != 0)
                 .fold(0, |acc, k| acc | 1 << k)
         });
+        let leaper_kinds = [0, 1].map(|c| {
+            (0..kinds)
+                .filter(|k| {
+                    let slots = (k * 2 + c) * SQUARE_COUNT..(k * 2 + c + 1) * SQUARE_COUNT;
+                    placed.leap_attackers[slots]
+                        .iter()
+                        .any(|bb| *bb != Bitboard::EMPTY)
+                })
+                .fold(0, |acc, k| acc | 1 << k)
+        });
         let mut placement_squares = vec![Bitboard::EMPTY; kinds * 2];
         for (k, piece) in spec.pieces.iter().enumerate() {
             for &name in piece.placement_squares {
@@ -455,6 +467,7 @@ impl KindTables {
             any_leap_attackers,
             capture_dirs,
             slider_kinds,
+            leaper_kinds,
         })
     }
 }

@@ -3,9 +3,9 @@
 use super::declaration::{CastleSpec, Castlings, MAX_OPTIONS};
 use super::tables::Variant;
 use super::vocabulary::{GameEnd, Wing};
-use crate::geometry::{Bitboard, Square};
-use crate::position::NO_SQUARE;
+use crate::geometry::SQUARE_COUNT;
 use std::fmt;
+use std::sync::{Mutex, PoisonError};
 
 /// A variant with its rule options chosen.
 #[derive(Copy, Clone)]
@@ -22,12 +22,9 @@ pub struct Rules {
     /// empty (between the outermost of the four squares, less the King's and the Rook's start)
     /// and the files the King passes over (between its start and destination, both excluded).
     pub castle_files: [[CastleFiles; 2]; 2],
-    /// The squares whose touching (a move from or onto them) loses castling rights, with the
-    /// right bits kept; unused entries hold [`NO_SQUARE`].
-    pub castle_keep: [(Square, u8); 8],
-    /// The squares of [`Rules::castle_keep`] as a set: make-move reads the list only for a
-    /// move from or onto one of them.
-    pub castle_squares: Bitboard,
+    /// Per square, the castling right bits a move from or onto it keeps: all but those of the
+    /// castlings whose King or Rook starts there.
+    pub castle_keep: [u8; SQUARE_COUNT],
 }
 
 /// File masks of one castling (see [`Rules::castle_files`]).
@@ -97,8 +94,7 @@ impl Rules {
             game_end: GameEnd::Rules,
             castles: [[None; 2]; 2],
             castle_files: [[CastleFiles::default(); 2]; 2],
-            castle_keep: [(NO_SQUARE, 0); 8],
-            castle_squares: Bitboard::EMPTY,
+            castle_keep: [u8::MAX; SQUARE_COUNT],
         };
         rules.resolve();
         rules
@@ -143,8 +139,7 @@ impl Rules {
     fn resolve(&mut self) {
         self.castles = [[None; 2]; 2];
         self.castle_files = [[CastleFiles::default(); 2]; 2];
-        self.castle_keep = [(NO_SQUARE, 0); 8];
-        let mut keep: Vec<(Square, u8)> = Vec::new();
+        self.castle_keep = [u8::MAX; SQUARE_COUNT];
         for &(colour, wing, spec) in self.castlings() {
             self.castles[colour.index()][wing as usize] = Some(spec);
             let files = |a: u8, b: u8| -> u16 { ((1u32 << (b + 1)) - (1u32 << a)) as u16 };
@@ -164,17 +159,23 @@ impl Rules {
             };
             let bit = 1u8 << (colour.index() * 2 + wing as usize);
             for sq in [spec.king_from, spec.rook_from] {
-                match keep.iter_mut().find(|(s, _)| *s == sq) {
-                    Some(entry) => entry.1 &= !bit,
-                    None => keep.push((sq, !bit)),
-                }
+                self.castle_keep[sq.index()] &= !bit;
             }
         }
-        assert!(keep.len() <= 8, "at most four castlings");
-        self.castle_keep[..keep.len()].copy_from_slice(&keep);
-        self.castle_squares = keep
-            .iter()
-            .fold(Bitboard::EMPTY, |bb, &(sq, _)| bb | sq.bb());
+    }
+
+    /// The same rules at an address shared by every caller asking for equal rules, kept for the
+    /// rest of the run: what positions refer to. There are a few per variant (one per
+    /// combination of option values and game-end mode), so the memory kept stays small.
+    pub fn interned(&self) -> &'static Rules {
+        static INTERNED: Mutex<Vec<&'static Rules>> = Mutex::new(Vec::new());
+        let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(&rules) = interned.iter().find(|&&r| r == self) {
+            return rules;
+        }
+        let rules: &'static Rules = Box::leak(Box::new(*self));
+        interned.push(rules);
+        rules
     }
 
     /// Sets `name` (an option or `game-end`) to `value`.

@@ -78,6 +78,9 @@ pub struct Variant {
     pub capture_dirs: Vec<u16>,
     /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty), as bits.
     pub slider_kinds: [u16; 2],
+    /// Per colour: the kinds that capture by a plain leap from some square (`leap_attackers`
+    /// not empty somewhere), as bits.
+    pub leaper_kinds: [u16; 2],
     /// The kinds expansions may place from the hand (some placement squares), as bits.
     pub placeable_kinds: u16,
     /// Per (kind, colour): the squares expansions may place such a piece on.
