@@ -60,7 +60,7 @@ impl fmt::Display for Square {
 }
 
 /// `SPREAD[bits]`: bit `f` of `bits` moved to bit `8 * f`, the rank-0 square of file `f`.
-static SPREAD: [u64; 256] = {
+pub(crate) static SPREAD: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut bits = 0;
     while bits < 256 {

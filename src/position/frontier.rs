@@ -306,13 +306,12 @@ impl<B: Width> Replies<B> {
         let mut shields = Bitboard::NONE;
         if dirs != 0 {
             let lifted = occupied & !king_bb;
+            let plan = v.line_plan(dirs, u16::MAX);
             for t in zone {
-                // Only the directions with some square behind `t`.
-                sensitive |= v.back_slides(dirs & v.back_dirs[t.index()], t, lifted);
+                sensitive |= v.planned_back_slides(plan, t, lifted);
             }
-            let dirs = dirs & v.back_dirs[king.index()];
-            let first = v.back_slides(dirs, king, occupied) & occupied;
-            sensitive |= v.back_slides(dirs, king, occupied & !first);
+            let first = v.planned_back_slides(plan, king, occupied) & occupied;
+            sensitive |= v.planned_back_slides(plan, king, occupied & !first);
             shields = first & theirs;
         }
         // Where O's moves depend on what stands on a square.
@@ -333,7 +332,7 @@ impl<B: Width> Replies<B> {
                 let slot = Variant::slot(k as u8, them, from);
                 let sm = &v.slot_moves[slot];
                 if sm.slides() != 0 {
-                    let reach = v.slides(sm.slides(), from, occupied);
+                    let reach = v.slot_slides(sm, from, occupied);
                     let plain = plain_kind
                         && !sm.irregular
                         && sm.slide_quiet | sm.slide_capture == 0

@@ -255,7 +255,7 @@ impl<B: Width> Position<B> {
             return to;
         }
         if sm.slide_both != 0 {
-            to |= v.slides(sm.slide_both, from, ctx.blockers) & ctx.reachable;
+            to |= v.planned_slides(sm.both_plan, from, ctx.blockers) & ctx.reachable;
         }
         if sm.slide_quiet | sm.slide_capture == 0 {
             return to;

@@ -3,9 +3,10 @@
 
 use super::declaration::{MAX_KINDS, MAX_OPTIONS, MovementSpec, VariantSpec};
 use super::hooks::VariantHooks;
+use super::lines::{LINE_KINDS, LINE_SQUARES, LineMasks, line_kind};
 use super::tables::{
     KindCounting, LeapSet, MAX_DIRECTIONS, MAX_LEAP_PATH, Ride, SlotMoves, SpecError, SpecialLeap,
-    Variant,
+    Variant, line_plan,
 };
 use super::vocabulary::Colour;
 use crate::geometry::{Bitboard, Geometry, SQUARE_COUNT, STRIDE, Square, index_delta};
@@ -54,6 +55,9 @@ impl Variant {
             back_dirs: lines.back_dirs,
             step_length: lines.step_length,
             descending_dirs: lines.descending_dirs,
+            line_dirs: lines.line_dirs,
+            line_masks: lines.line_masks,
+            open_dirs: lines.open_dirs,
             last_rank_bb,
             atoms: movements
                 .into_iter()
@@ -91,6 +95,10 @@ impl Variant {
             return Err(SpecError::FastPathsAlone {
                 variant: variant.spec.id,
             });
+        }
+        for (slot, m) in variant.slot_moves.iter_mut().enumerate() {
+            let open = variant.open_dirs[slot % SQUARE_COUNT][0];
+            m.both_plan = line_plan(&variant.line_dirs, m.slide_both, open);
         }
         variant.rule_hooks = hooks.rules;
         variant.special_moves = hooks.special_moves;
@@ -303,6 +311,9 @@ struct Lines {
     back_dirs: Vec<u16>,
     step_length: Vec<u8>,
     descending_dirs: u16,
+    line_dirs: [u16; LINE_KINDS],
+    line_masks: LineMasks,
+    open_dirs: Box<[[u16; 2]; LINE_SQUARES]>,
 }
 
 impl Lines {
@@ -352,7 +363,39 @@ impl Lines {
             .enumerate()
             .filter(|(_, (dx, dy))| index_delta(*dx as i32, *dy as i32) < 0)
             .fold(0u16, |acc, (d, _)| acc | 1 << d);
+        let mut line_dirs = [0u16; LINE_KINDS];
+        for (d, &(dx, dy)) in directions.iter().enumerate() {
+            if let Some(kind) = line_kind(dx, dy) {
+                line_dirs[kind] |= 1 << d;
+            }
+        }
+        // A line is looked up whole only where the variant slides both ways along it.
+        for line in &mut line_dirs {
+            if line.count_ones() != 2 {
+                *line = 0;
+            }
+        }
+        let line_masks = LineMasks::new(|sq, kind| {
+            let mut dirs = line_dirs[kind];
+            let mut mask = 0;
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                mask |= ray_bb[d * SQUARE_COUNT + sq.index()].0;
+            }
+            mask
+        });
+        let mut open_dirs = Box::new([[0u16; 2]; LINE_SQUARES]);
+        for (sq, open) in open_dirs.iter_mut().take(SQUARE_COUNT).enumerate() {
+            for d in 0..directions.len() {
+                open[0] |= u16::from(!ray_bb[d * SQUARE_COUNT + sq].is_empty()) << d;
+                open[1] |= u16::from(!back_ray_bb[d * SQUARE_COUNT + sq].is_empty()) << d;
+            }
+        }
         Lines {
+            line_dirs,
+            line_masks,
+            open_dirs,
             ray_bb,
             back_ray_bb,
             all_back_rays,

@@ -19,9 +19,10 @@
 //! pieces of kinds with [`placement_squares`](super::PieceSpec::placement_squares) from the
 //! mover's hand, and only special moves capture beyond the tables.
 
+use super::lines::LineBits;
 use super::tables::{SpecError, Variant};
 use super::vocabulary::{Colour, Outcome};
-use crate::geometry::{Bitboard, Bits, Square};
+use crate::geometry::{Bitboard, Square};
 use crate::position::{Legality, Move, Piece, Position};
 
 /// A set-up that a variant's own rules refuse ([`RuleHooksAt::validate`]), in words any game
@@ -255,9 +256,9 @@ impl VariantHooks {
 /// letter, [`Variant::kind`]).
 pub type HookBuilder = fn(&Variant) -> Result<VariantHooks, SpecError>;
 
-/// A [`Bits`] the generator runs on: `u128` for every board, `u64` for boards of at most 8
+/// A [`Bits`](crate::geometry::Bits) the generator runs on: `u128` for every board, `u64` for boards of at most 8
 /// files ([`Variant::narrow`]).
-pub trait Width: Bits {
+pub trait Width: LineBits {
     /// The rule hooks for positions kept in `Self`.
     fn rules(h: &'static dyn RuleHooks) -> &'static dyn RuleHooksAt<Self>;
     /// The special moves for positions kept in `Self`.

@@ -15,6 +15,7 @@ pub mod classify;
 mod compile;
 pub mod declaration;
 pub mod hooks;
+pub mod lines;
 pub mod rules;
 pub mod tables;
 pub mod vocabulary;

@@ -2,7 +2,8 @@
 //! in them. [`Variant::compile`] builds them; each table is kept in one form.
 
 use super::declaration::{MAX_KINDS, VariantSpec};
-use super::hooks::{FastPaths, RuleHooks, SpecialMoves};
+use super::hooks::{FastPaths, RuleHooks, SpecialMoves, Width};
+use super::lines::{LINE_KINDS, LINE_SQUARES, LineMasks};
 use crate::geometry::{Bitboard, Bits, Geometry, SQUARE_COUNT, Square};
 use crate::piece::{Atom, BetzaError};
 
@@ -52,6 +53,14 @@ pub struct Variant {
     /// The directions (bits) along whose forward rays square indices fall (and so grow along
     /// the backward ones).
     pub descending_dirs: u16,
+    /// Per kind of unit line ([`LINE_KINDS`]): its two directions (bits) when the variant has
+    /// both, else none. Slides along both are looked up whole ([`LineBits::along_lines`](super::lines::LineBits::along_lines)).
+    pub line_dirs: [u16; LINE_KINDS],
+    /// Per square, the unit lines through it ([`LineBits::masks`](super::lines::LineBits::masks)).
+    pub line_masks: LineMasks,
+    /// Per square (index below [`LINE_SQUARES`]): the directions (bits) whose forward ray from
+    /// it is not empty, and those whose backward ray is not empty.
+    pub open_dirs: Box<[[u16; 2]; LINE_SQUARES]>,
     /// Per colour: that side's last rank (where its pieces promote).
     pub last_rank_bb: [Bitboard; 2],
 
@@ -164,6 +173,25 @@ fn reach<B: Bits>(
     Bitboard(reach)
 }
 
+/// `dirs` (direction bits) split into the unit lines (bits, see [`LINE_KINDS`]) along which a
+/// slide is looked up whole and the directions left to walk, given each line's directions
+/// (`line_dirs`, see [`Variant::line_dirs`]): a line is looked up when `dirs` has one of its
+/// directions and the other one too or one leaving the board at once (not among `open`, the
+/// directions whose ray from the square is not empty).
+#[inline(always)]
+pub fn line_plan(line_dirs: &[u16; LINE_KINDS], dirs: u16, open: u16) -> (u8, u16) {
+    let covered = dirs | !open;
+    let mut lines = 0u8;
+    let mut rest = dirs;
+    for (kind, &line) in line_dirs.iter().enumerate() {
+        if dirs & line != 0 && covered & line == line {
+            lines |= 1 << kind;
+            rest &= !line;
+        }
+    }
+    (lines, rest)
+}
+
 /// One leap vector of a kind and colour as a set: from each square of `sources` (when the
 /// squares `path` steps away are empty) to the square `delta` steps away in index.
 #[derive(Copy, Clone, Debug)]
@@ -225,6 +253,9 @@ pub struct SlotMoves {
     /// The first square of each unlimited slide above: when own pieces stand on all of them
     /// (most sliders early in a game), no slide goes anywhere and none is walked.
     pub slide_first: Bitboard,
+    /// [`SlotMoves::slide_both`] as [`Variant::line_plan`] splits it: the unit lines looked up
+    /// whole (bits, see [`LINE_KINDS`]) and the directions walked.
+    pub both_plan: (u8, u16),
 }
 
 impl SlotMoves {
@@ -387,32 +418,96 @@ impl Variant {
         ((1u32 << self.directions.len()) - 1) as u16
     }
 
+    /// `dirs` (direction bits) split as [`line_plan`] does, where `open` are the directions
+    /// whose ray from the square is not empty.
+    #[inline(always)]
+    pub fn line_plan(&self, dirs: u16, open: u16) -> (u8, u16) {
+        line_plan(&self.line_dirs, dirs, open)
+    }
+
     /// Squares the unlimited slides in `dirs` (direction bits) from `sq` reach, each up to and
     /// including its first square of `blockers`.
     #[inline(always)]
-    pub fn slides<B: Bits>(&self, dirs: u16, sq: Square, blockers: Bitboard<B>) -> Bitboard<B> {
-        reach(
-            &self.ray_bb,
-            dirs & !self.descending_dirs,
-            dirs & self.descending_dirs,
-            sq,
-            blockers,
-        )
+    pub fn slides<B: Width>(&self, dirs: u16, sq: Square, blockers: Bitboard<B>) -> Bitboard<B> {
+        let plan = self.line_plan(dirs, self.open_dirs[sq.index() % LINE_SQUARES][0]);
+        self.planned_slides(plan, sq, blockers)
+    }
+
+    /// [`Variant::slides`] along the directions of `plan` ([`Variant::line_plan`]).
+    #[inline(always)]
+    pub fn planned_slides<B: Width>(
+        &self,
+        (lines, rest): (u8, u16),
+        sq: Square,
+        blockers: Bitboard<B>,
+    ) -> Bitboard<B> {
+        let mut out = Bitboard::NONE;
+        if lines != 0 {
+            let masks = &B::masks(&self.line_masks)[sq.index() % LINE_SQUARES];
+            out = Bitboard(B::along_lines(lines, sq, blockers.0, masks));
+        }
+        if rest != 0 {
+            out |= reach(
+                &self.ray_bb,
+                rest & !self.descending_dirs,
+                rest & self.descending_dirs,
+                sq,
+                blockers,
+            );
+        }
+        out
     }
 
     /// Squares along the backward rays of `dirs` (direction bits) from `sq`, each up to and
     /// including its first square of `blockers`: where a piece sliding along one of `dirs` onto
     /// `sq` may stand, or block such a slide.
     #[inline(always)]
-    pub fn back_slides<B: Bits>(
+    pub fn back_slides<B: Width>(
         &self,
         dirs: u16,
         sq: Square,
         blockers: Bitboard<B>,
     ) -> Bitboard<B> {
-        // A backward ray's indices grow along a descending direction.
-        let rising = dirs & self.descending_dirs;
-        reach(&self.back_ray_bb, rising, dirs & !rising, sq, blockers)
+        let plan = self.line_plan(dirs, self.open_dirs[sq.index() % LINE_SQUARES][1]);
+        self.planned_back_slides(plan, sq, blockers)
+    }
+
+    /// [`Variant::back_slides`] along the directions of `plan` ([`Variant::line_plan`]).
+    #[inline(always)]
+    pub fn planned_back_slides<B: Width>(
+        &self,
+        (lines, rest): (u8, u16),
+        sq: Square,
+        blockers: Bitboard<B>,
+    ) -> Bitboard<B> {
+        // A whole line is the same forward and backward.
+        let mut out = Bitboard::NONE;
+        if lines != 0 {
+            let masks = &B::masks(&self.line_masks)[sq.index() % LINE_SQUARES];
+            out = Bitboard(B::along_lines(lines, sq, blockers.0, masks));
+        }
+        if rest != 0 {
+            // A backward ray's indices grow along a descending direction.
+            let rising = rest & self.descending_dirs;
+            out |= reach(&self.back_ray_bb, rising, rest & !rising, sq, blockers);
+        }
+        out
+    }
+
+    /// Squares the unlimited slides of `sm` (the slot of a piece on `sq`) reach, each up to
+    /// and including its first square of `blockers`, whether they move, capture or both.
+    #[inline(always)]
+    pub fn slot_slides<B: Width>(
+        &self,
+        sm: &SlotMoves,
+        sq: Square,
+        blockers: Bitboard<B>,
+    ) -> Bitboard<B> {
+        if sm.slide_quiet | sm.slide_capture == 0 {
+            self.planned_slides(sm.both_plan, sq, blockers)
+        } else {
+            self.slides(sm.slides(), sq, blockers)
+        }
     }
 
     /// The first `steps` squares of the ray of `dir` from `sq`.
@@ -513,5 +608,86 @@ impl Variant {
     #[inline(always)]
     pub fn fast_paths(&self) -> Option<&dyn FastPaths> {
         self.fast_paths.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The squares the slides along `dirs` from `sq` reach, walked square by square (`sign` -1
+    /// for the backward rays).
+    fn walked(v: &Variant, dirs: u16, sq: Square, blockers: Bitboard, sign: i32) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for (d, &(dx, dy)) in v.directions.iter().enumerate() {
+            if dirs >> d & 1 == 0 {
+                continue;
+            }
+            let mut at = sq;
+            while let Some(next) = v.geometry.offset(at, dx as i32 * sign, dy as i32 * sign) {
+                out.set(next);
+                if blockers.has(next) {
+                    break;
+                }
+                at = next;
+            }
+        }
+        out
+    }
+
+    /// Compares the lookups with the walk, on `B`, for every set of directions (the first ten
+    /// directions' subsets), every square and random blockers.
+    fn compare<B: Width>(v: &Variant, state: &mut u64) {
+        let mut random = || {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            *state
+        };
+        let count = v.directions.len().min(10);
+        for sq in v.geometry.squares() {
+            for _ in 0..4 {
+                let a = u128::from(random()) << 64 | u128::from(random());
+                let b = u128::from(random()) << 64 | u128::from(random());
+                // Sparse and dense boards alike.
+                let blockers =
+                    Bitboard(if random() % 2 == 0 { a & b } else { a }) & v.geometry.mask;
+                let narrow = blockers.to::<B>();
+                for dirs in 0..1u16 << count {
+                    let want = walked(v, dirs, sq, blockers, 1).to::<B>();
+                    assert_eq!(
+                        v.slides(dirs, sq, narrow),
+                        want,
+                        "{} {sq} {dirs:b}",
+                        v.spec.id
+                    );
+                    let plan = v.line_plan(dirs, u16::MAX);
+                    assert_eq!(v.planned_slides(plan, sq, narrow), want);
+                    let back = walked(v, dirs, sq, blockers, -1).to::<B>();
+                    assert_eq!(v.back_slides(dirs, sq, narrow), back, "{} {sq}", v.spec.id);
+                    assert_eq!(v.planned_back_slides(plan, sq, narrow), back);
+                }
+                for colour in super::super::Colour::BOTH {
+                    for k in 0..v.spec.pieces.len() {
+                        let sm = &v.slot_moves[Variant::slot(k as u8, colour, sq)];
+                        let want = walked(v, sm.slides(), sq, blockers, 1).to::<B>();
+                        assert_eq!(v.slot_slides(sm, sq, narrow), want);
+                        let both = walked(v, sm.slide_both, sq, blockers, 1).to::<B>();
+                        assert_eq!(v.planned_slides(sm.both_plan, sq, narrow), both);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn looked_up_slides_match_walked_ones() {
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        for v in crate::variants::all() {
+            compare::<u128>(v, &mut state);
+            if v.narrow {
+                compare::<u64>(v, &mut state);
+            }
+        }
     }
 }
