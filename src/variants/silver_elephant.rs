@@ -108,6 +108,12 @@ impl<B: Width> RuleHooksAt<B> for SilverElephant {
         }
     }
 
+    fn quiet_move_may_decide(&self, pos: &Position<B>) -> bool {
+        // `decided` answers only when a King is bare, and a quiet move changes no side's
+        // number of pieces.
+        bare(pos, Colour::White) || bare(pos, Colour::Black)
+    }
+
     fn validate(&self, pos: &Position<B>) -> Result<(), RuleViolation> {
         let full = |c: Colour| {
             (0..pos.variant().spec.pieces.len() as u8).all(|k| {
