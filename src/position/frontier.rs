@@ -170,14 +170,16 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 /// when neither `a` nor `b` is *sensitive* or *adjusted* and X attacks none of O's royal *zone*
 /// from `a` or from `b`:
 ///
-/// - the zone is O's royal square, the squares its leaps may go to (empty or S's), and its
-///   castlings' passed and destination squares: where O's safety is read;
+/// - the zone is O's royal square, the squares its leaps may go to (empty or S's), and the
+///   passed and destination squares of its castlings that no piece of O blocks: where O's
+///   safety is read (a castling whose squares that must be empty hold a piece of O is
+///   impossible before and after a quiet move of S);
 /// - sensitive are the zone; every square along S's capturing slide directions back from a
 ///   zone square up to the first piece (O's royal lifted), and from O's royal square up to the
 ///   second piece (lines of checks and pins); the squares O's slides and rides other than the
 ///   plain slides below reach, their first piece included; every leap target and path of O's
-///   kinds whose leaps depend on what stands there (pawns); O's castlings' squares that must
-///   be empty;
+///   kinds whose leaps depend on what stands there (pawns); the squares that must be empty
+///   of O's castlings that no piece of O blocks;
 /// - adjusted are the squares O's *plain* slides reach, their first piece included. A slide is
 ///   plain when the variant has no special moves (`fast_legality`), the slot of its piece has
 ///   no irregular moves and only slides that both stop on empty squares and capture
@@ -275,8 +277,14 @@ impl<B: Width> Replies<B> {
         let mut sensitive = Bitboard::NONE;
         for (_, c, files) in pos.held_castlings(them) {
             let rank = c.king_from.rank();
+            let empty = Bitboard::on_rank(files.empty, rank).to::<B>();
+            // A piece of O on a square the castling needs empty stays there after a quiet move
+            // of S: O cannot castle there before or after, so its squares matter to no reply.
+            if empty.intersects(theirs) {
+                continue;
+            }
             zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
-            sensitive |= Bitboard::on_rank(files.empty, rank).to::<B>();
+            sensitive |= empty;
         }
         // Special moves: only where their fast paths name the squares they read.
         if !v.fast_legality {
