@@ -32,6 +32,10 @@ impl<B: Width> Position<B> {
         let mut parent = Parent {
             legality: &legality,
             replies: Replies::new(self, &legality),
+            decide: self.rules.game_end == GameEnd::Rules
+                && self
+                    .rule_hooks()
+                    .is_some_and(|h| h.any_move_may_decide(self)),
             total: 0,
         };
         self.generate(&mut parent);
@@ -50,12 +54,19 @@ impl<B: Width> Position<B> {
 }
 
 /// The number of legal replies after `m`, counted in a function of its own: one copy of the
-/// leaf counter, called from every move of the parent.
+/// leaf counter, called from every move of the parent. Without `decide` the variant's own
+/// decision is known to be `None` after every move of `pos`
+/// ([`RuleHooksAt::any_move_may_decide`](crate::variant::RuleHooksAt::any_move_may_decide))
+/// and is not asked.
 #[inline(never)]
-fn count_after<B: Width>(pos: &Position<B>, m: Move) -> u64 {
+fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
     let mut next = *pos;
     next.make(m);
-    next.count_legal()
+    if decide || next.may_expand() {
+        next.count_legal()
+    } else {
+        next.count_moves()
+    }
 }
 
 /// A move generator's sink at the parent of the counted positions: each legal move's replies
@@ -63,6 +74,8 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move) -> u64 {
 struct Parent<'a, B: Width> {
     legality: &'a Legality<B>,
     replies: Replies<B>,
+    /// Whether the variant's own decision may end the game after some move here.
+    decide: bool,
     total: u64,
 }
 
@@ -71,7 +84,7 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
         Some(self.legality)
     }
     fn add_legal(&mut self, pos: &Position<B>, m: Move) {
-        self.total += count_after(pos, m);
+        self.total += count_after(pos, m, self.decide);
     }
     #[inline(always)]
     fn add(&mut self, pos: &Position<B>, m: Move) {
@@ -84,7 +97,7 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                 {
                     self.total += self.replies.after_each(pos, std::iter::once(m));
                 } else {
-                    self.total += count_after(pos, m);
+                    self.total += count_after(pos, m, self.decide);
                 }
             }
             None => {
@@ -145,13 +158,13 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
             }
         }
         for sq in plain {
-            self.total += count_after(pos, Move::new(from, sq));
+            self.total += count_after(pos, Move::new(from, sq), self.decide);
         }
         for sq in promoting {
             for &p in promotions {
                 let mut m = Move::new(from, sq);
                 m.promotion = p + 1;
-                self.total += count_after(pos, m);
+                self.total += count_after(pos, m, self.decide);
             }
         }
     }
@@ -577,7 +590,7 @@ mod tests {
             if m.promotion != 0 || m.placement_list().next().is_some() {
                 continue;
             }
-            let counted = count_after(pos, m);
+            let counted = count_after(pos, m, true);
             if m.flags == flags::DOUBLE_STEP {
                 if replies.double_step_reusable(pos, &m) {
                     let reused = replies.after_each(pos, std::iter::once(m));
