@@ -327,7 +327,9 @@ impl<B: Width> Replies<B> {
         let mut shields = Bitboard::NONE;
         if dirs != 0 {
             let lifted = occupied & !king_bb;
-            for t in zone {
+            // The royal square's own lines are walked below, up to the second piece, which
+            // covers the walk up to the first.
+            for t in zone & !king_bb {
                 sensitive |= v.back_slides(dirs, t, lifted);
             }
             let first = v.back_slides(dirs, king, occupied) & occupied;
