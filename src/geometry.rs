@@ -114,10 +114,14 @@ pub trait Bits:
     fn minus_one(self) -> Self;
     /// The low bits of a 128-bit set.
     fn from_wide(x: u128) -> Self;
+    /// The set holding bit `n` alone (`n` below the width).
+    fn bit(n: u32) -> Self;
+    /// Whether bit `n` (below the width) is set.
+    fn has_bit(self, n: u32) -> bool;
 }
 
 macro_rules! bits_impl {
-    ($t:ty) => {
+    ($t:ty, $bit:item, $has_bit:item) => {
         impl Bits for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
@@ -143,11 +147,43 @@ macro_rules! bits_impl {
             fn from_wide(x: u128) -> Self {
                 x as $t
             }
+            #[inline(always)]
+            $bit
+            #[inline(always)]
+            $has_bit
         }
     };
 }
-bits_impl!(u64);
-bits_impl!(u128);
+bits_impl!(
+    u64,
+    fn bit(n: u32) -> Self {
+        1 << n
+    },
+    fn has_bit(self, n: u32) -> bool {
+        self >> n & 1 != 0
+    }
+);
+// A 128-bit shift by a variable count is two shifts, a test and two conditional moves; a bit
+// is set or tested in one of the two halves instead, chosen by bit 6 of its index.
+bits_impl!(
+    u128,
+    fn bit(n: u32) -> Self {
+        let b = 1u64 << (n & 63);
+        if n & 64 != 0 {
+            (b as u128) << 64
+        } else {
+            b as u128
+        }
+    },
+    fn has_bit(self, n: u32) -> bool {
+        let half = if n & 64 != 0 {
+            (self >> 64) as u64
+        } else {
+            self as u64
+        };
+        half >> (n & 63) & 1 != 0
+    }
+);
 
 /// A set of squares, kept in `B` ([`Bits`]); 128 bits unless said otherwise.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
@@ -160,9 +196,11 @@ impl Bitboard {
     /// The squares of rank `rank` on the files of `files` (bit `f` for file `f`).
     #[inline(always)]
     pub const fn on_rank(files: u16, rank: u8) -> Bitboard {
-        let low = SPREAD[(files & 0xff) as usize] as u128;
-        let high = (SPREAD[(files >> 8) as usize] as u128) << 64;
-        Bitboard((low | high) << rank)
+        // Each half shifted alone (a rank is below 8, so no bit crosses from one half to the
+        // other): two 64-bit shifts instead of one by a variable count on 128 bits.
+        let low = SPREAD[(files & 0xff) as usize] << rank;
+        let high = SPREAD[(files >> 8) as usize] << rank;
+        Bitboard(low as u128 | (high as u128) << 64)
     }
     /// The same squares kept in `B` (squares from 64 up are dropped for `u64`).
     #[inline(always)]
@@ -180,7 +218,7 @@ impl<B: Bits> Bitboard<B> {
     /// The set holding `sq` alone.
     #[inline(always)]
     pub fn of(sq: Square) -> Self {
-        Bitboard(B::ONE << sq.0 as u32)
+        Bitboard(B::bit(sq.0 as u32))
     }
     /// Whether no square is in the set.
     #[inline(always)]
@@ -190,7 +228,7 @@ impl<B: Bits> Bitboard<B> {
     /// Whether `sq` is in the set.
     #[inline(always)]
     pub fn has(self, sq: Square) -> bool {
-        (self.0 >> sq.0 as u32) & B::ONE != B::ZERO
+        self.0.has_bit(sq.0 as u32)
     }
     /// Number of squares in the set.
     #[inline(always)]
@@ -200,12 +238,12 @@ impl<B: Bits> Bitboard<B> {
     /// Adds a square.
     #[inline(always)]
     pub fn set(&mut self, sq: Square) {
-        self.0 |= B::ONE << sq.0 as u32;
+        self.0 |= B::bit(sq.0 as u32);
     }
     /// Removes a square.
     #[inline(always)]
     pub fn clear(&mut self, sq: Square) {
-        self.0 &= !(B::ONE << sq.0 as u32);
+        self.0 &= !B::bit(sq.0 as u32);
     }
     /// The lowest square, if any.
     #[inline(always)]

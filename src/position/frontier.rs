@@ -32,6 +32,10 @@ impl<B: Width> Position<B> {
         let mut parent = Parent {
             legality: &legality,
             replies: Replies::new(self, &legality),
+            decide: self.rules.game_end == GameEnd::Rules
+                && self
+                    .rule_hooks()
+                    .is_some_and(|h| h.any_move_may_decide(self)),
             total: 0,
         };
         self.generate(&mut parent);
@@ -50,12 +54,19 @@ impl<B: Width> Position<B> {
 }
 
 /// The number of legal replies after `m`, counted in a function of its own: one copy of the
-/// leaf counter, called from every move of the parent.
+/// leaf counter, called from every move of the parent. Without `decide` the variant's own
+/// decision is known to be `None` after every move of `pos`
+/// ([`RuleHooksAt::any_move_may_decide`](crate::variant::RuleHooksAt::any_move_may_decide))
+/// and is not asked.
 #[inline(never)]
-fn count_after<B: Width>(pos: &Position<B>, m: Move) -> u64 {
+fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
     let mut next = *pos;
     next.make(m);
-    next.count_legal()
+    if decide || next.may_expand() {
+        next.count_legal()
+    } else {
+        next.count_moves()
+    }
 }
 
 /// A move generator's sink at the parent of the counted positions: each legal move's replies
@@ -63,6 +74,8 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move) -> u64 {
 struct Parent<'a, B: Width> {
     legality: &'a Legality<B>,
     replies: Replies<B>,
+    /// Whether the variant's own decision may end the game after some move here.
+    decide: bool,
     total: u64,
 }
 
@@ -71,7 +84,7 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
         Some(self.legality)
     }
     fn add_legal(&mut self, pos: &Position<B>, m: Move) {
-        self.total += count_after(pos, m);
+        self.total += count_after(pos, m, self.decide);
     }
     #[inline(always)]
     fn add(&mut self, pos: &Position<B>, m: Move) {
@@ -84,7 +97,7 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                 {
                     self.total += self.replies.after_each(pos, std::iter::once(m));
                 } else {
-                    self.total += count_after(pos, m);
+                    self.total += count_after(pos, m, self.decide);
                 }
             }
             None => {
@@ -145,13 +158,13 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
             }
         }
         for sq in plain {
-            self.total += count_after(pos, Move::new(from, sq));
+            self.total += count_after(pos, Move::new(from, sq), self.decide);
         }
         for sq in promoting {
             for &p in promotions {
                 let mut m = Move::new(from, sq);
                 m.promotion = p + 1;
-                self.total += count_after(pos, m);
+                self.total += count_after(pos, m, self.decide);
             }
         }
     }
@@ -170,14 +183,16 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 /// when neither `a` nor `b` is *sensitive* or *adjusted* and X attacks none of O's royal *zone*
 /// from `a` or from `b`:
 ///
-/// - the zone is O's royal square, the squares its leaps may go to (empty or S's), and its
-///   castlings' passed and destination squares: where O's safety is read;
+/// - the zone is O's royal square, the squares its leaps may go to (empty or S's), and the
+///   passed and destination squares of its castlings that no piece of O blocks: where O's
+///   safety is read (a castling whose squares that must be empty hold a piece of O is
+///   impossible before and after a quiet move of S);
 /// - sensitive are the zone; every square along S's capturing slide directions back from a
 ///   zone square up to the first piece (O's royal lifted), and from O's royal square up to the
 ///   second piece (lines of checks and pins); the squares O's slides and rides other than the
 ///   plain slides below reach, their first piece included; every leap target and path of O's
-///   kinds whose leaps depend on what stands there (pawns); O's castlings' squares that must
-///   be empty;
+///   kinds whose leaps depend on what stands there (pawns); the squares that must be empty
+///   of O's castlings that no piece of O blocks;
 /// - adjusted are the squares O's *plain* slides reach, their first piece included. A slide is
 ///   plain when the variant has no special moves (`fast_legality`), the slot of its piece has
 ///   no irregular moves and only slides that both stop on empty squares and capture
@@ -275,8 +290,14 @@ impl<B: Width> Replies<B> {
         let mut sensitive = Bitboard::NONE;
         for (_, c, files) in pos.held_castlings(them) {
             let rank = c.king_from.rank();
+            let empty = Bitboard::on_rank(files.empty, rank).to::<B>();
+            // A piece of O on a square the castling needs empty stays there after a quiet move
+            // of S: O cannot castle there before or after, so its squares matter to no reply.
+            if empty.intersects(theirs) {
+                continue;
+            }
             zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
-            sensitive |= Bitboard::on_rank(files.empty, rank).to::<B>();
+            sensitive |= empty;
         }
         // Special moves: only where their fast paths name the squares they read.
         if !v.fast_legality {
@@ -307,7 +328,9 @@ impl<B: Width> Replies<B> {
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             let plan = v.line_plan(dirs, u16::MAX);
-            for t in zone {
+            // The royal square's own lines are walked below, up to the second piece, which
+            // covers the walk up to the first.
+            for t in zone & !king_bb {
                 sensitive |= v.planned_back_slides(plan, t, lifted);
             }
             let first = v.planned_back_slides(plan, king, occupied) & occupied;
@@ -571,7 +594,7 @@ mod tests {
             if m.promotion != 0 || m.placement_list().next().is_some() {
                 continue;
             }
-            let counted = count_after(pos, m);
+            let counted = count_after(pos, m, true);
             if m.flags == flags::DOUBLE_STEP {
                 if replies.double_step_reusable(pos, &m) {
                     let reused = replies.after_each(pos, std::iter::once(m));

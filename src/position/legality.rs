@@ -268,7 +268,15 @@ impl<B: Width> Position<B> {
         to: Bitboard<B>,
     ) -> Bitboard<B> {
         if l.royals.has(from) {
-            to.filter_squares(|sq| !self.royal_target_attacked(sq, l))
+            // A loop, not `filter_squares` with a closure: the closure was not inlined into
+            // the leaf counter on 128-bit masks (a call per square).
+            let mut safe = Bitboard::NONE;
+            for sq in to {
+                if !self.royal_target_attacked(sq, l) {
+                    safe.set(sq);
+                }
+            }
+            safe
         } else if l.pinned.has(from) {
             to & l.pin_mask(self.variant, from)
         } else {

@@ -134,6 +134,13 @@ pub trait RuleHooksAt<B: Width>: Send + Sync {
     fn quiet_move_may_decide(&self, _pos: &Position<B>) -> bool {
         true
     }
+    /// Whether [`decided`](Self::decided) may answer `Some` after any one move of the side to
+    /// move in `pos`. The parent of the leaves asks it once and, on `false`, does not ask
+    /// `decided` of the positions its moves lead to; the default `true` is always right, a
+    /// `false` must be implied by `decided` itself.
+    fn any_move_may_decide(&self, _pos: &Position<B>) -> bool {
+        true
+    }
     /// The side to move's pseudo-legal placements in a set-up phase: asked instead of every
     /// other move while it has pieces in hand, in a variant whose hand is
     /// [`HandKind::Setup`](super::HandKind::Setup).

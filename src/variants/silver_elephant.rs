@@ -108,6 +108,19 @@ impl<B: Width> RuleHooksAt<B> for SilverElephant {
         }
     }
 
+    fn quiet_move_may_decide(&self, pos: &Position<B>) -> bool {
+        // `decided` answers only when a King is bare, and a quiet move changes no side's
+        // number of pieces.
+        bare(pos, Colour::White) || bare(pos, Colour::Black)
+    }
+
+    fn any_move_may_decide(&self, pos: &Position<B>) -> bool {
+        // A move gives its side no fewer pieces and takes at most one of the other side's:
+        // with two pieces of the mover and three of the other, no King is bare after it.
+        let s = pos.side();
+        pos.colour_bb(s).count() < 2 || pos.colour_bb(s.flip()).count() < 3
+    }
+
     fn validate(&self, pos: &Position<B>) -> Result<(), RuleViolation> {
         let full = |c: Colour| {
             (0..pos.variant().spec.pieces.len() as u8).all(|k| {
