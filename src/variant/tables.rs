@@ -441,19 +441,33 @@ impl Variant {
         sq: Square,
         blockers: Bitboard<B>,
     ) -> Bitboard<B> {
+        self.planned_reach(
+            (lines, rest),
+            sq,
+            blockers,
+            &self.ray_bb,
+            !self.descending_dirs,
+        )
+    }
+
+    /// The whole lines of a plan looked up, the other directions walked along `rays`, those
+    /// of `rising` (direction bits) as rays whose indices grow.
+    #[inline(always)]
+    fn planned_reach<B: Width>(
+        &self,
+        (lines, rest): (u8, u16),
+        sq: Square,
+        blockers: Bitboard<B>,
+        rays: &[Bitboard],
+        rising: u16,
+    ) -> Bitboard<B> {
         let mut out = Bitboard::NONE;
         if lines != 0 {
             let masks = &B::masks(&self.line_masks)[sq.index() % LINE_SQUARES];
             out = Bitboard(B::along_lines(lines, sq, blockers.0, masks));
         }
         if rest != 0 {
-            out |= reach(
-                &self.ray_bb,
-                rest & !self.descending_dirs,
-                rest & self.descending_dirs,
-                sq,
-                blockers,
-            );
+            out |= reach(rays, rest & rising, rest & !rising, sq, blockers);
         }
         out
     }
@@ -480,18 +494,15 @@ impl Variant {
         sq: Square,
         blockers: Bitboard<B>,
     ) -> Bitboard<B> {
-        // A whole line is the same forward and backward.
-        let mut out = Bitboard::NONE;
-        if lines != 0 {
-            let masks = &B::masks(&self.line_masks)[sq.index() % LINE_SQUARES];
-            out = Bitboard(B::along_lines(lines, sq, blockers.0, masks));
-        }
-        if rest != 0 {
-            // A backward ray's indices grow along a descending direction.
-            let rising = rest & self.descending_dirs;
-            out |= reach(&self.back_ray_bb, rising, rest & !rising, sq, blockers);
-        }
-        out
+        // A whole line is the same forward and backward; a backward ray's indices grow along
+        // a descending direction.
+        self.planned_reach(
+            (lines, rest),
+            sq,
+            blockers,
+            &self.back_ray_bb,
+            self.descending_dirs,
+        )
     }
 
     /// Squares the unlimited slides of `sm` (the slot of a piece on `sq`) reach, each up to
