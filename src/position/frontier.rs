@@ -8,7 +8,7 @@ use super::generate::MoveSink;
 use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
-use crate::variant::{GameEnd, MAX_KINDS, Variant, Width};
+use crate::variant::{GameEnd, MAX_KINDS, Variant, Width, Wing};
 
 impl<B: Width> Position<B> {
     /// Perft 2: the number of legal move sequences of two plies.
@@ -288,14 +288,21 @@ impl<B: Width> Replies<B> {
         let occupied = pos.occupied() | pos.neutral;
         let mut zone = king_bb | ((sm.leap_quiet | sm.leap_capture).to::<B>() & !theirs);
         let mut sensitive = Bitboard::NONE;
-        for (_, c, files) in pos.held_castlings(them) {
-            let rank = c.king_from.rank();
-            let empty = Bitboard::on_rank(files.empty, rank).to::<B>();
+        for wing in Wing::BOTH {
+            if !pos.has_castling(them, wing) {
+                continue;
+            }
+            let empty = pos.rules.castle_empty[them.index()][wing as usize].to::<B>();
             // A piece of O on a square the castling needs empty stays there after a quiet move
             // of S: O cannot castle there before or after, so its squares matter to no reply.
             if empty.intersects(theirs) {
                 continue;
             }
+            let Some(c) = pos.rules.castles[them.index()][wing as usize] else {
+                continue;
+            };
+            let files = pos.rules.castle_files[them.index()][wing as usize];
+            let rank = c.king_from.rank();
             zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
             sensitive |= empty;
         }
