@@ -118,10 +118,16 @@ pub trait Bits:
     fn bit(n: u32) -> Self;
     /// Whether bit `n` (below the width) is set.
     fn has_bit(self, n: u32) -> bool;
+    /// The lowest bit's index, that bit removed; `None` when no bit is set.
+    fn pop_lowest(&mut self) -> Option<u32>;
+    /// `self` shifted left by `n`, below 64.
+    fn shl_short(self, n: u32) -> Self;
+    /// `self` shifted right by `n`, below 64.
+    fn shr_short(self, n: u32) -> Self;
 }
 
 macro_rules! bits_impl {
-    ($t:ty, $bit:item, $has_bit:item) => {
+    ($t:ty, $bit:item, $has_bit:item, $pop_lowest:item) => {
         impl Bits for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
@@ -151,6 +157,18 @@ macro_rules! bits_impl {
             $bit
             #[inline(always)]
             $has_bit
+            #[inline(always)]
+            $pop_lowest
+            // A count below 64 masked as such: on 128 bits, two shifts instead of two shifts,
+            // a test of bit 6 and two conditional moves.
+            #[inline(always)]
+            fn shl_short(self, n: u32) -> Self {
+                self << (n & 63)
+            }
+            #[inline(always)]
+            fn shr_short(self, n: u32) -> Self {
+                self >> (n & 63)
+            }
         }
     };
 }
@@ -161,6 +179,14 @@ bits_impl!(
     },
     fn has_bit(self, n: u32) -> bool {
         self >> n & 1 != 0
+    },
+    fn pop_lowest(&mut self) -> Option<u32> {
+        if *self == 0 {
+            return None;
+        }
+        let n = self.trailing_zeros();
+        *self &= *self - 1;
+        Some(n)
     }
 );
 // A 128-bit shift by a variable count is two shifts, a test and two conditional moves; a bit
@@ -182,6 +208,21 @@ bits_impl!(
             self as u64
         };
         half >> (n & 63) & 1 != 0
+    },
+    // The low half first, then the high one: a 64-bit bit scan and clear instead of the
+    // 128-bit ones (a scan of both halves and a select, a subtraction with borrow).
+    fn pop_lowest(&mut self) -> Option<u32> {
+        let low = *self as u64;
+        let high = (*self >> 64) as u64;
+        if low != 0 {
+            *self = (high as u128) << 64 | (low & (low - 1)) as u128;
+            Some(low.trailing_zeros())
+        } else if high != 0 {
+            *self = ((high & (high - 1)) as u128) << 64;
+            Some(64 + high.trailing_zeros())
+        } else {
+            None
+        }
     }
 );
 
@@ -270,14 +311,16 @@ impl<B: Bits> Bitboard<B> {
     pub fn intersects(self, other: Self) -> bool {
         self.0 & other.0 != B::ZERO
     }
-    /// Every square moved by `delta` in index (squares leaving the bits are dropped; the
-    /// caller keeps to squares whose destination is on the board).
+    /// Every square moved by `delta` in index, which must lie between -63 and 63 (squares
+    /// leaving the bits are dropped; the caller keeps to squares whose destination is on the
+    /// board).
     #[inline(always)]
     pub fn shift(self, delta: i32) -> Self {
+        debug_assert!(delta.abs() < 64);
         if delta >= 0 {
-            Bitboard(self.0 << delta as u32)
+            Bitboard(self.0.shl_short(delta as u32))
         } else {
-            Bitboard(self.0 >> (-delta) as u32)
+            Bitboard(self.0.shr_short((-delta) as u32))
         }
     }
 }
@@ -286,12 +329,7 @@ impl<B: Bits> Iterator for Bitboard<B> {
     type Item = Square;
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.is_empty() {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0.minus_one();
-        Some(Square(sq))
+        self.0.pop_lowest().map(|n| Square(n as u8))
     }
 }
 

@@ -8,7 +8,7 @@ use super::generate::MoveSink;
 use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
-use crate::variant::{GameEnd, MAX_KINDS, Variant, Width};
+use crate::variant::{GameEnd, MAX_KINDS, Variant, Width, Wing};
 
 impl<B: Width> Position<B> {
     /// Perft 2: the number of legal move sequences of two plies.
@@ -193,6 +193,12 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   plain slides below reach, their first piece included; every leap target and path of O's
 ///   kinds whose leaps depend on what stands there (pawns); the squares that must be empty
 ///   of O's castlings that no piece of O blocks;
+/// - for a piece X of a kind that does not capture by sliding, in a variant without special
+///   moves, a line's empty squares are not sensitive when no slider of S ends it: those before
+///   the first piece from a zone square other than the royal one, when no first piece on that
+///   square's lines is a slider of S, and those between the first and the second piece from O's royal square, when no
+///   second piece on any of the lines is a slider of S. There X blocks no attack, check or pin
+///   (there is none to block on that line) and, not sliding, makes none;
 /// - adjusted are the squares O's *plain* slides reach, their first piece included. A slide is
 ///   plain when the variant has no special moves (`fast_legality`), the slot of its piece has
 ///   no irregular moves and only slides that both stop on empty squares and capture
@@ -233,6 +239,11 @@ struct Replies<B: Width> {
     sensitive_kinds: u16,
     /// Squares only pieces of `sensitive_kinds` may neither leave nor enter.
     kind_sensitive: Bitboard<B>,
+    /// Squares (empty, none sensitive) that pieces of `slider_kinds` may neither leave nor
+    /// enter, as if they were sensitive.
+    slider_only: Bitboard<B>,
+    /// S's kinds that capture by sliding.
+    slider_kinds: u16,
     /// Squares O's plain slides reach (none sensitive): a move leaving or entering one takes
     /// the replies with the turn passed adjusted.
     adjusted: Bitboard<B>,
@@ -258,6 +269,8 @@ impl<B: Width> Replies<B> {
             sensitive: Bitboard::ALL,
             sensitive_kinds: 0,
             kind_sensitive: Bitboard::NONE,
+            slider_only: Bitboard::NONE,
+            slider_kinds: 0,
             adjusted: Bitboard::NONE,
             plain_sliders: Bitboard::NONE,
             plain_dirs: 0,
@@ -288,14 +301,21 @@ impl<B: Width> Replies<B> {
         let occupied = pos.occupied() | pos.neutral;
         let mut zone = king_bb | ((sm.leap_quiet | sm.leap_capture).to::<B>() & !theirs);
         let mut sensitive = Bitboard::NONE;
-        for (_, c, files) in pos.held_castlings(them) {
-            let rank = c.king_from.rank();
-            let empty = Bitboard::on_rank(files.empty, rank).to::<B>();
+        for wing in Wing::BOTH {
+            if !pos.has_castling(them, wing) {
+                continue;
+            }
+            let empty = pos.rules.castle_empty[them.index()][wing as usize].to::<B>();
             // A piece of O on a square the castling needs empty stays there after a quiet move
             // of S: O cannot castle there before or after, so its squares matter to no reply.
             if empty.intersects(theirs) {
                 continue;
             }
+            let Some(c) = pos.rules.castles[them.index()][wing as usize] else {
+                continue;
+            };
+            let files = pos.rules.castle_files[them.index()][wing as usize];
+            let rank = c.king_from.rank();
             zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
             sensitive |= empty;
         }
@@ -313,28 +333,52 @@ impl<B: Width> Replies<B> {
                 None => return replies,
             }
         }
-        // S's capturing slide directions.
+        // S's capturing slide directions, and its pieces that capture by sliding.
         let mut dirs = 0u16;
+        let mut s_sliders = Bitboard::NONE;
         let mut kinds = v.slider_kinds[us.index()] & pos.kinds[us.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
-            if pos.by_kind[k].intersects(ours) {
+            let pieces = pos.by_kind[k] & ours;
+            if !pieces.is_empty() {
                 dirs |= v.capture_dirs[k * 2 + us.index()];
+                s_sliders |= pieces;
             }
         }
         // O's pieces first on those lines from its royal: the ones S may pin.
         let mut shields = Bitboard::NONE;
+        // Empty squares of those lines that only a piece of S capturing by sliding makes
+        // matter (without special moves): those before the first piece from a zone square, and
+        // those between the first and second piece from the royal one, on lines where that
+        // piece is none of S's sliders (no attack, check or pin to block there, so only an
+        // arriving slider could make one).
+        let mut slider_only = Bitboard::NONE;
+        let relax = v.fast_legality;
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             let plan = v.line_plan(dirs, u16::MAX);
             // The royal square's own lines are walked below, up to the second piece, which
             // covers the walk up to the first.
             for t in zone & !king_bb {
-                sensitive |= v.planned_back_slides(plan, t, lifted);
+                let line = v.planned_back_slides(plan, t, lifted);
+                if relax && !line.intersects(s_sliders) {
+                    sensitive |= line & lifted;
+                    slider_only |= line & !lifted;
+                } else {
+                    sensitive |= line;
+                }
             }
-            let first = v.planned_back_slides(plan, king, occupied) & occupied;
-            sensitive |= v.planned_back_slides(plan, king, occupied & !first);
+            let to_first = v.planned_back_slides(plan, king, occupied);
+            let first = to_first & occupied;
+            let to_second = v.planned_back_slides(plan, king, occupied & !first);
+            let second = to_second & occupied & !first;
+            if relax && !second.intersects(s_sliders) {
+                sensitive |= to_first | second;
+                slider_only |= to_second & !to_first & !occupied;
+            } else {
+                sensitive |= to_second;
+            }
             shields = first & theirs;
         }
         // Where O's moves depend on what stands on a square.
@@ -396,6 +440,8 @@ impl<B: Width> Replies<B> {
                 .rule_hooks()
                 .is_some_and(|h| h.quiet_move_may_decide(pos));
         replies.sensitive = sensitive | zone;
+        replies.slider_only = slider_only & !replies.sensitive;
+        replies.slider_kinds = v.slider_kinds[us.index()];
         replies.adjusted = adjusted & !replies.sensitive;
         replies.unchanged_off = replies.sensitive | replies.adjusted;
         replies.plain_sliders = plain_sliders;
@@ -446,6 +492,9 @@ impl<B: Width> Replies<B> {
             if off.has(from) {
                 return Bitboard::NONE;
             }
+        }
+        if self.slider_kinds >> kind & 1 != 0 {
+            off |= self.slider_only;
         }
         let leapers = self.zone_leapers[kind as usize % MAX_KINDS];
         if leapers.has(from) {

@@ -6,7 +6,7 @@ use super::Position;
 use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
-use crate::variant::{CastleFiles, CastleSpec, Colour, SlotMoves, Variant, Width, Wing};
+use crate::variant::{SlotMoves, Variant, Width, Wing};
 
 /// Receives generated moves.
 pub trait MoveSink<B: Width> {
@@ -338,11 +338,19 @@ impl<B: Width> Position<B> {
         let us = self.side;
         let blockers = self.occupied() | self.neutral;
         let mut in_check = None;
-        for (wing, c, files) in self.held_castlings(us) {
-            let rank = c.king_from.rank();
-            if blockers.intersects(Bitboard::on_rank(files.empty, rank).to()) {
+        for wing in Wing::BOTH {
+            // The right and the squares that must be empty first: in most positions that hold
+            // a right, a piece still stands between the King and the Rook.
+            if !self.has_castling(us, wing)
+                || blockers.intersects(self.rules.castle_empty[us.index()][wing as usize].to())
+            {
                 continue;
             }
+            let Some(c) = self.rules.castles[us.index()][wing as usize] else {
+                continue;
+            };
+            let files = self.rules.castle_files[us.index()][wing as usize];
+            let rank = c.king_from.rank();
             // With table attacks alone, the sink's legality decides castling.
             let decided = sink
                 .legality()
@@ -381,26 +389,6 @@ impl<B: Width> Position<B> {
                 }
             }
         }
-    }
-
-    /// `colour`'s castlings whose right it holds: the wing, the castling and its files (on
-    /// the King's rank) that must be empty or that the King passes over.
-    #[inline(always)]
-    pub(super) fn held_castlings(
-        &self,
-        colour: Colour,
-    ) -> impl Iterator<Item = (Wing, CastleSpec, CastleFiles)> + '_ {
-        Wing::BOTH.into_iter().filter_map(move |wing| {
-            if !self.has_castling(colour, wing) {
-                return None;
-            }
-            let c = self.rules.castles[colour.index()][wing as usize]?;
-            Some((
-                wing,
-                c,
-                self.rules.castle_files[colour.index()][wing as usize],
-            ))
-        })
     }
 
     /// The side to move's set-up placements while it has pieces in hand, in a variant with

@@ -617,8 +617,12 @@ fn leap_sets_of(
                 quiet,
                 capture,
             };
+            // Counted by shifts of a count below 64 ([`Bitboard::shift`]).
+            if set.delta.abs() >= 64 {
+                return false;
+            }
             for sq in path {
-                if set.path_len as usize == MAX_LEAP_PATH {
+                if set.path_len as usize == MAX_LEAP_PATH || from.0.abs_diff(sq.0) >= 64 {
                     return false;
                 }
                 set.path[set.path_len as usize] = sq.0 as i32 - from.0 as i32;
@@ -642,7 +646,7 @@ fn leap_sets_of(
             let (quiet, capture) = (slot_moves[slot].leap_quiet, slot_moves[slot].leap_capture);
             let mut seen = quiet | capture;
             for to in seen {
-                add(from, to, Bitboard::EMPTY, quiet.has(to), capture.has(to));
+                ok &= add(from, to, Bitboard::EMPTY, quiet.has(to), capture.has(to));
             }
             for leap in &placed.special_leaps[slot] {
                 ok &= !seen.has(leap.to) && add(from, leap.to, leap.path, leap.quiet, leap.capture);

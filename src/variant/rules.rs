@@ -3,7 +3,7 @@
 use super::declaration::{CastleSpec, Castlings, MAX_OPTIONS};
 use super::tables::Variant;
 use super::vocabulary::{GameEnd, Wing};
-use crate::geometry::SQUARE_COUNT;
+use crate::geometry::{Bitboard, SQUARE_COUNT};
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
 
@@ -22,6 +22,9 @@ pub struct Rules {
     /// empty (between the outermost of the four squares, less the King's and the Rook's start)
     /// and the files the King passes over (between its start and destination, both excluded).
     pub castle_files: [[CastleFiles; 2]; 2],
+    /// Per castling (colour, wing), the squares that must be empty ([`CastleFiles::empty`] on
+    /// the King's rank); every square where there is no such castling.
+    pub castle_empty: [[Bitboard; 2]; 2],
     /// Per square, the castling right bits a move from or onto it keeps: all but those of the
     /// castlings whose King or Rook starts there.
     pub castle_keep: [u8; SQUARE_COUNT],
@@ -94,6 +97,7 @@ impl Rules {
             game_end: GameEnd::Rules,
             castles: [[None; 2]; 2],
             castle_files: [[CastleFiles::default(); 2]; 2],
+            castle_empty: [[Bitboard::ALL; 2]; 2],
             castle_keep: [u8::MAX; SQUARE_COUNT],
         };
         rules.resolve();
@@ -139,6 +143,7 @@ impl Rules {
     fn resolve(&mut self) {
         self.castles = [[None; 2]; 2];
         self.castle_files = [[CastleFiles::default(); 2]; 2];
+        self.castle_empty = [[Bitboard::ALL; 2]; 2];
         self.castle_keep = [u8::MAX; SQUARE_COUNT];
         for &(colour, wing, spec) in self.castlings() {
             self.castles[colour.index()][wing as usize] = Some(spec);
@@ -157,6 +162,8 @@ impl Rules {
                 empty: files(lo, hi) & !starts,
                 passed: files(a, b) & !ends,
             };
+            self.castle_empty[colour.index()][wing as usize] =
+                Bitboard::on_rank(files(lo, hi) & !starts, spec.king_from.rank());
             let bit = 1u8 << (colour.index() * 2 + wing as usize);
             for sq in [spec.king_from, spec.rook_from] {
                 self.castle_keep[sq.index()] &= !bit;

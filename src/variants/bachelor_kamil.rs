@@ -5,7 +5,7 @@
 //! position. Hook: the wins by marriage and taming (BK-6).
 
 use super::chess;
-use super::marriage::{Marriage, marriage_decision};
+use super::marriage::{Marriage, marriage_decision, may_promote_to_partner, partner_on_board};
 use crate::position::Position;
 use crate::variant::{
     MoveKind, MoveRuling, OptionSpec, Outcome, PieceSpec, RuleHooksAt, SpecError, Variant,
@@ -28,6 +28,17 @@ impl BachelorKamil {
 impl<B: Width> RuleHooksAt<B> for BachelorKamil {
     fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
         marriage_decision(pos, &self.marriage)
+    }
+
+    fn quiet_move_may_decide(&self, pos: &Position<B>) -> bool {
+        // `decided` answers only when a side is married, which needs a partner on the board,
+        // and a quiet move makes none.
+        partner_on_board(pos, &self.marriage)
+    }
+
+    fn any_move_may_decide(&self, pos: &Position<B>) -> bool {
+        // A partner appears only by a promotion.
+        partner_on_board(pos, &self.marriage) || may_promote_to_partner(pos, &self.marriage)
     }
 }
 

@@ -59,6 +59,38 @@ pub fn adjacent_partners<B: Width>(pos: &Position<B>, m: &Marriage, c: Colour) -
     found
 }
 
+/// Whether a partner of either side stands on the board: without one, no side is married.
+pub fn partner_on_board<B: Width>(pos: &Position<B>, m: &Marriage) -> bool {
+    m.partners.iter().any(|&p| {
+        Colour::BOTH
+            .iter()
+            .any(|&c| !pos.pieces_of(p, c).is_empty())
+    })
+}
+
+/// Whether some piece of the side to move may promote to a partner by its next move: a piece
+/// of a kind promoting to one, whose leaps may end on its last rank or which slides, rides or
+/// has special leaps (those are not looked into).
+pub fn may_promote_to_partner<B: Width>(pos: &Position<B>, m: &Marriage) -> bool {
+    let v = pos.variant();
+    let us = pos.side();
+    let last_rank = v.last_rank_bb[us.index()];
+    (0..v.spec.pieces.len() as u8).any(|k| {
+        if !v.promotion_kinds[k as usize]
+            .iter()
+            .any(|p| m.partners.contains(p))
+        {
+            return false;
+        }
+        pos.pieces_of(k, us).any(|from| {
+            let sm = &v.slot_moves[Variant::slot(k, us, from)];
+            sm.irregular
+                || sm.slides() != 0
+                || (sm.leap_quiet | sm.leap_capture).intersects(last_rank)
+        })
+    })
+}
+
 /// The decision of BK-6 / PP-9 for `pos` (asked under `game-end = rules`). Asked at every node,
 /// so it looks at the King and partner squares first and at the option and the legal moves
 /// only when a side is married.
