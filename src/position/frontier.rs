@@ -7,7 +7,7 @@ use super::Position;
 use super::generate::{GenContext, MoveSink};
 use super::legality::Legality;
 use super::moves::{Move, flags};
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::variant::{GameEnd, MAX_KINDS, Variant, Width};
 
 impl<B: Width> Position<B> {
@@ -67,6 +67,15 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
     } else {
         next.count_moves()
     }
+}
+
+/// What [`Replies::leap_adjustment`] keeps for a parent: the position with the turn passed,
+/// its generation context, and per square the number of moves of the plain uneven leaper
+/// there (`u16::MAX` until counted).
+struct LeapersBefore<B: Width> {
+    passed: Position<B>,
+    ctx: GenContext<B>,
+    moves: [u16; SQUARE_COUNT],
 }
 
 /// A move generator's sink counting every move it is given (the pseudo-legal moves of one
@@ -276,6 +285,10 @@ struct Replies<B: Width> {
     zone_leapers: [Bitboard<B>; MAX_KINDS],
     /// O's replies with the turn passed, once counted.
     count: Option<u64>,
+    /// For [`Replies::leap_adjustment`], once needed: the position with the turn passed, its
+    /// generation context, and per square the number of moves of the plain uneven leaper there
+    /// (`u16::MAX` until counted).
+    leapers_before: Option<Box<LeapersBefore<B>>>,
 }
 
 impl<B: Width> Replies<B> {
@@ -295,6 +308,7 @@ impl<B: Width> Replies<B> {
             zone: Bitboard::NONE,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
+            leapers_before: None,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -576,16 +590,29 @@ impl<B: Width> Replies<B> {
     /// neither before nor after and O is not in check after `m`, so every move counted is
     /// legal; the en-passant square a double step sets gives it nothing (no pawn of O can
     /// take there, [`Replies::after_double_step`]).
-    fn leap_adjustment(&self, pos: &Position<B>, m: Move) -> i64 {
+    fn leap_adjustment(&mut self, pos: &Position<B>, m: Move) -> i64 {
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
         if !touched.intersects(self.leap_adjusted) {
             return 0;
         }
         let v = pos.variant;
         let them = pos.side.flip();
-        let before = pos.passed();
-        let after = pos.play(m);
-        let (ctx_before, ctx_after) = (GenContext::new(&before), GenContext::new(&after));
+        let before = self.leapers_before.get_or_insert_with(|| {
+            let passed = pos.passed();
+            Box::new(LeapersBefore {
+                ctx: GenContext::new(&passed),
+                passed,
+                moves: [u16::MAX; SQUARE_COUNT],
+            })
+        });
+        // After `m`, generated from the passed position (the same side, no en-passant square)
+        // with `m`'s squares swapped in the context: the mover's piece, capturable (see
+        // `quiet_targets`), leaves `a` empty and stands on `b`.
+        let mut after = before.ctx;
+        after.blockers = (after.blockers & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+        after.empty = (after.empty | Bitboard::of(m.from)) & !Bitboard::of(m.to);
+        after.targets = (after.targets & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+        after.reachable = after.empty | after.targets;
         let mut n = 0i64;
         for from in self.plain_leapers {
             let k = super::moves::Piece::kind_of(pos.board[from.index()]);
@@ -599,10 +626,15 @@ impl<B: Width> Replies<B> {
                 continue;
             }
             let mut gained = CountAll(0);
-            after.piece_moves(&mut gained, &ctx_after, k as usize, from, true);
-            let mut had = CountAll(0);
-            before.piece_moves(&mut had, &ctx_before, k as usize, from, true);
-            n += gained.0 as i64 - had.0 as i64;
+            (before.passed).piece_moves(&mut gained, &after, k as usize, from, true);
+            let had = &mut before.moves[from.index() % SQUARE_COUNT];
+            if *had == u16::MAX {
+                let mut count = CountAll(0);
+                (before.passed).piece_moves(&mut count, &before.ctx, k as usize, from, true);
+                // A leaper's moves on at most 128 squares, times its promotion choices.
+                *had = u16::try_from(count.0).expect("fewer moves than u16::MAX");
+            }
+            n += gained.0 as i64 - i64::from(*had);
         }
         n
     }
