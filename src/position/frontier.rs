@@ -4,10 +4,10 @@
 //! ([`Replies`]) instead of counting them again.
 
 use super::Position;
-use super::generate::MoveSink;
+use super::generate::{GenContext, MoveSink};
 use super::legality::Legality;
 use super::moves::{Move, flags};
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::variant::{GameEnd, MAX_KINDS, Variant, Width, Wing};
 
 impl<B: Width> Position<B> {
@@ -69,6 +69,35 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
     }
 }
 
+/// What [`Replies::leap_adjustment`] keeps for a parent: the position with the turn passed,
+/// its generation context, and per square the number of moves of the plain uneven leaper
+/// there (`u16::MAX` until counted).
+struct LeapersBefore<B: Width> {
+    passed: Position<B>,
+    ctx: GenContext<B>,
+    moves: [u16; SQUARE_COUNT],
+}
+
+/// A move generator's sink counting every move it is given (the pseudo-legal moves of one
+/// piece, in [`Replies::leap_adjustment`]).
+struct CountAll(u64);
+
+impl<B: Width> MoveSink<B> for CountAll {
+    fn add(&mut self, _pos: &Position<B>, _m: Move) {
+        self.0 += 1;
+    }
+    fn add_targets(
+        &mut self,
+        _pos: &Position<B>,
+        _from: Square,
+        to: Bitboard<B>,
+        promotions: &[u8],
+        last_rank: Bitboard<B>,
+    ) {
+        self.0 += super::generate::moves_onto(to, last_rank, promotions.len());
+    }
+}
+
 /// A move generator's sink at the parent of the counted positions: each legal move's replies
 /// are added to `total`.
 struct Parent<'a, B: Width> {
@@ -91,14 +120,14 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
         match pos.quick_legal(&m, self.legality) {
             Some(false) => {}
             Some(true) => {
-                if m.flags == flags::DOUBLE_STEP
-                    && m.promotion == 0
-                    && self.replies.double_step_reusable(pos, &m)
-                {
-                    self.total += self.replies.after_each(pos, std::iter::once(m));
-                } else {
-                    self.total += count_after(pos, m, self.decide);
-                }
+                let reused = match m.flags == flags::DOUBLE_STEP && m.promotion == 0 {
+                    true => self.replies.after_double_step(pos, &m),
+                    false => None,
+                };
+                self.total += match reused {
+                    Some(n) => n,
+                    None => count_after(pos, m, self.decide),
+                };
             }
             None => {
                 let next = pos.play(m);
@@ -249,6 +278,15 @@ struct Replies<B: Width> {
     adjusted: Bitboard<B>,
     /// O's pieces with plain slides.
     plain_sliders: Bitboard<B>,
+    /// Squares only O's *plain uneven leapers* read (their leap targets and paths; none
+    /// sensitive): a move leaving or entering one takes the replies with the turn passed
+    /// adjusted by those pieces' moves counted again ([`Replies::leap_adjustment`]).
+    leap_adjusted: Bitboard<B>,
+    /// O's plain uneven leapers: pieces of a kind whose leaps depend on what stands on the
+    /// target or path (pawns), with no slides or rides, not royal, and first on none of S's
+    /// capturing slide lines from O's royal (so pinned neither before a quiet move of S nor
+    /// after).
+    plain_leapers: Bitboard<B>,
     /// Their slide directions, as bits.
     plain_dirs: u16,
     /// O's royal zone.
@@ -258,6 +296,10 @@ struct Replies<B: Width> {
     zone_leapers: [Bitboard<B>; MAX_KINDS],
     /// O's replies with the turn passed, once counted.
     count: Option<u64>,
+    /// For [`Replies::leap_adjustment`], once needed: the position with the turn passed, its
+    /// generation context, and per square the number of moves of the plain uneven leaper there
+    /// (`u16::MAX` until counted).
+    leapers_before: Option<Box<LeapersBefore<B>>>,
 }
 
 impl<B: Width> Replies<B> {
@@ -273,10 +315,13 @@ impl<B: Width> Replies<B> {
             slider_kinds: 0,
             adjusted: Bitboard::NONE,
             plain_sliders: Bitboard::NONE,
+            leap_adjusted: Bitboard::NONE,
+            plain_leapers: Bitboard::NONE,
             plain_dirs: 0,
             zone: Bitboard::NONE,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
+            leapers_before: None,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -385,6 +430,8 @@ impl<B: Width> Replies<B> {
         let mut adjusted = Bitboard::NONE;
         let mut plain_sliders = Bitboard::NONE;
         let mut plain_dirs = 0u16;
+        let mut leap_adjusted = Bitboard::NONE;
+        let mut plain_leapers = Bitboard::NONE;
         let mut kinds = pos.kinds[them.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
@@ -411,6 +458,22 @@ impl<B: Width> Replies<B> {
                     } else {
                         sensitive |= reach;
                     }
+                }
+                // A plain uneven leaper's squares are adjusted by counting its moves again.
+                let plain_leaper = uneven
+                    && v.fast_legality
+                    && sm.slides() == 0
+                    && v.ranged_rides[slot].is_empty()
+                    && !king_bb.has(from)
+                    && !shields.has(from);
+                if plain_leaper {
+                    let mut read = (sm.leap_quiet | sm.leap_capture).to::<B>();
+                    for leap in &v.special_leaps[slot] {
+                        read |= leap.path.to::<B>() | Bitboard::of(leap.to);
+                    }
+                    leap_adjusted |= read;
+                    plain_leapers.set(from);
+                    continue;
                 }
                 if uneven {
                     sensitive |= (sm.leap_quiet | sm.leap_capture).to();
@@ -443,7 +506,9 @@ impl<B: Width> Replies<B> {
         replies.slider_only = slider_only & !replies.sensitive;
         replies.slider_kinds = v.slider_kinds[us.index()];
         replies.adjusted = adjusted & !replies.sensitive;
-        replies.unchanged_off = replies.sensitive | replies.adjusted;
+        replies.leap_adjusted = leap_adjusted & !replies.sensitive;
+        replies.plain_leapers = plain_leapers;
+        replies.unchanged_off = replies.sensitive | replies.adjusted | replies.leap_adjusted;
         replies.plain_sliders = plain_sliders;
         replies.plain_dirs = plain_dirs;
         replies.zone = zone;
@@ -462,7 +527,8 @@ impl<B: Width> Replies<B> {
     /// opponent's plain slides ([`Replies::after_adjusted`]).
     #[inline(always)]
     fn adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
-        if !self.adjusted.has(from) && !to.intersects(self.adjusted) {
+        let adjusted = self.adjusted | self.leap_adjusted;
+        if !adjusted.has(from) && !to.intersects(adjusted) {
             return Bitboard::NONE;
         }
         self.quiet_targets(pos, from, to, self.sensitive)
@@ -503,13 +569,28 @@ impl<B: Width> Replies<B> {
         to & !off & !pos.occupied() & !leapers
     }
 
-    /// Whether the double step `m` (legal) may take the replies of the position with the turn
-    /// passed: as a quiet move changing no reply, and no pawn of the opponent can take it en
-    /// passant (so the en-passant square it sets adds no reply).
-    fn double_step_reusable(&self, pos: &Position<B>, m: &Move) -> bool {
-        if self.reusable(pos, m.from, Bitboard::of(m.to)).is_empty() {
-            return false;
+    /// The replies after the double step `m` (legal) when they follow from those with the turn
+    /// passed: as after a quiet move changing no reply ([`Replies::reusable`]) or changing
+    /// only the plain slides ([`Replies::adjustable`]; the square passed over is empty before
+    /// and after), when no pawn of the opponent can take it en passant (so the en-passant
+    /// square it sets adds no reply). `None` when the child must be counted.
+    fn after_double_step(&mut self, pos: &Position<B>, m: &Move) -> Option<u64> {
+        let to = Bitboard::of(m.to);
+        let reused = !self.reusable(pos, m.from, to).is_empty();
+        if !reused && self.adjustable(pos, m.from, to).is_empty() {
+            return None;
         }
+        if self.en_passant_taker(pos, m) {
+            return None;
+        }
+        Some(match reused {
+            true => self.after_each(pos, std::iter::once(*m)),
+            false => self.after_adjusted(pos, *m),
+        })
+    }
+
+    /// Whether a pawn of the opponent could take the double step `m` en passant.
+    fn en_passant_taker(&self, pos: &Position<B>, m: &Move) -> bool {
         let v = pos.variant;
         let them = pos.side.flip();
         let ep = Square((m.from.0 + m.to.0) / 2);
@@ -519,10 +600,10 @@ impl<B: Width> Replies<B> {
             pawns &= pawns - 1;
             let takers = v.leap_attackers[Variant::slot(k, them, ep)].to::<B>();
             if takers.intersects(pos.pieces_of(k, them)) {
-                return false;
+                return true;
             }
         }
-        true
+        false
     }
 
     /// O's replies with the turn passed.
@@ -547,7 +628,64 @@ impl<B: Width> Replies<B> {
             return 0;
         }
         let count = self.passed_count(pos);
-        count.wrapping_add_signed(self.adjustment(pos, m.from, m.to))
+        count
+            .wrapping_add_signed(self.adjustment(pos, m.from, m.to))
+            .wrapping_add_signed(self.leap_adjustment(pos, m))
+    }
+
+    /// How many replies O's plain uneven leapers gain when S plays the quiet move `m` (one of
+    /// the adjusted ones): the moves of each such piece whose squares hold `m`'s start or end,
+    /// counted after `m` less those counted with the turn passed. Such a piece is pinned
+    /// neither before nor after and O is not in check after `m`, so every move counted is
+    /// legal; the en-passant square a double step sets gives it nothing (no pawn of O can
+    /// take there, [`Replies::after_double_step`]).
+    fn leap_adjustment(&mut self, pos: &Position<B>, m: Move) -> i64 {
+        let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
+        if !touched.intersects(self.leap_adjusted) {
+            return 0;
+        }
+        let v = pos.variant;
+        let them = pos.side.flip();
+        let before = self.leapers_before.get_or_insert_with(|| {
+            let passed = pos.passed();
+            Box::new(LeapersBefore {
+                ctx: GenContext::new(&passed),
+                passed,
+                moves: [u16::MAX; SQUARE_COUNT],
+            })
+        });
+        // After `m`, generated from the passed position (the same side, no en-passant square)
+        // with `m`'s squares swapped in the context: the mover's piece, capturable (see
+        // `quiet_targets`), leaves `a` empty and stands on `b`.
+        let mut after = before.ctx;
+        after.blockers = (after.blockers & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+        after.empty = (after.empty | Bitboard::of(m.from)) & !Bitboard::of(m.to);
+        after.targets = (after.targets & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+        after.reachable = after.empty | after.targets;
+        let mut n = 0i64;
+        for from in self.plain_leapers {
+            let k = super::moves::Piece::kind_of(pos.board[from.index()]);
+            let slot = Variant::slot(k, them, from);
+            let sm = &v.slot_moves[slot];
+            let mut read = (sm.leap_quiet | sm.leap_capture).to::<B>();
+            for leap in &v.special_leaps[slot] {
+                read |= leap.path.to::<B>() | Bitboard::of(leap.to);
+            }
+            if !read.intersects(touched) {
+                continue;
+            }
+            let mut gained = CountAll(0);
+            (before.passed).piece_moves(&mut gained, &after, k as usize, from, true);
+            let had = &mut before.moves[from.index() % SQUARE_COUNT];
+            if *had == u16::MAX {
+                let mut count = CountAll(0);
+                (before.passed).piece_moves(&mut count, &before.ctx, k as usize, from, true);
+                // A leaper's moves on at most 128 squares, times its promotion choices.
+                *had = u16::try_from(count.0).expect("fewer moves than u16::MAX");
+            }
+            n += gained.0 as i64 - i64::from(*had);
+        }
+        n
     }
 
     /// How many replies O's plain slides gain when the piece on `a` moves to the empty `b`:
@@ -625,6 +763,7 @@ mod tests {
     struct Checked {
         reused: usize,
         adjusted: usize,
+        adjusted_double_steps: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -645,10 +784,20 @@ mod tests {
             }
             let counted = count_after(pos, m, true);
             if m.flags == flags::DOUBLE_STEP {
-                if replies.double_step_reusable(pos, &m) {
-                    let reused = replies.after_each(pos, std::iter::once(m));
-                    assert_eq!(reused, counted, "{:?} {}: {m:?}", pos.rules, to_fen(wide));
-                    checked.reused += 1;
+                let to = Bitboard::of(m.to);
+                let reused = !replies.reusable(pos, m.from, to).is_empty();
+                if let Some(n) = replies.after_double_step(pos, &m) {
+                    assert_eq!(
+                        n,
+                        counted,
+                        "double step {:?} {}: {m:?}",
+                        pos.rules,
+                        to_fen(wide)
+                    );
+                    match reused {
+                        true => checked.reused += 1,
+                        false => checked.adjusted_double_steps += 1,
+                    }
                 }
                 continue;
             }
@@ -728,5 +877,7 @@ mod tests {
                 );
             }
         }
+        let double_steps: usize = by_variant.values().map(|c| c.adjusted_double_steps).sum();
+        assert!(double_steps > 100, "{double_steps} adjusted double steps");
     }
 }
