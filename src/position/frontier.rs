@@ -4,7 +4,7 @@
 //! ([`Replies`]) instead of counting them again.
 
 use super::Position;
-use super::generate::MoveSink;
+use super::generate::{MoveSink, moves_onto};
 use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
@@ -191,14 +191,20 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   zone square up to the first piece (O's royal lifted), and from O's royal square up to the
 ///   second piece (lines of checks and pins); the squares O's slides and rides other than the
 ///   plain slides below reach, their first piece included; every leap target and path of O's
-///   kinds whose leaps depend on what stands there (pawns); the squares that must be empty
-///   of O's castlings that no piece of O blocks;
+///   kinds whose leaps depend on what stands there (pawns), but the plain uneven leaps below;
+///   the squares that must be empty of O's castlings that no piece of O blocks;
 /// - adjusted are the squares O's *plain* slides reach, their first piece included. A slide is
-///   plain when the variant has no special moves (`fast_legality`), the slot of its piece has
-///   no irregular moves and only slides that both stop on empty squares and capture
-///   (`slide_both`), its kind does not promote, and the piece is not the first on any of S's
-///   capturing slide lines from O's royal square (so it is pinned neither before the move nor
-///   after: a pin needs that line, which is sensitive).
+///   plain when the slot of its piece has no irregular moves and only slides that both stop
+///   on empty squares and capture (`slide_both`), the piece is not
+///   the first on any of S's capturing slide lines from O's royal square (so it is pinned
+///   neither before the move nor after: a pin needs that line, which is sensitive), and, with
+///   special moves, the fast paths do not name it
+///   ([`FastPathsAt::reply_unadjusted`](crate::variant::FastPathsAt::reply_unadjusted): its
+///   moves may change the special moves, or a special move of S may capture O's royal once it
+///   leaves its square); and the targets of O's *plain uneven leaps*: the regular leaps (no
+///   path) of a kind whose leaps depend on what stands there, of a piece that, as for a plain
+///   slide, is not the first on S's capturing lines from O's royal nor named by the fast
+///   paths, and whose targets include none of O's last rank if its kind promotes.
 ///
 /// O's pseudo-legal moves are then the same (a symmetric leap onto `a` or `b` changes from a
 /// capture to a quiet move or back, and stays one move), and no S piece attacks a zone square,
@@ -207,19 +213,22 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 /// When `a` or `b` is adjusted (and neither is sensitive), the same argument holds for every
 /// reply but the plain slides along the lines through `a` and `b`; those stay legal where they
 /// go (O is not in check, which no position counted here allows, and their pieces are not
-/// pinned), each square one move (no promotion), so only their number changes. Along each
+/// pinned, by the tables or through special moves), each square one move (or one per
+/// promotion on O's last rank, whatever stands there), so only their number changes; so do the plain uneven leaps onto `a` and `b` (one move each,
+/// no promotion): a leap that only moves gains `a` and loses `b`, one that only captures loses
+/// `a` (X) and gains `b` (X there, capturable), one that does both stays one move. Along each
 /// plain slide direction d of an O piece on f:
 ///
 /// - X lifted from `a`: if the ray from f first meets `a`, the capture of X there becomes a
-///   quiet move onto `a` (one move either way), and the squares beyond `a` up to the next
-///   blocker c are gained, c too when it is a capturable piece of S;
+///   quiet move onto `a` (the same moves either way), and the squares beyond `a` up to the
+///   next blocker c are gained, c too when it is a capturable piece of S;
 /// - X placed on `b` (the occupancy with `a` lifted): if the ray from f passes `b`, the quiet
 ///   move onto `b` becomes the capture of X (capturable), and the squares beyond `b` up to the
 ///   next blocker are lost, that blocker too when it is a capturable piece of S.
 ///
 /// So the replies are those with the turn passed plus the gains less the losses
-/// ([`Replies::adjustment`]): a few walks along the lines through `a` and `b` instead of the
-/// child's replies counted.
+/// ([`Replies::adjustment`]): a few walks along the lines through `a` and `b`, and a look at
+/// the plain uneven leapers' targets, instead of the child's replies counted.
 struct Replies<B: Width> {
     /// Whether quiet moves may be reused here at all.
     enabled: bool,
@@ -233,13 +242,18 @@ struct Replies<B: Width> {
     sensitive_kinds: u16,
     /// Squares only pieces of `sensitive_kinds` may neither leave nor enter.
     kind_sensitive: Bitboard<B>,
-    /// Squares O's plain slides reach (none sensitive): a move leaving or entering one takes
-    /// the replies with the turn passed adjusted.
+    /// Squares O's plain slides reach and its plain uneven leaps' targets (none sensitive): a
+    /// move leaving or entering one takes the replies with the turn passed adjusted.
     adjusted: Bitboard<B>,
     /// O's pieces with plain slides.
     plain_sliders: Bitboard<B>,
     /// Their slide directions, as bits.
     plain_dirs: u16,
+    /// O's pieces with plain uneven leaps: a move leaving or entering one of their leap
+    /// targets (adjusted) changes their number of moves there by one.
+    plain_leapers: Bitboard<B>,
+    /// Their targets.
+    leap_targets: Bitboard<B>,
     /// O's royal zone.
     zone: Bitboard<B>,
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
@@ -261,6 +275,8 @@ impl<B: Width> Replies<B> {
             adjusted: Bitboard::NONE,
             plain_sliders: Bitboard::NONE,
             plain_dirs: 0,
+            plain_leapers: Bitboard::NONE,
+            leap_targets: Bitboard::NONE,
             zone: Bitboard::NONE,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
@@ -299,12 +315,14 @@ impl<B: Width> Replies<B> {
             zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
             sensitive |= empty;
         }
-        // Special moves: only where their fast paths name the squares they read.
+        // Special moves: only where their fast paths name the squares they read, and the
+        // opponent's pieces whose slides they keep from being adjusted.
+        let mut unadjusted = Bitboard::NONE;
         if !v.fast_legality {
-            match pos
-                .fast_paths()
-                .and_then(|f| f.reply_sensitive(pos, king, zone))
-            {
+            let Some(paths) = pos.fast_paths() else {
+                return replies;
+            };
+            match paths.reply_sensitive(pos, king, zone) {
                 Some((extra, kinds, squares)) => {
                     sensitive |= extra;
                     replies.sensitive_kinds = kinds;
@@ -312,6 +330,7 @@ impl<B: Width> Replies<B> {
                 }
                 None => return replies,
             }
+            unadjusted = paths.reply_unadjusted(pos, king);
         }
         // S's capturing slide directions.
         let mut dirs = 0u16;
@@ -341,6 +360,8 @@ impl<B: Width> Replies<B> {
         let mut adjusted = Bitboard::NONE;
         let mut plain_sliders = Bitboard::NONE;
         let mut plain_dirs = 0u16;
+        let mut plain_leapers = Bitboard::NONE;
+        let last_rank = v.last_rank_bb[them.index()].to::<B>();
         let mut kinds = pos.kinds[them.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
@@ -350,16 +371,19 @@ impl<B: Width> Replies<B> {
             if !uneven && !v.has_rides[kc] {
                 continue;
             }
-            let plain_kind = v.fast_legality && v.promotion_kinds[k].is_empty();
+            // With special moves, their fast paths named above every square a quiet move may not
+            // leave or enter for them (whatever the reply), and the pieces whose slides may not
+            // be adjusted (`unadjusted`).
+            let promotes = !v.promotion_kinds[k].is_empty();
             for from in pos.by_kind[k] & theirs {
                 let slot = Variant::slot(k as u8, them, from);
                 let sm = &v.slot_moves[slot];
                 if sm.slides() != 0 {
                     let reach = v.slot_slides(sm, from, occupied);
-                    let plain = plain_kind
-                        && !sm.irregular
+                    let plain = !sm.irregular
                         && sm.slide_quiet | sm.slide_capture == 0
-                        && !shields.has(from);
+                        && !shields.has(from)
+                        && !unadjusted.has(from);
                     if plain {
                         adjusted |= reach;
                         plain_sliders.set(from);
@@ -369,7 +393,18 @@ impl<B: Width> Replies<B> {
                     }
                 }
                 if uneven {
-                    sensitive |= (sm.leap_quiet | sm.leap_capture).to();
+                    // Plain as the slides above, and no target where it would promote.
+                    let leaps = (sm.leap_quiet | sm.leap_capture).to::<B>();
+                    let plain = (!promotes || !leaps.intersects(last_rank))
+                        && !shields.has(from)
+                        && !unadjusted.has(from);
+                    if plain {
+                        adjusted |= leaps;
+                        replies.leap_targets |= leaps;
+                        plain_leapers.set(from);
+                    } else {
+                        sensitive |= leaps;
+                    }
                 }
                 if sm.irregular {
                     for ride in &v.ranged_rides[slot] {
@@ -400,6 +435,7 @@ impl<B: Width> Replies<B> {
         replies.unchanged_off = replies.sensitive | replies.adjusted;
         replies.plain_sliders = plain_sliders;
         replies.plain_dirs = plain_dirs;
+        replies.plain_leapers = plain_leapers;
         replies.zone = zone;
         replies
     }
@@ -503,14 +539,37 @@ impl<B: Width> Replies<B> {
 
     /// How many replies O's plain slides gain when the piece on `a` moves to the empty `b`:
     /// the squares they reach beyond `a` once it is lifted, less those beyond `b` once the
-    /// piece stands there.
+    /// piece stands there; and O's plain uneven leaps: one more for each that only moves onto
+    /// `a` or only captures onto `b`, one fewer for each that only captures onto `a` or only
+    /// moves onto `b`.
     #[inline(always)]
     fn adjustment(&self, pos: &Position<B>, a: Square, b: Square) -> i64 {
         let blockers = pos.occupied() | pos.neutral;
         let capturable = pos.capturable(pos.side);
         let gained = self.beyond(pos, a, blockers, capturable);
         let lost = self.beyond(pos, b, blockers & !Bitboard::of(a), capturable);
-        i64::from(gained) - i64::from(lost)
+        i64::from(gained) - i64::from(lost) + self.leap_change(pos, a, b)
+    }
+
+    /// The change in O's plain uneven leaps of [`Replies::adjustment`] (none promotes where
+    /// it lands: their targets on O's last rank were left sensitive).
+    #[inline(always)]
+    fn leap_change(&self, pos: &Position<B>, a: Square, b: Square) -> i64 {
+        let v = pos.variant;
+        let them = pos.side.flip();
+        let mut n = 0i64;
+        if !self.leap_targets.has(a) && !self.leap_targets.has(b) {
+            return 0;
+        }
+        for from in self.plain_leapers {
+            let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
+            let sm = &v.slot_moves[Variant::slot(kind, them, from)];
+            let quiet_only = (sm.leap_quiet & !sm.leap_capture).to::<B>();
+            let capture_only = (sm.leap_capture & !sm.leap_quiet).to::<B>();
+            n += i64::from(quiet_only.has(a)) - i64::from(capture_only.has(a));
+            n += i64::from(capture_only.has(b)) - i64::from(quiet_only.has(b));
+        }
+        n
     }
 
     /// The moves O's plain slides reaching `sq` (with `blockers`) have beyond it, were it
@@ -527,6 +586,7 @@ impl<B: Width> Replies<B> {
         let v = pos.variant;
         let mut dirs = v.dirs_toward(sq, self.plain_dirs, self.plain_sliders);
         let them = pos.side.flip();
+        let last_rank = v.last_rank_bb[them.index()].to::<B>();
         let mut n = 0;
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
@@ -541,11 +601,13 @@ impl<B: Width> Replies<B> {
             if v.slot_moves[Variant::slot(kind, them, from)].slide_both >> dir & 1 == 0 {
                 continue;
             }
-            let (reach, first) = v.slide(dir, sq, blockers);
-            n += reach.count();
-            if first.is_some_and(|c| !capturable.has(c)) {
-                n -= 1;
+            let (mut reach, first) = v.slide(dir, sq, blockers);
+            if let Some(c) = first.filter(|&c| !capturable.has(c)) {
+                reach.clear(c);
             }
+            // Each square one move, or one per promotion on O's last rank.
+            let promotions = v.promotion_kinds[kind as usize].len();
+            n += moves_onto(reach, last_rank, promotions) as u32;
         }
         n
     }
@@ -670,14 +732,12 @@ mod tests {
                 variant.spec.id,
                 checked.reused
             );
-            if variant.fast_legality {
-                assert!(
-                    checked.adjusted > 100,
-                    "{}: {} adjusted",
-                    variant.spec.id,
-                    checked.adjusted
-                );
-            }
+            assert!(
+                checked.adjusted > 100,
+                "{}: {} adjusted",
+                variant.spec.id,
+                checked.adjusted
+            );
         }
     }
 }
