@@ -4,7 +4,7 @@
 //! ([`Replies`]) instead of counting them again.
 
 use super::Position;
-use super::generate::{GenContext, MoveSink};
+use super::generate::{GenContext, MoveSink, moves_onto};
 use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
@@ -94,7 +94,7 @@ impl<B: Width> MoveSink<B> for CountAll {
         promotions: &[u8],
         last_rank: Bitboard<B>,
     ) {
-        self.0 += super::generate::moves_onto(to, last_rank, promotions.len());
+        self.0 += moves_onto(to, last_rank, promotions.len());
     }
 }
 
@@ -220,34 +220,43 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   zone square up to the first piece (O's royal lifted), and from O's royal square up to the
 ///   second piece (lines of checks and pins); the squares O's slides and rides other than the
 ///   plain slides below reach, their first piece included; every leap target and path of O's
-///   kinds whose leaps depend on what stands there (pawns); the squares that must be empty
-///   of O's castlings that no piece of O blocks;
+///   kinds whose leaps depend on what stands there (pawns), but those of the plain uneven
+///   leapers below; the squares that must be empty of O's castlings that no piece of O blocks;
 /// - for a piece X of a kind that does not capture by sliding, in a variant without special
 ///   moves, a line's empty squares are not sensitive when no slider of S ends it: those before
 ///   the first piece from a zone square other than the royal one, when no first piece on that
-///   square's lines is a slider of S, and those between the first and the second piece from O's royal square, when no
-///   second piece on any of the lines is a slider of S. There X blocks no attack, check or pin
-///   (there is none to block on that line) and, not sliding, makes none;
-/// - adjusted are the squares O's *plain* slides reach, their first piece included. A slide is
-///   plain when the variant has no special moves (`fast_legality`), the slot of its piece has
-///   no irregular moves and only slides that both stop on empty squares and capture
-///   (`slide_both`), its kind does not promote, and the piece is not the first on any of S's
-///   capturing slide lines from O's royal square (so it is pinned neither before the move nor
-///   after: a pin needs that line, which is sensitive).
+///   square's lines is a slider of S, and those between the first and the second piece from
+///   O's royal square, when no second piece on any of the lines is a slider of S. There X
+///   blocks no attack, check or pin (there is none to block on that line) and, not sliding,
+///   makes none;
+/// - adjusted are the squares O's *plain* slides reach, their first piece included, and the
+///   leap targets and paths of O's *plain uneven leapers*. A slide is plain when the slot of
+///   its piece has no irregular moves and only slides that both stop on empty squares and
+///   capture (`slide_both`), the piece is not the first on any of S's capturing slide lines
+///   from O's royal square (so it is pinned neither before the move nor after: a pin needs
+///   that line, which is sensitive), and, with special moves, the fast paths do not name it
+///   ([`FastPathsAt::reply_unadjusted`](crate::variant::FastPathsAt::reply_unadjusted): its
+///   moves may change the special moves, or a special move of S may capture O's royal once it
+///   leaves its square). A plain uneven leaper is a piece of a kind whose leaps depend on what
+///   stands there, with no slides or rides, not royal, and plain in the same two senses (not
+///   first on S's lines from O's royal, not named by the fast paths).
 ///
 /// O's pseudo-legal moves are then the same (a symmetric leap onto `a` or `b` changes from a
 /// capture to a quiet move or back, and stays one move), and no S piece attacks a zone square,
 /// checks, pins or stops checking or pinning through `a` or `b`, before or after any O move.
 ///
 /// When `a` or `b` is adjusted (and neither is sensitive), the same argument holds for every
-/// reply but the plain slides along the lines through `a` and `b`; those stay legal where they
-/// go (O is not in check, which no position counted here allows, and their pieces are not
-/// pinned), each square one move (no promotion), so only their number changes. Along each
-/// plain slide direction d of an O piece on f:
+/// reply but the plain slides along the lines through `a` and `b` and the plain uneven
+/// leapers' moves; those stay legal where they go (O is not in check, which no position
+/// counted here allows, and their pieces are not pinned, by the tables or through special
+/// moves), so only their number changes. A plain uneven leaper that reads `a` or `b` has its
+/// moves counted again in the child ([`Replies::leap_adjustment`]). Along each plain slide
+/// direction d of an O piece on f, each square one move or one per promotion on O's last
+/// rank (whatever stands there):
 ///
 /// - X lifted from `a`: if the ray from f first meets `a`, the capture of X there becomes a
-///   quiet move onto `a` (one move either way), and the squares beyond `a` up to the next
-///   blocker c are gained, c too when it is a capturable piece of S;
+///   quiet move onto `a` (the same moves either way), and the squares beyond `a` up to the
+///   next blocker c are gained, c too when it is a capturable piece of S;
 /// - X placed on `b` (the occupancy with `a` lifted): if the ray from f passes `b`, the quiet
 ///   move onto `b` becomes the capture of X (capturable), and the squares beyond `b` up to the
 ///   next blocker are lost, that blocker too when it is a capturable piece of S.
@@ -364,12 +373,14 @@ impl<B: Width> Replies<B> {
             zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
             sensitive |= empty;
         }
-        // Special moves: only where their fast paths name the squares they read.
+        // Special moves: only where their fast paths name the squares they read, and the
+        // opponent's pieces whose moves they keep from being adjusted.
+        let mut unadjusted = Bitboard::NONE;
         if !v.fast_legality {
-            match pos
-                .fast_paths()
-                .and_then(|f| f.reply_sensitive(pos, king, zone))
-            {
+            let Some(paths) = pos.fast_paths() else {
+                return replies;
+            };
+            match paths.reply_sensitive(pos, king, zone) {
                 Some((extra, kinds, squares)) => {
                     sensitive |= extra;
                     replies.sensitive_kinds = kinds;
@@ -377,6 +388,7 @@ impl<B: Width> Replies<B> {
                 }
                 None => return replies,
             }
+            unadjusted = paths.reply_unadjusted(pos, king);
         }
         // S's capturing slide directions, and its pieces that capture by sliding.
         let mut dirs = 0u16;
@@ -441,16 +453,18 @@ impl<B: Width> Replies<B> {
             if !uneven && !v.has_rides[kc] {
                 continue;
             }
-            let plain_kind = v.fast_legality && v.promotion_kinds[k].is_empty();
+            // With special moves, their fast paths named above every square a quiet move may
+            // not leave or enter for them (whatever the reply), and the pieces whose moves may
+            // not be adjusted (`unadjusted`).
             for from in pos.by_kind[k] & theirs {
                 let slot = Variant::slot(k as u8, them, from);
                 let sm = &v.slot_moves[slot];
                 if sm.slides() != 0 {
                     let reach = v.slot_slides(sm, from, occupied);
-                    let plain = plain_kind
-                        && !sm.irregular
+                    let plain = !sm.irregular
                         && sm.slide_quiet | sm.slide_capture == 0
-                        && !shields.has(from);
+                        && !shields.has(from)
+                        && !unadjusted.has(from);
                     if plain {
                         adjusted |= reach;
                         plain_sliders.set(from);
@@ -461,7 +475,7 @@ impl<B: Width> Replies<B> {
                 }
                 // A plain uneven leaper's squares are adjusted by counting its moves again.
                 let plain_leaper = uneven
-                    && v.fast_legality
+                    && !unadjusted.has(from)
                     && sm.slides() == 0
                     && v.ranged_rides[slot].is_empty()
                     && !king_bb.has(from)
@@ -714,6 +728,7 @@ impl<B: Width> Replies<B> {
         let v = pos.variant;
         let mut dirs = v.dirs_toward(sq, self.plain_dirs, self.plain_sliders);
         let them = pos.side.flip();
+        let last_rank = v.last_rank_bb[them.index()].to::<B>();
         let mut n = 0;
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
@@ -728,11 +743,13 @@ impl<B: Width> Replies<B> {
             if v.slot_moves[Variant::slot(kind, them, from)].slide_both >> dir & 1 == 0 {
                 continue;
             }
-            let (reach, first) = v.slide(dir, sq, blockers);
-            n += reach.count();
-            if first.is_some_and(|c| !capturable.has(c)) {
-                n -= 1;
+            let (mut reach, first) = v.slide(dir, sq, blockers);
+            if let Some(c) = first.filter(|&c| !capturable.has(c)) {
+                reach.clear(c);
             }
+            // Each square one move, or one per promotion on O's last rank.
+            let promotions = v.promotion_kinds[kind as usize].len();
+            n += moves_onto(reach, last_rank, promotions) as u32;
         }
         n
     }
@@ -868,14 +885,12 @@ mod tests {
                 variant.spec.id,
                 checked.reused
             );
-            if variant.fast_legality {
-                assert!(
-                    checked.adjusted > 100,
-                    "{}: {} adjusted",
-                    variant.spec.id,
-                    checked.adjusted
-                );
-            }
+            assert!(
+                checked.adjusted > 100,
+                "{}: {} adjusted",
+                variant.spec.id,
+                checked.adjusted
+            );
         }
         let double_steps: usize = by_variant.values().map(|c| c.adjusted_double_steps).sum();
         assert!(double_steps > 100, "{double_steps} adjusted double steps");

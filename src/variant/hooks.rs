@@ -224,6 +224,16 @@ pub trait FastPathsAt<B: Width>: Send + Sync {
     ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
         None
     }
+    /// The opponent's pieces (the side not to move in `pos`, whose royal piece is on `royal`)
+    /// whose plain slides or plain uneven leaps (pawns) may not be adjusted when a quiet move
+    /// of the side to move changes where they go (`Replies`' adjusted moves, asked only where
+    /// [`FastPathsAt::reply_sensitive`] answered): a piece whose moving may change the special
+    /// moves (it carries what they read), or whose leaving its square may let a special move
+    /// of the side to move capture on `royal` (a pin the piece tables do not show). Its slides
+    /// then stay sensitive. Default: every piece (nothing adjusted).
+    fn reply_unadjusted(&self, _pos: &Position<B>, _royal: Square) -> Bitboard<B> {
+        Bitboard::ALL
+    }
 }
 
 /// [`RuleHooksAt`] for both widths, as a declaration's builder returns it.

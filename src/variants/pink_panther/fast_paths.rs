@@ -55,6 +55,29 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
         self.reply_squares(pos, general, zone)
     }
+
+    /// The opponent O's pieces whose slides a quiet move of the side to move S may not adjust:
+    /// O's carrier (its move moves the jewel, which every acquiring jump reads), and O's
+    /// pieces on the ray from O's General through the jewel square. Every slide jump of S onto
+    /// the General runs along that ray: an acquiring one jumps the jewel square, a pass starts
+    /// from it. So an O piece off the ray and not on the jewel square, leaving its square for
+    /// another, changes no such jump but by filling a square (which only blocks), and leap
+    /// jumps read only their jumped square (never a square of O, which S does not jump) and
+    /// their landing square, the General's. Its slides that a quiet move of S lets reach
+    /// further then stay legal as the table pins decide.
+    fn reply_unadjusted(&self, pos: &Position<B>, general: Square) -> Bitboard<B> {
+        let Some(jewel) = self.carriers.jewel_square(pos) else {
+            return Bitboard::ALL;
+        };
+        let v = pos.variant();
+        let theirs = pos.colour_bb(pos.side().flip());
+        let mut out = Bitboard::of(jewel);
+        let dir = self.tables.line_dir[general.index() * SQUARE_COUNT + jewel.index()];
+        if dir != NO_LINE {
+            out |= v.back_ray_bb[dir as usize * SQUARE_COUNT + general.index()].to::<B>();
+        }
+        out & theirs
+    }
 }
 
 impl Jumps {

@@ -906,9 +906,14 @@ mod tests {
         let mut checked = 0;
         // A Rook leaving and entering the file behind the jewel: with it on d2, a Knight
         // move from d6 lets it jump the jewel onto the General (PP-5, PP-7).
+        // A Black Rook on d2, behind the jewel from the General, that may not leave the file
+        // (the Rook on d1 would jump the jewel onto the General): the White Rook's move off
+        // b2 lets it reach a2, which the reply adjustment may not count
+        // (`FastPathsAt::reply_unadjusted`).
         let crafted = [
             "3g3/3n3/7/3*3/7/3R3/G6 w - - 0 1",
             "3g3/3n3/7/3*3/7/R6/G6 w - - 0 1",
+            "3g3/7/7/3*3/7/1R1r3/3R2G w - - 0 1",
         ];
         let played = random_positions(30, 80).into_iter().step_by(3);
         let crafted = crafted.map(|fen| parse_position(rules[0], fen).expect("a position"));
