@@ -203,7 +203,7 @@ impl<B: Width> Position<B> {
         let promotions = &v.promotion_kinds[k];
         let is_pawn = v.spec.pieces[k].pawn;
         let slot = Variant::slot(k as u8, us, from);
-        let sm = &v.slot_moves[slot];
+        let sm = v.slot_moves_at(slot);
         let mut plain = if leaps {
             (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets)
         } else {
