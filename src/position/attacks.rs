@@ -2,7 +2,7 @@
 
 use super::Position;
 use super::moves::Piece;
-use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::geometry::{Bitboard, Square};
 use crate::variant::{Colour, Variant, Width};
 
 impl<B: Width> Position<B> {
@@ -73,7 +73,7 @@ impl<B: Width> Position<B> {
         let mut found = Bitboard::NONE;
         // The pieces standing where some kind could leap onto `sq` (usually none or one), each
         // asked whether its own kind does.
-        let candidates = v.any_leap_attackers[by.index() * SQUARE_COUNT + sq.index()].to() & theirs;
+        let candidates = v.any_leap_attackers_of::<B>(by, sq) & theirs;
         for s in candidates {
             let kind = Piece::kind_of(self.board[s.index()]);
             if v.leap_attackers[Variant::slot(kind, by, sq)].has(s) {
@@ -87,10 +87,7 @@ impl<B: Width> Position<B> {
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
-            if !v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()]
-                .to()
-                .intersects(sliders)
-            {
+            if !v.back_ray::<B>(dir, sq).intersects(sliders) {
                 continue;
             }
             if let Some(s) = v.nearest_back(dir, sq, blockers)

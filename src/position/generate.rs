@@ -173,7 +173,7 @@ impl<B: Width> Position<B> {
         sink: &mut S,
         not_in_check: bool,
     ) {
-        if self.castling != 0 {
+        if self.castling != 0 && self.castling_open() {
             self.castling_moves(sink, not_in_check);
         }
         let Some(special) = self.special_moves() else {
@@ -203,7 +203,7 @@ impl<B: Width> Position<B> {
         let promotions = &v.promotion_kinds[k];
         let is_pawn = v.spec.pieces[k].pawn;
         let slot = Variant::slot(k as u8, us, from);
-        let sm = &v.slot_moves[slot];
+        let sm = v.slot_moves_at(slot);
         let mut plain = if leaps {
             (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets)
         } else {
@@ -332,6 +332,19 @@ impl<B: Width> Position<B> {
             m.flags = flag;
             add_promoting(sink, self, m, promotions, last_rank);
         }
+    }
+
+    /// Whether the side to move holds a castling right whose squares between King and Rook
+    /// are empty: in most positions with a right, a piece still stands there, and this test
+    /// alone is made.
+    #[inline(always)]
+    fn castling_open(&self) -> bool {
+        let us = self.side.index();
+        let rights = self.castling >> (us * 2);
+        let blockers = self.occupied() | self.neutral;
+        let empty = &self.rules.castle_empty[us];
+        (rights & 1 != 0 && !blockers.intersects(empty[0].to()))
+            || (rights & 2 != 0 && !blockers.intersects(empty[1].to()))
     }
 
     fn castling_moves<S: MoveSink<B>>(&self, sink: &mut S, not_in_check: bool) {

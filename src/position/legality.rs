@@ -5,8 +5,8 @@
 use super::Position;
 use super::generate::{GenContext, MoveSink, moves_onto};
 use super::moves::{Move, NO_SQUARE, flags};
-use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
-use crate::variant::{CastleSpec, FastPathsAt, LeapSet, Variant, Width};
+use crate::geometry::{Bitboard, Square};
+use crate::variant::{CastleSpec, FastPathsAt, LeapSet, MAX_KINDS, Variant, Width};
 
 /// Most pins [`Position::legality`] records; with more, every move is made and tested. Four
 /// keep [`Legality`] at 128 bytes, which is copied without a call to `memcpy`.
@@ -69,8 +69,7 @@ impl<B: Width> Legality<B> {
         let mut mask = Bitboard::<B>::ALL;
         for &(pinned, dir, by) in &self.pins[..self.pin_count as usize] {
             if pinned == from {
-                let at = |sq: Square| dir as usize * SQUARE_COUNT + sq.index();
-                mask &= (v.back_ray_bb[at(self.king)] & !v.back_ray_bb[at(by)]).to::<B>();
+                mask &= v.back_ray::<B>(dir, self.king) & !v.back_ray::<B>(dir, by);
             }
         }
         mask
@@ -132,7 +131,8 @@ impl<B: Width> Position<B> {
             let pieces = self.by_kind[k] & theirs;
             // Without a branch: which slider kinds are on the board varies from node to node.
             let present = u16::from(!pieces.is_empty());
-            dirs |= v.capture_dirs[k * 2 + them.index()] & present.wrapping_neg();
+            dirs |=
+                v.capture_dirs[(k * 2 + them.index()) % (2 * MAX_KINDS)] & present.wrapping_neg();
             sliders |= pieces;
         }
         legality.king = king;
@@ -169,7 +169,7 @@ impl<B: Width> Position<B> {
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
-            let back = v.back_ray_bb[dir as usize * SQUARE_COUNT + king.index()].to::<B>();
+            let back = v.back_ray::<B>(dir, king);
             if !back.intersects(sliders) {
                 continue;
             }
@@ -181,8 +181,7 @@ impl<B: Width> Position<B> {
                     if legality.check_mask != Bitboard::ALL {
                         return false;
                     }
-                    legality.check_mask =
-                        back & !v.back_ray_bb[dir as usize * SQUARE_COUNT + first.index()].to();
+                    legality.check_mask = back & !v.back_ray::<B>(dir, first);
                 }
                 continue;
             }
@@ -373,7 +372,7 @@ impl<B: Width> Position<B> {
             } else if by_piece || kind.has_rides {
                 // Slides piece by piece, and the leaps too when they were not counted as sets.
                 for from in free {
-                    let sm = &v.slot_moves[Variant::slot(k as u8, self.side, from)];
+                    let sm = v.slot_moves_at(Variant::slot(k as u8, self.side, from));
                     if sm.irregular {
                         self.piece_moves(&mut counter, &ctx, k, from, by_piece);
                         continue;

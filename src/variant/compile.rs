@@ -6,7 +6,7 @@ use super::hooks::VariantHooks;
 use super::lines::{LINE_KINDS, LINE_SQUARES, LineMasks, line_kind};
 use super::tables::{
     KindCounting, LeapSet, MAX_DIRECTIONS, MAX_LEAP_PATH, Ride, SlotMoves, SpecError, SpecialLeap,
-    Variant, line_plan,
+    Variant, line_plan, padded,
 };
 use super::vocabulary::Colour;
 use crate::geometry::{Bitboard, Geometry, SQUARE_COUNT, STRIDE, Square, index_delta};
@@ -43,16 +43,16 @@ impl Variant {
         let uneven_leap_kinds = uneven_leap_kinds(&spec, &placed);
         let mut variant = Variant {
             geometry,
-            slot_moves,
+            slot_moves: padded(&slot_moves),
             special_leaps: placed.special_leaps,
             ranged_rides,
             ride_capture_range: placed.ride_capture_range,
             leap_attackers: placed.leap_attackers,
             directions: placed.directions,
             ray_bb: lines.ray_bb,
-            back_ray_bb: lines.back_ray_bb,
-            all_back_rays: lines.all_back_rays,
-            back_dirs: lines.back_dirs,
+            back_ray_bb: padded(&lines.back_ray_bb),
+            all_back_rays: padded(&lines.all_back_rays),
+            back_dirs: padded(&lines.back_dirs),
             step_length: lines.step_length,
             descending_dirs: lines.descending_dirs,
             line_dirs: lines.line_dirs,
@@ -68,8 +68,8 @@ impl Variant {
             uncapturable_kinds: kinds.uncapturable_kinds,
             pawn_kinds: kinds.pawn_kinds,
             uneven_leap_kinds,
-            any_leap_attackers: kinds.any_leap_attackers,
-            capture_dirs: kinds.capture_dirs,
+            any_leap_attackers: padded(&kinds.any_leap_attackers),
+            capture_dirs: *padded(&kinds.capture_dirs),
             slider_kinds: kinds.slider_kinds,
             leaper_kinds: kinds.leaper_kinds,
             placeable_kinds: kinds.placeable_kinds,

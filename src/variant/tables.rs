@@ -10,6 +10,39 @@ use crate::piece::{Atom, BetzaError};
 /// Most slide directions any variant uses.
 pub const MAX_DIRECTIONS: usize = 16;
 
+/// Room for every (kind, colour, square) slot of [`Variant::slot_moves`]: a power of two, so
+/// that an index masked by it needs no bounds check ([`Variant::slot_moves_at`]).
+pub const SLOTS: usize = 4096;
+/// Room for every (direction, square) of [`Variant::back_ray_bb`], a power of two likewise.
+pub const DIR_SQUARES: usize = 2048;
+/// Room for every (colour, square) of [`Variant::any_leap_attackers`], a power of two likewise.
+pub const COLOUR_SQUARES: usize = 256;
+const _: () = assert!(
+    2 * MAX_KINDS * SQUARE_COUNT <= SLOTS
+        && MAX_DIRECTIONS * SQUARE_COUNT <= DIR_SQUARES
+        && 2 * SQUARE_COUNT <= COLOUR_SQUARES
+        && SQUARE_COUNT <= LINE_SQUARES
+        && SLOTS.is_power_of_two()
+        && DIR_SQUARES.is_power_of_two()
+        && COLOUR_SQUARES.is_power_of_two()
+        && LINE_SQUARES.is_power_of_two()
+);
+
+/// `table` copied into a fixed-size box of `N` entries, the rest default: the hot lookups mask
+/// their index by `N` (a power of two) instead of checking it against a length.
+pub(super) fn padded<T: Copy + Default, const N: usize>(table: &[T]) -> Box<[T; N]> {
+    assert!(
+        table.len() <= N,
+        "table of {} entries over {N}",
+        table.len()
+    );
+    let mut out = vec![T::default(); N];
+    out[..table.len()].copy_from_slice(table);
+    out.into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("length {N}"))
+}
+
 /// Most squares a special leap's path may have for [`LeapSet`].
 pub const MAX_LEAP_PATH: usize = 3;
 
@@ -26,7 +59,8 @@ pub struct Variant {
 
     // ----- movement, per (kind, colour, square) -----
     /// Leap targets and unlimited slides, packed for the generator's inner loop.
-    pub slot_moves: Vec<SlotMoves>,
+    /// Padded to [`SLOTS`] entries (see [`Variant::slot_moves_at`]).
+    pub slot_moves: Box<[SlotMoves; SLOTS]>,
     /// Lame or initial leaps.
     pub special_leaps: Vec<Vec<SpecialLeap>>,
     /// Slides of limited range (unlimited ones are in [`Variant::slot_moves`]).
@@ -42,12 +76,15 @@ pub struct Variant {
     /// Per (direction, square): the forward ray as a set.
     pub ray_bb: Vec<Bitboard>,
     /// Per (direction, square): the backward ray as a set.
-    pub back_ray_bb: Vec<Bitboard>,
+    /// Padded to [`DIR_SQUARES`] entries (see [`Variant::back_ray`]).
+    pub back_ray_bb: Box<[Bitboard; DIR_SQUARES]>,
     /// Per square: every backward ray from it, as one set.
-    pub all_back_rays: Vec<Bitboard>,
+    /// Padded to [`LINE_SQUARES`] entries.
+    pub all_back_rays: Box<[Bitboard; LINE_SQUARES]>,
     /// Per square: the directions (bits) whose backward ray from it is not empty, so walks
     /// toward a possible slider skip the board's edges at once.
-    pub back_dirs: Vec<u16>,
+    /// Padded to [`LINE_SQUARES`] entries.
+    pub back_dirs: Box<[u16; LINE_SQUARES]>,
     /// Per direction: the step length (Chebyshev) of one step.
     pub step_length: Vec<u8>,
     /// The directions (bits) along whose forward rays square indices fall (and so grow along
@@ -82,9 +119,11 @@ pub struct Variant {
     pub uneven_leap_kinds: [u16; 2],
     /// Per (colour, square): every square from which some piece of that colour could capture
     /// on it by a plain leap, whatever its kind.
-    pub any_leap_attackers: Vec<Bitboard>,
+    /// Padded to [`COLOUR_SQUARES`] entries.
+    pub any_leap_attackers: Box<[Bitboard; COLOUR_SQUARES]>,
     /// Per (kind, colour): the directions (bits) of every capturing slide from any square.
-    pub capture_dirs: Vec<u16>,
+    /// Padded to `2 * MAX_KINDS` entries.
+    pub capture_dirs: [u16; 2 * MAX_KINDS],
     /// Per colour: the kinds with some capturing slide (`capture_dirs` not empty), as bits.
     pub slider_kinds: [u16; 2],
     /// Per colour: the kinds that capture by a plain leap from some square (`leap_attackers`
@@ -372,6 +411,30 @@ impl Variant {
         (kind as usize * 2 + colour.index()) * SQUARE_COUNT + sq.index()
     }
 
+    /// `slot_moves[slot]` for a slot of [`Variant::slot`]: masked, not bounds-checked (a slot
+    /// is below `2 * MAX_KINDS * SQUARE_COUNT`, so below [`SLOTS`], and the mask keeps it).
+    #[inline(always)]
+    pub fn slot_moves_at(&self, slot: usize) -> &SlotMoves {
+        debug_assert!(slot < 2 * MAX_KINDS * SQUARE_COUNT);
+        &self.slot_moves[slot % SLOTS]
+    }
+
+    /// The backward ray of `dir` from `sq` (`back_ray_bb`, masked like
+    /// [`Variant::slot_moves_at`]).
+    #[inline(always)]
+    pub fn back_ray<B: Bits>(&self, dir: u8, sq: Square) -> Bitboard<B> {
+        debug_assert!((dir as usize) < MAX_DIRECTIONS && sq.index() < SQUARE_COUNT);
+        self.back_ray_bb[(dir as usize * SQUARE_COUNT + sq.index()) % DIR_SQUARES].to()
+    }
+
+    /// The squares of `colour`'s pieces that could capture on `sq` by a plain leap, whatever
+    /// their kind (`any_leap_attackers`, masked).
+    #[inline(always)]
+    pub fn any_leap_attackers_of<B: Bits>(&self, colour: super::Colour, sq: Square) -> Bitboard<B> {
+        debug_assert!(sq.index() < SQUARE_COUNT);
+        self.any_leap_attackers[(colour.index() * SQUARE_COUNT + sq.index()) % COLOUR_SQUARES].to()
+    }
+
     /// The leaf counter's view of kind `k` of the side with index `colour` (see
     /// [`Variant::counting`]) and its leap sets.
     #[inline(always)]
@@ -500,7 +563,7 @@ impl Variant {
             (lines, rest),
             sq,
             blockers,
-            &self.back_ray_bb,
+            &self.back_ray_bb[..],
             self.descending_dirs,
         )
     }
@@ -538,8 +601,11 @@ impl Variant {
     /// when no line through `sq` holds one, else those whose backward ray is not empty.
     #[inline(always)]
     pub fn dirs_toward<B: Bits>(&self, sq: Square, dirs: u16, sliders: Bitboard<B>) -> u16 {
-        if self.all_back_rays[sq.index()].to::<B>().intersects(sliders) {
-            dirs & self.back_dirs[sq.index()]
+        if self.all_back_rays[sq.index() % LINE_SQUARES]
+            .to::<B>()
+            .intersects(sliders)
+        {
+            dirs & self.back_dirs[sq.index() % LINE_SQUARES]
         } else {
             0
         }
@@ -553,7 +619,7 @@ impl Variant {
         sq: Square,
         blockers: Bitboard<B>,
     ) -> Option<Square> {
-        let hits = self.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].to::<B>() & blockers;
+        let hits = self.back_ray::<B>(dir, sq) & blockers;
         if hits.is_empty() {
             return None;
         }
@@ -680,7 +746,7 @@ mod tests {
                 }
                 for colour in super::super::Colour::BOTH {
                     for k in 0..v.spec.pieces.len() {
-                        let sm = &v.slot_moves[Variant::slot(k as u8, colour, sq)];
+                        let sm = v.slot_moves_at(Variant::slot(k as u8, colour, sq));
                         let want = walked(v, sm.slides(), sq, blockers, 1).to::<B>();
                         assert_eq!(v.slot_slides(sm, sq, narrow), want);
                         let both = walked(v, sm.slide_both, sq, blockers, 1).to::<B>();
