@@ -236,7 +236,9 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   its piece has no irregular moves and only slides that both stop on empty squares and
 ///   capture (`slide_both`), the piece is not the first on any of S's capturing slide lines
 ///   from O's royal square (so it is pinned neither before the move nor after: a pin needs
-///   that line, which is sensitive), and, with special moves, the fast paths do not name it
+///   that line, which is sensitive; without special moves, when no slider of S is second
+///   behind any such piece, none is pinned before or after and the first pieces are plain
+///   too), and, with special moves, the fast paths do not name it
 ///   ([`FastPathsAt::reply_unadjusted`](crate::variant::FastPathsAt::reply_unadjusted): its
 ///   moves may change the special moves, or a special move of S may capture O's royal once it
 ///   leaves its square). A plain uneven leaper is a piece of a kind whose leaps depend on what
@@ -315,6 +317,10 @@ struct Replies<B: Width> {
     /// sensitive (nothing pins once they leave): kept for the tests.
     #[cfg(test)]
     second_free: Bitboard<B>,
+    /// O's pieces first on S's lines from O's royal that may be adjusted all the same: kept
+    /// for the tests.
+    #[cfg(test)]
+    shields_free: Bitboard<B>,
 }
 
 impl<B: Width> Replies<B> {
@@ -339,6 +345,8 @@ impl<B: Width> Replies<B> {
             leapers_before: None,
             #[cfg(test)]
             second_free: Bitboard::NONE,
+            #[cfg(test)]
+            shields_free: Bitboard::NONE,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -459,7 +467,13 @@ impl<B: Width> Replies<B> {
                     #[cfg(test)]
                     {
                         replies.second_free = second & !held;
+                        replies.shields_free = shields;
                     }
+                    // No slider of S stands second behind a piece of O, nor can one after a
+                    // move reused here (it would arrive on a sensitive or slider-only square,
+                    // or a second piece held above would leave): O's first pieces are pinned
+                    // neither before nor after, and their moves may be adjusted.
+                    shields = Bitboard::NONE;
                     slider_only |= to_second & !to_first & !occupied;
                 } else {
                     sensitive |= to_second;
@@ -814,6 +828,8 @@ mod tests {
         /// Reused or adjusted moves of a piece second on a line from O's royal behind a piece
         /// of O.
         second_free: usize,
+        /// Adjusted moves where a piece of O first on S's lines from its royal is adjusted.
+        shields_free: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -829,6 +845,8 @@ mod tests {
         }
         let mut replies = Replies::new(pos, &legality);
         let second_free = replies.second_free;
+        let shields_free =
+            !(replies.shields_free & (replies.plain_sliders | replies.plain_leapers)).is_empty();
         for m in pos.legal_moves_unchecked() {
             if m.promotion != 0 || m.placement_list().next().is_some() {
                 continue;
@@ -874,6 +892,7 @@ mod tests {
                     to_fen(wide)
                 );
                 checked.adjusted += 1;
+                checked.shields_free += usize::from(shields_free);
                 checked.second_free += usize::from(second_free.has(m.from));
             }
         }
