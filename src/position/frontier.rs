@@ -218,7 +218,9 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   impossible before and after a quiet move of S);
 /// - sensitive are the zone; every square along S's capturing slide directions back from a
 ///   zone square up to the first piece (O's royal lifted), and from O's royal square up to the
-///   second piece (lines of checks and pins); the squares O's slides and rides other than the
+///   second piece (lines of checks and pins; in variants without special moves only past a
+///   first piece of O, and a second piece of S only when a slider of S is second or third on
+///   one of those lines: else it uncovers no pin by leaving); the squares O's slides and rides other than the
 ///   plain slides below reach, their first piece included; every leap target and path of O's
 ///   kinds whose leaps depend on what stands there (pawns), but those of the plain uneven
 ///   leapers below; the squares that must be empty of O's castlings that no piece of O blocks;
@@ -234,7 +236,9 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   its piece has no irregular moves and only slides that both stop on empty squares and
 ///   capture (`slide_both`), the piece is not the first on any of S's capturing slide lines
 ///   from O's royal square (so it is pinned neither before the move nor after: a pin needs
-///   that line, which is sensitive), and, with special moves, the fast paths do not name it
+///   that line, which is sensitive; without special moves, when no slider of S is second
+///   behind any such piece, none is pinned before or after and the first pieces are plain
+///   too), and, with special moves, the fast paths do not name it
 ///   ([`FastPathsAt::reply_unadjusted`](crate::variant::FastPathsAt::reply_unadjusted): its
 ///   moves may change the special moves, or a special move of S may capture O's royal once it
 ///   leaves its square). A plain uneven leaper is a piece of a kind whose leaps depend on what
@@ -309,6 +313,14 @@ struct Replies<B: Width> {
     /// generation context, and per square the number of moves of the plain uneven leaper there
     /// (`u16::MAX` until counted).
     leapers_before: Option<Box<LeapersBefore<B>>>,
+    /// S's pieces second on a line from O's royal behind a piece of O that are not
+    /// sensitive (nothing pins once they leave): kept for the tests.
+    #[cfg(test)]
+    second_free: Bitboard<B>,
+    /// O's pieces first on S's lines from O's royal that may be adjusted all the same: kept
+    /// for the tests.
+    #[cfg(test)]
+    shields_free: Bitboard<B>,
 }
 
 impl<B: Width> Replies<B> {
@@ -331,6 +343,10 @@ impl<B: Width> Replies<B> {
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
             leapers_before: None,
+            #[cfg(test)]
+            second_free: Bitboard::NONE,
+            #[cfg(test)]
+            shields_free: Bitboard::NONE,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -428,15 +444,43 @@ impl<B: Width> Replies<B> {
             }
             let to_first = v.planned_back_slides(plan, king, occupied);
             let first = to_first & occupied;
-            let to_second = v.planned_back_slides(plan, king, occupied & !first);
-            let second = to_second & occupied & !first;
-            if relax && !second.intersects(s_sliders) {
-                sensitive |= to_first | second;
-                slider_only |= to_second & !to_first & !occupied;
-            } else {
-                sensitive |= to_second;
-            }
             shields = first & theirs;
+            if relax {
+                // Only a line whose first piece is O's may pin: the lines whose first piece is
+                // S's are walked no further (a piece of S arriving behind it, or leaving,
+                // changes no check or pin while it stands there).
+                let to_second = v.planned_back_slides(plan, king, occupied & !shields);
+                let second = to_second & occupied & !first;
+                if !second.intersects(s_sliders) {
+                    // A piece of S second on such a line, leaving it, uncovers the third,
+                    // which pins only when it is a slider of S.
+                    let third =
+                        v.planned_back_slides(plan, king, occupied & !shields & !(second & ours))
+                            & occupied
+                            & !first
+                            & !second;
+                    let held = match third.intersects(s_sliders) {
+                        true => second,
+                        false => second & !ours,
+                    };
+                    sensitive |= to_first | held;
+                    #[cfg(test)]
+                    {
+                        replies.second_free = second & !held;
+                        replies.shields_free = shields;
+                    }
+                    // No slider of S stands second behind a piece of O, nor can one after a
+                    // move reused here (it would arrive on a sensitive or slider-only square,
+                    // or a second piece held above would leave): O's first pieces are pinned
+                    // neither before nor after, and their moves may be adjusted.
+                    shields = Bitboard::NONE;
+                    slider_only |= to_second & !to_first & !occupied;
+                } else {
+                    sensitive |= to_second;
+                }
+            } else {
+                sensitive |= v.planned_back_slides(plan, king, occupied & !first);
+            }
         }
         // Where O's moves depend on what stands on a square.
         let mut adjusted = Bitboard::NONE;
@@ -781,6 +825,11 @@ mod tests {
         reused: usize,
         adjusted: usize,
         adjusted_double_steps: usize,
+        /// Reused or adjusted moves of a piece second on a line from O's royal behind a piece
+        /// of O.
+        second_free: usize,
+        /// Adjusted moves where a piece of O first on S's lines from its royal is adjusted.
+        shields_free: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -795,6 +844,9 @@ mod tests {
             return;
         }
         let mut replies = Replies::new(pos, &legality);
+        let second_free = replies.second_free;
+        let shields_free =
+            !(replies.shields_free & (replies.plain_sliders | replies.plain_leapers)).is_empty();
         for m in pos.legal_moves_unchecked() {
             if m.promotion != 0 || m.placement_list().next().is_some() {
                 continue;
@@ -815,6 +867,7 @@ mod tests {
                         true => checked.reused += 1,
                         false => checked.adjusted_double_steps += 1,
                     }
+                    checked.second_free += usize::from(second_free.has(m.from));
                 }
                 continue;
             }
@@ -827,6 +880,7 @@ mod tests {
                 let n = replies.after_each(pos, std::iter::once(m));
                 assert_eq!(n, counted, "reused {:?} {}: {m:?}", pos.rules, to_fen(wide));
                 checked.reused += 1;
+                checked.second_free += usize::from(second_free.has(m.from));
             }
             if adjusted.has(m.to) {
                 let n = replies.after_adjusted(pos, m);
@@ -838,6 +892,8 @@ mod tests {
                     to_fen(wide)
                 );
                 checked.adjusted += 1;
+                checked.shields_free += usize::from(shields_free);
+                checked.second_free += usize::from(second_free.has(m.from));
             }
         }
     }
@@ -894,5 +950,10 @@ mod tests {
         }
         let double_steps: usize = by_variant.values().map(|c| c.adjusted_double_steps).sum();
         assert!(double_steps > 100, "{double_steps} adjusted double steps");
+        let second_free: usize = by_variant.values().map(|c| c.second_free).sum();
+        assert!(
+            second_free > 100,
+            "{second_free} moves of free second pieces"
+        );
     }
 }
