@@ -2,8 +2,8 @@
 //! most moves, and count the jewel jumps at perft leaves, without making them. Apart from the
 //! rules (the jumps themselves are in the parent module): none of this changes what is legal.
 
-use super::{Jumps, NO_LINE, landing_squares};
-use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use super::{Jumps, NO_LINE, colour_square, landing_squares};
+use crate::geometry::{Bitboard, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
 use crate::variant::{Colour, FastPathsAt, Variant, Width};
 use std::sync::Arc;
@@ -72,9 +72,9 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
         let v = pos.variant();
         let theirs = pos.colour_bb(pos.side().flip());
         let mut out = Bitboard::of(jewel);
-        let dir = self.tables.line_dir[general.index() * SQUARE_COUNT + jewel.index()];
+        let dir = self.tables.line_dir(general, jewel);
         if dir != NO_LINE {
-            out |= v.back_ray_bb[dir as usize * SQUARE_COUNT + general.index()].to::<B>();
+            out |= v.back_ray::<B>(dir, general);
         }
         out & theirs
     }
@@ -137,8 +137,7 @@ impl Jumps {
         let carrier = pos.piece_at(jewel);
         let they_carry = theirs.has(jewel);
         let we_carry = ours.has(jewel);
-        let back =
-            |dir: u8, sq: Square| v.back_ray_bb[dir as usize * SQUARE_COUNT + sq.index()].to::<B>();
+        let back = |dir: u8, sq: Square| v.back_ray::<B>(dir, sq);
         // Squares of the back ray of `dir` from `sq` up to its first blocker.
         let behind = |dir: u8, sq: Square| match v.nearest_back(dir, sq, blockers) {
             Some(first) => back(dir, sq) & !back(dir, first),
@@ -163,7 +162,7 @@ impl Jumps {
             }
             // Leaps that land only quietly or only capturing: an acquiring one mirrors its
             // mover about the jewel square.
-            let [from, pass_to] = t.uneven[them.index() * SQUARE_COUNT + jewel.index()][i];
+            let [from, pass_to] = t.uneven[colour_square(them, jewel)][i];
             for from in movers & from.to() {
                 out.set(Square(2 * jewel.0 - from.0));
             }
@@ -205,9 +204,7 @@ impl Jumps {
                     *pieces |= (pos.kind_bb(plain) | pos.kind_bb(carrier_kind)) & ours;
                 }
             }
-            let overs_onto = |onto: Square| {
-                t.capture_overs[us.index() * SQUARE_COUNT + onto.index()][i].to::<B>()
-            };
+            let overs_onto = |onto: Square| t.capture_overs[colour_square(us, onto)][i].to::<B>();
             overs |= overs_onto(general);
             for z in steps {
                 let overs = overs_onto(z);
@@ -269,7 +266,7 @@ impl Jumps {
         }
         let lifted = blockers & !Bitboard::of(general);
         for z in steps {
-            let dir = t.line_dir[z.index() * SQUARE_COUNT + jewel.index()];
+            let dir = t.line_dir(z, jewel);
             if dir == NO_LINE || slide_dirs >> dir & 1 == 0 {
                 continue;
             }
@@ -317,7 +314,7 @@ impl Jumps {
     /// piece next behind it (taking the jewel empties its square, which may open that line).
     fn jewel_shields<B: Width>(&self, pos: &Position<B>, general: Square, jewel: Square) -> bool {
         let v = pos.variant();
-        let dir = self.tables.line_dir[general.index() * SQUARE_COUNT + jewel.index()];
+        let dir = self.tables.line_dir(general, jewel);
         if dir == NO_LINE {
             return false;
         }
@@ -469,12 +466,12 @@ impl Jumps {
         let dirs = if theirs.has(jewel) {
             0..v.directions.len() as u8
         } else {
-            match t.line_dir[general.index() * SQUARE_COUNT + jewel.index()] {
+            match t.line_dir(general, jewel) {
                 NO_LINE => return carrier_only(),
                 // Then every enemy piece is plain, and the third blocker must be a plain slider
                 // behind the jewel square: usually there is none.
-                dir if !v.back_ray_bb[dir as usize * SQUARE_COUNT + jewel.index()]
-                    .to()
+                dir if !v
+                    .back_ray::<B>(dir, jewel)
                     .intersects(theirs & (pos.kind_bb(self.rook) | pos.kind_bb(self.bishop))) =>
                 {
                     return carrier_only();

@@ -23,6 +23,7 @@ use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::piece::Atom;
 use crate::position::{Move, Piece, Position, add_promoting};
 use crate::variant::hooks::RuleViolation;
+use crate::variant::tables::COLOUR_SQUARES;
 use crate::variant::{
     Colour, HandKind, MAX_KINDS, MoveKind, MoveRuling, OptionSpec, Outcome, PieceSpec, RuleHooksAt,
     SpecError, SpecialMovesAt, Variant, VariantHooks, VariantSpec, Width,
@@ -143,7 +144,7 @@ impl Jumps {
             bishop: v.kind("B")?,
             knight: v.kind("N")?,
             slides,
-            tables: JumpTables::default(),
+            tables: JumpTables::empty(),
         };
         jumps.tables = JumpTables::build(v, &jumps);
         Ok(jumps)
@@ -211,7 +212,7 @@ impl Jumps {
         };
         let t = &self.tables;
         let ours = pos.colour_bb(by);
-        let at = by.index() * SQUARE_COUNT + jewel.index();
+        let at = colour_square(by, jewel);
         // First which plain kinds stand where they could acquire (usually none), in a tight loop.
         let any_from = &t.any_source[at];
         let mut acquiring = 0u8;
@@ -249,7 +250,7 @@ impl Jumps {
             for ride in self.slides(plain, by) {
                 let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
                 if !v.ray_bb[ray].to().intersects(wanted)
-                    || !v.back_ray_bb[ray].to().intersects(movers)
+                    || !v.back_ray::<B>(ride.dir, jewel).intersects(movers)
                 {
                     continue;
                 }
@@ -389,15 +390,60 @@ fn landing_squares<B: Width>(
 /// mirrors the landing square about the one jumped); and per (colour, jewel square) and pair,
 /// for the atoms that land only quietly or only capturing (a Pawn's): the squares an acquiring
 /// leap of them starts from, and the squares a pass by them lands on.
-#[derive(Default)]
 struct JumpTables {
-    sources: Vec<[[Bitboard; 3]; PLAIN_LETTERS.len()]>,
-    any_source: Vec<[Bitboard; PLAIN_LETTERS.len()]>,
-    capture_overs: Vec<[Bitboard; PLAIN_LETTERS.len()]>,
-    uneven: Vec<[[Bitboard; 2]; PLAIN_LETTERS.len()]>,
-    line_dir: Vec<u8>,
+    sources: Box<[[[Bitboard; 3]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
+    any_source: Box<[[Bitboard; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
+    capture_overs: Box<[[Bitboard; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
+    uneven: Box<[[[Bitboard; 2]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
+    line_dir: Box<[u8; SQUARE_PAIRS]>,
     orthogonal_lines: Vec<Bitboard>,
     diagonal_lines: Vec<Bitboard>,
+}
+
+/// Room for every (General, jewel) square pair of [`JumpTables::line_dir`], a power of two
+/// like the per (colour, square) tables' [`COLOUR_SQUARES`]: the hot lookups mask their index
+/// instead of checking it against a length.
+const SQUARE_PAIRS: usize = 8192;
+const _: () = assert!(
+    SQUARE_COUNT * SQUARE_COUNT <= SQUARE_PAIRS
+        && SQUARE_PAIRS.is_power_of_two()
+        && 2 * SQUARE_COUNT <= COLOUR_SQUARES
+        && COLOUR_SQUARES.is_power_of_two()
+);
+
+/// `N` copies of `x` in a fixed-size box.
+fn boxed<T: Clone, const N: usize>(x: T) -> Box<[T; N]> {
+    vec![x; N]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("length {N}"))
+}
+
+/// The index of (colour, square) in the per (colour, square) tables, masked.
+#[inline(always)]
+fn colour_square(by: Colour, sq: Square) -> usize {
+    (by.index() * SQUARE_COUNT + sq.index()) % COLOUR_SQUARES
+}
+
+impl JumpTables {
+    /// The direction whose back ray from `general` holds `jewel`, or [`NO_LINE`].
+    #[inline(always)]
+    fn line_dir(&self, general: Square, jewel: Square) -> u8 {
+        self.line_dir[(general.index() * SQUARE_COUNT + jewel.index()) % SQUARE_PAIRS]
+    }
+
+    /// The empty tables, filled by [`JumpTables::build`].
+    fn empty() -> JumpTables {
+        JumpTables {
+            sources: boxed([[Bitboard::EMPTY; 3]; PLAIN_LETTERS.len()]),
+            any_source: boxed([Bitboard::EMPTY; PLAIN_LETTERS.len()]),
+            capture_overs: boxed([Bitboard::EMPTY; PLAIN_LETTERS.len()]),
+            uneven: boxed([[Bitboard::EMPTY; 2]; PLAIN_LETTERS.len()]),
+            line_dir: boxed(NO_LINE),
+            orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+            diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+        }
+    }
 }
 
 const NO_LINE: u8 = u8::MAX;
@@ -406,15 +452,7 @@ impl JumpTables {
     /// The tables of the variant `v` (the board and pieces of Pink Panther do not depend on
     /// its options), for the kinds and slides of `jumps`.
     fn build(v: &Variant, jumps: &Jumps) -> JumpTables {
-        let mut t = JumpTables {
-            sources: vec![[[Bitboard::EMPTY; 3]; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
-            any_source: vec![[Bitboard::EMPTY; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
-            capture_overs: vec![[Bitboard::EMPTY; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
-            uneven: vec![[[Bitboard::EMPTY; 2]; PLAIN_LETTERS.len()]; 2 * SQUARE_COUNT],
-            line_dir: vec![NO_LINE; SQUARE_COUNT * SQUARE_COUNT],
-            orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
-            diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
-        };
+        let mut t = JumpTables::empty();
         let g = &v.geometry;
         for (dir, &(dx, dy)) in v.directions.iter().enumerate() {
             for sq in g.squares() {
@@ -482,7 +520,7 @@ impl JumpTables {
                 }
             }
         }
-        for (any, sources) in t.any_source.iter_mut().zip(&t.sources) {
+        for (any, sources) in t.any_source.iter_mut().zip(t.sources.iter()) {
             for (a, [quiet_from, capture_from, slide_from]) in any.iter_mut().zip(sources) {
                 *a = *quiet_from | *capture_from | *slide_from;
             }
