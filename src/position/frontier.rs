@@ -78,6 +78,17 @@ struct LeapersBefore<B: Width> {
     moves: [u16; SQUARE_COUNT],
 }
 
+/// The squares whose contents a plain uneven leaper on `slot` reads: its leap targets, and the
+/// paths and targets of its special leaps (double steps).
+#[inline(always)]
+fn leaper_reads<B: Width>(v: &Variant, slot: usize) -> Bitboard<B> {
+    let mut read = v.slot_moves_at(slot).leap_quiet | v.slot_moves_at(slot).leap_capture;
+    for leap in &v.special_leaps[slot] {
+        read |= leap.path | Bitboard::of(leap.to);
+    }
+    read.to::<B>()
+}
+
 /// A move generator's sink counting every move it is given (the pseudo-legal moves of one
 /// piece, in [`Replies::leap_adjustment`]).
 struct CountAll(u64);
@@ -525,11 +536,7 @@ impl<B: Width> Replies<B> {
                     && !king_bb.has(from)
                     && !shields.has(from);
                 if plain_leaper {
-                    let mut read = (sm.leap_quiet | sm.leap_capture).to::<B>();
-                    for leap in &v.special_leaps[slot] {
-                        read |= leap.path.to::<B>() | Bitboard::of(leap.to);
-                    }
-                    leap_adjusted |= read;
+                    leap_adjusted |= leaper_reads(v, slot);
                     plain_leapers.set(from);
                     continue;
                 }
@@ -724,12 +731,7 @@ impl<B: Width> Replies<B> {
         for from in self.plain_leapers {
             let k = super::moves::Piece::kind_of(pos.board[from.index()]);
             let slot = Variant::slot(k, them, from);
-            let sm = &v.slot_moves[slot];
-            let mut read = (sm.leap_quiet | sm.leap_capture).to::<B>();
-            for leap in &v.special_leaps[slot] {
-                read |= leap.path.to::<B>() | Bitboard::of(leap.to);
-            }
-            if !read.intersects(touched) {
+            if !leaper_reads(v, slot).intersects(touched) {
                 continue;
             }
             let mut gained = CountAll(0);
