@@ -403,6 +403,9 @@ impl<B: Width> Replies<B> {
         // Special moves: only where their fast paths name the squares they read, and the
         // opponent's pieces whose moves they keep from being adjusted.
         let mut unadjusted = Bitboard::NONE;
+        // The lines are followed only as far as table pieces need (below) without special
+        // moves, or where the fast paths name every square the special moves make matter.
+        let mut relax = v.fast_legality;
         if !v.fast_legality {
             let Some(paths) = pos.fast_paths() else {
                 return replies;
@@ -412,6 +415,7 @@ impl<B: Width> Replies<B> {
                     sensitive |= extra;
                     replies.sensitive_kinds = kinds;
                     replies.kind_sensitive = squares;
+                    relax = true;
                 }
                 None => return replies,
             }
@@ -438,7 +442,6 @@ impl<B: Width> Replies<B> {
         // piece is none of S's sliders (no attack, check or pin to block there, so only an
         // arriving slider could make one).
         let mut slider_only = Bitboard::NONE;
-        let relax = v.fast_legality;
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             let plan = v.line_plan(dirs, u16::MAX);
@@ -889,9 +892,11 @@ mod tests {
                 assert_eq!(
                     n,
                     counted,
-                    "adjusted {:?} {}: {m:?}",
+                    "adjusted {:?} {}: {m:?} {} narrowed={}",
                     pos.rules,
-                    to_fen(wide)
+                    to_fen(wide),
+                    crate::notation::moves::move_text(wide, &m),
+                    std::mem::size_of::<B>() == 8
                 );
                 checked.adjusted += 1;
                 checked.shields_free += usize::from(shields_free);
@@ -957,5 +962,37 @@ mod tests {
             second_free > 100,
             "{second_free} moves of free second pieces"
         );
+    }
+
+    /// Many more random games of one variant than the test above (run by hand:
+    /// `STRESS_VARIANT=pink-panther cargo test --release --lib stress_replies -- --ignored`).
+    #[test]
+    #[ignore]
+    fn stress_replies() {
+        let id = std::env::var("STRESS_VARIANT").unwrap_or_else(|_| "pink-panther".into());
+        let games: usize = std::env::var("STRESS_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+        let mut state: u64 = std::env::var("STRESS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x9e37_79b9_7f4a_7c15);
+        let variant = variants::all().into_iter().find(|v| v.spec.id == id).expect("variant");
+        let mut checked = Checked::default();
+        for mut rules in Rules::every_combination(variant) {
+            for game_end in ["rules", "movegen"] {
+                rules.set("game-end", game_end).expect("game-end");
+                let start = parse_position(rules, &rules.start_fen()).expect("start");
+                for _ in 0..games {
+                    let mut pos = start;
+                    for _ in 0..120 {
+                        check_replies(&pos, &pos, &mut checked);
+                        if variant.narrow {
+                            check_replies(&pos.narrowed(), &pos, &mut checked);
+                        }
+                        match pos.play_random(&mut state) {
+                            Some(next) => pos = next,
+                            None => break,
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("{id}: reused {} adjusted {} second_free {} shields_free {}", checked.reused, checked.adjusted, checked.second_free, checked.shields_free);
     }
 }

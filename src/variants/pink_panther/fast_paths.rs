@@ -264,6 +264,15 @@ impl Jumps {
                 }
             };
         }
+        // O's acquiring jumps empty the unclaimed jewel's square: when it is the first blocker
+        // on a line from the General, the piece next behind it decides whether they uncover a
+        // table attack (`Jumps::jewel_shields`), so the squares up to that piece count.
+        if pos.neutral().has(jewel) {
+            let dir = t.line_dir(general, jewel);
+            if dir != NO_LINE && v.nearest_back(dir, general, blockers) == Some(jewel) {
+                out |= behind(dir, jewel);
+            }
+        }
         let lifted = blockers & !Bitboard::of(general);
         for z in steps {
             let dir = t.line_dir(z, jewel);
