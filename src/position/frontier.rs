@@ -229,27 +229,29 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   impossible before and after a quiet move of S);
 /// - sensitive are the zone; every square along S's capturing slide directions back from a
 ///   zone square up to the first piece (O's royal lifted), and from O's royal square up to the
-///   second piece (lines of checks and pins; in variants without special moves only past a
-///   first piece of O, and a second piece of S only when a slider of S is second or third on
-///   one of those lines: else it uncovers no pin by leaving); the squares O's slides and rides other than the
+///   second piece (lines of checks and pins; in variants without special moves, or whose
+///   fast paths name the squares their special moves read, only past a first piece of O, and
+///   a second piece of S only when a slider of S is second or third on one of those lines:
+///   else it uncovers no pin by leaving); the squares O's slides and rides other than the
 ///   plain slides below reach, their first piece included; every leap target and path of O's
 ///   kinds whose leaps depend on what stands there (pawns), but those of the plain uneven
 ///   leapers below; the squares that must be empty of O's castlings that no piece of O blocks;
 /// - for a piece X of a kind that does not capture by sliding, in a variant without special
-///   moves, a line's empty squares are not sensitive when no slider of S ends it: those before
-///   the first piece from a zone square other than the royal one, when no first piece on that
-///   square's lines is a slider of S, and those between the first and the second piece from
-///   O's royal square, when no second piece on any of the lines is a slider of S. There X
-///   blocks no attack, check or pin (there is none to block on that line) and, not sliding,
+///   moves (or whose fast paths name the squares their special moves read), a line's empty
+///   squares are not sensitive when no slider of S ends it: those before the first piece
+///   from a zone square other than the royal one, when no first piece on that square's lines
+///   is a slider of S, and those between the first and the second piece from O's royal
+///   square, when no second piece on any of the lines is a slider of S. There X blocks no
+///   attack, check or pin (there is none to block on that line) and, not sliding,
 ///   makes none;
 /// - adjusted are the squares O's *plain* slides reach, their first piece included, and the
 ///   leap targets and paths of O's *plain uneven leapers*. A slide is plain when the slot of
 ///   its piece has no irregular moves and only slides that both stop on empty squares and
 ///   capture (`slide_both`), the piece is not the first on any of S's capturing slide lines
 ///   from O's royal square (so it is pinned neither before the move nor after: a pin needs
-///   that line, which is sensitive; without special moves, when no slider of S is second
-///   behind any such piece, none is pinned before or after and the first pieces are plain
-///   too), and, with special moves, the fast paths do not name it
+///   that line, which is sensitive; without special moves or with fast paths naming the
+///   squares their special moves read, when no slider of S is second behind any such piece,
+///   none is pinned before or after and the first pieces are plain too), and, with special moves, the fast paths do not name it
 ///   ([`FastPathsAt::reply_unadjusted`](crate::variant::FastPathsAt::reply_unadjusted): its
 ///   moves may change the special moves, or a special move of S may capture O's royal once it
 ///   leaves its square). A plain uneven leaper is a piece of a kind whose leaps depend on what
@@ -970,9 +972,18 @@ mod tests {
     #[ignore]
     fn stress_replies() {
         let id = std::env::var("STRESS_VARIANT").unwrap_or_else(|_| "pink-panther".into());
-        let games: usize = std::env::var("STRESS_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
-        let mut state: u64 = std::env::var("STRESS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x9e37_79b9_7f4a_7c15);
-        let variant = variants::all().into_iter().find(|v| v.spec.id == id).expect("variant");
+        let games: usize = std::env::var("STRESS_GAMES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(200);
+        let mut state: u64 = std::env::var("STRESS_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0x9e37_79b9_7f4a_7c15);
+        let variant = variants::all()
+            .into_iter()
+            .find(|v| v.spec.id == id)
+            .expect("variant");
         let mut checked = Checked::default();
         for mut rules in Rules::every_combination(variant) {
             for game_end in ["rules", "movegen"] {
@@ -993,6 +1004,9 @@ mod tests {
                 }
             }
         }
-        eprintln!("{id}: reused {} adjusted {} second_free {} shields_free {}", checked.reused, checked.adjusted, checked.second_free, checked.shields_free);
+        eprintln!(
+            "{id}: reused {} adjusted {} second_free {} shields_free {}",
+            checked.reused, checked.adjusted, checked.second_free, checked.shields_free
+        );
     }
 }
