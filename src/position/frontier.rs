@@ -981,7 +981,7 @@ mod tests {
             .and_then(|s| s.parse().ok())
             .unwrap_or(0x9e37_79b9_7f4a_7c15);
         let variant = variants::all()
-            .into_iter()
+            .iter()
             .find(|v| v.spec.id == id)
             .expect("variant");
         let mut checked = Checked::default();
