@@ -1008,5 +1008,9 @@ mod tests {
             "{id}: reused {} adjusted {} second_free {} shields_free {}",
             checked.reused, checked.adjusted, checked.second_free, checked.shields_free
         );
+        assert!(
+            checked.reused > 100 && checked.adjusted > 100,
+            "{id}: too few moves reused or adjusted to check"
+        );
     }
 }

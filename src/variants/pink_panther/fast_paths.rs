@@ -111,7 +111,9 @@ impl Jumps {
     /// * S's jumps onto a square `z` the General steps to: the jewel stays where it is, so the
     ///   squares of a leap jump over the jewel onto `z` (or a pass from it), and on a line from
     ///   `z` through the jewel, the squares between, the jewel's and those behind it up to the
-    ///   first blocker (with the General lifted).
+    ///   first blocker (with the General lifted); unless S carries the jewel or that blocker
+    ///   is a slider of S along the line, those squares but the blocker's count only for S's
+    ///   sliders along it.
     ///
     /// * O's acquiring jumps empty the unclaimed jewel's square: where it is the first blocker
     ///   on a line from the General, the squares behind it up to the next blocker decide
@@ -281,11 +283,28 @@ impl Jumps {
             if dir == NO_LINE || slide_dirs >> dir & 1 == 0 {
                 continue;
             }
-            out |= back(dir, z) & !back(dir, jewel);
-            out |= match v.nearest_back(dir, jewel, lifted) {
-                Some(next) => back(dir, jewel) & !back(dir, next),
-                None => back(dir, jewel),
-            };
+            let next = v.nearest_back(dir, jewel, lifted);
+            let line = back(dir, z)
+                & match next {
+                    Some(next) => !back(dir, next),
+                    None => Bitboard::ALL,
+                };
+            // Unless S carries the jewel (a pass reads every square) or the next blocker is a
+            // slider of S along the line, there is no jump onto `z` along it now, and only a
+            // slider of S arriving makes one; the next blocker's square stays sensitive (a
+            // piece of S leaving it may uncover another behind).
+            let (dir_kinds, dir_pieces) = sliders[dir as usize % 16];
+            match next {
+                _ if we_carry => out |= line,
+                Some(next) if dir_pieces.has(next) => out |= line,
+                _ => {
+                    if let Some(next) = next {
+                        out.set(next);
+                    }
+                    kinds |= dir_kinds;
+                    for_kinds |= line;
+                }
+            }
         }
         Some((out, kinds, for_kinds))
     }
