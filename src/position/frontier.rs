@@ -229,27 +229,29 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   impossible before and after a quiet move of S);
 /// - sensitive are the zone; every square along S's capturing slide directions back from a
 ///   zone square up to the first piece (O's royal lifted), and from O's royal square up to the
-///   second piece (lines of checks and pins; in variants without special moves only past a
-///   first piece of O, and a second piece of S only when a slider of S is second or third on
-///   one of those lines: else it uncovers no pin by leaving); the squares O's slides and rides other than the
+///   second piece (lines of checks and pins; in variants without special moves, or whose
+///   fast paths name the squares their special moves read, only past a first piece of O, and
+///   a second piece of S only when a slider of S is second or third on one of those lines:
+///   else it uncovers no pin by leaving); the squares O's slides and rides other than the
 ///   plain slides below reach, their first piece included; every leap target and path of O's
 ///   kinds whose leaps depend on what stands there (pawns), but those of the plain uneven
 ///   leapers below; the squares that must be empty of O's castlings that no piece of O blocks;
 /// - for a piece X of a kind that does not capture by sliding, in a variant without special
-///   moves, a line's empty squares are not sensitive when no slider of S ends it: those before
-///   the first piece from a zone square other than the royal one, when no first piece on that
-///   square's lines is a slider of S, and those between the first and the second piece from
-///   O's royal square, when no second piece on any of the lines is a slider of S. There X
-///   blocks no attack, check or pin (there is none to block on that line) and, not sliding,
+///   moves (or whose fast paths name the squares their special moves read), a line's empty
+///   squares are not sensitive when no slider of S ends it: those before the first piece
+///   from a zone square other than the royal one, when no first piece on that square's lines
+///   is a slider of S, and those between the first and the second piece from O's royal
+///   square, when no second piece on any of the lines is a slider of S. There X blocks no
+///   attack, check or pin (there is none to block on that line) and, not sliding,
 ///   makes none;
 /// - adjusted are the squares O's *plain* slides reach, their first piece included, and the
 ///   leap targets and paths of O's *plain uneven leapers*. A slide is plain when the slot of
 ///   its piece has no irregular moves and only slides that both stop on empty squares and
 ///   capture (`slide_both`), the piece is not the first on any of S's capturing slide lines
 ///   from O's royal square (so it is pinned neither before the move nor after: a pin needs
-///   that line, which is sensitive; without special moves, when no slider of S is second
-///   behind any such piece, none is pinned before or after and the first pieces are plain
-///   too), and, with special moves, the fast paths do not name it
+///   that line, which is sensitive; without special moves or with fast paths naming the
+///   squares their special moves read, when no slider of S is second behind any such piece,
+///   none is pinned before or after and the first pieces are plain too), and, with special moves, the fast paths do not name it
 ///   ([`FastPathsAt::reply_unadjusted`](crate::variant::FastPathsAt::reply_unadjusted): its
 ///   moves may change the special moves, or a special move of S may capture O's royal once it
 ///   leaves its square). A plain uneven leaper is a piece of a kind whose leaps depend on what
@@ -403,6 +405,9 @@ impl<B: Width> Replies<B> {
         // Special moves: only where their fast paths name the squares they read, and the
         // opponent's pieces whose moves they keep from being adjusted.
         let mut unadjusted = Bitboard::NONE;
+        // The lines are followed only as far as table pieces need (below) without special
+        // moves, or where the fast paths name every square the special moves make matter.
+        let mut relax = v.fast_legality;
         if !v.fast_legality {
             let Some(paths) = pos.fast_paths() else {
                 return replies;
@@ -412,6 +417,7 @@ impl<B: Width> Replies<B> {
                     sensitive |= extra;
                     replies.sensitive_kinds = kinds;
                     replies.kind_sensitive = squares;
+                    relax = true;
                 }
                 None => return replies,
             }
@@ -438,7 +444,6 @@ impl<B: Width> Replies<B> {
         // piece is none of S's sliders (no attack, check or pin to block there, so only an
         // arriving slider could make one).
         let mut slider_only = Bitboard::NONE;
-        let relax = v.fast_legality;
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             let plan = v.line_plan(dirs, u16::MAX);
@@ -889,9 +894,11 @@ mod tests {
                 assert_eq!(
                     n,
                     counted,
-                    "adjusted {:?} {}: {m:?}",
+                    "adjusted {:?} {}: {m:?} {} narrowed={}",
                     pos.rules,
-                    to_fen(wide)
+                    to_fen(wide),
+                    crate::notation::moves::move_text(wide, &m),
+                    std::mem::size_of::<B>() == 8
                 );
                 checked.adjusted += 1;
                 checked.shields_free += usize::from(shields_free);
@@ -956,6 +963,54 @@ mod tests {
         assert!(
             second_free > 100,
             "{second_free} moves of free second pieces"
+        );
+    }
+
+    /// Many more random games of one variant than the test above (run by hand:
+    /// `STRESS_VARIANT=pink-panther cargo test --release --lib stress_replies -- --ignored`).
+    #[test]
+    #[ignore]
+    fn stress_replies() {
+        let id = std::env::var("STRESS_VARIANT").unwrap_or_else(|_| "pink-panther".into());
+        let games: usize = std::env::var("STRESS_GAMES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(200);
+        let mut state: u64 = std::env::var("STRESS_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0x9e37_79b9_7f4a_7c15);
+        let variant = variants::all()
+            .iter()
+            .find(|v| v.spec.id == id)
+            .expect("variant");
+        let mut checked = Checked::default();
+        for mut rules in Rules::every_combination(variant) {
+            for game_end in ["rules", "movegen"] {
+                rules.set("game-end", game_end).expect("game-end");
+                let start = parse_position(rules, &rules.start_fen()).expect("start");
+                for _ in 0..games {
+                    let mut pos = start;
+                    for _ in 0..120 {
+                        check_replies(&pos, &pos, &mut checked);
+                        if variant.narrow {
+                            check_replies(&pos.narrowed(), &pos, &mut checked);
+                        }
+                        match pos.play_random(&mut state) {
+                            Some(next) => pos = next,
+                            None => break,
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "{id}: reused {} adjusted {} second_free {} shields_free {}",
+            checked.reused, checked.adjusted, checked.second_free, checked.shields_free
+        );
+        assert!(
+            checked.reused > 100 && checked.adjusted > 100,
+            "{id}: too few moves reused or adjusted to check"
         );
     }
 }

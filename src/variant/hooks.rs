@@ -212,7 +212,11 @@ pub trait FastPathsAt<B: Width>: Send + Sync {
     /// some reply, they could capture the opponent's royal piece on `royal` or on one of
     /// `zone` (where it may step). A move that neither leaves nor enters one of them leaves the
     /// special moves and their checks as they are, so the parent of the leaves may reuse one
-    /// reply count for it (`Replies`). Returned as the squares no piece may leave or enter,
+    /// reply count for it (`Replies`). An answer also lets `Replies` follow the lines from
+    /// the royal piece only as far as the piece tables need (as without special moves), so it
+    /// must name as well every square whose contents decide whether a special move of the
+    /// opponent uncovers a table attack on its royal piece (a piece it empties that shields
+    /// the royal, and the piece next behind). Returned as the squares no piece may leave or enter,
     /// and kinds (as bits) with squares only pieces of those kinds may not leave or enter (a
     /// line that matters only if a slider of some kind stands on it). `None` (the default)
     /// when the hooks cannot tell: no count is then reused.

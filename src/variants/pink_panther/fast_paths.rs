@@ -58,25 +58,22 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
 
     /// The opponent O's pieces whose slides a quiet move of the side to move S may not adjust:
     /// O's carrier (its move moves the jewel, which every acquiring jump reads), and O's
-    /// pieces on the ray from O's General through the jewel square. Every slide jump of S onto
-    /// the General runs along that ray: an acquiring one jumps the jewel square, a pass starts
-    /// from it. So an O piece off the ray and not on the jewel square, leaving its square for
-    /// another, changes no such jump but by filling a square (which only blocks), and leap
-    /// jumps read only their jumped square (never a square of O, which S does not jump) and
-    /// their landing square, the General's. Its slides that a quiet move of S lets reach
-    /// further then stay legal as the table pins decide.
+    /// pieces that a slide jump of S pins now ([`Jumps::jump_pinned_pieces`] from O's side:
+    /// first or second on a line from O's General, the other of the two jumpable for S, a
+    /// slider of S third). A leap jump of S onto the General goes over the square next to it
+    /// (the jewel or S's ally) from a square of S, so no piece of O stands in its way. A quiet
+    /// move reused or adjusted here pins no other piece of O that way and frees none: the lines
+    /// from the General through a square the jewel may hold are sensitive up to their third
+    /// blocker (the fourth past the jewel) in [`Jumps::reply_squares`], for every piece where a
+    /// slider of S stands on them and for S's sliders where none does. The slides of O's other
+    /// pieces, not pinned before the move nor after, stay legal as the table pins decide.
     fn reply_unadjusted(&self, pos: &Position<B>, general: Square) -> Bitboard<B> {
         let Some(jewel) = self.carriers.jewel_square(pos) else {
             return Bitboard::ALL;
         };
-        let v = pos.variant();
-        let theirs = pos.colour_bb(pos.side().flip());
-        let mut out = Bitboard::of(jewel);
-        let dir = self.tables.line_dir(general, jewel);
-        if dir != NO_LINE {
-            out |= v.back_ray::<B>(dir, general);
-        }
-        out & theirs
+        let them = pos.side().flip();
+        let carrier = Bitboard::of(jewel) & pos.colour_bb(them);
+        carrier | self.jump_pinned_pieces(pos, them, general, jewel)
     }
 }
 
@@ -114,7 +111,14 @@ impl Jumps {
     /// * S's jumps onto a square `z` the General steps to: the jewel stays where it is, so the
     ///   squares of a leap jump over the jewel onto `z` (or a pass from it), and on a line from
     ///   `z` through the jewel, the squares between, the jewel's and those behind it up to the
-    ///   first blocker (with the General lifted).
+    ///   first blocker (with the General lifted); unless S carries the jewel or that blocker
+    ///   is a slider of S along the line, those squares but the blocker's count only for S's
+    ///   sliders along it.
+    ///
+    /// * O's acquiring jumps empty the unclaimed jewel's square: where it is the first blocker
+    ///   on a line from the General, the squares behind it up to the next blocker decide
+    ///   whether such a jump uncovers a table attack ([`Jumps::jewel_shields`]); `Replies`
+    ///   follows the lines from the General only as far as the piece tables need.
     ///
     /// A General that acquires becomes a King and is never in check; without a General O has
     /// no royal piece and the caller reuses nothing. Returns the squares for every piece, and
@@ -264,17 +268,43 @@ impl Jumps {
                 }
             };
         }
+        // O's acquiring jumps empty the unclaimed jewel's square: when it is the first blocker
+        // on a line from the General, the piece next behind it decides whether they uncover a
+        // table attack (`Jumps::jewel_shields`), so the squares up to that piece count.
+        if pos.neutral().has(jewel) {
+            let dir = t.line_dir(general, jewel);
+            if dir != NO_LINE && v.nearest_back(dir, general, blockers) == Some(jewel) {
+                out |= behind(dir, jewel);
+            }
+        }
         let lifted = blockers & !Bitboard::of(general);
         for z in steps {
             let dir = t.line_dir(z, jewel);
             if dir == NO_LINE || slide_dirs >> dir & 1 == 0 {
                 continue;
             }
-            out |= back(dir, z) & !back(dir, jewel);
-            out |= match v.nearest_back(dir, jewel, lifted) {
-                Some(next) => back(dir, jewel) & !back(dir, next),
-                None => back(dir, jewel),
-            };
+            let next = v.nearest_back(dir, jewel, lifted);
+            let line = back(dir, z)
+                & match next {
+                    Some(next) => !back(dir, next),
+                    None => Bitboard::ALL,
+                };
+            // Unless S carries the jewel (a pass reads every square) or the next blocker is a
+            // slider of S along the line, there is no jump onto `z` along it now, and only a
+            // slider of S arriving makes one; the next blocker's square stays sensitive (a
+            // piece of S leaving it may uncover another behind).
+            let (dir_kinds, dir_pieces) = sliders[dir as usize % 16];
+            match next {
+                _ if we_carry => out |= line,
+                Some(next) if dir_pieces.has(next) => out |= line,
+                _ => {
+                    if let Some(next) = next {
+                        out.set(next);
+                    }
+                    kinds |= dir_kinds;
+                    for_kinds |= line;
+                }
+            }
         }
         Some((out, kinds, for_kinds))
     }
@@ -446,20 +476,36 @@ impl Jumps {
     ) -> (Bitboard<B>, Bitboard<B>) {
         let v = pos.variant();
         let us = pos.side();
-        let them = us.flip();
         let Some(jewel) = self.carriers.jewel_square(pos) else {
             return (Bitboard::NONE, Bitboard::NONE);
         };
+        let carrier = Bitboard::<B>::of(jewel) & pos.colour_bb(us);
+        let tested = self.jump_pinned_pieces(pos, us, general, jewel);
+        if !tested.is_empty() {
+            (tested | carrier, v.geometry.mask.to())
+        } else if carrier.is_empty() {
+            (Bitboard::NONE, Bitboard::NONE)
+        } else {
+            (carrier, self.exposing_squares(pos, general, us.flip()))
+        }
+    }
+
+    /// The pieces of `us` (General on `general`, the jewel on `jewel`) whose leaving a line
+    /// through the General may let a sliding jump of the other side land on it: the first or
+    /// second blocker on such a line when the other one of the two is jumpable for the other
+    /// side ([`Jumps::may_jump`]) and the third is a piece of that side sliding along the line
+    /// ([`Jumps::jump_pinned`]).
+    fn jump_pinned_pieces<B: Width>(
+        &self,
+        pos: &Position<B>,
+        us: Colour,
+        general: Square,
+        jewel: Square,
+    ) -> Bitboard<B> {
+        let v = pos.variant();
+        let them = us.flip();
         let ours = pos.colour_bb(us);
         let theirs = pos.colour_bb(them);
-        let carrier = Bitboard::<B>::of(jewel) & ours;
-        let carrier_only = || {
-            if carrier.is_empty() {
-                (Bitboard::NONE, Bitboard::NONE)
-            } else {
-                (carrier, self.exposing_squares(pos, general, them))
-            }
-        };
         // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
         // is the only square it may jump: only the line from the General through it matters.
         let t = &self.tables;
@@ -467,14 +513,14 @@ impl Jumps {
             0..v.directions.len() as u8
         } else {
             match t.line_dir(general, jewel) {
-                NO_LINE => return carrier_only(),
+                NO_LINE => return Bitboard::NONE,
                 // Then every enemy piece is plain, and the third blocker must be a plain slider
                 // behind the jewel square: usually there is none.
                 dir if !v
                     .back_ray::<B>(dir, jewel)
                     .intersects(theirs & (pos.kind_bb(self.rook) | pos.kind_bb(self.bishop))) =>
                 {
-                    return carrier_only();
+                    return Bitboard::NONE;
                 }
                 dir => dir..dir + 1,
             }
@@ -511,10 +557,6 @@ impl Jumps {
                 tested.set(second);
             }
         }
-        if tested.is_empty() {
-            carrier_only()
-        } else {
-            (tested | carrier, v.geometry.mask.to())
-        }
+        tested
     }
 }
