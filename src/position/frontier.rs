@@ -73,9 +73,51 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
 /// its generation context, and per square the number of moves of the plain uneven leaper
 /// there (`u16::MAX` until counted).
 struct LeapersBefore<B: Width> {
-    passed: Position<B>,
     ctx: GenContext<B>,
     moves: [u16; SQUARE_COUNT],
+    /// The first [`LISTED_LEAPERS`] plain uneven leapers: each one's square, slot, kind and
+    /// the squares it reads ([`leaper_reads`]), found once per parent.
+    listed: [(Square, u16, u8, Bitboard<B>); LISTED_LEAPERS],
+    /// How many of `listed` are filled.
+    len: usize,
+    /// The plain uneven leapers not listed (beyond [`LISTED_LEAPERS`]).
+    unlisted: Bitboard<B>,
+}
+
+/// How many plain uneven leapers [`LeapersBefore`] lists (the others are looked up on each
+/// call). Fewer under test, so that the random games reach both paths.
+#[cfg(not(test))]
+const LISTED_LEAPERS: usize = 16;
+#[cfg(test)]
+const LISTED_LEAPERS: usize = 3;
+
+/// The pseudo-legal moves of the plain uneven leaper of kind `k` on `slot` (no slides or
+/// ranged rides), as [`Position::piece_moves`] generates them with `leaps` set and no
+/// en-passant square: its leaps onto `ctx`'s empty squares and targets, and its special leaps
+/// whose path is empty, each one move or one per promotion on the last rank.
+#[inline(always)]
+fn leaper_moves<B: Width>(v: &Variant, ctx: &GenContext<B>, k: usize, slot: usize) -> u64 {
+    let sm = v.slot_moves_at(slot);
+    let mut plain = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
+    let mut doubles = Bitboard::NONE;
+    if sm.irregular {
+        let double_steps = v.spec.pieces[k].pawn && v.spec.en_passant;
+        for leap in &v.special_leaps[slot] {
+            if leap.path.to().intersects(ctx.blockers) {
+                continue;
+            }
+            if (leap.quiet && ctx.empty.has(leap.to)) || (leap.capture && ctx.targets.has(leap.to))
+            {
+                if double_steps && leap.quiet && !leap.capture {
+                    doubles.set(leap.to);
+                } else {
+                    plain.set(leap.to);
+                }
+            }
+        }
+    }
+    let promotions = v.promotion_kinds[k].len();
+    moves_onto(plain, ctx.last_rank, promotions) + moves_onto(doubles, ctx.last_rank, promotions)
 }
 
 /// The squares whose contents a plain uneven leaper on `slot` reads: its leap targets, and the
@@ -87,26 +129,6 @@ fn leaper_reads<B: Width>(v: &Variant, slot: usize) -> Bitboard<B> {
         read |= leap.path | Bitboard::of(leap.to);
     }
     read.to::<B>()
-}
-
-/// A move generator's sink counting every move it is given (the pseudo-legal moves of one
-/// piece, in [`Replies::leap_adjustment`]).
-struct CountAll(u64);
-
-impl<B: Width> MoveSink<B> for CountAll {
-    fn add(&mut self, _pos: &Position<B>, _m: Move) {
-        self.0 += 1;
-    }
-    fn add_targets(
-        &mut self,
-        _pos: &Position<B>,
-        _from: Square,
-        to: Bitboard<B>,
-        promotions: &[u8],
-        last_rank: Bitboard<B>,
-    ) {
-        self.0 += moves_onto(to, last_rank, promotions.len());
-    }
 }
 
 /// A move generator's sink at the parent of the counted positions: each legal move's replies
@@ -332,6 +354,14 @@ struct Replies<B: Width> {
     /// for the tests.
     #[cfg(test)]
     shields_free: Bitboard<B>,
+    /// Plain uneven leapers recounted from [`LeapersBefore`]'s list and from the unlisted
+    /// ones: kept for the tests.
+    #[cfg(test)]
+    leapers_recounted: [usize; 2],
+    /// Adjusted moves whose plain slides' walks were skipped in part or in whole (`a` not
+    /// adjusted): kept for the tests.
+    #[cfg(test)]
+    walks_skipped: std::cell::Cell<usize>,
 }
 
 impl<B: Width> Replies<B> {
@@ -358,6 +388,10 @@ impl<B: Width> Replies<B> {
             second_free: Bitboard::NONE,
             #[cfg(test)]
             shields_free: Bitboard::NONE,
+            #[cfg(test)]
+            leapers_recounted: [0; 2],
+            #[cfg(test)]
+            walks_skipped: std::cell::Cell::new(0),
         };
         let v = pos.variant;
         let us = pos.side;
@@ -711,39 +745,80 @@ impl<B: Width> Replies<B> {
         }
         let v = pos.variant;
         let them = pos.side.flip();
+        let plain_leapers = self.plain_leapers;
         let before = self.leapers_before.get_or_insert_with(|| {
-            let passed = pos.passed();
-            Box::new(LeapersBefore {
-                ctx: GenContext::new(&passed),
-                passed,
+            let ctx = GenContext::new(&pos.passed());
+            let mut before = Box::new(LeapersBefore {
+                ctx,
                 moves: [u16::MAX; SQUARE_COUNT],
-            })
+                listed: [(Square(0), 0, 0, Bitboard::NONE); LISTED_LEAPERS],
+                len: 0,
+                unlisted: Bitboard::NONE,
+            });
+            for from in plain_leapers {
+                if before.len == LISTED_LEAPERS {
+                    before.unlisted.set(from);
+                    continue;
+                }
+                let k = super::moves::Piece::kind_of(pos.board[from.index()]);
+                let slot = Variant::slot(k, them, from);
+                before.listed[before.len] = (from, slot as u16, k, leaper_reads(v, slot));
+                before.len += 1;
+            }
+            before
         });
-        // After `m`, generated from the passed position (the same side, no en-passant square)
-        // with `m`'s squares swapped in the context: the mover's piece, capturable (see
-        // `quiet_targets`), leaves `a` empty and stands on `b`.
+        // After `m`, as generated from the passed position (the same side, no en-passant
+        // square) with `m`'s squares swapped in the context: the mover's piece, capturable
+        // (see `quiet_targets`), leaves `a` empty and stands on `b`.
         let mut after = before.ctx;
         after.blockers = (after.blockers & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         after.empty = (after.empty | Bitboard::of(m.from)) & !Bitboard::of(m.to);
         after.targets = (after.targets & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         after.reachable = after.empty | after.targets;
         let mut n = 0i64;
-        for from in self.plain_leapers {
+        let LeapersBefore {
+            ctx,
+            moves,
+            listed,
+            len,
+            unlisted,
+        } = &mut **before;
+        let mut one = |from: Square, slot: usize, k: u8| {
+            let gained = leaper_moves(v, &after, k as usize, slot);
+            let had = &mut moves[from.index() % SQUARE_COUNT];
+            if *had == u16::MAX {
+                // A leaper's moves on at most 128 squares, times its promotion choices.
+                *had = u16::try_from(leaper_moves(v, ctx, k as usize, slot))
+                    .expect("fewer moves than u16::MAX");
+            }
+            n += gained as i64 - i64::from(*had);
+        };
+        #[cfg(test)]
+        let mut recounted = [0; 2];
+        for &(from, slot, k, reads) in &listed[..*len % (LISTED_LEAPERS + 1)] {
+            if reads.intersects(touched) {
+                one(from, slot as usize, k);
+                #[cfg(test)]
+                {
+                    recounted[0] += 1;
+                }
+            }
+        }
+        for from in *unlisted {
             let k = super::moves::Piece::kind_of(pos.board[from.index()]);
             let slot = Variant::slot(k, them, from);
-            if !leaper_reads(v, slot).intersects(touched) {
-                continue;
+            if leaper_reads(v, slot).intersects(touched) {
+                one(from, slot, k);
+                #[cfg(test)]
+                {
+                    recounted[1] += 1;
+                }
             }
-            let mut gained = CountAll(0);
-            (before.passed).piece_moves(&mut gained, &after, k as usize, from, true);
-            let had = &mut before.moves[from.index() % SQUARE_COUNT];
-            if *had == u16::MAX {
-                let mut count = CountAll(0);
-                (before.passed).piece_moves(&mut count, &before.ctx, k as usize, from, true);
-                // A leaper's moves on at most 128 squares, times its promotion choices.
-                *had = u16::try_from(count.0).expect("fewer moves than u16::MAX");
-            }
-            n += gained.0 as i64 - i64::from(*had);
+        }
+        #[cfg(test)]
+        {
+            self.leapers_recounted[0] += recounted[0];
+            self.leapers_recounted[1] += recounted[1];
         }
         n
     }
@@ -752,10 +827,25 @@ impl<B: Width> Replies<B> {
     /// the squares they reach beyond `a` once it is lifted, less those beyond `b` once the
     /// piece stands there.
     #[inline(always)]
+    ///
+    /// A plain slide whose ray first meets `a` reaches it, so `a` is then adjusted (it is not
+    /// sensitive, or the move would not be adjusted); one that reaches `b` once `a` is lifted
+    /// reaches `b` before, or passes through `a` to it. So with `a` not adjusted nothing is
+    /// gained, and with neither adjusted nothing is lost: no walk is needed.
     fn adjustment(&self, pos: &Position<B>, a: Square, b: Square) -> i64 {
+        let a_reached = self.adjusted.has(a);
+        #[cfg(test)]
+        self.walks_skipped
+            .set(self.walks_skipped.get() + usize::from(!a_reached));
+        if !a_reached && !self.adjusted.has(b) {
+            return 0;
+        }
         let blockers = pos.occupied() | pos.neutral;
         let capturable = pos.capturable(pos.side);
-        let gained = self.beyond(pos, a, blockers, capturable);
+        let gained = match a_reached {
+            true => self.beyond(pos, a, blockers, capturable),
+            false => 0,
+        };
         let lost = self.beyond(pos, b, blockers & !Bitboard::of(a), capturable);
         i64::from(gained) - i64::from(lost)
     }
@@ -832,6 +922,10 @@ mod tests {
         second_free: usize,
         /// Adjusted moves where a piece of O first on S's lines from its royal is adjusted.
         shields_free: usize,
+        /// Plain uneven leapers recounted from the list and from the unlisted ones.
+        leapers_recounted: [usize; 2],
+        /// Adjusted moves that skipped the walk from the start square.
+        walks_skipped: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -898,6 +992,9 @@ mod tests {
                 checked.second_free += usize::from(second_free.has(m.from));
             }
         }
+        checked.leapers_recounted[0] += replies.leapers_recounted[0];
+        checked.leapers_recounted[1] += replies.leapers_recounted[1];
+        checked.walks_skipped += replies.walks_skipped.get();
     }
 
     /// Every move the parent of the leaves reuses or adjusts the replies of gives the number
@@ -957,5 +1054,11 @@ mod tests {
             second_free > 100,
             "{second_free} moves of free second pieces"
         );
+        for (i, path) in ["listed", "unlisted"].iter().enumerate() {
+            let n: usize = by_variant.values().map(|c| c.leapers_recounted[i]).sum();
+            assert!(n > 100, "{n} {path} plain uneven leapers recounted");
+        }
+        let skipped: usize = by_variant.values().map(|c| c.walks_skipped).sum();
+        assert!(skipped > 100, "{skipped} adjusted moves skipping a walk");
     }
 }
