@@ -131,6 +131,29 @@ fn leaper_reads<B: Width>(v: &Variant, slot: usize) -> Bitboard<B> {
     read.to::<B>()
 }
 
+/// A move generator's sink counting the moves that leave `line` (those of a piece pinned
+/// along it, in [`Replies::after_zone_move`]).
+struct CountOff<B: Width> {
+    line: Bitboard<B>,
+    n: u64,
+}
+
+impl<B: Width> MoveSink<B> for CountOff<B> {
+    fn add(&mut self, _pos: &Position<B>, m: Move) {
+        self.n += u64::from(!self.line.has(m.to));
+    }
+    fn add_targets(
+        &mut self,
+        _pos: &Position<B>,
+        _from: Square,
+        to: Bitboard<B>,
+        promotions: &[u8],
+        last_rank: Bitboard<B>,
+    ) {
+        self.n += moves_onto(to & !self.line, last_rank, promotions.len());
+    }
+}
+
 /// A move generator's sink at the parent of the counted positions: each legal move's replies
 /// are added to `total`.
 struct Parent<'a, B: Width> {
@@ -171,6 +194,7 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
         }
     }
 
+    #[inline(always)]
     fn add_targets(
         &mut self,
         pos: &Position<B>,
@@ -217,6 +241,14 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                     self.total += self.replies.after_adjusted(pos, Move::new(from, sq));
                 }
                 plain &= !adjusted;
+            }
+            if self.replies.zone_king.is_some() && plain.intersects(self.replies.slider_only) {
+                for sq in self.replies.zone_adjustable(pos, from, plain) {
+                    if let Some(n) = self.replies.after_zone_move(pos, Move::new(from, sq)) {
+                        self.total += n;
+                        plain.clear(sq);
+                    }
+                }
             }
         }
         for sq in plain {
@@ -337,6 +369,11 @@ struct Replies<B: Width> {
     plain_dirs: u16,
     /// O's royal zone.
     zone: Bitboard<B>,
+    /// The zone squares its castlings add (their passed and destination squares).
+    castle_zone: Bitboard<B>,
+    /// O's single royal piece, where a slider of S may move onto `slider_only` squares by
+    /// [`Replies::after_zone_move`] (without special moves or the variant's own decision).
+    zone_king: Option<Square>,
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
     /// square of the zone (its pieces may neither leave nor enter them).
     zone_leapers: [Bitboard<B>; MAX_KINDS],
@@ -362,6 +399,14 @@ struct Replies<B: Width> {
     /// adjusted): kept for the tests.
     #[cfg(test)]
     walks_skipped: std::cell::Cell<usize>,
+    /// Moves onto `slider_only` squares taken by [`Replies::after_zone_move`], and the
+    /// royal's steps they took away: kept for the tests.
+    #[cfg(test)]
+    zone_moves: usize,
+    #[cfg(test)]
+    zone_steps_lost: usize,
+    #[cfg(test)]
+    zone_pins: usize,
 }
 
 impl<B: Width> Replies<B> {
@@ -381,6 +426,8 @@ impl<B: Width> Replies<B> {
             plain_leapers: Bitboard::NONE,
             plain_dirs: 0,
             zone: Bitboard::NONE,
+            castle_zone: Bitboard::NONE,
+            zone_king: None,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
             leapers_before: None,
@@ -392,6 +439,12 @@ impl<B: Width> Replies<B> {
             leapers_recounted: [0; 2],
             #[cfg(test)]
             walks_skipped: std::cell::Cell::new(0),
+            #[cfg(test)]
+            zone_moves: 0,
+            #[cfg(test)]
+            zone_steps_lost: 0,
+            #[cfg(test)]
+            zone_pins: 0,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -431,7 +484,9 @@ impl<B: Width> Replies<B> {
             };
             let files = pos.rules.castle_files[them.index()][wing as usize];
             let rank = c.king_from.rank();
-            zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
+            let castle = Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
+            zone |= castle;
+            replies.castle_zone |= castle;
             sensitive |= empty;
         }
         // Special moves: only where their fast paths name the squares they read, and the
@@ -611,6 +666,9 @@ impl<B: Width> Replies<B> {
         replies.plain_sliders = plain_sliders;
         replies.plain_dirs = plain_dirs;
         replies.zone = zone;
+        if relax && !replies.decided && king_bb.count() == 1 {
+            replies.zone_king = Some(king);
+        }
         replies
     }
 
@@ -633,6 +691,117 @@ impl<B: Width> Replies<B> {
         self.quiet_targets(pos, from, to, self.sensitive)
     }
 
+    /// The squares of `to` (legal, none of them [`Replies::reusable`] or
+    /// [`Replies::adjustable`]) on `slider_only` to which the piece on `from`, one of S's
+    /// sliders, moves touching no sensitive square and leaping onto no zone square from
+    /// either square ([`Replies::after_zone_move`]).
+    #[inline(always)]
+    fn zone_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
+        let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
+        if self.slider_kinds >> kind & 1 == 0 {
+            return Bitboard::NONE;
+        }
+        self.quiet_targets_off(pos, from, to & self.slider_only, self.sensitive, false)
+    }
+
+    /// The replies after the quiet move `m` of a slider X of S onto a `slider_only` square
+    /// ([`Replies::zone_adjustable`]; so `m.from` and `m.to` are not sensitive and X leaps
+    /// onto no zone square from either), when they follow from those with the turn passed:
+    /// `None` when the child must be counted.
+    ///
+    /// An empty square is `slider_only` when the lines through it that make it matter end in
+    /// no slider of S: from a zone square up to the first piece, or from O's royal between
+    /// its first piece (O's) and the second. A piece of S arriving there blocks no attack,
+    /// check or pin of S, and leaving a square that is not sensitive uncovers none. Only what
+    /// X itself attacks from `m.to` by sliding (the occupancy after the move) changes O's
+    /// replies, besides what the adjusted squares change ([`Replies::after_adjusted`]):
+    /// - X checking O's royal, or pinning a piece of O to it (its slides through one piece of
+    ///   O reaching the royal): `None`;
+    /// - X attacking a square of a castling's (passed or destination squares): `None`;
+    /// - otherwise X takes from O exactly the royal's steps onto the zone squares it attacks
+    ///   that were legal before: a target of the royal's leaps (empty, or a capturable piece
+    ///   of S) that no piece of S attacked with the royal lifted. Nothing else of O's replies
+    ///   reads X's attacks (no special moves: `fast_legality`), and O is not in check.
+    #[inline(never)]
+    fn after_zone_move(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
+        let king = self.zone_king?;
+        let v = pos.variant;
+        let us = pos.side;
+        let them = us.flip();
+        let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
+        let sm = v.slot_moves_at(Variant::slot(kind, us, m.to));
+        if sm.irregular {
+            return None;
+        }
+        let occupied = pos.occupied() | pos.neutral;
+        let after = (occupied & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+        let capturing = sm.slide_both | sm.slide_capture;
+        let attacked = v.slides(capturing, m.to, after);
+        if attacked.has(king) || attacked.intersects(self.castle_zone) {
+            return None;
+        }
+        // A piece of O that X pins: its moves off the line between X and the royal are lost.
+        let mut pinned_lost = 0u64;
+        let shields = attacked & pos.by_colour[them.index()];
+        if !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king) {
+            let mut dirs = capturing;
+            while dirs != 0 {
+                let dir = dirs.trailing_zeros() as u8;
+                dirs &= dirs - 1;
+                let Some(p) = v.slide(dir, m.to, after).1.filter(|&p| shields.has(p)) else {
+                    continue;
+                };
+                let (line, next) = v.slide(dir, m.to, after & !Bitboard::of(p));
+                if next != Some(king) {
+                    continue;
+                }
+                let passed = pos.passed();
+                let mut ctx = GenContext::new(&passed);
+                ctx.blockers = after;
+                ctx.empty = (ctx.empty | Bitboard::of(m.from)) & !Bitboard::of(m.to);
+                ctx.targets = (ctx.targets & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+                ctx.reachable = ctx.empty | ctx.targets;
+                let mut off = CountOff {
+                    line: line | Bitboard::of(m.to),
+                    n: 0,
+                };
+                let k = super::moves::Piece::kind_of(pos.board[p.index()]);
+                passed.piece_moves(&mut off, &ctx, k as usize, p, true);
+                pinned_lost += off.n;
+                #[cfg(test)]
+                {
+                    self.zone_pins += 1;
+                }
+            }
+        }
+        let royal = v.royal_kinds[0];
+        let ksm = v.slot_moves_at(Variant::slot(royal, them, king));
+        let steps = (ksm.leap_quiet.to::<B>() & !occupied & v.geometry.mask.to())
+            | (ksm.leap_capture.to::<B>() & pos.capturable(us));
+        let without_king = occupied & !Bitboard::of(king);
+        let ours = pos.by_colour[us.index()];
+        let mut lost = 0;
+        for t in attacked & steps & self.zone {
+            if pos
+                .table_attackers(t, us, without_king, v.all_dirs(), ours, true)
+                .is_empty()
+            {
+                lost += 1;
+            }
+        }
+        #[cfg(test)]
+        {
+            self.zone_moves += 1;
+            self.zone_steps_lost += lost;
+        }
+        let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
+        let base = match touched.intersects(self.adjusted | self.leap_adjusted) {
+            true => self.after_adjusted(pos, m),
+            false => self.passed_count(pos),
+        };
+        Some(base - lost as u64 - pinned_lost)
+    }
+
     /// The empty squares of `to` off `off` to which the piece on `from` (off `off`, capturable)
     /// moves attacking no zone square from either square.
     #[inline(always)]
@@ -642,6 +811,20 @@ impl<B: Width> Replies<B> {
         from: Square,
         to: Bitboard<B>,
         off: Bitboard<B>,
+    ) -> Bitboard<B> {
+        self.quiet_targets_off(pos, from, to, off, true)
+    }
+
+    /// [`Replies::quiet_targets`], `slider_only` joining `off` for S's sliders only when
+    /// `slider_only` is set.
+    #[inline(always)]
+    fn quiet_targets_off(
+        &self,
+        pos: &Position<B>,
+        from: Square,
+        to: Bitboard<B>,
+        off: Bitboard<B>,
+        slider_only: bool,
     ) -> Bitboard<B> {
         if !self.enabled || off.has(from) {
             return Bitboard::NONE;
@@ -658,7 +841,7 @@ impl<B: Width> Replies<B> {
                 return Bitboard::NONE;
             }
         }
-        if self.slider_kinds >> kind & 1 != 0 {
+        if slider_only && self.slider_kinds >> kind & 1 != 0 {
             off |= self.slider_only;
         }
         let leapers = self.zone_leapers[kind as usize % MAX_KINDS];
@@ -926,6 +1109,11 @@ mod tests {
         leapers_recounted: [usize; 2],
         /// Adjusted moves that skipped the walk from the start square.
         walks_skipped: usize,
+        /// Moves onto `slider_only` squares whose replies [`Replies::after_zone_move`] gave,
+        /// and the royal's steps they took away.
+        zone_moves: usize,
+        zone_steps_lost: usize,
+        zone_pins: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -978,6 +1166,15 @@ mod tests {
                 checked.reused += 1;
                 checked.second_free += usize::from(second_free.has(m.from));
             }
+            let zoned = replies.zone_adjustable(pos, m.from, Bitboard::of(m.to));
+            if replies.zone_king.is_some()
+                && zoned.has(m.to)
+                && !reused.has(m.to)
+                && !adjusted.has(m.to)
+                && let Some(n) = replies.after_zone_move(pos, m)
+            {
+                assert_eq!(n, counted, "zone {:?} {}: {m:?}", pos.rules, to_fen(wide));
+            }
             if adjusted.has(m.to) {
                 let n = replies.after_adjusted(pos, m);
                 assert_eq!(
@@ -995,6 +1192,9 @@ mod tests {
         checked.leapers_recounted[0] += replies.leapers_recounted[0];
         checked.leapers_recounted[1] += replies.leapers_recounted[1];
         checked.walks_skipped += replies.walks_skipped.get();
+        checked.zone_moves += replies.zone_moves;
+        checked.zone_steps_lost += replies.zone_steps_lost;
+        checked.zone_pins += replies.zone_pins;
     }
 
     /// Every move the parent of the leaves reuses or adjusts the replies of gives the number
@@ -1060,5 +1260,14 @@ mod tests {
         }
         let skipped: usize = by_variant.values().map(|c| c.walks_skipped).sum();
         assert!(skipped > 100, "{skipped} adjusted moves skipping a walk");
+        let zone_moves: usize = by_variant.values().map(|c| c.zone_moves).sum();
+        let steps_lost: usize = by_variant.values().map(|c| c.zone_steps_lost).sum();
+        let pins: usize = by_variant.values().map(|c| c.zone_pins).sum();
+        assert!(pins > 100, "{pins} pins by moves onto slider-only squares");
+        assert!(
+            zone_moves > 100,
+            "{zone_moves} moves onto slider-only squares"
+        );
+        assert!(steps_lost > 100, "{steps_lost} royal steps taken by them");
     }
 }
