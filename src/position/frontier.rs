@@ -73,9 +73,51 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
 /// its generation context, and per square the number of moves of the plain uneven leaper
 /// there (`u16::MAX` until counted).
 struct LeapersBefore<B: Width> {
-    passed: Position<B>,
     ctx: GenContext<B>,
     moves: [u16; SQUARE_COUNT],
+    /// The first [`LISTED_LEAPERS`] plain uneven leapers: each one's square, slot, kind and
+    /// the squares it reads ([`leaper_reads`]), found once per parent.
+    listed: [(Square, u16, u8, Bitboard<B>); LISTED_LEAPERS],
+    /// How many of `listed` are filled.
+    len: usize,
+    /// The plain uneven leapers not listed (beyond [`LISTED_LEAPERS`]).
+    unlisted: Bitboard<B>,
+}
+
+/// How many plain uneven leapers [`LeapersBefore`] lists (the others are looked up on each
+/// call). Fewer under test, so that the random games reach both paths.
+#[cfg(not(test))]
+const LISTED_LEAPERS: usize = 16;
+#[cfg(test)]
+const LISTED_LEAPERS: usize = 3;
+
+/// The pseudo-legal moves of the plain uneven leaper of kind `k` on `slot` (no slides or
+/// ranged rides), as [`Position::piece_moves`] generates them with `leaps` set and no
+/// en-passant square: its leaps onto `ctx`'s empty squares and targets, and its special leaps
+/// whose path is empty, each one move or one per promotion on the last rank.
+#[inline(always)]
+fn leaper_moves<B: Width>(v: &Variant, ctx: &GenContext<B>, k: usize, slot: usize) -> u64 {
+    let sm = v.slot_moves_at(slot);
+    let mut plain = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
+    let mut doubles = Bitboard::NONE;
+    if sm.irregular {
+        let double_steps = v.spec.pieces[k].pawn && v.spec.en_passant;
+        for leap in &v.special_leaps[slot] {
+            if leap.path.to().intersects(ctx.blockers) {
+                continue;
+            }
+            if (leap.quiet && ctx.empty.has(leap.to)) || (leap.capture && ctx.targets.has(leap.to))
+            {
+                if double_steps && leap.quiet && !leap.capture {
+                    doubles.set(leap.to);
+                } else {
+                    plain.set(leap.to);
+                }
+            }
+        }
+    }
+    let promotions = v.promotion_kinds[k].len();
+    moves_onto(plain, ctx.last_rank, promotions) + moves_onto(doubles, ctx.last_rank, promotions)
 }
 
 /// The squares whose contents a plain uneven leaper on `slot` reads: its leap targets, and the
@@ -89,13 +131,16 @@ fn leaper_reads<B: Width>(v: &Variant, slot: usize) -> Bitboard<B> {
     read.to::<B>()
 }
 
-/// A move generator's sink counting every move it is given (the pseudo-legal moves of one
-/// piece, in [`Replies::leap_adjustment`]).
-struct CountAll(u64);
+/// A move generator's sink counting the moves that leave `line` (those of a piece pinned
+/// along it, in [`Replies::after_zone_move`]).
+struct CountOff<B: Width> {
+    line: Bitboard<B>,
+    n: u64,
+}
 
-impl<B: Width> MoveSink<B> for CountAll {
-    fn add(&mut self, _pos: &Position<B>, _m: Move) {
-        self.0 += 1;
+impl<B: Width> MoveSink<B> for CountOff<B> {
+    fn add(&mut self, _pos: &Position<B>, m: Move) {
+        self.n += u64::from(!self.line.has(m.to));
     }
     fn add_targets(
         &mut self,
@@ -105,7 +150,7 @@ impl<B: Width> MoveSink<B> for CountAll {
         promotions: &[u8],
         last_rank: Bitboard<B>,
     ) {
-        self.0 += moves_onto(to, last_rank, promotions.len());
+        self.n += moves_onto(to & !self.line, last_rank, promotions.len());
     }
 }
 
@@ -149,6 +194,7 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
         }
     }
 
+    #[inline(always)]
     fn add_targets(
         &mut self,
         pos: &Position<B>,
@@ -195,6 +241,14 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                     self.total += self.replies.after_adjusted(pos, Move::new(from, sq));
                 }
                 plain &= !adjusted;
+            }
+            if self.replies.zone_king.is_some() && plain.intersects(self.replies.slider_only) {
+                for sq in self.replies.zone_adjustable(pos, from, plain) {
+                    if let Some(n) = self.replies.after_zone_move(pos, Move::new(from, sq)) {
+                        self.total += n;
+                        plain.clear(sq);
+                    }
+                }
             }
         }
         for sq in plain {
@@ -317,6 +371,11 @@ struct Replies<B: Width> {
     plain_dirs: u16,
     /// O's royal zone.
     zone: Bitboard<B>,
+    /// The zone squares its castlings add (their passed and destination squares).
+    castle_zone: Bitboard<B>,
+    /// O's single royal piece, where a slider of S may move onto `slider_only` squares by
+    /// [`Replies::after_zone_move`] (without special moves or the variant's own decision).
+    zone_king: Option<Square>,
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
     /// square of the zone (its pieces may neither leave nor enter them).
     zone_leapers: [Bitboard<B>; MAX_KINDS],
@@ -334,6 +393,22 @@ struct Replies<B: Width> {
     /// for the tests.
     #[cfg(test)]
     shields_free: Bitboard<B>,
+    /// Plain uneven leapers recounted from [`LeapersBefore`]'s list and from the unlisted
+    /// ones: kept for the tests.
+    #[cfg(test)]
+    leapers_recounted: [usize; 2],
+    /// Adjusted moves whose plain slides' walks were skipped in part or in whole (`a` not
+    /// adjusted): kept for the tests.
+    #[cfg(test)]
+    walks_skipped: std::cell::Cell<usize>,
+    /// Moves onto `slider_only` squares taken by [`Replies::after_zone_move`], and the
+    /// royal's steps they took away: kept for the tests.
+    #[cfg(test)]
+    zone_moves: usize,
+    #[cfg(test)]
+    zone_steps_lost: usize,
+    #[cfg(test)]
+    zone_pins: usize,
 }
 
 impl<B: Width> Replies<B> {
@@ -353,6 +428,8 @@ impl<B: Width> Replies<B> {
             plain_leapers: Bitboard::NONE,
             plain_dirs: 0,
             zone: Bitboard::NONE,
+            castle_zone: Bitboard::NONE,
+            zone_king: None,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
             leapers_before: None,
@@ -360,6 +437,16 @@ impl<B: Width> Replies<B> {
             second_free: Bitboard::NONE,
             #[cfg(test)]
             shields_free: Bitboard::NONE,
+            #[cfg(test)]
+            leapers_recounted: [0; 2],
+            #[cfg(test)]
+            walks_skipped: std::cell::Cell::new(0),
+            #[cfg(test)]
+            zone_moves: 0,
+            #[cfg(test)]
+            zone_steps_lost: 0,
+            #[cfg(test)]
+            zone_pins: 0,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -399,7 +486,9 @@ impl<B: Width> Replies<B> {
             };
             let files = pos.rules.castle_files[them.index()][wing as usize];
             let rank = c.king_from.rank();
-            zone |= Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
+            let castle = Bitboard::on_rank(files.passed, rank).to::<B>() | Bitboard::of(c.king_to);
+            zone |= castle;
+            replies.castle_zone |= castle;
             sensitive |= empty;
         }
         // Special moves: only where their fast paths name the squares they read, and the
@@ -582,6 +671,9 @@ impl<B: Width> Replies<B> {
         replies.plain_sliders = plain_sliders;
         replies.plain_dirs = plain_dirs;
         replies.zone = zone;
+        if v.fast_legality && !replies.decided && king_bb.count() == 1 {
+            replies.zone_king = Some(king);
+        }
         replies
     }
 
@@ -604,6 +696,117 @@ impl<B: Width> Replies<B> {
         self.quiet_targets(pos, from, to, self.sensitive)
     }
 
+    /// The squares of `to` (legal, none of them [`Replies::reusable`] or
+    /// [`Replies::adjustable`]) on `slider_only` to which the piece on `from`, one of S's
+    /// sliders, moves touching no sensitive square and leaping onto no zone square from
+    /// either square ([`Replies::after_zone_move`]).
+    #[inline(always)]
+    fn zone_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
+        let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
+        if self.slider_kinds >> kind & 1 == 0 {
+            return Bitboard::NONE;
+        }
+        self.quiet_targets_off(pos, from, to & self.slider_only, self.sensitive, false)
+    }
+
+    /// The replies after the quiet move `m` of a slider X of S onto a `slider_only` square
+    /// ([`Replies::zone_adjustable`]; so `m.from` and `m.to` are not sensitive and X leaps
+    /// onto no zone square from either), when they follow from those with the turn passed:
+    /// `None` when the child must be counted.
+    ///
+    /// An empty square is `slider_only` when the lines through it that make it matter end in
+    /// no slider of S: from a zone square up to the first piece, or from O's royal between
+    /// its first piece (O's) and the second. A piece of S arriving there blocks no attack,
+    /// check or pin of S, and leaving a square that is not sensitive uncovers none. Only what
+    /// X itself attacks from `m.to` by sliding (the occupancy after the move) changes O's
+    /// replies, besides what the adjusted squares change ([`Replies::after_adjusted`]):
+    /// - X checking O's royal, or pinning a piece of O to it (its slides through one piece of
+    ///   O reaching the royal): `None`;
+    /// - X attacking a square of a castling's (passed or destination squares): `None`;
+    /// - otherwise X takes from O exactly the royal's steps onto the zone squares it attacks
+    ///   that were legal before: a target of the royal's leaps (empty, or a capturable piece
+    ///   of S) that no piece of S attacked with the royal lifted. Nothing else of O's replies
+    ///   reads X's attacks (no special moves: `fast_legality`), and O is not in check.
+    #[inline(never)]
+    fn after_zone_move(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
+        let king = self.zone_king?;
+        let v = pos.variant;
+        let us = pos.side;
+        let them = us.flip();
+        let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
+        let sm = v.slot_moves_at(Variant::slot(kind, us, m.to));
+        if sm.irregular {
+            return None;
+        }
+        let occupied = pos.occupied() | pos.neutral;
+        let after = (occupied & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+        let capturing = sm.slide_both | sm.slide_capture;
+        let attacked = v.slides(capturing, m.to, after);
+        if attacked.has(king) || attacked.intersects(self.castle_zone) {
+            return None;
+        }
+        // A piece of O that X pins: its moves off the line between X and the royal are lost.
+        let mut pinned_lost = 0u64;
+        let shields = attacked & pos.by_colour[them.index()];
+        if !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king) {
+            let mut dirs = capturing;
+            while dirs != 0 {
+                let dir = dirs.trailing_zeros() as u8;
+                dirs &= dirs - 1;
+                let Some(p) = v.slide(dir, m.to, after).1.filter(|&p| shields.has(p)) else {
+                    continue;
+                };
+                let (line, next) = v.slide(dir, m.to, after & !Bitboard::of(p));
+                if next != Some(king) {
+                    continue;
+                }
+                let passed = pos.passed();
+                let mut ctx = GenContext::new(&passed);
+                ctx.blockers = after;
+                ctx.empty = (ctx.empty | Bitboard::of(m.from)) & !Bitboard::of(m.to);
+                ctx.targets = (ctx.targets & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+                ctx.reachable = ctx.empty | ctx.targets;
+                let mut off = CountOff {
+                    line: line | Bitboard::of(m.to),
+                    n: 0,
+                };
+                let k = super::moves::Piece::kind_of(pos.board[p.index()]);
+                passed.piece_moves(&mut off, &ctx, k as usize, p, true);
+                pinned_lost += off.n;
+                #[cfg(test)]
+                {
+                    self.zone_pins += 1;
+                }
+            }
+        }
+        let royal = v.royal_kinds[0];
+        let ksm = v.slot_moves_at(Variant::slot(royal, them, king));
+        let steps = (ksm.leap_quiet.to::<B>() & !occupied & v.geometry.mask.to())
+            | (ksm.leap_capture.to::<B>() & pos.capturable(us));
+        let without_king = occupied & !Bitboard::of(king);
+        let ours = pos.by_colour[us.index()];
+        let mut lost = 0;
+        for t in attacked & steps & self.zone {
+            if pos
+                .table_attackers(t, us, without_king, v.all_dirs(), ours, true)
+                .is_empty()
+            {
+                lost += 1;
+            }
+        }
+        #[cfg(test)]
+        {
+            self.zone_moves += 1;
+            self.zone_steps_lost += lost;
+        }
+        let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
+        let base = match touched.intersects(self.adjusted | self.leap_adjusted) {
+            true => self.after_adjusted(pos, m),
+            false => self.passed_count(pos),
+        };
+        Some(base - lost as u64 - pinned_lost)
+    }
+
     /// The empty squares of `to` off `off` to which the piece on `from` (off `off`, capturable)
     /// moves attacking no zone square from either square.
     #[inline(always)]
@@ -613,6 +816,20 @@ impl<B: Width> Replies<B> {
         from: Square,
         to: Bitboard<B>,
         off: Bitboard<B>,
+    ) -> Bitboard<B> {
+        self.quiet_targets_off(pos, from, to, off, true)
+    }
+
+    /// [`Replies::quiet_targets`], `slider_only` joining `off` for S's sliders only when
+    /// `slider_only` is set.
+    #[inline(always)]
+    fn quiet_targets_off(
+        &self,
+        pos: &Position<B>,
+        from: Square,
+        to: Bitboard<B>,
+        off: Bitboard<B>,
+        slider_only: bool,
     ) -> Bitboard<B> {
         if !self.enabled || off.has(from) {
             return Bitboard::NONE;
@@ -629,7 +846,7 @@ impl<B: Width> Replies<B> {
                 return Bitboard::NONE;
             }
         }
-        if self.slider_kinds >> kind & 1 != 0 {
+        if slider_only && self.slider_kinds >> kind & 1 != 0 {
             off |= self.slider_only;
         }
         let leapers = self.zone_leapers[kind as usize % MAX_KINDS];
@@ -716,39 +933,80 @@ impl<B: Width> Replies<B> {
         }
         let v = pos.variant;
         let them = pos.side.flip();
+        let plain_leapers = self.plain_leapers;
         let before = self.leapers_before.get_or_insert_with(|| {
-            let passed = pos.passed();
-            Box::new(LeapersBefore {
-                ctx: GenContext::new(&passed),
-                passed,
+            let ctx = GenContext::new(&pos.passed());
+            let mut before = Box::new(LeapersBefore {
+                ctx,
                 moves: [u16::MAX; SQUARE_COUNT],
-            })
+                listed: [(Square(0), 0, 0, Bitboard::NONE); LISTED_LEAPERS],
+                len: 0,
+                unlisted: Bitboard::NONE,
+            });
+            for from in plain_leapers {
+                if before.len == LISTED_LEAPERS {
+                    before.unlisted.set(from);
+                    continue;
+                }
+                let k = super::moves::Piece::kind_of(pos.board[from.index()]);
+                let slot = Variant::slot(k, them, from);
+                before.listed[before.len] = (from, slot as u16, k, leaper_reads(v, slot));
+                before.len += 1;
+            }
+            before
         });
-        // After `m`, generated from the passed position (the same side, no en-passant square)
-        // with `m`'s squares swapped in the context: the mover's piece, capturable (see
-        // `quiet_targets`), leaves `a` empty and stands on `b`.
+        // After `m`, as generated from the passed position (the same side, no en-passant
+        // square) with `m`'s squares swapped in the context: the mover's piece, capturable
+        // (see `quiet_targets`), leaves `a` empty and stands on `b`.
         let mut after = before.ctx;
         after.blockers = (after.blockers & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         after.empty = (after.empty | Bitboard::of(m.from)) & !Bitboard::of(m.to);
         after.targets = (after.targets & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         after.reachable = after.empty | after.targets;
         let mut n = 0i64;
-        for from in self.plain_leapers {
+        let LeapersBefore {
+            ctx,
+            moves,
+            listed,
+            len,
+            unlisted,
+        } = &mut **before;
+        let mut one = |from: Square, slot: usize, k: u8| {
+            let gained = leaper_moves(v, &after, k as usize, slot);
+            let had = &mut moves[from.index() % SQUARE_COUNT];
+            if *had == u16::MAX {
+                // A leaper's moves on at most 128 squares, times its promotion choices.
+                *had = u16::try_from(leaper_moves(v, ctx, k as usize, slot))
+                    .expect("fewer moves than u16::MAX");
+            }
+            n += gained as i64 - i64::from(*had);
+        };
+        #[cfg(test)]
+        let mut recounted = [0; 2];
+        for &(from, slot, k, reads) in &listed[..*len % (LISTED_LEAPERS + 1)] {
+            if reads.intersects(touched) {
+                one(from, slot as usize, k);
+                #[cfg(test)]
+                {
+                    recounted[0] += 1;
+                }
+            }
+        }
+        for from in *unlisted {
             let k = super::moves::Piece::kind_of(pos.board[from.index()]);
             let slot = Variant::slot(k, them, from);
-            if !leaper_reads(v, slot).intersects(touched) {
-                continue;
+            if leaper_reads(v, slot).intersects(touched) {
+                one(from, slot, k);
+                #[cfg(test)]
+                {
+                    recounted[1] += 1;
+                }
             }
-            let mut gained = CountAll(0);
-            (before.passed).piece_moves(&mut gained, &after, k as usize, from, true);
-            let had = &mut before.moves[from.index() % SQUARE_COUNT];
-            if *had == u16::MAX {
-                let mut count = CountAll(0);
-                (before.passed).piece_moves(&mut count, &before.ctx, k as usize, from, true);
-                // A leaper's moves on at most 128 squares, times its promotion choices.
-                *had = u16::try_from(count.0).expect("fewer moves than u16::MAX");
-            }
-            n += gained.0 as i64 - i64::from(*had);
+        }
+        #[cfg(test)]
+        {
+            self.leapers_recounted[0] += recounted[0];
+            self.leapers_recounted[1] += recounted[1];
         }
         n
     }
@@ -757,10 +1015,25 @@ impl<B: Width> Replies<B> {
     /// the squares they reach beyond `a` once it is lifted, less those beyond `b` once the
     /// piece stands there.
     #[inline(always)]
+    ///
+    /// A plain slide whose ray first meets `a` reaches it, so `a` is then adjusted (it is not
+    /// sensitive, or the move would not be adjusted); one that reaches `b` once `a` is lifted
+    /// reaches `b` before, or passes through `a` to it. So with `a` not adjusted nothing is
+    /// gained, and with neither adjusted nothing is lost: no walk is needed.
     fn adjustment(&self, pos: &Position<B>, a: Square, b: Square) -> i64 {
+        let a_reached = self.adjusted.has(a);
+        #[cfg(test)]
+        self.walks_skipped
+            .set(self.walks_skipped.get() + usize::from(!a_reached));
+        if !a_reached && !self.adjusted.has(b) {
+            return 0;
+        }
         let blockers = pos.occupied() | pos.neutral;
         let capturable = pos.capturable(pos.side);
-        let gained = self.beyond(pos, a, blockers, capturable);
+        let gained = match a_reached {
+            true => self.beyond(pos, a, blockers, capturable),
+            false => 0,
+        };
         let lost = self.beyond(pos, b, blockers & !Bitboard::of(a), capturable);
         i64::from(gained) - i64::from(lost)
     }
@@ -837,6 +1110,15 @@ mod tests {
         second_free: usize,
         /// Adjusted moves where a piece of O first on S's lines from its royal is adjusted.
         shields_free: usize,
+        /// Plain uneven leapers recounted from the list and from the unlisted ones.
+        leapers_recounted: [usize; 2],
+        /// Adjusted moves that skipped the walk from the start square.
+        walks_skipped: usize,
+        /// Moves onto `slider_only` squares whose replies [`Replies::after_zone_move`] gave,
+        /// and the royal's steps they took away.
+        zone_moves: usize,
+        zone_steps_lost: usize,
+        zone_pins: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -889,6 +1171,15 @@ mod tests {
                 checked.reused += 1;
                 checked.second_free += usize::from(second_free.has(m.from));
             }
+            let zoned = replies.zone_adjustable(pos, m.from, Bitboard::of(m.to));
+            if replies.zone_king.is_some()
+                && zoned.has(m.to)
+                && !reused.has(m.to)
+                && !adjusted.has(m.to)
+                && let Some(n) = replies.after_zone_move(pos, m)
+            {
+                assert_eq!(n, counted, "zone {:?} {}: {m:?}", pos.rules, to_fen(wide));
+            }
             if adjusted.has(m.to) {
                 let n = replies.after_adjusted(pos, m);
                 assert_eq!(
@@ -905,6 +1196,12 @@ mod tests {
                 checked.second_free += usize::from(second_free.has(m.from));
             }
         }
+        checked.leapers_recounted[0] += replies.leapers_recounted[0];
+        checked.leapers_recounted[1] += replies.leapers_recounted[1];
+        checked.walks_skipped += replies.walks_skipped.get();
+        checked.zone_moves += replies.zone_moves;
+        checked.zone_steps_lost += replies.zone_steps_lost;
+        checked.zone_pins += replies.zone_pins;
     }
 
     /// Every move the parent of the leaves reuses or adjusts the replies of gives the number
@@ -964,6 +1261,21 @@ mod tests {
             second_free > 100,
             "{second_free} moves of free second pieces"
         );
+        for (i, path) in ["listed", "unlisted"].iter().enumerate() {
+            let n: usize = by_variant.values().map(|c| c.leapers_recounted[i]).sum();
+            assert!(n > 100, "{n} {path} plain uneven leapers recounted");
+        }
+        let skipped: usize = by_variant.values().map(|c| c.walks_skipped).sum();
+        assert!(skipped > 100, "{skipped} adjusted moves skipping a walk");
+        let zone_moves: usize = by_variant.values().map(|c| c.zone_moves).sum();
+        let steps_lost: usize = by_variant.values().map(|c| c.zone_steps_lost).sum();
+        let pins: usize = by_variant.values().map(|c| c.zone_pins).sum();
+        assert!(pins > 100, "{pins} pins by moves onto slider-only squares");
+        assert!(
+            zone_moves > 100,
+            "{zone_moves} moves onto slider-only squares"
+        );
+        assert!(steps_lost > 100, "{steps_lost} royal steps taken by them");
     }
 
     /// Many more random games of one variant than the test above (run by hand:
