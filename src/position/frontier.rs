@@ -131,6 +131,19 @@ fn leaper_reads<B: Width>(v: &Variant, slot: usize) -> Bitboard<B> {
     read.to::<B>()
 }
 
+/// The generation context `ctx` of the position with the turn passed (O to move), with the
+/// quiet move `m` of S's capturable piece swapped in: `m.from` empty, `m.to` holding a piece O
+/// may capture.
+#[inline(always)]
+fn moved_in<B: Width>(mut ctx: GenContext<B>, m: &Move) -> GenContext<B> {
+    let (a, b) = (Bitboard::of(m.from), Bitboard::of(m.to));
+    ctx.blockers = (ctx.blockers & !a) | b;
+    ctx.empty = (ctx.empty | a) & !b;
+    ctx.targets = (ctx.targets & !a) | b;
+    ctx.reachable = ctx.empty | ctx.targets;
+    ctx
+}
+
 /// A move generator's sink counting the moves that leave `line` (those of a piece pinned
 /// along it, in [`Replies::after_zone_move`]).
 struct CountOff<B: Width> {
@@ -305,7 +318,8 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
 ///   from O's royal square (so it is pinned neither before the move nor after: a pin needs
 ///   that line, which is sensitive; without special moves or with fast paths naming the
 ///   squares their special moves read, when no slider of S is second behind any such piece,
-///   none is pinned before or after and the first pieces are plain too), and, with special moves, the fast paths do not name it
+///   none is pinned before or after and the first pieces are plain too), and, with special
+///   moves, the fast paths do not name it
 ///   ([`FastPathsAt::reply_unadjusted`](crate::variant::FastPathsAt::reply_unadjusted): its
 ///   moves may change the special moves, or a special move of S may capture O's royal once it
 ///   leaves its square). A plain uneven leaper is a piece of a kind whose leaps depend on what
@@ -761,11 +775,7 @@ impl<B: Width> Replies<B> {
                     continue;
                 }
                 let passed = pos.passed();
-                let mut ctx = GenContext::new(&passed);
-                ctx.blockers = after;
-                ctx.empty = (ctx.empty | Bitboard::of(m.from)) & !Bitboard::of(m.to);
-                ctx.targets = (ctx.targets & !Bitboard::of(m.from)) | Bitboard::of(m.to);
-                ctx.reachable = ctx.empty | ctx.targets;
+                let ctx = moved_in(GenContext::new(&passed), &m);
                 let mut off = CountOff {
                     line: line | Bitboard::of(m.to),
                     n: 0,
@@ -958,11 +968,7 @@ impl<B: Width> Replies<B> {
         // After `m`, as generated from the passed position (the same side, no en-passant
         // square) with `m`'s squares swapped in the context: the mover's piece, capturable
         // (see `quiet_targets`), leaves `a` empty and stands on `b`.
-        let mut after = before.ctx;
-        after.blockers = (after.blockers & !Bitboard::of(m.from)) | Bitboard::of(m.to);
-        after.empty = (after.empty | Bitboard::of(m.from)) & !Bitboard::of(m.to);
-        after.targets = (after.targets & !Bitboard::of(m.from)) | Bitboard::of(m.to);
-        after.reachable = after.empty | after.targets;
+        let after = moved_in(before.ctx, &m);
         let mut n = 0i64;
         let LeapersBefore {
             ctx,
@@ -983,7 +989,7 @@ impl<B: Width> Replies<B> {
         };
         #[cfg(test)]
         let mut recounted = [0; 2];
-        for &(from, slot, k, reads) in &listed[..*len % (LISTED_LEAPERS + 1)] {
+        for &(from, slot, k, reads) in &listed[..*len] {
             if reads.intersects(touched) {
                 one(from, slot as usize, k);
                 #[cfg(test)]
@@ -1014,12 +1020,12 @@ impl<B: Width> Replies<B> {
     /// How many replies O's plain slides gain when the piece on `a` moves to the empty `b`:
     /// the squares they reach beyond `a` once it is lifted, less those beyond `b` once the
     /// piece stands there.
-    #[inline(always)]
     ///
     /// A plain slide whose ray first meets `a` reaches it, so `a` is then adjusted (it is not
     /// sensitive, or the move would not be adjusted); one that reaches `b` once `a` is lifted
     /// reaches `b` before, or passes through `a` to it. So with `a` not adjusted nothing is
     /// gained, and with neither adjusted nothing is lost: no walk is needed.
+    #[inline(always)]
     fn adjustment(&self, pos: &Position<B>, a: Square, b: Square) -> i64 {
         let a_reached = self.adjusted.has(a);
         #[cfg(test)]
@@ -1204,6 +1210,29 @@ mod tests {
         checked.zone_pins += replies.zone_pins;
     }
 
+    /// [`check_replies`] at every position of `games.0` random games of at most `games.1`
+    /// plies from `start`, on 128-bit masks and, where the board allows, on 64-bit ones.
+    fn check_random_games(
+        start: &Position,
+        games: (usize, usize),
+        state: &mut u64,
+        checked: &mut Checked,
+    ) {
+        for _ in 0..games.0 {
+            let mut pos = *start;
+            for _ in 0..games.1 {
+                check_replies(&pos, &pos, checked);
+                if pos.variant.narrow {
+                    check_replies(&pos.narrowed(), &pos, checked);
+                }
+                match pos.play_random(state) {
+                    Some(next) => pos = next,
+                    None => break,
+                }
+            }
+        }
+    }
+
     /// Every move the parent of the leaves reuses or adjusts the replies of gives the number
     /// the child counts, checked move by move (so that errors cannot cancel in a total), at
     /// every position of random games in every variant, option combination and game-end
@@ -1222,19 +1251,7 @@ mod tests {
                         .chain(variant.spec.setup_fen.map(str::to_string));
                     for start in starts {
                         let start = parse_position(rules, &start).expect("start position");
-                        for _ in 0..3 {
-                            let mut pos = start;
-                            for _ in 0..60 {
-                                check_replies(&pos, &pos, checked);
-                                if variant.narrow {
-                                    check_replies(&pos.narrowed(), &pos, checked);
-                                }
-                                match pos.play_random(&mut state) {
-                                    Some(next) => pos = next,
-                                    None => break,
-                                }
-                            }
-                        }
+                        check_random_games(&start, (3, 60), &mut state, checked);
                     }
                 }
             }
@@ -1301,19 +1318,7 @@ mod tests {
             for game_end in ["rules", "movegen"] {
                 rules.set("game-end", game_end).expect("game-end");
                 let start = parse_position(rules, &rules.start_fen()).expect("start");
-                for _ in 0..games {
-                    let mut pos = start;
-                    for _ in 0..120 {
-                        check_replies(&pos, &pos, &mut checked);
-                        if variant.narrow {
-                            check_replies(&pos.narrowed(), &pos, &mut checked);
-                        }
-                        match pos.play_random(&mut state) {
-                            Some(next) => pos = next,
-                            None => break,
-                        }
-                    }
-                }
+                check_random_games(&start, (games, 120), &mut state, &mut checked);
             }
         }
         eprintln!(

@@ -216,10 +216,10 @@ pub trait FastPathsAt<B: Width>: Send + Sync {
     /// the royal piece only as far as the piece tables need (as without special moves), so it
     /// must name as well every square whose contents decide whether a special move of the
     /// opponent uncovers a table attack on its royal piece (a piece it empties that shields
-    /// the royal, and the piece next behind). Returned as the squares no piece may leave or enter,
-    /// and kinds (as bits) with squares only pieces of those kinds may not leave or enter (a
-    /// line that matters only if a slider of some kind stands on it). `None` (the default)
-    /// when the hooks cannot tell: no count is then reused.
+    /// the royal, and the piece next behind). Returned as the squares no piece may leave or
+    /// enter, and kinds (as bits) with squares only pieces of those kinds may not leave or
+    /// enter (a line that matters only if a slider of some kind stands on it). `None` (the
+    /// default) when the hooks cannot tell: no count is then reused.
     fn reply_sensitive(
         &self,
         _pos: &Position<B>,

@@ -294,16 +294,14 @@ impl Jumps {
             // slider of S arriving makes one; the next blocker's square stays sensitive (a
             // piece of S leaving it may uncover another behind).
             let (dir_kinds, dir_pieces) = sliders[dir as usize % 16];
-            match next {
-                _ if we_carry => out |= line,
-                Some(next) if dir_pieces.has(next) => out |= line,
-                _ => {
-                    if let Some(next) = next {
-                        out.set(next);
-                    }
-                    kinds |= dir_kinds;
-                    for_kinds |= line;
+            if we_carry || next.is_some_and(|n| dir_pieces.has(n)) {
+                out |= line;
+            } else {
+                if let Some(next) = next {
+                    out.set(next);
                 }
+                kinds |= dir_kinds;
+                for_kinds |= line;
             }
         }
         Some((out, kinds, for_kinds))
