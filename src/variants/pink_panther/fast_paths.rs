@@ -5,7 +5,7 @@
 use super::{Jumps, NO_LINE, colour_square, landing_squares};
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
-use crate::variant::{Colour, FastPathsAt, Variant, Width};
+use crate::variant::{Colour, FastPathsAt, ReplySquares, Variant, Width};
 use std::sync::Arc;
 
 impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
@@ -52,7 +52,7 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
         pos: &Position<B>,
         general: Square,
         zone: Bitboard<B>,
-    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
+    ) -> Option<ReplySquares<B>> {
         self.reply_squares(pos, general, zone)
     }
 
@@ -128,7 +128,7 @@ impl Jumps {
         pos: &Position<B>,
         general: Square,
         zone: Bitboard<B>,
-    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
+    ) -> Option<ReplySquares<B>> {
         let v = pos.variant();
         let g = &v.geometry;
         let t = &self.tables;
@@ -148,19 +148,21 @@ impl Jumps {
             None => back(dir, sq),
         };
         let mut out = Bitboard::NONE;
+        // Squares that change O's jumps only.
+        let mut special = Bitboard::NONE;
         // O's jumps, and where the jewel may stand after them.
         for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
             let movers = pos.kind_bb(plain) & theirs;
             let passing = they_carry && carrier.is_some_and(|p| p.kind == carrier_kind);
             for slide in self.slides(plain, them) {
                 if back(slide.dir, jewel).intersects(movers) {
-                    out |= behind(slide.dir, jewel) | v.slide(slide.dir, jewel, blockers).0;
+                    special |= behind(slide.dir, jewel) | v.slide(slide.dir, jewel, blockers).0;
                 }
                 if passing {
                     let (ray, first) = v.slide(slide.dir, jewel, blockers);
-                    out |= ray;
+                    special |= ray;
                     if let Some(first) = first {
-                        out |= v.slide(slide.dir, first, blockers).0;
+                        special |= v.slide(slide.dir, first, blockers).0;
                     }
                 }
             }
@@ -168,10 +170,10 @@ impl Jumps {
             // mover about the jewel square.
             let [from, pass_to] = t.uneven[colour_square(them, jewel)][i];
             for from in movers & from.to() {
-                out.set(Square(2 * jewel.0 - from.0));
+                special.set(Square(2 * jewel.0 - from.0));
             }
             if passing {
-                out |= pass_to.to();
+                special |= pass_to.to();
             }
         }
         let mut jewels = Bitboard::of(jewel);
@@ -274,7 +276,7 @@ impl Jumps {
         if pos.neutral().has(jewel) {
             let dir = t.line_dir(general, jewel);
             if dir != NO_LINE && v.nearest_back(dir, general, blockers) == Some(jewel) {
-                out |= behind(dir, jewel);
+                special |= behind(dir, jewel);
             }
         }
         let lifted = blockers & !Bitboard::of(general);
@@ -304,7 +306,12 @@ impl Jumps {
                 for_kinds |= line;
             }
         }
-        Some((out, kinds, for_kinds))
+        Some(ReplySquares {
+            all: out,
+            kinds,
+            for_kinds,
+            special_only: special & !out,
+        })
     }
 
     /// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
