@@ -285,6 +285,50 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
     }
 }
 
+/// What [`Replies::after_special`] keeps of the position with the turn passed (O to move).
+struct SpecialBefore<B: Width> {
+    legality: Legality<B>,
+    /// O's legal special moves.
+    specials: u64,
+    /// The royal piece's steps that no table piece of S attacks (the royal lifted).
+    steps: Bitboard<B>,
+    /// The moves onto `steps` that S's special moves take away.
+    steps_lost: u64,
+    /// O's last rank, and how many promotions its royal kind has there.
+    last_rank: Bitboard<B>,
+    promotions: usize,
+}
+
+impl<B: Width> SpecialBefore<B> {
+    /// `None` unless O, not in check and with one royal piece, has its legality decided by
+    /// the fast paths and its special moves counted by them.
+    fn new(pos: &Position<B>) -> Option<Self> {
+        let passed = pos.passed();
+        let v = passed.variant;
+        let mut l = Legality::EMPTY;
+        if !passed.legality_into(&mut l) || l.check_mask != Bitboard::ALL {
+            return None;
+        }
+        let king = l.royals.first()?;
+        let specials = passed.fast_paths()?.count_legal(&passed, &l)?;
+        let royal = v.royal_kinds[0];
+        let sm = &v.slot_moves[Variant::slot(royal, passed.side, king)];
+        let ctx = GenContext::new(&passed);
+        let pseudo = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
+        let (steps, attacked) = passed.royal_targets_table_safe(pseudo, &l);
+        let promotions = v.promotion_kinds[royal as usize].len();
+        let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
+        Some(SpecialBefore {
+            legality: l,
+            specials,
+            steps,
+            steps_lost,
+            last_rank: ctx.last_rank,
+            promotions,
+        })
+    }
+}
+
 /// Quiet moves that cannot change the opponent's replies, or change them only along the
 /// opponent's plain slides, and the number of those replies.
 ///
@@ -411,9 +455,9 @@ struct Replies<B: Width> {
     zone_leapers: [Bitboard<B>; MAX_KINDS],
     /// O's replies with the turn passed, once counted.
     count: Option<u64>,
-    /// For [`Replies::after_special`], once needed: the legality of the position with the
-    /// turn passed and O's special moves counted there (`None` inside when they cannot be).
-    special_before: Option<Option<(Legality<B>, u64)>>,
+    /// For [`Replies::after_special`], once needed (`None` inside when the special moves
+    /// cannot be counted again).
+    special_before: Option<Option<SpecialBefore<B>>>,
     /// For [`Replies::leap_adjustment`], once needed: the position with the turn passed, its
     /// generation context, and per square the number of moves of the plain uneven leaper there
     /// (`u16::MAX` until counted).
@@ -970,37 +1014,37 @@ impl<B: Width> Replies<B> {
     }
 
     /// The replies after `m` (one of [`Replies::special_adjustable`]'s moves): those with the
-    /// turn passed, adjusted as after [`Replies::after_adjusted`], less O's special moves
-    /// counted there and plus those counted after `m`, both with the legality of the position
-    /// with the turn passed. `m` touches no sensitive square, so O has the same royal piece
-    /// and pins after it and is not in check: that legality is the child's for the special
-    /// moves too, by [`ReplySquares::special_only`]'s contract. `None` when the special moves
-    /// are not counted that way (the child is then counted).
+    /// turn passed, adjusted as after [`Replies::after_adjusted`], with what the squares of
+    /// [`ReplySquares::special_only`] change counted again in the child: O's special moves,
+    /// counted with the legality of the position with the turn passed, and O's royal steps
+    /// safe from S's table attacks that S's special moves attack. `m` touches no sensitive
+    /// square, so O has the same royal piece and pins after it and is not in check, and S's
+    /// table pieces attack the same squares of O's zone: that legality is the child's for the
+    /// special moves, by the contract, and the royal's steps differ only by S's special
+    /// attacks. `None` when the special moves are not counted that way (the child is then
+    /// counted).
     ///
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     fn after_special(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
-        let (legality, before) = self
+        let before = self
             .special_before
-            .get_or_insert_with(|| {
-                let passed = pos.passed();
-                let mut l = Legality::EMPTY;
-                if !passed.legality_into(&mut l) || l.check_mask != Bitboard::ALL {
-                    return None;
-                }
-                let n = passed.fast_paths()?.count_legal(&passed, &l)?;
-                Some((l, n))
-            })
+            .get_or_insert_with(|| SpecialBefore::new(pos))
             .as_ref()?;
-        let before = *before;
         let mut child = *pos;
         child.make(m);
-        let after = child.fast_paths()?.count_legal(&child, legality)?;
+        let paths = child.fast_paths()?;
+        let specials = paths.count_legal(&child, &before.legality)?;
+        let king = before.legality.royals;
+        let blockers = (child.occupied() | child.neutral) & !king;
+        let attacked = paths.attack_map(&child, pos.side, blockers, before.steps) & before.steps;
+        let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
+        let (count_before, steps_lost_before) = (before.specials, before.steps_lost);
         if self.decided && child.decided().is_some() {
             return Some(0);
         }
         let count = self.passed_count(pos);
         Some(
-            (count + after - before)
+            (count + specials + steps_lost_before - count_before - steps_lost)
                 .wrapping_add_signed(self.adjustment(pos, m.from, m.to))
                 .wrapping_add_signed(self.leap_adjustment(pos, m)),
         )

@@ -174,13 +174,16 @@ pub struct ReplySquares<B: Width> {
     pub kinds: u16,
     /// See `kinds`.
     pub for_kinds: Bitboard<B>,
-    /// Squares (none of `all`) where a quiet move changes the opponent's special moves only
-    /// (which exist and which are legal), not its other moves, their legality, its pins or
-    /// whether it is in check. A move touching one of them, and no square of `all` (nor of
-    /// `for_kinds` for its kind), gets the replies with the turn passed, less the special
-    /// moves [`FastPathsAt::count_legal`] counts there, plus those it counts after the move
-    /// given the legality of the position with the turn passed (the same royal piece and
-    /// pins, not in check): `count_legal` must then answer, and count exactly with it.
+    /// Squares (none of `all`) where a quiet move changes only the opponent's special moves
+    /// (which exist and which are legal) and which of its royal piece's steps the side to
+    /// move's special moves attack: not the opponent's other moves, their legality, its pins
+    /// or whether it is in check. A move touching one of them, and no square of `all` (nor
+    /// of `for_kinds` for its kind), gets the replies with the turn passed, less the special
+    /// moves [`FastPathsAt::count_legal`] counts there and the royal's steps
+    /// [`FastPathsAt::attack_map`] attacks there, plus both counted after the move, the
+    /// special moves with the legality of the position with the turn passed (the same royal
+    /// piece and pins, not in check): `count_legal` must then answer, and count exactly with
+    /// it.
     pub special_only: Bitboard<B>,
 }
 
