@@ -255,6 +255,14 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                 }
                 plain &= !adjusted;
             }
+            if !self.replies.special_only.is_empty() && !plain.is_empty() {
+                for sq in self.replies.special_adjustable(pos, from, plain) {
+                    if let Some(n) = self.replies.after_special(pos, Move::new(from, sq)) {
+                        self.total += n;
+                        plain.clear(sq);
+                    }
+                }
+            }
             if self.replies.zone_king.is_some() && plain.intersects(self.replies.slider_only) {
                 for sq in self.replies.zone_adjustable(pos, from, plain) {
                     if let Some(n) = self.replies.after_zone_move(pos, Move::new(from, sq)) {
@@ -274,6 +282,50 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                 self.total += count_after(pos, m, self.decide);
             }
         }
+    }
+}
+
+/// What [`Replies::after_special`] keeps of the position with the turn passed (O to move).
+struct SpecialBefore<B: Width> {
+    legality: Legality<B>,
+    /// O's legal special moves.
+    specials: u64,
+    /// The royal piece's steps that no table piece of S attacks (the royal lifted).
+    steps: Bitboard<B>,
+    /// The moves onto `steps` that S's special moves take away.
+    steps_lost: u64,
+    /// O's last rank, and how many promotions its royal kind has there.
+    last_rank: Bitboard<B>,
+    promotions: usize,
+}
+
+impl<B: Width> SpecialBefore<B> {
+    /// `None` unless O, not in check and with one royal piece, has its legality decided by
+    /// the fast paths and its special moves counted by them.
+    fn new(pos: &Position<B>) -> Option<Self> {
+        let passed = pos.passed();
+        let v = passed.variant;
+        let mut l = Legality::EMPTY;
+        if !passed.legality_into(&mut l) || l.check_mask != Bitboard::ALL {
+            return None;
+        }
+        let king = l.royals.first()?;
+        let specials = passed.fast_paths()?.count_legal(&passed, &l)?;
+        let royal = v.royal_kinds[0];
+        let sm = &v.slot_moves[Variant::slot(royal, passed.side, king)];
+        let ctx = GenContext::new(&passed);
+        let pseudo = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
+        let (steps, attacked) = passed.royal_targets_table_safe(pseudo, &l);
+        let promotions = v.promotion_kinds[royal as usize].len();
+        let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
+        Some(SpecialBefore {
+            legality: l,
+            specials,
+            steps,
+            steps_lost,
+            last_rank: ctx.last_rank,
+            promotions,
+        })
     }
 }
 
@@ -356,8 +408,16 @@ struct Replies<B: Width> {
     decided: bool,
     /// Squares a reused move may neither leave nor enter: the sensitive and adjusted ones.
     unchanged_off: Bitboard<B>,
-    /// Squares an adjusted move may neither leave nor enter.
+    /// Squares an adjusted move may neither leave nor enter, nor one whose special moves are
+    /// counted again ([`Replies::after_special`]).
     sensitive: Bitboard<B>,
+    /// Squares (none sensitive) where a quiet move changes only O's special moves
+    /// ([`ReplySquares::special_only`](crate::variant::ReplySquares::special_only)): a move
+    /// leaving or entering one takes the replies with the turn passed, adjusted, with O's
+    /// special moves counted again ([`Replies::after_special`]).
+    special_only: Bitboard<B>,
+    /// `sensitive` and `special_only`: squares an adjusted move may neither leave nor enter.
+    not_plain: Bitboard<B>,
     /// Kinds (bits) whose pieces may also neither leave nor enter `kind_sensitive`.
     sensitive_kinds: u16,
     /// Squares only pieces of `sensitive_kinds` may neither leave nor enter.
@@ -395,6 +455,9 @@ struct Replies<B: Width> {
     zone_leapers: [Bitboard<B>; MAX_KINDS],
     /// O's replies with the turn passed, once counted.
     count: Option<u64>,
+    /// For [`Replies::after_special`], once needed (`None` inside when the special moves
+    /// cannot be counted again).
+    special_before: Option<Option<SpecialBefore<B>>>,
     /// For [`Replies::leap_adjustment`], once needed: the position with the turn passed, its
     /// generation context, and per square the number of moves of the plain uneven leaper there
     /// (`u16::MAX` until counted).
@@ -432,6 +495,8 @@ impl<B: Width> Replies<B> {
             decided: false,
             unchanged_off: Bitboard::ALL,
             sensitive: Bitboard::ALL,
+            special_only: Bitboard::NONE,
+            not_plain: Bitboard::ALL,
             sensitive_kinds: 0,
             kind_sensitive: Bitboard::NONE,
             slider_only: Bitboard::NONE,
@@ -446,6 +511,7 @@ impl<B: Width> Replies<B> {
             zone_king: None,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
             count: None,
+            special_before: None,
             leapers_before: None,
             #[cfg(test)]
             second_free: Bitboard::NONE,
@@ -516,10 +582,11 @@ impl<B: Width> Replies<B> {
                 return replies;
             };
             match paths.reply_sensitive(pos, king, zone) {
-                Some((extra, kinds, squares)) => {
-                    sensitive |= extra;
-                    replies.sensitive_kinds = kinds;
-                    replies.kind_sensitive = squares;
+                Some(squares) => {
+                    sensitive |= squares.all;
+                    replies.sensitive_kinds = squares.kinds;
+                    replies.kind_sensitive = squares.for_kinds;
+                    replies.special_only = squares.special_only;
                     relax = true;
                 }
                 None => return replies,
@@ -676,12 +743,16 @@ impl<B: Width> Replies<B> {
                 .rule_hooks()
                 .is_some_and(|h| h.quiet_move_may_decide(pos));
         replies.sensitive = sensitive | zone;
+        replies.special_only &= !replies.sensitive;
+        replies.not_plain = replies.sensitive | replies.special_only;
         replies.slider_only = slider_only & !replies.sensitive;
         replies.slider_kinds = v.slider_kinds[us.index()];
+        // Squares of `special_only` stay adjusted: a move touching them adjusts its replies
+        // in `after_special`.
         replies.adjusted = adjusted & !replies.sensitive;
         replies.leap_adjusted = leap_adjusted & !replies.sensitive;
         replies.plain_leapers = plain_leapers;
-        replies.unchanged_off = replies.sensitive | replies.adjusted | replies.leap_adjusted;
+        replies.unchanged_off = replies.not_plain | replies.adjusted | replies.leap_adjusted;
         replies.plain_sliders = plain_sliders;
         replies.plain_dirs = plain_dirs;
         replies.zone = zone;
@@ -707,6 +778,18 @@ impl<B: Width> Replies<B> {
         if !adjusted.has(from) && !to.intersects(adjusted) {
             return Bitboard::NONE;
         }
+        self.quiet_targets(pos, from, to, self.not_plain)
+    }
+
+    /// The squares of `to` (legal, quiet or capturing, no promotion, none of them
+    /// [`Replies::reusable`] or [`Replies::adjustable`]) to which the piece on `from` moves
+    /// changing only the opponent's plain slides and special moves
+    /// ([`Replies::after_special`]).
+    #[inline(always)]
+    fn special_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
+        if !self.special_only.has(from) && !to.intersects(self.special_only) {
+            return Bitboard::NONE;
+        }
         self.quiet_targets(pos, from, to, self.sensitive)
     }
 
@@ -720,7 +803,7 @@ impl<B: Width> Replies<B> {
         if self.slider_kinds >> kind & 1 == 0 {
             return Bitboard::NONE;
         }
-        self.quiet_targets_off(pos, from, to & self.slider_only, self.sensitive, false)
+        self.quiet_targets_off(pos, from, to & self.slider_only, self.not_plain, false)
     }
 
     /// The replies after the quiet move `m` of a slider X of S onto a `slider_only` square
@@ -930,6 +1013,43 @@ impl<B: Width> Replies<B> {
             .wrapping_add_signed(self.leap_adjustment(pos, m))
     }
 
+    /// The replies after `m` (one of [`Replies::special_adjustable`]'s moves): those with the
+    /// turn passed, adjusted as after [`Replies::after_adjusted`], with what the squares of
+    /// [`ReplySquares::special_only`] change counted again in the child: O's special moves,
+    /// counted with the legality of the position with the turn passed, and O's royal steps
+    /// safe from S's table attacks that S's special moves attack. `m` touches no sensitive
+    /// square, so O has the same royal piece and pins after it and is not in check, and S's
+    /// table pieces attack the same squares of O's zone: that legality is the child's for the
+    /// special moves, by the contract, and the royal's steps differ only by S's special
+    /// attacks. `None` when the special moves are not counted that way (the child is then
+    /// counted).
+    ///
+    /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
+    fn after_special(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
+        let before = self
+            .special_before
+            .get_or_insert_with(|| SpecialBefore::new(pos))
+            .as_ref()?;
+        let mut child = *pos;
+        child.make(m);
+        let paths = child.fast_paths()?;
+        let specials = paths.count_legal(&child, &before.legality)?;
+        let king = before.legality.royals;
+        let blockers = (child.occupied() | child.neutral) & !king;
+        let attacked = paths.attack_map(&child, pos.side, blockers, before.steps) & before.steps;
+        let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
+        let (count_before, steps_lost_before) = (before.specials, before.steps_lost);
+        if self.decided && child.decided().is_some() {
+            return Some(0);
+        }
+        let count = self.passed_count(pos);
+        Some(
+            (count + specials + steps_lost_before - count_before - steps_lost)
+                .wrapping_add_signed(self.adjustment(pos, m.from, m.to))
+                .wrapping_add_signed(self.leap_adjustment(pos, m)),
+        )
+    }
+
     /// How many replies O's plain uneven leapers gain when S plays the quiet move `m` (one of
     /// the adjusted ones): the moves of each such piece whose squares hold `m`'s start or end,
     /// counted after `m` less those counted with the turn passed. Such a piece is pinned
@@ -1125,6 +1245,8 @@ mod tests {
         zone_moves: usize,
         zone_steps_lost: usize,
         zone_pins: usize,
+        /// Moves whose replies [`Replies::after_special`] gave.
+        special: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -1176,6 +1298,21 @@ mod tests {
                 assert_eq!(n, counted, "reused {:?} {}: {m:?}", pos.rules, to_fen(wide));
                 checked.reused += 1;
                 checked.second_free += usize::from(second_free.has(m.from));
+            }
+            let special =
+                replies.special_adjustable(pos, m.from, Bitboard::of(m.to) & !reused & !adjusted);
+            if special.has(m.to)
+                && let Some(n) = replies.after_special(pos, m)
+            {
+                assert_eq!(
+                    n,
+                    counted,
+                    "special {:?} {}: {}",
+                    pos.rules,
+                    to_fen(wide),
+                    crate::notation::moves::move_text(wide, &m),
+                );
+                checked.special += 1;
             }
             let zoned = replies.zone_adjustable(pos, m.from, Bitboard::of(m.to));
             if replies.zone_king.is_some()
@@ -1293,6 +1430,11 @@ mod tests {
             "{zone_moves} moves onto slider-only squares"
         );
         assert!(steps_lost > 100, "{steps_lost} royal steps taken by them");
+        let special = by_variant["pink-panther"].special;
+        assert!(
+            special > 100,
+            "{special} moves with the special moves counted again"
+        );
     }
 
     /// Many more random games of one variant than the test above (run by hand:
@@ -1322,8 +1464,12 @@ mod tests {
             }
         }
         eprintln!(
-            "{id}: reused {} adjusted {} second_free {} shields_free {}",
-            checked.reused, checked.adjusted, checked.second_free, checked.shields_free
+            "{id}: reused {} adjusted {} special {} second_free {} shields_free {}",
+            checked.reused,
+            checked.adjusted,
+            checked.special,
+            checked.second_free,
+            checked.shields_free
         );
         assert!(
             checked.reused > 100 && checked.adjusted > 100,

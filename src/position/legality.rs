@@ -230,6 +230,23 @@ impl<B: Width> Position<B> {
         }
     }
 
+    /// The squares of `to` where the side to move's royal piece would be attacked by no
+    /// table piece (slides passing through the square it leaves), and those of them a
+    /// special move attacks by `l`.
+    pub(super) fn royal_targets_table_safe(
+        &self,
+        to: Bitboard<B>,
+        l: &Legality<B>,
+    ) -> (Bitboard<B>, Bitboard<B>) {
+        let by = self.side.flip();
+        let without_king = (self.occupied() | self.neutral) & !l.royals;
+        let safe = to.filter_squares(|sq| {
+            self.table_attackers(sq, by, without_king, l.enemy_dirs, l.enemy_sliders, true)
+                .is_empty()
+        });
+        (safe, safe & l.special_attacked)
+    }
+
     /// Whether the side to move's royal piece would be attacked on `sq` (slides passing
     /// through the square it leaves).
     #[inline(always)]

@@ -163,6 +163,30 @@ pub trait RuleHooksAt<B: Width>: Send + Sync {
     }
 }
 
+/// The squares [`FastPathsAt::reply_sensitive`] names, by what a quiet move touching them
+/// (leaving or entering one) may change.
+#[derive(Clone, Copy, Debug)]
+pub struct ReplySquares<B: Width> {
+    /// Squares no piece may touch for its replies to be reused.
+    pub all: Bitboard<B>,
+    /// Kinds (as bits) whose pieces may not touch `for_kinds` either (a line that matters
+    /// only if a slider of one of those kinds stands on it).
+    pub kinds: u16,
+    /// See `kinds`.
+    pub for_kinds: Bitboard<B>,
+    /// Squares (none of `all`) where a quiet move changes only the opponent's special moves
+    /// (which exist and which are legal) and which of its royal piece's steps the side to
+    /// move's special moves attack: not the opponent's other moves, their legality, its pins
+    /// or whether it is in check. A move touching one of them, and no square of `all` (nor
+    /// of `for_kinds` for its kind), gets the replies with the turn passed, less the special
+    /// moves [`FastPathsAt::count_legal`] counts there and the royal's steps
+    /// [`FastPathsAt::attack_map`] attacks there, plus both counted after the move, the
+    /// special moves with the legality of the position with the turn passed (the same royal
+    /// piece and pins, not in check): `count_legal` must then answer, and count exactly with
+    /// it.
+    pub special_only: Bitboard<B>,
+}
+
 /// Moves the piece tables cannot describe, for positions kept in `B`. Every such move carries
 /// [`flags::SPECIAL`](crate::position::flags::SPECIAL) and is always made and tested for
 /// legality unless the variant supplies [`FastPathsAt`].
@@ -216,16 +240,14 @@ pub trait FastPathsAt<B: Width>: Send + Sync {
     /// the royal piece only as far as the piece tables need (as without special moves), so it
     /// must name as well every square whose contents decide whether a special move of the
     /// opponent uncovers a table attack on its royal piece (a piece it empties that shields
-    /// the royal, and the piece next behind). Returned as the squares no piece may leave or
-    /// enter, and kinds (as bits) with squares only pieces of those kinds may not leave or
-    /// enter (a line that matters only if a slider of some kind stands on it). `None` (the
-    /// default) when the hooks cannot tell: no count is then reused.
+    /// the royal, and the piece next behind). See [`ReplySquares`] for how they are given.
+    /// `None` (the default) when the hooks cannot tell: no count is then reused.
     fn reply_sensitive(
         &self,
         _pos: &Position<B>,
         _royal: Square,
         _zone: Bitboard<B>,
-    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
+    ) -> Option<ReplySquares<B>> {
         None
     }
     /// The opponent's pieces (the side not to move in `pos`, whose royal piece is on `royal`)

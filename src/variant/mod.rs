@@ -26,8 +26,8 @@ pub use declaration::{
     ValueOverride, VariantSpec, castle, corner_castling, sq,
 };
 pub use hooks::{
-    FastPaths, FastPathsAt, HookBuilder, RuleHooks, RuleHooksAt, SpecialMoves, SpecialMovesAt,
-    VariantHooks, Width,
+    FastPaths, FastPathsAt, HookBuilder, ReplySquares, RuleHooks, RuleHooksAt, SpecialMoves,
+    SpecialMovesAt, VariantHooks, Width,
 };
 pub use rules::{CastleFiles, OptionError, Rules};
 pub use tables::{

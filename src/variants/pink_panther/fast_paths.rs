@@ -5,7 +5,7 @@
 use super::{Jumps, NO_LINE, colour_square, landing_squares};
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
-use crate::variant::{Colour, FastPathsAt, Variant, Width};
+use crate::variant::{Colour, FastPathsAt, ReplySquares, Variant, Width};
 use std::sync::Arc;
 
 impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
@@ -52,7 +52,7 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
         pos: &Position<B>,
         general: Square,
         zone: Bitboard<B>,
-    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
+    ) -> Option<ReplySquares<B>> {
         self.reply_squares(pos, general, zone)
     }
 
@@ -83,52 +83,57 @@ impl Jumps {
     /// of the position with the turn passed ([`FastPathsAt::reply_sensitive`]), with O's
     /// General on `general` and `zone` the squares it may step to; the piece tables' part
     /// (O's table moves, S's table attacks) is the generic one. Only `a` and `b` differ
-    /// between the two positions, before and after any reply of O.
+    /// between the two positions, before and after any reply of O. Squares that change only
+    /// O's jumps, or which of the General's steps S's jumps attack, are returned apart
+    /// ([`ReplySquares::special_only`]): the caller counts those again in the child.
     ///
-    /// * O's jumps. An acquiring slide along a direction needs O's plain slider of it behind
-    ///   the jewel square: where there is one, the squares from the jewel to the first blocker
-    ///   either way (the mover, the landing squares). A pass needs O to carry the jewel: along
-    ///   its plain piece's slides, the squares up to the second blocker (the ally, the landing
-    ///   squares). A leap's landing square counts only for an uneven atom (a Pawn lands straight
-    ///   only on an empty square, diagonally only on an enemy) with O's mover there: an even
-    ///   atom's landing may hold X or not and stays one move, a capture or a quiet one. O's
-    ///   jumps are thus the same moves in both positions.
-    /// * S's jumps onto O's General after a reply that does not move it. A reply changes the
-    ///   board on at most three squares (from, jumped, landing): it empties at most two squares
-    ///   of a line through the General, both only when the jewel is unclaimed and on that line
-    ///   (an acquiring slide along it, which fills a landing square on it too). A slide jump
-    ///   onto the General reads its line up to the second blocker after the reply: so up to the
-    ///   third blocker now, the fourth when the jewel is among the first three, on the lines of
-    ///   S's capturing slides (of plain pieces and carriers: a robbed carrier becomes plain)
-    ///   where the jewel may stand after some reply (`jewels`: its square now, where an
-    ///   acquiring jump of O lands, and when O carries it where the carrier may go on an empty
-    ///   board or pass it). Such a jump needs a slider of S along the line (a plain one, or
-    ///   the carrier that passes or is robbed there): where none stands on it, its squares
-    ///   count only for S's plain sliders along it, the kinds returned with them. A leap jump
-    ///   by the atom `d` comes from `general - 2d` over `general - d`: the mover's square
-    ///   counts when the jewel may stand over it after some reply, the square jumped when S
-    ///   carries the jewel on the mover's square (a pass over X).
-    /// * S's jumps onto a square `z` the General steps to: the jewel stays where it is, so the
-    ///   squares of a leap jump over the jewel onto `z` (or a pass from it), and on a line from
-    ///   `z` through the jewel, the squares between, the jewel's and those behind it up to the
-    ///   first blocker (with the General lifted); unless S carries the jewel or that blocker
-    ///   is a slider of S along the line, those squares but the blocker's count only for S's
-    ///   sliders along it.
+    /// * O's jumps (special only). An acquiring slide along a direction needs O's plain
+    ///   slider of it behind the jewel square: where there is one, the squares from the jewel
+    ///   to the first blocker either way (the mover, the landing squares). A pass needs O to
+    ///   carry the jewel: along its plain piece's slides, the squares up to the second blocker
+    ///   (the ally, the landing squares). A leap's landing square counts only for an uneven
+    ///   atom (a Pawn lands straight only on an empty square, diagonally only on an enemy)
+    ///   with O's mover there: an even atom's landing may hold X or not and stays one move, a
+    ///   capture or a quiet one. Elsewhere O's jumps are the same moves in both positions.
+    /// * S's jumps onto O's General after a reply that does not move it (for every piece, or
+    ///   for the kinds returned). A reply changes the board on at most three squares (from,
+    ///   jumped, landing): it empties at most two squares of a line through the General, both
+    ///   only when the jewel is unclaimed and on that line (an acquiring slide along it, which
+    ///   fills a landing square on it too). A slide jump onto the General reads its line up to
+    ///   the second blocker after the reply: so up to the third blocker now, the fourth when
+    ///   the jewel is among the first three, on the lines of S's capturing slides (of plain
+    ///   pieces and carriers: a robbed carrier becomes plain) where the jewel may stand after
+    ///   some reply (`jewels`: its square now, where an acquiring jump of O lands, and when O
+    ///   carries it where the carrier may go on an empty board or pass it). Such a jump needs
+    ///   a slider of S along the line (a plain one, or the carrier that passes or is robbed
+    ///   there): where none stands on it, its squares count only for S's plain sliders along
+    ///   it, the kinds returned with them. A leap jump by the atom `d` comes from
+    ///   `general - 2d` over `general - d`: the mover's square counts when the jewel may stand
+    ///   over it after some reply, the square jumped when S carries the jewel on the mover's
+    ///   square (a pass over X). These decide checks and the pieces a jump pins.
+    /// * S's jumps onto a square `z` the General steps to (special only: they decide which of
+    ///   its steps are legal, nothing else): the jewel stays where it is, so the squares of a
+    ///   leap jump over the jewel onto `z` (or a pass from it), and on a line from `z` through
+    ///   the jewel, the squares between, the jewel's and those behind it up to the first
+    ///   blocker (with the General lifted).
+    /// * O's acquiring jumps empty the unclaimed jewel's square (special only: they decide
+    ///   which of those jumps are legal): where it is the first blocker on a line from the
+    ///   General, the squares behind it up to the next blocker decide whether such a jump
+    ///   uncovers a table attack ([`Jumps::jewel_shields`]); `Replies` follows the lines from
+    ///   the General only as far as the piece tables need.
     ///
-    /// * O's acquiring jumps empty the unclaimed jewel's square: where it is the first blocker
-    ///   on a line from the General, the squares behind it up to the next blocker decide
-    ///   whether such a jump uncovers a table attack ([`Jumps::jewel_shields`]); `Replies`
-    ///   follows the lines from the General only as far as the piece tables need.
-    ///
-    /// A General that acquires becomes a King and is never in check; without a General O has
-    /// no royal piece and the caller reuses nothing. Returns the squares for every piece, and
-    /// kinds with the squares only for them; `None` when there is no jewel.
+    /// [`count_legal`](FastPathsAt::count_legal) counts O's jumps in the child exactly with the
+    /// legality of the position with the turn passed, as `special_only` asks: it reads only
+    /// the General's square and the table pins there, which a move touching none of the other
+    /// squares leaves as they are. A General that acquires becomes a King and is never in
+    /// check; without a General O has no royal piece and the caller reuses nothing. `None`
+    /// when there is no jewel.
     fn reply_squares<B: Width>(
         &self,
         pos: &Position<B>,
         general: Square,
         zone: Bitboard<B>,
-    ) -> Option<(Bitboard<B>, u16, Bitboard<B>)> {
+    ) -> Option<ReplySquares<B>> {
         let v = pos.variant();
         let g = &v.geometry;
         let t = &self.tables;
@@ -148,19 +153,21 @@ impl Jumps {
             None => back(dir, sq),
         };
         let mut out = Bitboard::NONE;
+        // Squares that change O's jumps only.
+        let mut special = Bitboard::NONE;
         // O's jumps, and where the jewel may stand after them.
         for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
             let movers = pos.kind_bb(plain) & theirs;
             let passing = they_carry && carrier.is_some_and(|p| p.kind == carrier_kind);
             for slide in self.slides(plain, them) {
                 if back(slide.dir, jewel).intersects(movers) {
-                    out |= behind(slide.dir, jewel) | v.slide(slide.dir, jewel, blockers).0;
+                    special |= behind(slide.dir, jewel) | v.slide(slide.dir, jewel, blockers).0;
                 }
                 if passing {
                     let (ray, first) = v.slide(slide.dir, jewel, blockers);
-                    out |= ray;
+                    special |= ray;
                     if let Some(first) = first {
-                        out |= v.slide(slide.dir, first, blockers).0;
+                        special |= v.slide(slide.dir, first, blockers).0;
                     }
                 }
             }
@@ -168,10 +175,10 @@ impl Jumps {
             // mover about the jewel square.
             let [from, pass_to] = t.uneven[colour_square(them, jewel)][i];
             for from in movers & from.to() {
-                out.set(Square(2 * jewel.0 - from.0));
+                special.set(Square(2 * jewel.0 - from.0));
             }
             if passing {
-                out |= pass_to.to();
+                special |= pass_to.to();
             }
         }
         let mut jewels = Bitboard::of(jewel);
@@ -213,13 +220,13 @@ impl Jumps {
             for z in steps {
                 let overs = overs_onto(z);
                 if overs.has(jewel) {
-                    out.set(mirror(jewel, z));
+                    special.set(mirror(jewel, z));
                 }
                 // A pass from the jewel over the square halfway to `z`.
                 if we_carry && (jewel.0 + z.0) % 2 == 0 {
                     let over = Square((jewel.0 + z.0) / 2);
                     if overs.has(over) {
-                        out.set(over);
+                        special.set(over);
                     }
                 }
             }
@@ -274,7 +281,7 @@ impl Jumps {
         if pos.neutral().has(jewel) {
             let dir = t.line_dir(general, jewel);
             if dir != NO_LINE && v.nearest_back(dir, general, blockers) == Some(jewel) {
-                out |= behind(dir, jewel);
+                special |= behind(dir, jewel);
             }
         }
         let lifted = blockers & !Bitboard::of(general);
@@ -293,18 +300,17 @@ impl Jumps {
             // slider of S along the line, there is no jump onto `z` along it now, and only a
             // slider of S arriving makes one; the next blocker's square stays sensitive (a
             // piece of S leaving it may uncover another behind).
-            let (dir_kinds, dir_pieces) = sliders[dir as usize % 16];
-            if we_carry || next.is_some_and(|n| dir_pieces.has(n)) {
-                out |= line;
-            } else {
-                if let Some(next) = next {
-                    out.set(next);
-                }
-                kinds |= dir_kinds;
-                for_kinds |= line;
+            special |= line;
+            if let Some(next) = next {
+                special.set(next);
             }
         }
-        Some((out, kinds, for_kinds))
+        Some(ReplySquares {
+            all: out,
+            kinds,
+            for_kinds,
+            special_only: special & !out,
+        })
     }
 
     /// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
