@@ -457,7 +457,7 @@ struct Replies<B: Width> {
     count: Option<u64>,
     /// For [`Replies::after_special`], once needed (`None` inside when the special moves
     /// cannot be counted again).
-    special_before: Option<Option<SpecialBefore<B>>>,
+    special_before: Option<Option<Box<SpecialBefore<B>>>>,
     /// For [`Replies::leap_adjustment`], once needed: the position with the turn passed, its
     /// generation context, and per square the number of moves of the plain uneven leaper there
     /// (`u16::MAX` until counted).
@@ -1025,10 +1025,11 @@ impl<B: Width> Replies<B> {
     /// counted).
     ///
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
+    #[inline(never)]
     fn after_special(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
         let before = self
             .special_before
-            .get_or_insert_with(|| SpecialBefore::new(pos))
+            .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
             .as_ref()?;
         let mut child = *pos;
         child.make(m);
