@@ -1438,6 +1438,172 @@ mod tests {
         );
     }
 
+    /// Random Pink Panther set-ups (not reached from the start): the jewel unclaimed, carried
+    /// by either side or by a King, pieces scattered, each checked with [`check_replies`] under
+    /// every rule set and game end, and a few random plies on from it (run by hand:
+    /// `REVIEW_SEED=1 REVIEW_POSITIONS=4000 cargo test --release --lib random_setups --
+    /// --ignored`).
+    #[test]
+    #[ignore]
+    fn random_setups_replies() {
+        let positions: usize = std::env::var("REVIEW_POSITIONS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2000);
+        let mut state: u64 = std::env::var("REVIEW_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(7);
+        let variant = variants::all()
+            .iter()
+            .find(|v| v.spec.id == "pink-panther")
+            .expect("variant");
+        let mut next = |n: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        let mut game_state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut checked = Checked::default();
+        let mut parsed = 0;
+        let mut rule_sets = Vec::new();
+        for mut rules in Rules::every_combination(variant) {
+            for game_end in ["rules", "movegen"] {
+                rules.set("game-end", game_end).expect("game-end");
+                rule_sets.push(rules);
+            }
+        }
+        // Crafted: the unclaimed jewel shielding the General with a Knight of S behind it; O's
+        // Pawn acquiring onto its last rank; O carrying next to its General with S's Rook
+        // along the line; S carrying a Silvergeneral next to O's General; O's General next to
+        // the jewel (acquiring, becoming a King); a Queen and Princess pinned past the jewel.
+        let crafted = [
+            "3n2g/7/7/7/3*3/7/3G3 b - - 0 1",
+            "3n2g/7/2N4/7/3*3/b6/3G3 b - - 0 1",
+            "g6/2P4/1*5/3n3/7/7/3G2r w - - 0 1",
+            "3r2g/7/7/3p3/3+R3/3G3/7 b - - 0 1",
+            "6g/2n4/7/4+p2/2G4/1B5/7 b - - 0 1",
+            "g3r2/7/7/7/2*G3/7/b6 b - - 0 1",
+            "3g3/3i3/3*3/7/1N5/3Q3/3G3 w - - 0 1",
+            "6g/2p4/1*1N3/7/2G4/4r2/7 b - - 0 1",
+            "b5g/7/2*4/7/3Q3/5G1/7 w - - 0 1",
+            "3g3/7/3+b3/7/1N2R2/7/3G3 w - - 0 1",
+        ];
+        for fen in crafted {
+            for &rules in &rule_sets {
+                let Ok(pos) = parse_position(rules, fen) else {
+                    continue;
+                };
+                parsed += 1;
+                check_random_games(&pos, (4, 8), &mut game_state, &mut checked);
+            }
+        }
+        for _ in 0..positions {
+            let mut grid = vec![vec![String::new(); 7]; 7];
+            let empty = |grid: &Vec<Vec<String>>, next: &mut dyn FnMut(u64) -> u64, pawn: bool| loop {
+                let (r, f) = (next(7) as usize, next(7) as usize);
+                if grid[r][f].is_empty() && (!pawn || (r != 0 && r != 6)) {
+                    break (r, f);
+                }
+            };
+            // Jewel: 0 unclaimed, 1 White carries, 2 Black carries.
+            let jewel = next(3);
+            let carrier = ["G", "R", "B", "N", "P"][next(5) as usize];
+            let case = |colour: u64, s: &str| match colour {
+                0 => s.to_string(),
+                _ => s.to_lowercase(),
+            };
+            let mut royals = [(0usize, 0usize); 2];
+            for colour in 0..2u64 {
+                let royal = if jewel == colour + 1 && carrier == "G" {
+                    "+G"
+                } else {
+                    "G"
+                };
+                let (r, f) = empty(&grid, &mut next, false);
+                grid[r][f] = case(colour, royal);
+                royals[colour as usize] = (r, f);
+            }
+            if jewel == 0 || carrier != "G" {
+                let item = match jewel {
+                    0 => "*".to_string(),
+                    c => case(c - 1, &format!("+{carrier}")),
+                };
+                let pawn = jewel != 0 && carrier == "P";
+                // Most often next to a General or two squares from it along a line.
+                let mut at = None;
+                if next(3) != 0 {
+                    let (gr, gf) = royals[next(2) as usize];
+                    let (dr, df) = [
+                        (0, 1),
+                        (1, 0),
+                        (0, -1),
+                        (-1, 0),
+                        (1, 1),
+                        (1, -1),
+                        (-1, 1),
+                        (-1, -1),
+                    ][next(8) as usize];
+                    let k = 1 + next(2) as i64;
+                    let (r, f) = (gr as i64 + dr * k, gf as i64 + df * k);
+                    if (0..7).contains(&r) && (0..7).contains(&f) {
+                        let (r, f) = (r as usize, f as usize);
+                        if grid[r][f].is_empty() && (!pawn || (r != 0 && r != 6)) {
+                            at = Some((r, f));
+                        }
+                    }
+                }
+                let (r, f) = at.unwrap_or_else(|| empty(&grid, &mut next, pawn));
+                grid[r][f] = item;
+            }
+            for colour in 0..2u64 {
+                let count = next(6);
+                for _ in 0..count {
+                    let kind =
+                        ["R", "B", "N", "P", "I", "Q", "R", "B", "N", "P"][next(10) as usize];
+                    let (r, f) = empty(&grid, &mut next, kind == "P");
+                    grid[r][f] = case(colour, kind);
+                }
+            }
+            let board: Vec<String> = grid
+                .iter()
+                .map(|row| {
+                    let mut text = String::new();
+                    let mut gap = 0;
+                    for cell in row {
+                        if cell.is_empty() {
+                            gap += 1;
+                            continue;
+                        }
+                        if gap > 0 {
+                            text += &gap.to_string();
+                            gap = 0;
+                        }
+                        text += cell;
+                    }
+                    if gap > 0 {
+                        text += &gap.to_string();
+                    }
+                    text
+                })
+                .collect();
+            let side = if next(2) == 0 { "w" } else { "b" };
+            let fen = format!("{} {side} - - 0 1", board.join("/"));
+            for &rules in &rule_sets {
+                let Ok(pos) = parse_position(rules, &fen) else {
+                    continue;
+                };
+                parsed += 1;
+                check_random_games(&pos, (1, 6), &mut game_state, &mut checked);
+            }
+        }
+        eprintln!(
+            "random set-ups: {parsed} parsed, reused {} adjusted {} special {}",
+            checked.reused, checked.adjusted, checked.special
+        );
+    }
+
     /// Many more random games of one variant than the test above (run by hand:
     /// `STRESS_VARIANT=pink-panther cargo test --release --lib stress_replies -- --ignored`).
     #[test]
