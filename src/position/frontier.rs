@@ -1033,6 +1033,9 @@ impl<B: Width> Replies<B> {
             .as_ref()?;
         let mut child = *pos;
         child.make(m);
+        if self.decided && child.decided().is_some() {
+            return Some(0);
+        }
         let paths = child.fast_paths()?;
         let specials = paths.count_legal(&child, &before.legality)?;
         let king = before.legality.royals;
@@ -1040,9 +1043,6 @@ impl<B: Width> Replies<B> {
         let attacked = paths.attack_map(&child, pos.side, blockers, before.steps) & before.steps;
         let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
         let (count_before, steps_lost_before) = (before.specials, before.steps_lost);
-        if self.decided && child.decided().is_some() {
-            return Some(0);
-        }
         let count = self.passed_count(pos);
         Some(
             (count + specials + steps_lost_before - count_before - steps_lost)
@@ -1438,6 +1438,15 @@ mod tests {
         );
     }
 
+    /// The number in the environment variable `name` (for the tests run by hand), else
+    /// `default`.
+    fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+        std::env::var(name)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    }
+
     /// Random Pink Panther set-ups (not reached from the start): the jewel unclaimed, carried
     /// by either side or by a King, pieces scattered, each checked with [`check_replies`] under
     /// every rule set and game end, and a few random plies on from it (run by hand:
@@ -1446,14 +1455,8 @@ mod tests {
     #[test]
     #[ignore]
     fn random_setups_replies() {
-        let positions: usize = std::env::var("REVIEW_POSITIONS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(2000);
-        let mut state: u64 = std::env::var("REVIEW_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(7);
+        let positions: usize = env_or("REVIEW_POSITIONS", 2000);
+        let mut state: u64 = env_or("REVIEW_SEED", 7);
         let variant = variants::all()
             .iter()
             .find(|v| v.spec.id == "pink-panther")
@@ -1566,30 +1569,9 @@ mod tests {
                     grid[r][f] = case(colour, kind);
                 }
             }
-            let board: Vec<String> = grid
-                .iter()
-                .map(|row| {
-                    let mut text = String::new();
-                    let mut gap = 0;
-                    for cell in row {
-                        if cell.is_empty() {
-                            gap += 1;
-                            continue;
-                        }
-                        if gap > 0 {
-                            text += &gap.to_string();
-                            gap = 0;
-                        }
-                        text += cell;
-                    }
-                    if gap > 0 {
-                        text += &gap.to_string();
-                    }
-                    text
-                })
-                .collect();
             let side = if next(2) == 0 { "w" } else { "b" };
-            let fen = format!("{} {side} - - 0 1", board.join("/"));
+            let board = crate::variants::pink_panther::tests::board_of(&grid);
+            let fen = format!("{board} {side} - - 0 1");
             for &rules in &rule_sets {
                 let Ok(pos) = parse_position(rules, &fen) else {
                     continue;
@@ -1610,14 +1592,8 @@ mod tests {
     #[ignore]
     fn stress_replies() {
         let id = std::env::var("STRESS_VARIANT").unwrap_or_else(|_| "pink-panther".into());
-        let games: usize = std::env::var("STRESS_GAMES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(200);
-        let mut state: u64 = std::env::var("STRESS_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0x9e37_79b9_7f4a_7c15);
+        let games: usize = env_or("STRESS_GAMES", 200);
+        let mut state: u64 = env_or("STRESS_SEED", 0x9e37_79b9_7f4a_7c15);
         let variant = variants::all()
             .iter()
             .find(|v| v.spec.id == id)

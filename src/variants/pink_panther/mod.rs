@@ -707,7 +707,7 @@ pub fn spec() -> VariantSpec {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::notation::{parse_position, to_fen};
     use crate::variants;
@@ -900,8 +900,8 @@ mod tests {
             .collect()
     }
 
-    /// The FEN board of `cells`.
-    fn board_of(cells: &[Vec<String>]) -> String {
+    /// The FEN board of `cells` (ranks from the top, an empty string for an empty square).
+    pub(crate) fn board_of(cells: &[Vec<String>]) -> String {
         let ranks: Vec<String> = cells
             .iter()
             .map(|row| {
