@@ -29,20 +29,40 @@ impl<B: Width> Position<B> {
         if !self.legality_into(&mut legality) {
             return self.count_two_plies_plain();
         }
-        let mut parent = Parent {
-            legality: &legality,
-            replies: Replies::new(self, &legality),
-            decide: self.rules.game_end == GameEnd::Rules
-                && self
-                    .rule_hooks()
-                    .is_some_and(|h| h.any_move_may_decide(self)),
-            total: 0,
+        let replies = Replies::new(self, &legality);
+        let decide = self.rules.game_end == GameEnd::Rules
+            && self
+                .rule_hooks()
+                .is_some_and(|h| h.any_move_may_decide(self));
+        // Two copies of the generator's sink: the one without captures from the passed count
+        // has none of their code (the variants that never take that path keep their loop).
+        let total = match replies.captures {
+            true => self.parent_total::<true>(&legality, replies, decide),
+            false => self.parent_total::<false>(&legality, replies, decide),
         };
-        self.generate(&mut parent);
         let variants = expanding.map_or(0, |(kinds, targets)| {
             self.count_variants(kinds, targets, true)
         });
-        parent.total + variants
+        total + variants
+    }
+
+    /// The moves' replies summed by [`Parent`], with [`Replies::after_captures`] when
+    /// `CAPTURES`.
+    #[inline(always)]
+    fn parent_total<const CAPTURES: bool>(
+        &self,
+        legality: &Legality<B>,
+        replies: Replies<B>,
+        decide: bool,
+    ) -> u64 {
+        let mut parent = Parent::<B, CAPTURES> {
+            legality,
+            replies,
+            decide,
+            total: 0,
+        };
+        self.generate(&mut parent);
+        parent.total
     }
 
     /// Perft 2 with every legal move made and its replies counted.
@@ -169,7 +189,7 @@ impl<B: Width> MoveSink<B> for CountOff<B> {
 
 /// A move generator's sink at the parent of the counted positions: each legal move's replies
 /// are added to `total`.
-struct Parent<'a, B: Width> {
+struct Parent<'a, B: Width, const CAPTURES: bool> {
     legality: &'a Legality<B>,
     replies: Replies<B>,
     /// Whether the variant's own decision may end the game after some move here.
@@ -177,7 +197,7 @@ struct Parent<'a, B: Width> {
     total: u64,
 }
 
-impl<B: Width> MoveSink<B> for Parent<'_, B> {
+impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
     fn legality(&self) -> Option<&Legality<B>> {
         Some(self.legality)
     }
@@ -272,15 +292,10 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                 }
             }
         }
-        if self.replies.captures {
-            let theirs = pos.by_colour[pos.side.flip().index()];
-            for sq in plain & theirs {
-                let m = Move::new(from, sq);
-                if let Some(n) = self.replies.after_capture(pos, m) {
-                    self.total += n;
-                    plain.clear(sq);
-                }
-            }
+        if CAPTURES {
+            let (n, counted) = self.replies.after_captures(pos, from, plain);
+            self.total += n;
+            plain &= !counted;
         }
         for sq in plain {
             self.total += count_after(pos, Move::new(from, sq), self.decide);
@@ -1070,7 +1085,7 @@ impl<B: Width> Replies<B> {
         let count = self.passed_count(pos);
         count
             .wrapping_add_signed(self.adjustment(pos, m.from, m.to))
-            .wrapping_add_signed(self.leap_adjustment(pos, m, Bitboard::NONE))
+            .wrapping_add_signed(self.leap_adjustment(pos, m))
     }
 
     /// The replies after `m` (one of [`Replies::special_adjustable`]'s moves): those with the
@@ -1107,8 +1122,27 @@ impl<B: Width> Replies<B> {
         Some(
             (count + specials + steps_lost_before - count_before - steps_lost)
                 .wrapping_add_signed(self.adjustment(pos, m.from, m.to))
-                .wrapping_add_signed(self.leap_adjustment(pos, m, Bitboard::NONE)),
+                .wrapping_add_signed(self.leap_adjustment(pos, m)),
         )
+    }
+
+    /// The replies after the captures among the moves from `from` to `to` (legal, no
+    /// promotion) that [`Replies::after_capture`] counts, and their squares.
+    #[inline(always)]
+    fn after_captures(
+        &mut self,
+        pos: &Position<B>,
+        from: Square,
+        to: Bitboard<B>,
+    ) -> (u64, Bitboard<B>) {
+        let (mut total, mut counted) = (0, Bitboard::NONE);
+        for sq in to & pos.by_colour[pos.side.flip().index()] {
+            if let Some(n) = self.after_capture(pos, Move::new(from, sq)) {
+                total += n;
+                counted.set(sq);
+            }
+        }
+        (total, counted)
     }
 
     /// The replies after the capture `m` (legal, no flag, no promotion) by S of a piece Y of O,
@@ -1218,13 +1252,8 @@ impl<B: Width> Replies<B> {
         let ctx = GenContext::of(pos, them);
         pos.piece_moves_of(&mut lost, &ctx, captured as usize, b, true, them, None);
         let count = self.passed_count(pos);
-        Some(
-            (count + onto + u64::from(beyond) - lost.n).wrapping_add_signed(self.leap_adjustment(
-                pos,
-                m,
-                Bitboard::of(b),
-            )),
-        )
+        let leaps = self.leap_recount(pos, m, self.leap_read, Bitboard::of(b));
+        Some((count + onto + u64::from(beyond) - lost.n).wrapping_add_signed(leaps))
     }
 
     /// The position with the turn passed and what [`Replies::leap_adjustment`] keeps of it,
@@ -1261,13 +1290,22 @@ impl<B: Width> Replies<B> {
     /// neither before nor after and O is not in check after `m`, so every move counted is
     /// legal; the en-passant square a double step sets gives it nothing (no pawn of O can
     /// take there, [`Replies::after_double_step`]).
-    fn leap_adjustment(&mut self, pos: &Position<B>, m: Move, gone: Bitboard<B>) -> i64 {
+    fn leap_adjustment(&mut self, pos: &Position<B>, m: Move) -> i64 {
+        self.leap_recount(pos, m, self.leap_adjusted, Bitboard::NONE)
+    }
+
+    /// [`Replies::leap_adjustment`] where the plain uneven leapers read `read` (for a capture,
+    /// whose square may be sensitive for quiet moves only, `capture_lines`, all they read),
+    /// leaving out the one on `gone` (the captured piece).
+    #[inline(always)]
+    fn leap_recount(
+        &mut self,
+        pos: &Position<B>,
+        m: Move,
+        read: Bitboard<B>,
+        gone: Bitboard<B>,
+    ) -> i64 {
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
-        // A capture's square may be sensitive for quiet moves only (`capture_lines`).
-        let read = match gone.is_empty() {
-            true => self.leap_adjusted,
-            false => self.leap_read,
-        };
         if !touched.intersects(read) {
             return 0;
         }
