@@ -8,7 +8,7 @@ use super::generate::{GenContext, MoveSink, moves_onto};
 use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
-use crate::variant::{GameEnd, MAX_KINDS, Variant, Width, Wing};
+use crate::variant::{GameEnd, HandKind, MAX_KINDS, Variant, Width, Wing};
 
 impl<B: Width> Position<B> {
     /// Perft 2: the number of legal move sequences of two plies.
@@ -29,20 +29,40 @@ impl<B: Width> Position<B> {
         if !self.legality_into(&mut legality) {
             return self.count_two_plies_plain();
         }
-        let mut parent = Parent {
-            legality: &legality,
-            replies: Replies::new(self, &legality),
-            decide: self.rules.game_end == GameEnd::Rules
-                && self
-                    .rule_hooks()
-                    .is_some_and(|h| h.any_move_may_decide(self)),
-            total: 0,
+        let replies = Replies::new(self, &legality);
+        let decide = self.rules.game_end == GameEnd::Rules
+            && self
+                .rule_hooks()
+                .is_some_and(|h| h.any_move_may_decide(self));
+        // Two copies of the generator's sink: the one without captures from the passed count
+        // has none of their code (the variants that never take that path keep their loop).
+        let total = match replies.captures {
+            true => self.parent_total::<true>(&legality, replies, decide),
+            false => self.parent_total::<false>(&legality, replies, decide),
         };
-        self.generate(&mut parent);
         let variants = expanding.map_or(0, |(kinds, targets)| {
             self.count_variants(kinds, targets, true)
         });
-        parent.total + variants
+        total + variants
+    }
+
+    /// The moves' replies summed by [`Parent`], with [`Replies::after_captures`] when
+    /// `CAPTURES`.
+    #[inline(always)]
+    fn parent_total<const CAPTURES: bool>(
+        &self,
+        legality: &Legality<B>,
+        replies: Replies<B>,
+        decide: bool,
+    ) -> u64 {
+        let mut parent = Parent::<B, CAPTURES> {
+            legality,
+            replies,
+            decide,
+            total: 0,
+        };
+        self.generate(&mut parent);
+        parent.total
     }
 
     /// Perft 2 with every legal move made and its replies counted.
@@ -169,7 +189,7 @@ impl<B: Width> MoveSink<B> for CountOff<B> {
 
 /// A move generator's sink at the parent of the counted positions: each legal move's replies
 /// are added to `total`.
-struct Parent<'a, B: Width> {
+struct Parent<'a, B: Width, const CAPTURES: bool> {
     legality: &'a Legality<B>,
     replies: Replies<B>,
     /// Whether the variant's own decision may end the game after some move here.
@@ -177,7 +197,7 @@ struct Parent<'a, B: Width> {
     total: u64,
 }
 
-impl<B: Width> MoveSink<B> for Parent<'_, B> {
+impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
     fn legality(&self) -> Option<&Legality<B>> {
         Some(self.legality)
     }
@@ -271,6 +291,11 @@ impl<B: Width> MoveSink<B> for Parent<'_, B> {
                     }
                 }
             }
+        }
+        if CAPTURES {
+            let (n, counted) = self.replies.after_captures(pos, from, plain);
+            self.total += n;
+            plain &= !counted;
         }
         for sq in plain {
             self.total += count_after(pos, Move::new(from, sq), self.decide);
@@ -436,6 +461,8 @@ struct Replies<B: Width> {
     /// sensitive): a move leaving or entering one takes the replies with the turn passed
     /// adjusted by those pieces' moves counted again ([`Replies::leap_adjustment`]).
     leap_adjusted: Bitboard<B>,
+    /// Every square O's plain uneven leapers read (`leap_adjusted` with the sensitive ones).
+    leap_read: Bitboard<B>,
     /// O's plain uneven leapers: pieces of a kind whose leaps depend on what stands on the
     /// target or path (pawns), with no slides or rides, not royal, and first on none of S's
     /// capturing slide lines from O's royal (so pinned neither before a quiet move of S nor
@@ -453,6 +480,25 @@ struct Replies<B: Width> {
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
     /// square of the zone (its pieces may neither leave nor enter them).
     zone_leapers: [Bitboard<B>; MAX_KINDS],
+    /// Whether captures may take their replies from those with the turn passed
+    /// ([`Replies::after_capture`]): the fast paths name the squares the special moves read,
+    /// there is no hand and no castling right of O, and the variant's own decision cannot end
+    /// the game after a capture.
+    captures: bool,
+    /// O's royal pieces and those the fast paths keep from being adjusted
+    /// ([`FastPathsAt::reply_unadjusted`](crate::variant::FastPathsAt::reply_unadjusted)):
+    /// neither captured by [`Replies::after_capture`] nor taking back there.
+    capture_off: Bitboard<B>,
+    /// Squares a capture of [`Replies::after_capture`] may neither leave nor enter besides the
+    /// sensitive ones: those of
+    /// [`ReplySquares::special_only`](crate::variant::ReplySquares::special_only) and
+    /// [`ReplySquares::captured`](crate::variant::ReplySquares::captured).
+    capture_counted: Bitboard<B>,
+    /// Sensitive squares only for the lines of S's capturing slides from O's royal and zone
+    /// (none of `capture_counted`): a capture onto one by a piece of a kind that does not
+    /// capture by sliding changes nothing there, by a slider only where its slides from
+    /// there reach the zone or pin ([`Replies::after_capture`]).
+    capture_lines: Bitboard<B>,
     /// O's replies with the turn passed, once counted.
     count: Option<u64>,
     /// For [`Replies::after_special`], once needed (`None` inside when the special moves
@@ -504,12 +550,17 @@ impl<B: Width> Replies<B> {
             adjusted: Bitboard::NONE,
             plain_sliders: Bitboard::NONE,
             leap_adjusted: Bitboard::NONE,
+            leap_read: Bitboard::NONE,
             plain_leapers: Bitboard::NONE,
             plain_dirs: 0,
             zone: Bitboard::NONE,
             castle_zone: Bitboard::NONE,
             zone_king: None,
             zone_leapers: [Bitboard::NONE; MAX_KINDS],
+            captures: false,
+            capture_off: Bitboard::NONE,
+            capture_counted: Bitboard::NONE,
+            capture_lines: Bitboard::NONE,
             count: None,
             special_before: None,
             leapers_before: None,
@@ -577,6 +628,7 @@ impl<B: Width> Replies<B> {
         // The lines are followed only as far as table pieces need (below) without special
         // moves, or where the fast paths name every square the special moves make matter.
         let mut relax = v.fast_legality;
+        let mut captures = false;
         if !v.fast_legality {
             let Some(paths) = pos.fast_paths() else {
                 return replies;
@@ -584,6 +636,7 @@ impl<B: Width> Replies<B> {
             match paths.reply_sensitive(pos, king, zone) {
                 Some(squares) => {
                     sensitive |= squares.all;
+                    replies.capture_counted = squares.captured;
                     replies.sensitive_kinds = squares.kinds;
                     replies.kind_sensitive = squares.for_kinds;
                     replies.special_only = squares.special_only;
@@ -592,6 +645,9 @@ impl<B: Width> Replies<B> {
                 None => return replies,
             }
             unadjusted = paths.reply_unadjusted(pos, king);
+            captures = v.spec.hand == HandKind::None
+                && !v.special_captures
+                && Wing::BOTH.iter().all(|&w| !pos.has_castling(them, w));
         }
         // S's capturing slide directions, and its pieces that capture by sliding.
         let mut dirs = 0u16;
@@ -614,6 +670,9 @@ impl<B: Width> Replies<B> {
         // piece is none of S's sliders (no attack, check or pin to block there, so only an
         // arriving slider could make one).
         let mut slider_only = Bitboard::NONE;
+        // The squares these walks make sensitive (kept apart for captures, which leave the
+        // captured piece's square occupied: `capture_lines`).
+        let mut walked = Bitboard::NONE;
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             let plan = v.line_plan(dirs, u16::MAX);
@@ -622,10 +681,10 @@ impl<B: Width> Replies<B> {
             for t in zone & !king_bb {
                 let line = v.planned_back_slides(plan, t, lifted);
                 if relax && !line.intersects(s_sliders) {
-                    sensitive |= line & lifted;
+                    walked |= line & lifted;
                     slider_only |= line & !lifted;
                 } else {
-                    sensitive |= line;
+                    walked |= line;
                 }
             }
             let to_first = v.planned_back_slides(plan, king, occupied);
@@ -649,7 +708,7 @@ impl<B: Width> Replies<B> {
                         true => second,
                         false => second & !ours,
                     };
-                    sensitive |= to_first | held;
+                    walked |= to_first | held;
                     #[cfg(test)]
                     {
                         replies.second_free = second & !held;
@@ -662,10 +721,10 @@ impl<B: Width> Replies<B> {
                     shields = Bitboard::NONE;
                     slider_only |= to_second & !to_first & !occupied;
                 } else {
-                    sensitive |= to_second;
+                    walked |= to_second;
                 }
             } else {
-                sensitive |= v.planned_back_slides(plan, king, occupied & !first);
+                walked |= v.planned_back_slides(plan, king, occupied & !first);
             }
         }
         // Where O's moves depend on what stands on a square.
@@ -738,11 +797,26 @@ impl<B: Width> Replies<B> {
             }
         }
         replies.enabled = true;
+        // Without the variant's own decision after a capture (it is not asked there).
+        if captures
+            && (pos.game_end != GameEnd::Rules
+                || pos.rule_hooks().is_none_or(|h| !h.capture_may_decide(pos)))
+        {
+            // Royal pieces, those the fast paths keep from being adjusted, and those S may pin:
+            // neither captured nor taking back in `after_capture`.
+            replies.captures = true;
+            replies.capture_off = unadjusted | shields;
+            for &k in &v.royal_kinds {
+                replies.capture_off |= pos.pieces_of(k, them);
+            }
+            replies.capture_counted |= replies.special_only;
+        }
         replies.decided = pos.game_end == GameEnd::Rules
             && pos
                 .rule_hooks()
                 .is_some_and(|h| h.quiet_move_may_decide(pos));
-        replies.sensitive = sensitive | zone;
+        replies.sensitive = sensitive | walked | zone;
+        replies.capture_lines = walked & !(sensitive | zone);
         replies.special_only &= !replies.sensitive;
         replies.not_plain = replies.sensitive | replies.special_only;
         replies.slider_only = slider_only & !replies.sensitive;
@@ -751,6 +825,7 @@ impl<B: Width> Replies<B> {
         // in `after_special`.
         replies.adjusted = adjusted & !replies.sensitive;
         replies.leap_adjusted = leap_adjusted & !replies.sensitive;
+        replies.leap_read = leap_adjusted;
         replies.plain_leapers = plain_leapers;
         replies.unchanged_off = replies.not_plain | replies.adjusted | replies.leap_adjusted;
         replies.plain_sliders = plain_sliders;
@@ -1051,24 +1126,145 @@ impl<B: Width> Replies<B> {
         )
     }
 
-    /// How many replies O's plain uneven leapers gain when S plays the quiet move `m` (one of
-    /// the adjusted ones): the moves of each such piece whose squares hold `m`'s start or end,
-    /// counted after `m` less those counted with the turn passed. Such a piece is pinned
-    /// neither before nor after and O is not in check after `m`, so every move counted is
-    /// legal; the en-passant square a double step sets gives it nothing (no pawn of O can
-    /// take there, [`Replies::after_double_step`]).
-    fn leap_adjustment(&mut self, pos: &Position<B>, m: Move) -> i64 {
-        let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
-        if !touched.intersects(self.leap_adjusted) {
-            return 0;
+    /// The replies after the captures among the moves from `from` to `to` (legal, no
+    /// promotion) that [`Replies::after_capture`] counts, and their squares.
+    #[inline(always)]
+    fn after_captures(
+        &mut self,
+        pos: &Position<B>,
+        from: Square,
+        to: Bitboard<B>,
+    ) -> (u64, Bitboard<B>) {
+        let (mut total, mut counted) = (0, Bitboard::NONE);
+        for sq in to & pos.by_colour[pos.side.flip().index()] {
+            if let Some(n) = self.after_capture(pos, Move::new(from, sq)) {
+                total += n;
+                counted.set(sq);
+            }
         }
+        (total, counted)
+    }
+
+    /// The replies after the capture `m` (legal, no flag, no promotion) by S of a piece Y of O,
+    /// in a variant whose fast paths name the squares its special moves read
+    /// ([`ReplySquares`](crate::variant::ReplySquares)), with no hand (a capture only removes
+    /// Y) and no castling right of O: those with the turn passed, less Y's table moves there,
+    /// plus the captures of X on Y's square, adjusted as after a quiet move
+    /// ([`Replies::after_adjusted`]) for the square X leaves. `None` when the child must be
+    /// counted. Asked only where the variant's own decision cannot end the game after a
+    /// capture ([`RuleHooksAt::capture_may_decide`](crate::variant::RuleHooksAt::capture_may_decide)).
+    ///
+    /// Let X move from `a` to `b`, where Y stands. Neither square is sensitive (nor, for X's
+    /// kind, kind-sensitive) or one where a capture changes the special moves
+    /// (`capture_counted`), X is capturable and attacks no zone square by a plain leap from
+    /// either, Y is neither royal, nor named by `reply_unadjusted`, nor one S may pin, and
+    /// none of those attacks `b` (with `a` emptied):
+    ///
+    /// - O is not in check after the move and keeps its pins: `b` holds a piece before and
+    ///   after, so no line of S through it opens or closes; X on `b` attacks no zone square (a
+    ///   slider doing so would make `b`, the first piece on that line from the zone square,
+    ///   sensitive), nor pins (`b` second on a line from O's royal behind a piece of O is
+    ///   sensitive); `a` is not sensitive. The special moves of both sides, and their checks,
+    ///   pins and attacks on the royal's steps, are as before by the fast paths' contract. The
+    ///   royal's steps are the same squares (it does not attack `b`), attacked by S's table
+    ///   pieces as before.
+    /// - Y's table moves with the turn passed are legal there (O not in check, Y neither
+    ///   pinned, nor named by `reply_unadjusted`, nor royal) and gone (its special moves, if
+    ///   any, would have put `b` in `capture_counted`).
+    /// - `b` held Y, which kept every table move of O off it; it now holds X, and each piece of
+    ///   O that captures there (a plain leap, a slide or ride with `a` emptied) gains that
+    ///   capture, legal (not pinned, not named, not royal), one move or one per promotion on
+    ///   O's last rank; the plain uneven leapers among them are counted again instead, as they
+    ///   read `b`. Beyond `b` nothing changes (blocked by Y before, by X after).
+    /// - Lifting X from `a` changes O's table moves as after a quiet move from `a`: the plain
+    ///   slides gain the squares beyond `a` up to the next blocker (Y on `b` stops them, not
+    ///   counted: the capture of X there is counted once, above), the plain uneven leapers
+    ///   reading `a` are counted again; any other slide or uneven leap reaching `a` made it
+    ///   sensitive. Y is left out of both adjustments.
+    #[inline(never)]
+    fn after_capture(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
+        let (a, b) = (m.from, m.to);
+        let v = pos.variant;
+        let kind = super::moves::Piece::kind_of(pos.board[a.index()]);
+        let mut off = self.capture_counted;
+        if self.sensitive_kinds >> kind & 1 != 0 {
+            off |= self.kind_sensitive;
+        }
+        let leapers = self.zone_leapers[kind as usize % MAX_KINDS];
+        if off.has(a)
+            || off.has(b)
+            || self.sensitive.has(a)
+            || (self.sensitive & !self.capture_lines).has(b)
+            || self.capture_off.has(b)
+            || v.uncapturable_kinds >> kind & 1 != 0
+            || leapers.has(a)
+            || leapers.has(b)
+        {
+            return None;
+        }
+        let them = pos.side.flip();
+        let theirs = pos.by_colour[them.index()];
+        let blockers = pos.occupied() | pos.neutral;
+        let after = blockers & !Bitboard::of(a);
+        if self.capture_lines.has(b) && v.slider_kinds[pos.side.index()] >> kind & 1 != 0 {
+            // A slider on a line of S from O's royal or zone: it may not reach the zone (nor
+            // the royal) from `b`, nor do so through one piece of O (a pin).
+            let sm = v.slot_moves_at(Variant::slot(kind, pos.side, b));
+            if sm.irregular {
+                return None;
+            }
+            let reach = v.slot_slides(sm, b, after);
+            let through = v.slot_slides(sm, b, after & !(reach & theirs));
+            if (reach | through).intersects(self.zone) {
+                return None;
+            }
+        }
+        let takers = pos.table_attackers(b, them, after, v.all_dirs(), theirs, false);
+        if takers.intersects(self.capture_off) {
+            return None;
+        }
+        let last_rank = v.last_rank_bb[them.index()].to::<B>();
+        let mut onto = 0;
+        for t in takers & !self.plain_leapers {
+            let k = super::moves::Piece::kind_of(pos.board[t.index()]);
+            onto += moves_onto(
+                Bitboard::of(b),
+                last_rank,
+                v.promotion_kinds[k as usize].len(),
+            );
+        }
+        let beyond = match self.adjusted.has(a) {
+            true => self.beyond(
+                pos,
+                a,
+                blockers,
+                pos.capturable(pos.side),
+                self.plain_sliders & !Bitboard::of(b),
+            ),
+            false => 0,
+        };
+        // Y's table moves with the turn passed (no en-passant square).
+        let captured = super::moves::Piece::kind_of(pos.board[b.index()]);
+        let mut lost = CountOff {
+            line: Bitboard::NONE,
+            n: 0,
+        };
+        let ctx = GenContext::of(pos, them);
+        pos.piece_moves_of(&mut lost, &ctx, captured as usize, b, true, them, None);
+        let count = self.passed_count(pos);
+        let leaps = self.leap_recount(pos, m, self.leap_read, Bitboard::of(b));
+        Some((count + onto + u64::from(beyond) - lost.n).wrapping_add_signed(leaps))
+    }
+
+    /// The position with the turn passed and what [`Replies::leap_adjustment`] keeps of it,
+    /// made once per parent.
+    fn leapers_before(&mut self, pos: &Position<B>) -> &mut LeapersBefore<B> {
         let v = pos.variant;
         let them = pos.side.flip();
         let plain_leapers = self.plain_leapers;
-        let before = self.leapers_before.get_or_insert_with(|| {
-            let ctx = GenContext::new(&pos.passed());
+        self.leapers_before.get_or_insert_with(|| {
             let mut before = Box::new(LeapersBefore {
-                ctx,
+                ctx: GenContext::new(&pos.passed()),
                 moves: [u16::MAX; SQUARE_COUNT],
                 listed: [(Square(0), 0, 0, Bitboard::NONE); LISTED_LEAPERS],
                 len: 0,
@@ -1085,7 +1281,37 @@ impl<B: Width> Replies<B> {
                 before.len += 1;
             }
             before
-        });
+        })
+    }
+
+    /// How many replies O's plain uneven leapers gain when S plays the quiet move `m` (one of
+    /// the adjusted ones): the moves of each such piece whose squares hold `m`'s start or end,
+    /// counted after `m` less those counted with the turn passed. Such a piece is pinned
+    /// neither before nor after and O is not in check after `m`, so every move counted is
+    /// legal; the en-passant square a double step sets gives it nothing (no pawn of O can
+    /// take there, [`Replies::after_double_step`]).
+    fn leap_adjustment(&mut self, pos: &Position<B>, m: Move) -> i64 {
+        self.leap_recount(pos, m, self.leap_adjusted, Bitboard::NONE)
+    }
+
+    /// [`Replies::leap_adjustment`] where the plain uneven leapers read `read` (for a capture,
+    /// whose square may be sensitive for quiet moves only, `capture_lines`, all they read),
+    /// leaving out the one on `gone` (the captured piece).
+    #[inline(always)]
+    fn leap_recount(
+        &mut self,
+        pos: &Position<B>,
+        m: Move,
+        read: Bitboard<B>,
+        gone: Bitboard<B>,
+    ) -> i64 {
+        let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
+        if !touched.intersects(read) {
+            return 0;
+        }
+        let v = pos.variant;
+        let them = pos.side.flip();
+        let before = self.leapers_before(pos);
         // After `m`, as generated from the passed position (the same side, no en-passant
         // square) with `m`'s squares swapped in the context: the mover's piece, capturable
         // (see `quiet_targets`), leaves `a` empty and stands on `b`.
@@ -1097,7 +1323,7 @@ impl<B: Width> Replies<B> {
             listed,
             len,
             unlisted,
-        } = &mut **before;
+        } = before;
         let mut one = |from: Square, slot: usize, k: u8| {
             let gained = leaper_moves(v, &after, k as usize, slot);
             let had = &mut moves[from.index() % SQUARE_COUNT];
@@ -1111,7 +1337,7 @@ impl<B: Width> Replies<B> {
         #[cfg(test)]
         let mut recounted = [0; 2];
         for &(from, slot, k, reads) in &listed[..*len] {
-            if reads.intersects(touched) {
+            if reads.intersects(touched) && !gone.has(from) {
                 one(from, slot as usize, k);
                 #[cfg(test)]
                 {
@@ -1119,7 +1345,7 @@ impl<B: Width> Replies<B> {
                 }
             }
         }
-        for from in *unlisted {
+        for from in *unlisted & !gone {
             let k = super::moves::Piece::kind_of(pos.board[from.index()]);
             let slot = Variant::slot(k, them, from);
             if leaper_reads(v, slot).intersects(touched) {
@@ -1157,17 +1383,19 @@ impl<B: Width> Replies<B> {
         }
         let blockers = pos.occupied() | pos.neutral;
         let capturable = pos.capturable(pos.side);
+        let sliders = self.plain_sliders;
         let gained = match a_reached {
-            true => self.beyond(pos, a, blockers, capturable),
+            true => self.beyond(pos, a, blockers, capturable, sliders),
             false => 0,
         };
-        let lost = self.beyond(pos, b, blockers & !Bitboard::of(a), capturable);
+        let lost = self.beyond(pos, b, blockers & !Bitboard::of(a), capturable, sliders);
         i64::from(gained) - i64::from(lost)
     }
 
-    /// The moves O's plain slides reaching `sq` (with `blockers`) have beyond it, were it
-    /// empty: along each one's direction, the squares past `sq` up to the next blocker, that
-    /// one too when it is one of the `capturable` pieces.
+    /// The moves the plain slides of O's `sliders` (some of `plain_sliders`) reaching `sq`
+    /// (with `blockers`) have beyond it, were it empty: along each one's direction, the
+    /// squares past `sq` up to the next blocker, that one too when it is one of the
+    /// `capturable` pieces.
     #[inline(always)]
     fn beyond(
         &self,
@@ -1175,9 +1403,10 @@ impl<B: Width> Replies<B> {
         sq: Square,
         blockers: Bitboard<B>,
         capturable: Bitboard<B>,
+        sliders: Bitboard<B>,
     ) -> u32 {
         let v = pos.variant;
-        let mut dirs = v.dirs_toward(sq, self.plain_dirs, self.plain_sliders);
+        let mut dirs = v.dirs_toward(sq, self.plain_dirs, sliders);
         let them = pos.side.flip();
         let last_rank = v.last_rank_bb[them.index()].to::<B>();
         let mut n = 0;
@@ -1187,7 +1416,7 @@ impl<B: Width> Replies<B> {
             let Some(from) = v.nearest_back(dir, sq, blockers) else {
                 continue;
             };
-            if !self.plain_sliders.has(from) {
+            if !sliders.has(from) {
                 continue;
             }
             let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
@@ -1248,6 +1477,8 @@ mod tests {
         zone_pins: usize,
         /// Moves whose replies [`Replies::after_special`] gave.
         special: usize,
+        /// Captures whose replies [`Replies::after_capture`] gave.
+        captures: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -1290,6 +1521,22 @@ mod tests {
                 continue;
             }
             if m.flags != 0 {
+                continue;
+            }
+            if pos.board[m.to.index()] != 0 {
+                if replies.captures
+                    && let Some(n) = replies.after_capture(pos, m)
+                {
+                    assert_eq!(
+                        n,
+                        counted,
+                        "capture {:?} {}: {}",
+                        pos.rules,
+                        to_fen(wide),
+                        crate::notation::moves::move_text(wide, &m),
+                    );
+                    checked.captures += 1;
+                }
                 continue;
             }
             let reused = replies.reusable(pos, m.from, Bitboard::of(m.to));
@@ -1436,6 +1683,11 @@ mod tests {
             special > 100,
             "{special} moves with the special moves counted again"
         );
+        let captures = by_variant["pink-panther"].captures;
+        assert!(
+            captures > 100,
+            "{captures} captures counted from the passed replies"
+        );
     }
 
     /// The number in the environment variable `name` (for the tests run by hand), else
@@ -1581,8 +1833,8 @@ mod tests {
             }
         }
         eprintln!(
-            "random set-ups: {parsed} parsed, reused {} adjusted {} special {}",
-            checked.reused, checked.adjusted, checked.special
+            "random set-ups: {parsed} parsed, reused {} adjusted {} special {} captures {}",
+            checked.reused, checked.adjusted, checked.special, checked.captures
         );
     }
 
@@ -1607,10 +1859,11 @@ mod tests {
             }
         }
         eprintln!(
-            "{id}: reused {} adjusted {} special {} second_free {} shields_free {}",
+            "{id}: reused {} adjusted {} special {} captures {} second_free {} shields_free {}",
             checked.reused,
             checked.adjusted,
             checked.special,
+            checked.captures,
             checked.second_free,
             checked.shields_free
         );

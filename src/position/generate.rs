@@ -6,7 +6,7 @@ use super::Position;
 use super::legality::Legality;
 use super::moves::{Move, flags};
 use crate::geometry::{Bitboard, Square};
-use crate::variant::{SlotMoves, Variant, Width, Wing};
+use crate::variant::{Colour, SlotMoves, Variant, Width, Wing};
 
 /// Receives generated moves.
 pub trait MoveSink<B: Width> {
@@ -124,8 +124,13 @@ pub(super) struct GenContext<B: Width> {
 impl<B: Width> GenContext<B> {
     #[inline(always)]
     pub(super) fn new(pos: &Position<B>) -> Self {
+        Self::of(pos, pos.side)
+    }
+
+    /// The context of `us`'s moves in `pos`, whoever is to move.
+    #[inline(always)]
+    pub(super) fn of(pos: &Position<B>, us: Colour) -> Self {
         let v = pos.variant;
-        let us = pos.side;
         let blockers = pos.occupied() | pos.neutral;
         let empty = v.geometry.mask.to() & !blockers;
         let targets = pos.capturable(us.flip());
@@ -198,8 +203,25 @@ impl<B: Width> Position<B> {
         from: Square,
         leaps: bool,
     ) {
+        self.piece_moves_of(sink, ctx, k, from, leaps, self.side, self.ep);
+    }
+
+    /// [`Position::piece_moves`] for a piece of `us` (`ctx` made for it), with the en-passant
+    /// square `ep`: the moves of a piece of the side not to move as they would be with the
+    /// turn passed (`ep` `None`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn piece_moves_of<S: MoveSink<B>>(
+        &self,
+        sink: &mut S,
+        ctx: &GenContext<B>,
+        k: usize,
+        from: Square,
+        leaps: bool,
+        us: Colour,
+        ep: Option<Square>,
+    ) {
         let v = self.variant;
-        let us = self.side;
         let promotions = &v.promotion_kinds[k];
         let is_pawn = v.spec.pieces[k].pawn;
         let slot = Variant::slot(k as u8, us, from);
@@ -225,7 +247,7 @@ impl<B: Width> Position<B> {
             self.add_flagged(sink, from, doubles, flags::DOUBLE_STEP, promotions);
         }
         if is_pawn
-            && let Some(ep) = self.ep
+            && let Some(ep) = ep
             && sm.leap_capture.has(ep)
         {
             self.add_flagged(

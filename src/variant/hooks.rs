@@ -134,6 +134,14 @@ pub trait RuleHooksAt<B: Width>: Send + Sync {
     fn quiet_move_may_decide(&self, _pos: &Position<B>) -> bool {
         true
     }
+    /// Whether [`decided`](Self::decided) may answer `Some` after a plain capture (no
+    /// promotion, no flag) of the side to move in `pos`. The parent of the leaves takes the
+    /// replies of such a capture from those with the turn passed only where this says `false`
+    /// (it asks nothing of the position the capture leads to); the default `true` is always
+    /// right, a `false` must be implied by `decided` itself.
+    fn capture_may_decide(&self, _pos: &Position<B>) -> bool {
+        true
+    }
     /// Whether [`decided`](Self::decided) may answer `Some` after any one move of the side to
     /// move in `pos`. The parent of the leaves asks it once and, on `false`, does not ask
     /// `decided` of the positions its moves lead to; the default `true` is always right, a
@@ -185,6 +193,14 @@ pub struct ReplySquares<B: Width> {
     /// piece and pins, not in check): `count_legal` must then answer, and count exactly with
     /// it.
     pub special_only: Bitboard<B>,
+    /// Squares (none of `all`) whose piece of the opponent, captured, changes its special
+    /// moves or which of them are legal, beyond what `special_only` names: the squares those
+    /// moves start from, land on or jump over. A capture by a plain move leaving or entering a
+    /// square of `all` (or of `for_kinds` for its kind), `special_only` or `captured` counts
+    /// its child. Any other capture changes no special move of the opponent, no check or pin
+    /// by a special move of the side to move, and none of the royal's steps those attack, so
+    /// the replies with the turn passed are adjusted for the piece tables alone.
+    pub captured: Bitboard<B>,
 }
 
 /// Moves the piece tables cannot describe, for positions kept in `B`. Every such move carries

@@ -122,6 +122,13 @@ impl Jumps {
     ///   uncovers a table attack ([`Jumps::jewel_shields`]); `Replies` follows the lines from
     ///   the General only as far as the piece tables need.
     ///
+    /// * Captures (`captured`): a capture of O's piece on a square where one of O's jumps
+    ///   starts, lands (whatever stands there now: the capture may open a landing) or which a
+    ///   pass jumps over changes O's jumps. A capture elsewhere (and on no square above) leaves
+    ///   the square occupied: O's jumps read it as a blocker before and after, and S's jumps
+    ///   read it only as a mover's square or a square S's carrier passes over, both named
+    ///   above where they matter.
+    ///
     /// [`count_legal`](FastPathsAt::count_legal) counts O's jumps in the child exactly with the
     /// legality of the position with the turn passed, as `special_only` asks: it reads only
     /// the General's square and the table pins there, which a move touching none of the other
@@ -182,12 +189,17 @@ impl Jumps {
             }
         }
         let mut jewels = Bitboard::of(jewel);
+        // The squares O's jumps start from, land on (whatever stands there) and jump over: a
+        // capture there takes a jump away (its mover, or the ally a pass jumps) or adds one
+        // (onto the captured piece's square).
+        let mut captured = Bitboard::NONE;
         self.for_each_jump(pos, them, blockers, g.mask.to(), |j| {
             jewels |= if j.acquiring {
                 j.to
             } else {
                 Bitboard::of(j.via)
             };
+            captured |= Bitboard::of(j.from) | Bitboard::of(j.via) | j.to;
             false
         });
         if let Some(c) = carrier.filter(|_| they_carry) {
@@ -310,6 +322,7 @@ impl Jumps {
             kinds,
             for_kinds,
             special_only: special & !out,
+            captured: captured & !out,
         })
     }
 

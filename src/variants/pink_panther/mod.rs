@@ -609,6 +609,11 @@ impl<B: Width> RuleHooksAt<B> for PinkPanther {
         !pos.kind_bb(self.queen).is_empty()
     }
 
+    fn capture_may_decide(&self, pos: &Position<B>) -> bool {
+        // Nor does a capture without promotion.
+        !pos.kind_bb(self.queen).is_empty()
+    }
+
     fn validate(&self, pos: &Position<B>) -> Result<(), RuleViolation> {
         let carriers: u32 = self
             .carriers
