@@ -831,7 +831,9 @@ impl<B: Width> Replies<B> {
         replies.plain_sliders = plain_sliders;
         replies.plain_dirs = plain_dirs;
         replies.zone = zone;
-        if v.fast_legality && !replies.decided && king_bb.count() == 1 {
+        // With special moves, where their fast paths answered (`relax`): see
+        // `after_zone_move`.
+        if (v.fast_legality || relax) && !replies.decided && king_bb.count() == 1 {
             replies.zone_king = Some(king);
         }
         replies
@@ -899,6 +901,12 @@ impl<B: Width> Replies<B> {
     ///   that were legal before: a target of the royal's leaps (empty, or a capturable piece
     ///   of S) that no piece of S attacked with the royal lifted. Nothing else of O's replies
     ///   reads X's attacks (no special moves: `fast_legality`), and O is not in check.
+    /// - With special moves whose fast paths name the squares they read (`m` touches none of
+    ///   them, nor `special_only`: O's special moves, S's special attacks and their checks
+    ///   are as before), a pin is counted in full (the pinned piece's special moves would
+    ///   leave the line too), and the royal's steps that S's special moves attacked with the
+    ///   turn passed are not taken again (they were no replies before). The special moves'
+    ///   legality reads the table pins, none new, and the royal's square.
     #[inline(never)]
     fn after_zone_move(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
         let king = self.zone_king?;
@@ -920,6 +928,21 @@ impl<B: Width> Replies<B> {
         // A piece of O that X pins: its moves off the line between X and the royal are lost.
         let mut pinned_lost = 0u64;
         let shields = attacked & pos.by_colour[them.index()];
+        // With special moves (their fast paths name the squares they read, and `m` touches
+        // none of them), a pin would take the pinned piece's special moves off the line too:
+        // counted in full. The royal's steps that S's special moves attacked with the turn
+        // passed were not replies before either.
+        let mut special_attacked = Bitboard::NONE;
+        if !v.fast_legality {
+            if !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king) {
+                return None;
+            }
+            let before = self
+                .special_before
+                .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
+                .as_ref()?;
+            special_attacked = before.legality.special_attacked;
+        }
         if !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king) {
             let mut dirs = capturing;
             while dirs != 0 {
@@ -954,7 +977,7 @@ impl<B: Width> Replies<B> {
         let without_king = occupied & !Bitboard::of(king);
         let ours = pos.by_colour[us.index()];
         let mut lost = 0;
-        for t in attacked & steps & self.zone {
+        for t in attacked & steps & self.zone & !special_attacked {
             if pos
                 .table_attackers(t, us, without_king, v.all_dirs(), ours, true)
                 .is_empty()
@@ -1683,6 +1706,11 @@ mod tests {
             special > 100,
             "{special} moves with the special moves counted again"
         );
+        let zone = by_variant["pink-panther"].zone_moves;
+        assert!(
+            zone > 100,
+            "{zone} Pink Panther moves onto slider-only squares"
+        );
         let captures = by_variant["pink-panther"].captures;
         assert!(
             captures > 100,
@@ -1859,11 +1887,13 @@ mod tests {
             }
         }
         eprintln!(
-            "{id}: reused {} adjusted {} special {} captures {} second_free {} shields_free {}",
+            "{id}: reused {} adjusted {} special {} captures {} zone {} (steps lost {}) second_free {} shields_free {}",
             checked.reused,
             checked.adjusted,
             checked.special,
             checked.captures,
+            checked.zone_moves,
+            checked.zone_steps_lost,
             checked.second_free,
             checked.shields_free
         );

@@ -23,7 +23,7 @@ pub struct Legality<B: Width = u128> {
     enemy_sliders: Bitboard<B>,
     /// Squares the opponent's special moves capture on (see [`FastPathsAt::attack_map`]),
     /// with the side to move's royal piece lifted.
-    special_attacked: Bitboard<B>,
+    pub(super) special_attacked: Bitboard<B>,
     /// The side to move's royal piece.
     pub royals: Bitboard<B>,
     /// Pinned pieces of the side to move.
