@@ -1177,17 +1177,24 @@ impl<B: Width> Replies<B> {
     /// counted. Asked only where the variant's own decision cannot end the game after a
     /// capture ([`RuleHooksAt::capture_may_decide`](crate::variant::RuleHooksAt::capture_may_decide)).
     ///
-    /// Let X move from `a` to `b`, where Y stands. Neither square is sensitive (nor, for X's
-    /// kind, kind-sensitive) or one where a capture changes the special moves
+    /// Let X move from `a` to `b`, where Y stands. `a` is not sensitive, `b` is not but for the
+    /// walks along S's capturing slide lines from O's royal and zone (`capture_lines`), neither
+    /// is kind-sensitive for X's kind nor one where a capture changes the special moves
     /// (`capture_counted`), X is capturable and attacks no zone square by a plain leap from
     /// either, Y is neither royal, nor named by `reply_unadjusted`, nor one S may pin, and
     /// none of those attacks `b` (with `a` emptied):
     ///
     /// - O is not in check after the move and keeps its pins: `b` holds a piece before and
-    ///   after, so no line of S through it opens or closes; X on `b` attacks no zone square (a
-    ///   slider doing so would make `b`, the first piece on that line from the zone square,
-    ///   sensitive), nor pins (`b` second on a line from O's royal behind a piece of O is
-    ///   sensitive); `a` is not sensitive. The special moves of both sides, and their checks,
+    ///   after, so no line of S through it opens or closes, and lifting X from `a` uncovers
+    ///   none (`a` is not sensitive). X on `b` attacks no zone square and pins nothing: a
+    ///   piece that does not slide attacks from there by leaps only (none onto the zone); a
+    ///   slider is counted in full where `b` lies on those lines and its slides from `b`
+    ///   reach the zone, or would through one piece of O; elsewhere a slider attacking a zone
+    ///   square from `b` would have made it sensitive (the first piece on that line from the
+    ///   zone square), as would one pinning (`b` second on a line from O's royal behind a
+    ///   piece of O). Y, first on a line from O's royal, is not pinned: where a slider of S
+    ///   stands second behind a piece of O, those pieces are ones S may pin. The special moves
+    ///   of both sides, and their checks,
     ///   pins and attacks on the royal's steps, are as before by the fast paths' contract. The
     ///   royal's steps are the same squares (it does not attack `b`), attacked by S's table
     ///   pieces as before.
