@@ -932,9 +932,10 @@ impl<B: Width> Replies<B> {
         // none of them), a pin would take the pinned piece's special moves off the line too:
         // counted in full. The royal's steps that S's special moves attacked with the turn
         // passed were not replies before either.
+        let pins = !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king);
         let mut special_attacked = Bitboard::NONE;
         if !v.fast_legality {
-            if !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king) {
+            if pins {
                 return None;
             }
             let before = self
@@ -943,7 +944,7 @@ impl<B: Width> Replies<B> {
                 .as_ref()?;
             special_attacked = before.legality.special_attacked;
         }
-        if !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king) {
+        if pins {
             let mut dirs = capturing;
             while dirs != 0 {
                 let dir = dirs.trailing_zeros() as u8;
@@ -1194,10 +1195,9 @@ impl<B: Width> Replies<B> {
     ///   zone square), as would one pinning (`b` second on a line from O's royal behind a
     ///   piece of O). Y, first on a line from O's royal, is not pinned: where a slider of S
     ///   stands second behind a piece of O, those pieces are ones S may pin. The special moves
-    ///   of both sides, and their checks,
-    ///   pins and attacks on the royal's steps, are as before by the fast paths' contract. The
-    ///   royal's steps are the same squares (it does not attack `b`), attacked by S's table
-    ///   pieces as before.
+    ///   of both sides, and their checks, pins and attacks on the royal's steps, are as before
+    ///   by the fast paths' contract. The royal's steps are the same squares (it does not
+    ///   attack `b`), attacked by S's table pieces as before.
     /// - Y's table moves with the turn passed are legal there (O not in check, Y neither
     ///   pinned, nor named by `reply_unadjusted`, nor royal) and gone (its special moves, if
     ///   any, would have put `b` in `capture_counted`).
