@@ -140,6 +140,26 @@ fn leaper_moves<B: Width>(v: &Variant, ctx: &GenContext<B>, k: usize, slot: usiz
     moves_onto(plain, ctx.last_rank, promotions) + moves_onto(doubles, ctx.last_rank, promotions)
 }
 
+/// The squares the capturing slides of the side to move's piece on `s` reach with `blockers`
+/// when they reach `t` (every square when the piece has irregular moves, which are not
+/// followed), else `None`.
+#[inline(always)]
+fn attack_on<B: Width>(
+    pos: &Position<B>,
+    s: Square,
+    t: Square,
+    blockers: Bitboard<B>,
+) -> Option<Bitboard<B>> {
+    let v = pos.variant;
+    let kind = super::moves::Piece::kind_of(pos.board[s.index()]);
+    let sm = v.slot_moves_at(Variant::slot(kind, pos.side, s));
+    if sm.irregular {
+        return Some(Bitboard::ALL);
+    }
+    let reach = v.slides(sm.slide_both | sm.slide_capture, s, blockers);
+    reach.has(t).then_some(reach)
+}
+
 /// The squares whose contents a plain uneven leaper on `slot` reads: its leap targets, and the
 /// paths and targets of its special leaps (double steps).
 #[inline(always)]
@@ -680,11 +700,32 @@ impl<B: Width> Replies<B> {
             // covers the walk up to the first.
             for t in zone & !king_bb {
                 let line = v.planned_back_slides(plan, t, lifted);
-                if relax && !line.intersects(s_sliders) {
-                    walked |= line & lifted;
-                    slider_only |= line & !lifted;
-                } else {
+                if !relax {
                     walked |= line;
+                    continue;
+                }
+                // O's first pieces; a slider of S first on a line that attacks `t`, with the
+                // squares between (its slides from its square, clipped to `t`'s lines: a
+                // square where they cross another of those lines is kept too); and a piece of S
+                // first on a line whose leaving uncovers such an attack of the piece behind it.
+                // The other empty squares matter only to a slider of S arriving there, and S's
+                // other first pieces to none: leaving, they uncover no attack on `t`.
+                let ours_first = line & ours;
+                walked |= line & lifted & !ours_first;
+                slider_only |= line & !lifted;
+                for s in line & s_sliders {
+                    if let Some(reach) = attack_on(pos, s, t, lifted) {
+                        walked |= (reach & line) | Bitboard::of(s);
+                    }
+                }
+                if !ours_first.is_empty() {
+                    let behind = lifted & !ours_first;
+                    let second = v.planned_back_slides(plan, t, behind) & behind & s_sliders;
+                    for s in second & !line {
+                        if let Some(reach) = attack_on(pos, s, t, behind) {
+                            walked |= reach & ours_first;
+                        }
+                    }
                 }
             }
             let to_first = v.planned_back_slides(plan, king, occupied);
