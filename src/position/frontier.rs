@@ -303,7 +303,7 @@ impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
                     }
                 }
             }
-            if self.replies.zone_king.is_some() && plain.intersects(self.replies.slider_only) {
+            if self.replies.zone_king.is_some() && !plain.is_empty() {
                 for sq in self.replies.zone_adjustable(pos, from, plain) {
                     if let Some(n) = self.replies.after_zone_move(pos, Move::new(from, sq)) {
                         self.total += n;
@@ -918,10 +918,14 @@ impl<B: Width> Replies<B> {
     #[inline(always)]
     fn zone_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
         let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
-        if self.slider_kinds >> kind & 1 == 0 {
+        let mut onto = self.zone_leapers[kind as usize % MAX_KINDS];
+        if self.slider_kinds >> kind & 1 != 0 {
+            onto |= self.slider_only;
+        }
+        if !to.intersects(onto) {
             return Bitboard::NONE;
         }
-        self.quiet_targets_off(pos, from, to & self.slider_only, self.not_plain, false)
+        self.quiet_targets_off(pos, from, to & onto, self.not_plain, true)
     }
 
     /// The replies after the quiet move `m` of a slider X of S onto a `slider_only` square
@@ -962,13 +966,14 @@ impl<B: Width> Replies<B> {
         let occupied = pos.occupied() | pos.neutral;
         let after = (occupied & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         let capturing = sm.slide_both | sm.slide_capture;
-        let attacked = v.slides(capturing, m.to, after);
+        let slid = v.slides(capturing, m.to, after);
+        let attacked = slid | sm.leap_capture.to::<B>();
         if attacked.has(king) || attacked.intersects(self.castle_zone) {
             return None;
         }
         // A piece of O that X pins: its moves off the line between X and the royal are lost.
         let mut pinned_lost = 0u64;
-        let shields = attacked & pos.by_colour[them.index()];
+        let shields = slid & pos.by_colour[them.index()];
         // With special moves (their fast paths name the squares they read, and `m` touches
         // none of them), a pin would take the pinned piece's special moves off the line too:
         // counted in full. The royal's steps that S's special moves attacked with the turn
@@ -1050,11 +1055,12 @@ impl<B: Width> Replies<B> {
         to: Bitboard<B>,
         off: Bitboard<B>,
     ) -> Bitboard<B> {
-        self.quiet_targets_off(pos, from, to, off, true)
+        self.quiet_targets_off(pos, from, to, off, false)
     }
 
-    /// [`Replies::quiet_targets`], `slider_only` joining `off` for S's sliders only when
-    /// `slider_only` is set.
+    /// [`Replies::quiet_targets`]; with `zone` ([`Replies::zone_adjustable`]), the squares of
+    /// `to` may be `slider_only` ones for S's sliders and squares from which the piece leaps
+    /// onto a zone square.
     #[inline(always)]
     fn quiet_targets_off(
         &self,
@@ -1062,7 +1068,7 @@ impl<B: Width> Replies<B> {
         from: Square,
         to: Bitboard<B>,
         off: Bitboard<B>,
-        slider_only: bool,
+        zone: bool,
     ) -> Bitboard<B> {
         if !self.enabled || off.has(from) {
             return Bitboard::NONE;
@@ -1079,12 +1085,15 @@ impl<B: Width> Replies<B> {
                 return Bitboard::NONE;
             }
         }
-        if slider_only && self.slider_kinds >> kind & 1 != 0 {
-            off |= self.slider_only;
-        }
         let leapers = self.zone_leapers[kind as usize % MAX_KINDS];
         if leapers.has(from) {
             return Bitboard::NONE;
+        }
+        if zone {
+            return to & !off & !pos.occupied();
+        }
+        if self.slider_kinds >> kind & 1 != 0 {
+            off |= self.slider_only;
         }
         to & !off & !pos.occupied() & !leapers
     }
