@@ -552,6 +552,13 @@ struct Replies<B: Width> {
     zone_steps_lost: usize,
     #[cfg(test)]
     zone_pins: usize,
+    /// Of those moves, the ones onto a square from which X leaps onto a zone square; and the
+    /// moves of [`Replies::after_special`] onto a square from which X may attack the zone, with
+    /// the royal's steps they took away: kept for the tests.
+    #[cfg(test)]
+    zone_leaps: usize,
+    #[cfg(test)]
+    special_zone: [usize; 2],
 }
 
 impl<B: Width> Replies<B> {
@@ -598,6 +605,10 @@ impl<B: Width> Replies<B> {
             zone_steps_lost: 0,
             #[cfg(test)]
             zone_pins: 0,
+            #[cfg(test)]
+            zone_leaps: 0,
+            #[cfg(test)]
+            special_zone: [0; 2],
         };
         let v = pos.variant;
         let us = pos.side;
@@ -908,7 +919,8 @@ impl<B: Width> Replies<B> {
         if !self.special_only.has(from) && !to.intersects(self.special_only) {
             return Bitboard::NONE;
         }
-        self.quiet_targets(pos, from, to, self.sensitive)
+        let zone = self.zone_king.is_some();
+        self.quiet_targets_off(pos, from, to, self.sensitive, zone)
     }
 
     /// The squares of `to` (legal, none of them [`Replies::reusable`] or
@@ -1036,6 +1048,7 @@ impl<B: Width> Replies<B> {
         {
             self.zone_moves += 1;
             self.zone_steps_lost += lost;
+            self.zone_leaps += usize::from(self.zone_leapers[kind as usize % MAX_KINDS].has(m.to));
         }
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
         let base = match touched.intersects(self.adjusted | self.leap_adjusted) {
@@ -1180,16 +1193,50 @@ impl<B: Width> Replies<B> {
             .special_before
             .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
             .as_ref()?;
+        let king = before.legality.royals;
+        // X's table attacks from `m.to` where it may attack the zone from there
+        // ([`Replies::zone_adjustable`]'s squares): none on the royal (a check), a castling's
+        // squares, or through one piece of O onto the royal (a pin).
+        let v = pos.variant;
+        let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
+        let mut onto = self.zone_leapers[kind as usize % MAX_KINDS];
+        if self.slider_kinds >> kind & 1 != 0 {
+            onto |= self.slider_only;
+        }
+        let mut attacks = Bitboard::NONE;
+        if onto.has(m.to) {
+            let sm = v.slot_moves_at(Variant::slot(kind, pos.side, m.to));
+            if sm.irregular {
+                return None;
+            }
+            let capturing = sm.slide_both | sm.slide_capture;
+            let after =
+                ((pos.occupied() | pos.neutral) & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+            let slid = v.slides(capturing, m.to, after);
+            attacks = slid | sm.leap_capture.to::<B>();
+            let shields = slid & pos.by_colour[pos.side.flip().index()];
+            if attacks.intersects(king | self.castle_zone)
+                || (!shields.is_empty()
+                    && v.slides(capturing, m.to, after & !shields).intersects(king))
+            {
+                return None;
+            }
+        }
         let mut child = *pos;
         child.make(m);
         if self.decided && child.decided().is_some() {
             return Some(0);
         }
+        let blockers = (child.occupied() | child.neutral) & !king;
         let paths = child.fast_paths()?;
         let specials = paths.count_legal(&child, &before.legality)?;
-        let king = before.legality.royals;
-        let blockers = (child.occupied() | child.neutral) & !king;
-        let attacked = paths.attack_map(&child, pos.side, blockers, before.steps) & before.steps;
+        let attacked =
+            (paths.attack_map(&child, pos.side, blockers, before.steps) | attacks) & before.steps;
+        #[cfg(test)]
+        if onto.has(m.to) {
+            self.special_zone[0] += 1;
+            self.special_zone[1] += (attacks & before.steps).count() as usize;
+        }
         let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
         let (count_before, steps_lost_before) = (before.specials, before.steps_lost);
         let count = self.passed_count(pos);
@@ -1555,6 +1602,11 @@ mod tests {
         zone_moves: usize,
         zone_steps_lost: usize,
         zone_pins: usize,
+        /// Of those, moves onto a square from which X leaps onto a zone square; and moves of
+        /// [`Replies::after_special`] onto a square from which X may attack the zone, and the
+        /// royal's steps X's attacks took away there.
+        zone_leaps: usize,
+        special_zone: [usize; 2],
         /// Moves whose replies [`Replies::after_special`] gave.
         special: usize,
         /// Captures whose replies [`Replies::after_capture`] gave.
@@ -1673,6 +1725,9 @@ mod tests {
         checked.zone_moves += replies.zone_moves;
         checked.zone_steps_lost += replies.zone_steps_lost;
         checked.zone_pins += replies.zone_pins;
+        checked.zone_leaps += replies.zone_leaps;
+        checked.special_zone[0] += replies.special_zone[0];
+        checked.special_zone[1] += replies.special_zone[1];
     }
 
     /// [`check_replies`] at every position of `games.0` random games of at most `games.1`
@@ -1767,6 +1822,16 @@ mod tests {
         assert!(
             zone > 100,
             "{zone} Pink Panther moves onto slider-only squares"
+        );
+        let leaps: usize = by_variant.values().map(|c| c.zone_leaps).sum();
+        assert!(
+            leaps > 100,
+            "{leaps} moves onto squares leaping onto the zone"
+        );
+        let [special_zone, special_lost] = by_variant["pink-panther"].special_zone;
+        assert!(
+            special_zone > 100 && special_lost > 10,
+            "{special_zone} special moves onto squares attacking the zone, {special_lost} steps lost"
         );
         let captures = by_variant["pink-panther"].captures;
         assert!(
@@ -1944,13 +2009,16 @@ mod tests {
             }
         }
         eprintln!(
-            "{id}: reused {} adjusted {} special {} captures {} zone {} (steps lost {}) second_free {} shields_free {}",
+            "{id}: reused {} adjusted {} special {} (onto zone attacks {}, steps lost {}) captures {} zone {} (steps lost {}, leaps {}) second_free {} shields_free {}",
             checked.reused,
             checked.adjusted,
             checked.special,
+            checked.special_zone[0],
+            checked.special_zone[1],
             checked.captures,
             checked.zone_moves,
             checked.zone_steps_lost,
+            checked.zone_leaps,
             checked.second_free,
             checked.shields_free
         );
