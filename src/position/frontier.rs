@@ -760,7 +760,17 @@ impl<B: Width> Replies<B> {
                         true => second,
                         false => second & !ours,
                     };
-                    walked |= to_first | held;
+                    // The empty squares before the first pieces of either side matter only to
+                    // a slider of S arriving there (no slider of S stands first: O is not in
+                    // check; none second: nothing is pinned there). Before a neutral piece
+                    // they stay sensitive: a reply of O may take it (Pink Panther's jewel) and
+                    // uncover the piece behind it, unless a piece of S arrives in between.
+                    let mut before_neutral = Bitboard::NONE;
+                    for n in first & pos.neutral {
+                        before_neutral |= v.slides(v.all_dirs(), n, occupied) & to_first;
+                    }
+                    walked |= (to_first & occupied) | before_neutral | held;
+                    slider_only |= to_first & !occupied;
                     #[cfg(test)]
                     {
                         replies.second_free = second & !held;
