@@ -402,12 +402,15 @@ impl<B: Width> SpecialBefore<B> {
 ///   leapers below; the squares that must be empty of O's castlings that no piece of O blocks;
 /// - for a piece X of a kind that does not capture by sliding, in a variant without special
 ///   moves (or whose fast paths name the squares their special moves read), a line's empty
-///   squares are not sensitive when no slider of S ends it: those before the first piece
-///   from a zone square other than the royal one, when no first piece on that square's lines
-///   is a slider of S, and those between the first and the second piece from O's royal
-///   square, when no second piece on any of the lines is a slider of S. There X blocks no
-///   attack, check or pin (there is none to block on that line) and, not sliding,
-///   makes none;
+///   squares are not sensitive when no slider of S attacks along it: those before the first
+///   piece from a zone square other than the royal one, unless that piece is a slider of S
+///   attacking the zone square, and, when no second piece on any of the lines from O's
+///   royal square is a slider of S, those before the first piece from the royal square
+///   (unless that piece is neutral: a special move of O may take it) and those between the
+///   first and the second. There X blocks no attack, check or pin (there is none to block on
+///   that line) and, not sliding, makes none. Nor is a piece of S first on a line from a
+///   zone square sensitive when it does not attack that square and no slider of S behind it
+///   would by its leaving;
 /// - adjusted are the squares O's *plain* slides reach, their first piece included, and the
 ///   leap targets and paths of O's *plain uneven leapers*. A slide is plain when the slot of
 ///   its piece has no irregular moves and only slides that both stop on empty squares and
@@ -696,10 +699,11 @@ impl<B: Width> Replies<B> {
         // O's pieces first on those lines from its royal: the ones S may pin.
         let mut shields = Bitboard::NONE;
         // Empty squares of those lines that only a piece of S capturing by sliding makes
-        // matter (without special moves): those before the first piece from a zone square, and
-        // those between the first and second piece from the royal one, on lines where that
-        // piece is none of S's sliders (no attack, check or pin to block there, so only an
-        // arriving slider could make one).
+        // matter (without special moves): those before the first piece from a zone square,
+        // where that piece is no slider of S attacking the zone square, and those before the
+        // first piece from the royal one and between it and the second, where no second piece
+        // is a slider of S (no attack, check or pin to block there, so only an arriving
+        // slider could make one).
         let mut slider_only = Bitboard::NONE;
         // The squares these walks make sensitive (kept apart for captures, which leave the
         // captured piece's square occupied: `capture_lines`).
@@ -923,7 +927,8 @@ impl<B: Width> Replies<B> {
     /// The squares of `to` (legal, quiet or capturing, no promotion, none of them
     /// [`Replies::reusable`] or [`Replies::adjustable`]) to which the piece on `from` moves
     /// changing only the opponent's plain slides and special moves
-    /// ([`Replies::after_special`]).
+    /// ([`Replies::after_special`]), and, with a zone royal, the royal's steps that the piece
+    /// attacks from its new square (as [`Replies::zone_adjustable`]'s squares).
     #[inline(always)]
     fn special_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
         if !self.special_only.has(from) && !to.intersects(self.special_only) {
@@ -934,9 +939,10 @@ impl<B: Width> Replies<B> {
     }
 
     /// The squares of `to` (legal, none of them [`Replies::reusable`] or
-    /// [`Replies::adjustable`]) on `slider_only` to which the piece on `from`, one of S's
-    /// sliders, moves touching no sensitive square and leaping onto no zone square from
-    /// either square ([`Replies::after_zone_move`]).
+    /// [`Replies::adjustable`]) to which the piece on `from` moves touching no sensitive
+    /// square, leaping onto no zone square from `from`, onto a square from which it may
+    /// attack the zone: `slider_only` ones for S's sliders, and those from which it leaps onto
+    /// a zone square ([`Replies::after_zone_move`]).
     #[inline(always)]
     fn zone_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
         let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
@@ -950,19 +956,23 @@ impl<B: Width> Replies<B> {
         self.quiet_targets_off(pos, from, to & onto, self.not_plain, true)
     }
 
-    /// The replies after the quiet move `m` of a slider X of S onto a `slider_only` square
+    /// The replies after the quiet move `m` of a piece X of S onto a `slider_only` square (X
+    /// a slider) or a square from which X leaps onto a zone square
     /// ([`Replies::zone_adjustable`]; so `m.from` and `m.to` are not sensitive and X leaps
-    /// onto no zone square from either), when they follow from those with the turn passed:
+    /// onto no zone square from `m.from`), when they follow from those with the turn passed:
     /// `None` when the child must be counted.
     ///
     /// An empty square is `slider_only` when the lines through it that make it matter end in
-    /// no slider of S: from a zone square up to the first piece, or from O's royal between
-    /// its first piece (O's) and the second. A piece of S arriving there blocks no attack,
-    /// check or pin of S, and leaving a square that is not sensitive uncovers none. Only what
-    /// X itself attacks from `m.to` by sliding (the occupancy after the move) changes O's
-    /// replies, besides what the adjusted squares change ([`Replies::after_adjusted`]):
+    /// no slider of S attacking along them: from a zone square up to the first piece where
+    /// that piece is no slider of S attacking the zone square, or from O's royal up to its
+    /// first piece (not before a neutral one) and between its first piece (O's) and the
+    /// second, where no slider of S stands second. A piece of S arriving there blocks no
+    /// attack, check or pin of S, and leaving a square that is not sensitive uncovers none.
+    /// Only what X itself attacks from `m.to` by sliding and leaping (the occupancy after the
+    /// move) changes O's replies, besides what the adjusted squares change
+    /// ([`Replies::after_adjusted`]):
     /// - X checking O's royal, or pinning a piece of O to it (its slides through one piece of
-    ///   O reaching the royal): `None`;
+    ///   O reaching the royal; leaps pin nothing): `None`;
     /// - X attacking a square of a castling's (passed or destination squares): `None`;
     /// - otherwise X takes from O exactly the royal's steps onto the zone squares it attacks
     ///   that were legal before: a target of the royal's leaps (empty, or a capturable piece
@@ -1195,6 +1205,12 @@ impl<B: Width> Replies<B> {
     /// special moves, by the contract, and the royal's steps differ only by S's special
     /// attacks. `None` when the special moves are not counted that way (the child is then
     /// counted).
+    ///
+    /// A move onto one of [`Replies::zone_adjustable`]'s squares (X may attack the zone from
+    /// there) takes away, as in [`Replies::after_zone_move`], the royal's steps X attacks from
+    /// `m.to` among those safe from S's table attacks before, together with those S's special
+    /// moves attack in the child (each step once); X checking O's royal, attacking a
+    /// castling's square or pinning a piece of O: `None`.
     ///
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(never)]
