@@ -1875,6 +1875,175 @@ mod tests {
             .unwrap_or(default)
     }
 
+    /// Puts `letters` on `home` when `at_home` and it is empty, else on a random empty square
+    /// (for a pawn, off the first and last ranks).
+    fn place<'a>(
+        grid: &mut [Vec<Option<&'a str>>],
+        next: &mut dyn FnMut(u64) -> u64,
+        home: (usize, usize),
+        letters: &'a str,
+        at_home: bool,
+        pawn: bool,
+    ) {
+        let (ranks, files) = (grid.len(), grid[0].len());
+        let (r, f) = if at_home && grid[home.0][home.1].is_none() {
+            home
+        } else {
+            loop {
+                let (r, f) = (next(ranks as u64) as usize, next(files as u64) as usize);
+                if grid[r][f].is_none() && !(pawn && (r == 0 || r == ranks - 1)) {
+                    break (r, f);
+                }
+            }
+        };
+        grid[r][f] = Some(letters);
+    }
+
+    /// Random set-ups of every game but Pink Panther (which [`random_setups_replies`] covers):
+    /// each piece of the start position kept at random, on its start square or on a random
+    /// one (pawns off the first and last ranks), the royal pieces at home half the time with
+    /// the start's castling rights where the FEN allows them, either side to move; each checked
+    /// with [`check_replies`] under every rule set and game end, and a few random plies on
+    /// from it: 150 set-ups of each game in the regular run, more by hand
+    /// (`REVIEW_VARIANT=chess REVIEW_SEED=1 REVIEW_POSITIONS=3000 cargo test --release --lib
+    /// random_setups_every -- --nocapture`; every such game when `REVIEW_VARIANT` is not set).
+    #[test]
+    fn random_setups_every_game() {
+        let positions: usize = env_or("REVIEW_POSITIONS", 150);
+        let mut state: u64 = env_or("REVIEW_SEED", 7);
+        let only = std::env::var("REVIEW_VARIANT").ok();
+        let mut next = move |n: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        let mut game_state: u64 = 0x2545_f491_4f6c_dd1d;
+        for variant in variants::all() {
+            let id = variant.spec.id;
+            if id == "pink-panther" || only.as_deref().is_some_and(|o| o != id) {
+                continue;
+            }
+            let mut rule_sets = Vec::new();
+            for mut rules in Rules::every_combination(variant) {
+                for game_end in ["rules", "movegen"] {
+                    rules.set("game-end", game_end).expect("game-end");
+                    rule_sets.push(rules);
+                }
+            }
+            let start = rule_sets[0].start_fen();
+            let mut fields = start.split(' ');
+            let placement = fields.next().expect("placement");
+            let castling = fields.nth(1).expect("castling").to_string();
+            let (board, hand) = match placement.find('[') {
+                Some(i) => (&placement[..i], "[]"),
+                None => (placement, ""),
+            };
+            // The start's pieces: (rank from the top, file, FEN letters).
+            let mut pieces = Vec::new();
+            for (r, rank) in board.split('/').enumerate() {
+                let (mut f, mut skip, mut promoted) = (0usize, 0usize, false);
+                for c in rank.chars() {
+                    if let Some(d) = c.to_digit(10) {
+                        skip = skip * 10 + d as usize;
+                        continue;
+                    }
+                    f += std::mem::take(&mut skip);
+                    if c == '+' {
+                        promoted = true;
+                        continue;
+                    }
+                    let letters = if std::mem::take(&mut promoted) {
+                        format!("+{c}")
+                    } else {
+                        c.to_string()
+                    };
+                    pieces.push((r, f, letters));
+                    f += 1;
+                }
+            }
+            let kind_of = |letters: &str| variant.kind_by_fen(&letters.to_uppercase());
+            let royal =
+                |letters: &str| kind_of(letters).is_some_and(|k| variant.royal_kinds.contains(&k));
+            let pawn =
+                |letters: &str| kind_of(letters).is_some_and(|k| variant.pawn_kinds >> k & 1 != 0);
+            let (files, ranks) = (variant.spec.files as usize, variant.spec.ranks as usize);
+            let mut checked = Checked::default();
+            let mut parsed = 0;
+            for _ in 0..positions {
+                let keep = 1 + next(6);
+                let mut grid: Vec<Vec<Option<&str>>> = vec![vec![None; files]; ranks];
+                for (r, f, letters) in &pieces {
+                    if royal(letters) {
+                        let at_home = next(2) == 0;
+                        place(&mut grid, &mut next, (*r, *f), letters, at_home, false);
+                    }
+                }
+                for (r, f, letters) in &pieces {
+                    if !royal(letters) && next(8) < keep {
+                        let at_home = next(3) == 0;
+                        place(
+                            &mut grid,
+                            &mut next,
+                            (*r, *f),
+                            letters,
+                            at_home,
+                            pawn(letters),
+                        );
+                    }
+                }
+                let mut fen = String::new();
+                for (r, rank) in grid.iter().enumerate() {
+                    let mut empty = 0;
+                    for square in rank {
+                        match square {
+                            None => empty += 1,
+                            Some(letters) => {
+                                if empty > 0 {
+                                    fen += &std::mem::take(&mut empty).to_string();
+                                }
+                                fen += letters;
+                            }
+                        }
+                    }
+                    if empty > 0 {
+                        fen += &empty.to_string();
+                    }
+                    if r + 1 < ranks {
+                        fen.push('/');
+                    }
+                }
+                let side = ["w", "b"][next(2) as usize];
+                for &rules in &rule_sets {
+                    for rights in [castling.as_str(), "-"] {
+                        let text = format!("{fen}{hand} {side} {rights} - 0 1");
+                        let Ok(pos) = parse_position(rules, &text) else {
+                            continue;
+                        };
+                        parsed += 1;
+                        check_random_games(&pos, (2, 6), &mut game_state, &mut checked);
+                        if rights == "-" {
+                            break;
+                        }
+                    }
+                }
+            }
+            eprintln!(
+                "{id}: {parsed} set-ups: reused {} adjusted {} zone {} (steps lost {}, leaps {}, pins {})",
+                checked.reused,
+                checked.adjusted,
+                checked.zone_moves,
+                checked.zone_steps_lost,
+                checked.zone_leaps,
+                checked.zone_pins
+            );
+            assert!(
+                parsed > positions && checked.reused > 100 && checked.zone_moves > 100,
+                "{id}: too few set-ups or moves checked"
+            );
+        }
+    }
+
     /// Random Pink Panther set-ups (not reached from the start): the jewel unclaimed, carried
     /// by either side or by a King, pieces scattered, each checked with [`check_replies`] under
     /// every rule set and game end, and a few random plies on from it (run by hand:
