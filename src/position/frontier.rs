@@ -140,6 +140,26 @@ fn leaper_moves<B: Width>(v: &Variant, ctx: &GenContext<B>, k: usize, slot: usiz
     moves_onto(plain, ctx.last_rank, promotions) + moves_onto(doubles, ctx.last_rank, promotions)
 }
 
+/// The squares the capturing slides of the side to move's piece on `s` reach with `blockers`
+/// when they reach `t` (every square when the piece has irregular moves, which are not
+/// followed), else `None`.
+#[inline(always)]
+fn attack_on<B: Width>(
+    pos: &Position<B>,
+    s: Square,
+    t: Square,
+    blockers: Bitboard<B>,
+) -> Option<Bitboard<B>> {
+    let v = pos.variant;
+    let kind = super::moves::Piece::kind_of(pos.board[s.index()]);
+    let sm = v.slot_moves_at(Variant::slot(kind, pos.side, s));
+    if sm.irregular {
+        return Some(Bitboard::ALL);
+    }
+    let reach = v.slides(sm.slide_both | sm.slide_capture, s, blockers);
+    reach.has(t).then_some(reach)
+}
+
 /// The squares whose contents a plain uneven leaper on `slot` reads: its leap targets, and the
 /// paths and targets of its special leaps (double steps).
 #[inline(always)]
@@ -283,7 +303,7 @@ impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
                     }
                 }
             }
-            if self.replies.zone_king.is_some() && plain.intersects(self.replies.slider_only) {
+            if self.replies.zone_king.is_some() && !plain.is_empty() {
                 for sq in self.replies.zone_adjustable(pos, from, plain) {
                     if let Some(n) = self.replies.after_zone_move(pos, Move::new(from, sq)) {
                         self.total += n;
@@ -382,12 +402,15 @@ impl<B: Width> SpecialBefore<B> {
 ///   leapers below; the squares that must be empty of O's castlings that no piece of O blocks;
 /// - for a piece X of a kind that does not capture by sliding, in a variant without special
 ///   moves (or whose fast paths name the squares their special moves read), a line's empty
-///   squares are not sensitive when no slider of S ends it: those before the first piece
-///   from a zone square other than the royal one, when no first piece on that square's lines
-///   is a slider of S, and those between the first and the second piece from O's royal
-///   square, when no second piece on any of the lines is a slider of S. There X blocks no
-///   attack, check or pin (there is none to block on that line) and, not sliding,
-///   makes none;
+///   squares are not sensitive when no slider of S attacks along it: those before the first
+///   piece from a zone square other than the royal one, unless that piece is a slider of S
+///   attacking the zone square, and, when no second piece on any of the lines from O's
+///   royal square is a slider of S, those before the first piece from the royal square
+///   (unless that piece is neutral: a special move of O may take it) and those between the
+///   first and the second. There X blocks no attack, check or pin (there is none to block on
+///   that line) and, not sliding, makes none. Nor is a piece of S first on a line from a
+///   zone square sensitive when it does not attack that square and no slider of S behind it
+///   would by its leaving;
 /// - adjusted are the squares O's *plain* slides reach, their first piece included, and the
 ///   leap targets and paths of O's *plain uneven leapers*. A slide is plain when the slot of
 ///   its piece has no irregular moves and only slides that both stop on empty squares and
@@ -532,6 +555,13 @@ struct Replies<B: Width> {
     zone_steps_lost: usize,
     #[cfg(test)]
     zone_pins: usize,
+    /// Of those moves, the ones onto a square from which X leaps onto a zone square; and the
+    /// moves of [`Replies::after_special`] onto a square from which X may attack the zone, with
+    /// the royal's steps they took away: kept for the tests.
+    #[cfg(test)]
+    zone_leaps: usize,
+    #[cfg(test)]
+    special_zone: [usize; 2],
 }
 
 impl<B: Width> Replies<B> {
@@ -578,6 +608,10 @@ impl<B: Width> Replies<B> {
             zone_steps_lost: 0,
             #[cfg(test)]
             zone_pins: 0,
+            #[cfg(test)]
+            zone_leaps: 0,
+            #[cfg(test)]
+            special_zone: [0; 2],
         };
         let v = pos.variant;
         let us = pos.side;
@@ -665,10 +699,11 @@ impl<B: Width> Replies<B> {
         // O's pieces first on those lines from its royal: the ones S may pin.
         let mut shields = Bitboard::NONE;
         // Empty squares of those lines that only a piece of S capturing by sliding makes
-        // matter (without special moves): those before the first piece from a zone square, and
-        // those between the first and second piece from the royal one, on lines where that
-        // piece is none of S's sliders (no attack, check or pin to block there, so only an
-        // arriving slider could make one).
+        // matter (without special moves): those before the first piece from a zone square,
+        // where that piece is no slider of S attacking the zone square, and those before the
+        // first piece from the royal one and between it and the second, where no second piece
+        // is a slider of S (no attack, check or pin to block there, so only an arriving
+        // slider could make one).
         let mut slider_only = Bitboard::NONE;
         // The squares these walks make sensitive (kept apart for captures, which leave the
         // captured piece's square occupied: `capture_lines`).
@@ -680,11 +715,32 @@ impl<B: Width> Replies<B> {
             // covers the walk up to the first.
             for t in zone & !king_bb {
                 let line = v.planned_back_slides(plan, t, lifted);
-                if relax && !line.intersects(s_sliders) {
-                    walked |= line & lifted;
-                    slider_only |= line & !lifted;
-                } else {
+                if !relax {
                     walked |= line;
+                    continue;
+                }
+                // O's first pieces; a slider of S first on a line that attacks `t`, with the
+                // squares between (its slides from its square, clipped to `t`'s lines: a
+                // square where they cross another of those lines is kept too); and a piece of S
+                // first on a line whose leaving uncovers such an attack of the piece behind it.
+                // The other empty squares matter only to a slider of S arriving there, and S's
+                // other first pieces to none: leaving, they uncover no attack on `t`.
+                let ours_first = line & ours;
+                walked |= line & lifted & !ours_first;
+                slider_only |= line & !lifted;
+                for s in line & s_sliders {
+                    if let Some(reach) = attack_on(pos, s, t, lifted) {
+                        walked |= (reach & line) | Bitboard::of(s);
+                    }
+                }
+                if !ours_first.is_empty() {
+                    let behind = lifted & !ours_first;
+                    let second = v.planned_back_slides(plan, t, behind) & behind & s_sliders;
+                    for s in second & !line {
+                        if let Some(reach) = attack_on(pos, s, t, behind) {
+                            walked |= reach & ours_first;
+                        }
+                    }
                 }
             }
             let to_first = v.planned_back_slides(plan, king, occupied);
@@ -708,7 +764,17 @@ impl<B: Width> Replies<B> {
                         true => second,
                         false => second & !ours,
                     };
-                    walked |= to_first | held;
+                    // The empty squares before the first pieces of either side matter only to
+                    // a slider of S arriving there (no slider of S stands first: O is not in
+                    // check; none second: nothing is pinned there). Before a neutral piece
+                    // they stay sensitive: a reply of O may take it (Pink Panther's jewel) and
+                    // uncover the piece behind it, unless a piece of S arrives in between.
+                    let mut before_neutral = Bitboard::NONE;
+                    for n in first & pos.neutral {
+                        before_neutral |= v.slides(v.all_dirs(), n, occupied) & to_first;
+                    }
+                    walked |= (to_first & occupied) | before_neutral | held;
+                    slider_only |= to_first & !occupied;
                     #[cfg(test)]
                     {
                         replies.second_free = second & !held;
@@ -861,41 +927,52 @@ impl<B: Width> Replies<B> {
     /// The squares of `to` (legal, quiet or capturing, no promotion, none of them
     /// [`Replies::reusable`] or [`Replies::adjustable`]) to which the piece on `from` moves
     /// changing only the opponent's plain slides and special moves
-    /// ([`Replies::after_special`]).
+    /// ([`Replies::after_special`]), and, with a zone royal, the royal's steps that the piece
+    /// attacks from its new square (as [`Replies::zone_adjustable`]'s squares).
     #[inline(always)]
     fn special_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
         if !self.special_only.has(from) && !to.intersects(self.special_only) {
             return Bitboard::NONE;
         }
-        self.quiet_targets(pos, from, to, self.sensitive)
+        let zone = self.zone_king.is_some();
+        self.quiet_targets_off(pos, from, to, self.sensitive, zone)
     }
 
     /// The squares of `to` (legal, none of them [`Replies::reusable`] or
-    /// [`Replies::adjustable`]) on `slider_only` to which the piece on `from`, one of S's
-    /// sliders, moves touching no sensitive square and leaping onto no zone square from
-    /// either square ([`Replies::after_zone_move`]).
+    /// [`Replies::adjustable`]) to which the piece on `from` moves touching no sensitive
+    /// square, leaping onto no zone square from `from`, onto a square from which it may
+    /// attack the zone: `slider_only` ones for S's sliders, and those from which it leaps onto
+    /// a zone square ([`Replies::after_zone_move`]).
     #[inline(always)]
     fn zone_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
         let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
-        if self.slider_kinds >> kind & 1 == 0 {
+        let mut onto = self.zone_leapers[kind as usize % MAX_KINDS];
+        if self.slider_kinds >> kind & 1 != 0 {
+            onto |= self.slider_only;
+        }
+        if !to.intersects(onto) {
             return Bitboard::NONE;
         }
-        self.quiet_targets_off(pos, from, to & self.slider_only, self.not_plain, false)
+        self.quiet_targets_off(pos, from, to & onto, self.not_plain, true)
     }
 
-    /// The replies after the quiet move `m` of a slider X of S onto a `slider_only` square
+    /// The replies after the quiet move `m` of a piece X of S onto a `slider_only` square (X
+    /// a slider) or a square from which X leaps onto a zone square
     /// ([`Replies::zone_adjustable`]; so `m.from` and `m.to` are not sensitive and X leaps
-    /// onto no zone square from either), when they follow from those with the turn passed:
+    /// onto no zone square from `m.from`), when they follow from those with the turn passed:
     /// `None` when the child must be counted.
     ///
     /// An empty square is `slider_only` when the lines through it that make it matter end in
-    /// no slider of S: from a zone square up to the first piece, or from O's royal between
-    /// its first piece (O's) and the second. A piece of S arriving there blocks no attack,
-    /// check or pin of S, and leaving a square that is not sensitive uncovers none. Only what
-    /// X itself attacks from `m.to` by sliding (the occupancy after the move) changes O's
-    /// replies, besides what the adjusted squares change ([`Replies::after_adjusted`]):
+    /// no slider of S attacking along them: from a zone square up to the first piece where
+    /// that piece is no slider of S attacking the zone square, or from O's royal up to its
+    /// first piece (not before a neutral one) and between its first piece (O's) and the
+    /// second, where no slider of S stands second. A piece of S arriving there blocks no
+    /// attack, check or pin of S, and leaving a square that is not sensitive uncovers none.
+    /// Only what X itself attacks from `m.to` by sliding and leaping (the occupancy after the
+    /// move) changes O's replies, besides what the adjusted squares change
+    /// ([`Replies::after_adjusted`]):
     /// - X checking O's royal, or pinning a piece of O to it (its slides through one piece of
-    ///   O reaching the royal): `None`;
+    ///   O reaching the royal; leaps pin nothing): `None`;
     /// - X attacking a square of a castling's (passed or destination squares): `None`;
     /// - otherwise X takes from O exactly the royal's steps onto the zone squares it attacks
     ///   that were legal before: a target of the royal's leaps (empty, or a capturable piece
@@ -921,13 +998,14 @@ impl<B: Width> Replies<B> {
         let occupied = pos.occupied() | pos.neutral;
         let after = (occupied & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         let capturing = sm.slide_both | sm.slide_capture;
-        let attacked = v.slides(capturing, m.to, after);
+        let slid = v.slides(capturing, m.to, after);
+        let attacked = slid | sm.leap_capture.to::<B>();
         if attacked.has(king) || attacked.intersects(self.castle_zone) {
             return None;
         }
         // A piece of O that X pins: its moves off the line between X and the royal are lost.
         let mut pinned_lost = 0u64;
-        let shields = attacked & pos.by_colour[them.index()];
+        let shields = slid & pos.by_colour[them.index()];
         // With special moves (their fast paths name the squares they read, and `m` touches
         // none of them), a pin would take the pinned piece's special moves off the line too:
         // counted in full. The royal's steps that S's special moves attacked with the turn
@@ -990,6 +1068,7 @@ impl<B: Width> Replies<B> {
         {
             self.zone_moves += 1;
             self.zone_steps_lost += lost;
+            self.zone_leaps += usize::from(self.zone_leapers[kind as usize % MAX_KINDS].has(m.to));
         }
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
         let base = match touched.intersects(self.adjusted | self.leap_adjusted) {
@@ -1009,11 +1088,12 @@ impl<B: Width> Replies<B> {
         to: Bitboard<B>,
         off: Bitboard<B>,
     ) -> Bitboard<B> {
-        self.quiet_targets_off(pos, from, to, off, true)
+        self.quiet_targets_off(pos, from, to, off, false)
     }
 
-    /// [`Replies::quiet_targets`], `slider_only` joining `off` for S's sliders only when
-    /// `slider_only` is set.
+    /// [`Replies::quiet_targets`]; with `zone` ([`Replies::zone_adjustable`]), the squares of
+    /// `to` may be `slider_only` ones for S's sliders and squares from which the piece leaps
+    /// onto a zone square.
     #[inline(always)]
     fn quiet_targets_off(
         &self,
@@ -1021,7 +1101,7 @@ impl<B: Width> Replies<B> {
         from: Square,
         to: Bitboard<B>,
         off: Bitboard<B>,
-        slider_only: bool,
+        zone: bool,
     ) -> Bitboard<B> {
         if !self.enabled || off.has(from) {
             return Bitboard::NONE;
@@ -1038,12 +1118,15 @@ impl<B: Width> Replies<B> {
                 return Bitboard::NONE;
             }
         }
-        if slider_only && self.slider_kinds >> kind & 1 != 0 {
-            off |= self.slider_only;
-        }
         let leapers = self.zone_leapers[kind as usize % MAX_KINDS];
         if leapers.has(from) {
             return Bitboard::NONE;
+        }
+        if zone {
+            return to & !off & !pos.occupied();
+        }
+        if self.slider_kinds >> kind & 1 != 0 {
+            off |= self.slider_only;
         }
         to & !off & !pos.occupied() & !leapers
     }
@@ -1123,6 +1206,12 @@ impl<B: Width> Replies<B> {
     /// attacks. `None` when the special moves are not counted that way (the child is then
     /// counted).
     ///
+    /// A move onto one of [`Replies::zone_adjustable`]'s squares (X may attack the zone from
+    /// there) takes away, as in [`Replies::after_zone_move`], the royal's steps X attacks from
+    /// `m.to` among those safe from S's table attacks before, together with those S's special
+    /// moves attack in the child (each step once); X checking O's royal, attacking a
+    /// castling's square or pinning a piece of O: `None`.
+    ///
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(never)]
     fn after_special(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
@@ -1130,16 +1219,50 @@ impl<B: Width> Replies<B> {
             .special_before
             .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
             .as_ref()?;
+        let king = before.legality.royals;
+        // X's table attacks from `m.to` where it may attack the zone from there
+        // ([`Replies::zone_adjustable`]'s squares): none on the royal (a check), a castling's
+        // squares, or through one piece of O onto the royal (a pin).
+        let v = pos.variant;
+        let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
+        let mut onto = self.zone_leapers[kind as usize % MAX_KINDS];
+        if self.slider_kinds >> kind & 1 != 0 {
+            onto |= self.slider_only;
+        }
+        let mut attacks = Bitboard::NONE;
+        if onto.has(m.to) {
+            let sm = v.slot_moves_at(Variant::slot(kind, pos.side, m.to));
+            if sm.irregular {
+                return None;
+            }
+            let capturing = sm.slide_both | sm.slide_capture;
+            let after =
+                ((pos.occupied() | pos.neutral) & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+            let slid = v.slides(capturing, m.to, after);
+            attacks = slid | sm.leap_capture.to::<B>();
+            let shields = slid & pos.by_colour[pos.side.flip().index()];
+            if attacks.intersects(king | self.castle_zone)
+                || (!shields.is_empty()
+                    && v.slides(capturing, m.to, after & !shields).intersects(king))
+            {
+                return None;
+            }
+        }
         let mut child = *pos;
         child.make(m);
         if self.decided && child.decided().is_some() {
             return Some(0);
         }
+        let blockers = (child.occupied() | child.neutral) & !king;
         let paths = child.fast_paths()?;
         let specials = paths.count_legal(&child, &before.legality)?;
-        let king = before.legality.royals;
-        let blockers = (child.occupied() | child.neutral) & !king;
-        let attacked = paths.attack_map(&child, pos.side, blockers, before.steps) & before.steps;
+        let attacked =
+            (paths.attack_map(&child, pos.side, blockers, before.steps) | attacks) & before.steps;
+        #[cfg(test)]
+        if onto.has(m.to) {
+            self.special_zone[0] += 1;
+            self.special_zone[1] += (attacks & before.steps).count() as usize;
+        }
         let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
         let (count_before, steps_lost_before) = (before.specials, before.steps_lost);
         let count = self.passed_count(pos);
@@ -1505,6 +1628,11 @@ mod tests {
         zone_moves: usize,
         zone_steps_lost: usize,
         zone_pins: usize,
+        /// Of those, moves onto a square from which X leaps onto a zone square; and moves of
+        /// [`Replies::after_special`] onto a square from which X may attack the zone, and the
+        /// royal's steps X's attacks took away there.
+        zone_leaps: usize,
+        special_zone: [usize; 2],
         /// Moves whose replies [`Replies::after_special`] gave.
         special: usize,
         /// Captures whose replies [`Replies::after_capture`] gave.
@@ -1623,6 +1751,9 @@ mod tests {
         checked.zone_moves += replies.zone_moves;
         checked.zone_steps_lost += replies.zone_steps_lost;
         checked.zone_pins += replies.zone_pins;
+        checked.zone_leaps += replies.zone_leaps;
+        checked.special_zone[0] += replies.special_zone[0];
+        checked.special_zone[1] += replies.special_zone[1];
     }
 
     /// [`check_replies`] at every position of `games.0` random games of at most `games.1`
@@ -1718,6 +1849,16 @@ mod tests {
             zone > 100,
             "{zone} Pink Panther moves onto slider-only squares"
         );
+        let leaps: usize = by_variant.values().map(|c| c.zone_leaps).sum();
+        assert!(
+            leaps > 100,
+            "{leaps} moves onto squares leaping onto the zone"
+        );
+        let [special_zone, special_lost] = by_variant["pink-panther"].special_zone;
+        assert!(
+            special_zone > 100 && special_lost > 10,
+            "{special_zone} special moves onto squares attacking the zone, {special_lost} steps lost"
+        );
         let captures = by_variant["pink-panther"].captures;
         assert!(
             captures > 100,
@@ -1732,6 +1873,175 @@ mod tests {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(default)
+    }
+
+    /// Puts `letters` on `home` when `at_home` and it is empty, else on a random empty square
+    /// (for a pawn, off the first and last ranks).
+    fn place<'a>(
+        grid: &mut [Vec<Option<&'a str>>],
+        next: &mut dyn FnMut(u64) -> u64,
+        home: (usize, usize),
+        letters: &'a str,
+        at_home: bool,
+        pawn: bool,
+    ) {
+        let (ranks, files) = (grid.len(), grid[0].len());
+        let (r, f) = if at_home && grid[home.0][home.1].is_none() {
+            home
+        } else {
+            loop {
+                let (r, f) = (next(ranks as u64) as usize, next(files as u64) as usize);
+                if grid[r][f].is_none() && !(pawn && (r == 0 || r == ranks - 1)) {
+                    break (r, f);
+                }
+            }
+        };
+        grid[r][f] = Some(letters);
+    }
+
+    /// Random set-ups of every game but Pink Panther (which [`random_setups_replies`] covers):
+    /// each piece of the start position kept at random, on its start square or on a random
+    /// one (pawns off the first and last ranks), the royal pieces at home half the time with
+    /// the start's castling rights where the FEN allows them, either side to move; each checked
+    /// with [`check_replies`] under every rule set and game end, and a few random plies on
+    /// from it: 150 set-ups of each game in the regular run, more by hand
+    /// (`REVIEW_VARIANT=chess REVIEW_SEED=1 REVIEW_POSITIONS=3000 cargo test --release --lib
+    /// random_setups_every -- --nocapture`; every such game when `REVIEW_VARIANT` is not set).
+    #[test]
+    fn random_setups_every_game() {
+        let positions: usize = env_or("REVIEW_POSITIONS", 150);
+        let mut state: u64 = env_or("REVIEW_SEED", 7);
+        let only = std::env::var("REVIEW_VARIANT").ok();
+        let mut next = move |n: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        let mut game_state: u64 = 0x2545_f491_4f6c_dd1d;
+        for variant in variants::all() {
+            let id = variant.spec.id;
+            if id == "pink-panther" || only.as_deref().is_some_and(|o| o != id) {
+                continue;
+            }
+            let mut rule_sets = Vec::new();
+            for mut rules in Rules::every_combination(variant) {
+                for game_end in ["rules", "movegen"] {
+                    rules.set("game-end", game_end).expect("game-end");
+                    rule_sets.push(rules);
+                }
+            }
+            let start = rule_sets[0].start_fen();
+            let mut fields = start.split(' ');
+            let placement = fields.next().expect("placement");
+            let castling = fields.nth(1).expect("castling").to_string();
+            let (board, hand) = match placement.find('[') {
+                Some(i) => (&placement[..i], "[]"),
+                None => (placement, ""),
+            };
+            // The start's pieces: (rank from the top, file, FEN letters).
+            let mut pieces = Vec::new();
+            for (r, rank) in board.split('/').enumerate() {
+                let (mut f, mut skip, mut promoted) = (0usize, 0usize, false);
+                for c in rank.chars() {
+                    if let Some(d) = c.to_digit(10) {
+                        skip = skip * 10 + d as usize;
+                        continue;
+                    }
+                    f += std::mem::take(&mut skip);
+                    if c == '+' {
+                        promoted = true;
+                        continue;
+                    }
+                    let letters = if std::mem::take(&mut promoted) {
+                        format!("+{c}")
+                    } else {
+                        c.to_string()
+                    };
+                    pieces.push((r, f, letters));
+                    f += 1;
+                }
+            }
+            let kind_of = |letters: &str| variant.kind_by_fen(&letters.to_uppercase());
+            let royal =
+                |letters: &str| kind_of(letters).is_some_and(|k| variant.royal_kinds.contains(&k));
+            let pawn =
+                |letters: &str| kind_of(letters).is_some_and(|k| variant.pawn_kinds >> k & 1 != 0);
+            let (files, ranks) = (variant.spec.files as usize, variant.spec.ranks as usize);
+            let mut checked = Checked::default();
+            let mut parsed = 0;
+            for _ in 0..positions {
+                let keep = 1 + next(6);
+                let mut grid: Vec<Vec<Option<&str>>> = vec![vec![None; files]; ranks];
+                for (r, f, letters) in &pieces {
+                    if royal(letters) {
+                        let at_home = next(2) == 0;
+                        place(&mut grid, &mut next, (*r, *f), letters, at_home, false);
+                    }
+                }
+                for (r, f, letters) in &pieces {
+                    if !royal(letters) && next(8) < keep {
+                        let at_home = next(3) == 0;
+                        place(
+                            &mut grid,
+                            &mut next,
+                            (*r, *f),
+                            letters,
+                            at_home,
+                            pawn(letters),
+                        );
+                    }
+                }
+                let mut fen = String::new();
+                for (r, rank) in grid.iter().enumerate() {
+                    let mut empty = 0;
+                    for square in rank {
+                        match square {
+                            None => empty += 1,
+                            Some(letters) => {
+                                if empty > 0 {
+                                    fen += &std::mem::take(&mut empty).to_string();
+                                }
+                                fen += letters;
+                            }
+                        }
+                    }
+                    if empty > 0 {
+                        fen += &empty.to_string();
+                    }
+                    if r + 1 < ranks {
+                        fen.push('/');
+                    }
+                }
+                let side = ["w", "b"][next(2) as usize];
+                for &rules in &rule_sets {
+                    for rights in [castling.as_str(), "-"] {
+                        let text = format!("{fen}{hand} {side} {rights} - 0 1");
+                        let Ok(pos) = parse_position(rules, &text) else {
+                            continue;
+                        };
+                        parsed += 1;
+                        check_random_games(&pos, (2, 6), &mut game_state, &mut checked);
+                        if rights == "-" {
+                            break;
+                        }
+                    }
+                }
+            }
+            eprintln!(
+                "{id}: {parsed} set-ups: reused {} adjusted {} zone {} (steps lost {}, leaps {}, pins {})",
+                checked.reused,
+                checked.adjusted,
+                checked.zone_moves,
+                checked.zone_steps_lost,
+                checked.zone_leaps,
+                checked.zone_pins
+            );
+            assert!(
+                parsed > positions && checked.reused > 100 && checked.zone_moves > 100,
+                "{id}: too few set-ups or moves checked"
+            );
+        }
     }
 
     /// Random Pink Panther set-ups (not reached from the start): the jewel unclaimed, carried
@@ -1894,13 +2204,16 @@ mod tests {
             }
         }
         eprintln!(
-            "{id}: reused {} adjusted {} special {} captures {} zone {} (steps lost {}) second_free {} shields_free {}",
+            "{id}: reused {} adjusted {} special {} (onto zone attacks {}, steps lost {}) captures {} zone {} (steps lost {}, leaps {}) second_free {} shields_free {}",
             checked.reused,
             checked.adjusted,
             checked.special,
+            checked.special_zone[0],
+            checked.special_zone[1],
             checked.captures,
             checked.zone_moves,
             checked.zone_steps_lost,
+            checked.zone_leaps,
             checked.second_free,
             checked.shields_free
         );
