@@ -31,17 +31,28 @@ def wakeups_during(work):
     return wakeups, result["value"]
 
 
+# Holding the interpreter, each call below would leave at most one or two wakeups; releasing
+# it, one per 5 ms of counting. The counts are repeated so that they last long enough on a
+# fast machine too (chess perft 6 on two threads took about 0.1 s in 2026-12; one call then
+# left 19 wakeups).
+REPEATS = 3
+
+
 def test_perft_releases_the_interpreter():
-    # About a second of counting on one core (119,060,324 leaves).
-    wakeups, nodes = wakeups_during(lambda: cvperft.Position("chess").perft(6))
-    assert nodes > 0
-    assert wakeups >= 20, f"the main thread woke {wakeups} times during perft 6"
+    # 119,060,324 leaves per call, on one core.
+    wakeups, nodes = wakeups_during(
+        lambda: [cvperft.Position("chess").perft(6) for _ in range(REPEATS)]
+    )
+    assert nodes == [119_060_324] * REPEATS
+    assert wakeups >= 4 * REPEATS, f"the main thread woke {wakeups} times during perft 6"
 
 
 def test_divide_releases_the_interpreter():
-    wakeups, divide = wakeups_during(lambda: cvperft.Position("chess").divide(6, threads=2))
-    assert len(divide) == 20
-    assert wakeups >= 20, f"the main thread woke {wakeups} times during divide 6"
+    wakeups, divides = wakeups_during(
+        lambda: [cvperft.Position("chess").divide(6, threads=2) for _ in range(REPEATS)]
+    )
+    assert all(len(divide) == 20 for divide in divides)
+    assert wakeups >= 4 * REPEATS, f"the main thread woke {wakeups} times during divide 6"
 
 
 def test_check_releases_the_interpreter(repo):
