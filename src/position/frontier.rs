@@ -184,6 +184,20 @@ fn moved_in<B: Width>(mut ctx: GenContext<B>, m: &Move) -> GenContext<B> {
     ctx
 }
 
+/// What a piece of S attacks on arriving ([`Replies::arrival`]).
+struct Arrival<B: Width> {
+    /// The squares it attacks by sliding and leaping.
+    attacked: Bitboard<B>,
+    /// The blockers after the move.
+    after: Bitboard<B>,
+    /// Its capturing slide directions, as bits.
+    capturing: u16,
+    /// O's pieces its slides reach.
+    shields: Bitboard<B>,
+    /// Whether its slides pin one of them to O's royal.
+    pins: bool,
+}
+
 /// A move generator's sink counting the moves that leave `line` (those of a piece pinned
 /// along it, in [`Replies::after_zone_move`]).
 struct CountOff<B: Width> {
@@ -736,7 +750,7 @@ impl<B: Width> Replies<B> {
                 if !ours_first.is_empty() {
                     let behind = lifted & !ours_first;
                     let second = v.planned_back_slides(plan, t, behind) & behind & s_sliders;
-                    for s in second & !line {
+                    for s in second {
                         if let Some(reach) = attack_on(pos, s, t, behind) {
                             walked |= reach & ours_first;
                         }
@@ -938,6 +952,47 @@ impl<B: Width> Replies<B> {
         self.quiet_targets_off(pos, from, to, self.sensitive, zone)
     }
 
+    /// The squares from which a piece of S of `kind` may attack the zone on arriving
+    /// ([`Replies::zone_adjustable`]): `slider_only` ones for S's sliders, and those from which
+    /// it leaps onto a zone square.
+    #[inline(always)]
+    fn zone_onto(&self, kind: u8) -> Bitboard<B> {
+        let mut onto = self.zone_leapers[kind as usize % MAX_KINDS];
+        if self.slider_kinds >> kind & 1 != 0 {
+            onto |= self.slider_only;
+        }
+        onto
+    }
+
+    /// What the piece X of S moving quietly by `m` attacks from `m.to` with the occupancy
+    /// after the move (O's royal on `king`): `None` when X has irregular moves there, checks
+    /// the royal or attacks a castling's square.
+    #[inline(always)]
+    fn arrival(&self, pos: &Position<B>, m: Move, king: Square) -> Option<Arrival<B>> {
+        let v = pos.variant;
+        let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
+        let sm = v.slot_moves_at(Variant::slot(kind, pos.side, m.to));
+        if sm.irregular {
+            return None;
+        }
+        let after = ((pos.occupied() | pos.neutral) & !Bitboard::of(m.from)) | Bitboard::of(m.to);
+        let capturing = sm.slide_both | sm.slide_capture;
+        let slid = v.slides(capturing, m.to, after);
+        let attacked = slid | sm.leap_capture.to::<B>();
+        if attacked.has(king) || attacked.intersects(self.castle_zone) {
+            return None;
+        }
+        let shields = slid & pos.by_colour[pos.side.flip().index()];
+        let pins = !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king);
+        Some(Arrival {
+            attacked,
+            after,
+            capturing,
+            shields,
+            pins,
+        })
+    }
+
     /// The squares of `to` (legal, none of them [`Replies::reusable`] or
     /// [`Replies::adjustable`]) to which the piece on `from` moves touching no sensitive
     /// square, leaping onto no zone square from `from`, onto a square from which it may
@@ -946,10 +1001,7 @@ impl<B: Width> Replies<B> {
     #[inline(always)]
     fn zone_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
         let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
-        let mut onto = self.zone_leapers[kind as usize % MAX_KINDS];
-        if self.slider_kinds >> kind & 1 != 0 {
-            onto |= self.slider_only;
-        }
+        let onto = self.zone_onto(kind);
         if !to.intersects(onto) {
             return Bitboard::NONE;
         }
@@ -988,29 +1040,22 @@ impl<B: Width> Replies<B> {
     fn after_zone_move(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
         let king = self.zone_king?;
         let v = pos.variant;
+        let Arrival {
+            attacked,
+            after,
+            capturing,
+            shields,
+            pins,
+        } = self.arrival(pos, m, king)?;
         let us = pos.side;
         let them = us.flip();
-        let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
-        let sm = v.slot_moves_at(Variant::slot(kind, us, m.to));
-        if sm.irregular {
-            return None;
-        }
         let occupied = pos.occupied() | pos.neutral;
-        let after = (occupied & !Bitboard::of(m.from)) | Bitboard::of(m.to);
-        let capturing = sm.slide_both | sm.slide_capture;
-        let slid = v.slides(capturing, m.to, after);
-        let attacked = slid | sm.leap_capture.to::<B>();
-        if attacked.has(king) || attacked.intersects(self.castle_zone) {
-            return None;
-        }
         // A piece of O that X pins: its moves off the line between X and the royal are lost.
         let mut pinned_lost = 0u64;
-        let shields = slid & pos.by_colour[them.index()];
         // With special moves (their fast paths name the squares they read, and `m` touches
         // none of them), a pin would take the pinned piece's special moves off the line too:
         // counted in full. The royal's steps that S's special moves attacked with the turn
         // passed were not replies before either.
-        let pins = !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king);
         let mut special_attacked = Bitboard::NONE;
         if !v.fast_legality {
             if pins {
@@ -1068,6 +1113,7 @@ impl<B: Width> Replies<B> {
         {
             self.zone_moves += 1;
             self.zone_steps_lost += lost;
+            let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
             self.zone_leaps += usize::from(self.zone_leapers[kind as usize % MAX_KINDS].has(m.to));
         }
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
@@ -1215,39 +1261,24 @@ impl<B: Width> Replies<B> {
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(never)]
     fn after_special(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
+        // X's table attacks from `m.to` where it may attack the zone from there
+        // ([`Replies::zone_adjustable`]'s squares; `zone_king` is set there): none on the royal
+        // (a check), a castling's squares, or through one piece of O onto the royal (a pin).
+        let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
+        let onto = self.zone_onto(kind);
+        let mut attacks = Bitboard::NONE;
+        if onto.has(m.to) {
+            let arrival = self.arrival(pos, m, self.zone_king?)?;
+            if arrival.pins {
+                return None;
+            }
+            attacks = arrival.attacked;
+        }
         let before = self
             .special_before
             .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
             .as_ref()?;
         let king = before.legality.royals;
-        // X's table attacks from `m.to` where it may attack the zone from there
-        // ([`Replies::zone_adjustable`]'s squares): none on the royal (a check), a castling's
-        // squares, or through one piece of O onto the royal (a pin).
-        let v = pos.variant;
-        let kind = super::moves::Piece::kind_of(pos.board[m.from.index()]);
-        let mut onto = self.zone_leapers[kind as usize % MAX_KINDS];
-        if self.slider_kinds >> kind & 1 != 0 {
-            onto |= self.slider_only;
-        }
-        let mut attacks = Bitboard::NONE;
-        if onto.has(m.to) {
-            let sm = v.slot_moves_at(Variant::slot(kind, pos.side, m.to));
-            if sm.irregular {
-                return None;
-            }
-            let capturing = sm.slide_both | sm.slide_capture;
-            let after =
-                ((pos.occupied() | pos.neutral) & !Bitboard::of(m.from)) | Bitboard::of(m.to);
-            let slid = v.slides(capturing, m.to, after);
-            attacks = slid | sm.leap_capture.to::<B>();
-            let shields = slid & pos.by_colour[pos.side.flip().index()];
-            if attacks.intersects(king | self.castle_zone)
-                || (!shields.is_empty()
-                    && v.slides(capturing, m.to, after & !shields).intersects(king))
-            {
-                return None;
-            }
-        }
         let mut child = *pos;
         child.make(m);
         if self.decided && child.decided().is_some() {
