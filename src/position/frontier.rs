@@ -418,13 +418,16 @@ impl<B: Width> SpecialBefore<B> {
 ///   moves (or whose fast paths name the squares their special moves read), a line's empty
 ///   squares are not sensitive when no slider of S attacks along it: those before the first
 ///   piece from a zone square other than the royal one, unless that piece is a slider of S
-///   attacking the zone square, and, when no second piece on any of the lines from O's
-///   royal square is a slider of S, those before the first piece from the royal square
-///   (unless that piece is neutral: a special move of O may take it) and those between the
-///   first and the second. There X blocks no attack, check or pin (there is none to block on
-///   that line) and, not sliding, makes none. Nor is a piece of S first on a line from a
-///   zone square sensitive when it does not attack that square and no slider of S behind it
-///   would by its leaving;
+///   attacking the zone square by sliding (the squares where its slides cross another line
+///   from the zone square stay sensitive too), and, when no slider of S stands second behind
+///   a piece of O on any line from O's royal square, those before the first piece on those
+///   lines (unless that piece is neutral: a special move of O may take it) and those between
+///   a first piece of O and the second. There X blocks no attack, check or pin (there is
+///   none to block on that line) and, not sliding, makes none. A slider arriving there is
+///   taken by [`Replies::after_zone_move`];
+/// - in those variants, a piece of S first on a line from a zone square is not sensitive for
+///   that line when it does not attack the zone square by sliding and no slider of S behind
+///   it would by its leaving (a leaper attacking it is kept by the zone leapers instead);
 /// - adjusted are the squares O's *plain* slides reach, their first piece included, and the
 ///   leap targets and paths of O's *plain uneven leapers*. A slide is plain when the slot of
 ///   its piece has no irregular moves and only slides that both stop on empty squares and
@@ -511,11 +514,14 @@ struct Replies<B: Width> {
     zone: Bitboard<B>,
     /// The zone squares its castlings add (their passed and destination squares).
     castle_zone: Bitboard<B>,
-    /// O's single royal piece, where a slider of S may move onto `slider_only` squares by
-    /// [`Replies::after_zone_move`] (without special moves or the variant's own decision).
+    /// O's single royal piece, where a piece of S may move onto a square from which it attacks
+    /// the zone ([`Replies::zone_onto`]) by [`Replies::after_zone_move`], or by
+    /// [`Replies::after_special`] with special moves (not where the variant's own decision
+    /// may end the game after a quiet move).
     zone_king: Option<Square>,
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
-    /// square of the zone (its pieces may neither leave nor enter them).
+    /// square of the zone (its pieces may not leave them; they enter them only by
+    /// [`Replies::after_zone_move`] or [`Replies::after_special`]).
     zone_leapers: [Bitboard<B>; MAX_KINDS],
     /// Whether captures may take their replies from those with the turn passed
     /// ([`Replies::after_capture`]): the fast paths name the squares the special moves read,
@@ -561,8 +567,8 @@ struct Replies<B: Width> {
     /// adjusted): kept for the tests.
     #[cfg(test)]
     walks_skipped: std::cell::Cell<usize>,
-    /// Moves onto `slider_only` squares taken by [`Replies::after_zone_move`], and the
-    /// royal's steps they took away: kept for the tests.
+    /// Moves onto [`Replies::zone_onto`]'s squares taken by [`Replies::after_zone_move`], the
+    /// royal's steps they took away and the pins they made: kept for the tests.
     #[cfg(test)]
     zone_moves: usize,
     #[cfg(test)]
@@ -571,7 +577,8 @@ struct Replies<B: Width> {
     zone_pins: usize,
     /// Of those moves, the ones onto a square from which X leaps onto a zone square; and the
     /// moves of [`Replies::after_special`] onto a square from which X may attack the zone, with
-    /// the royal's steps they took away: kept for the tests.
+    /// the royal's steps safe before that X attacks there (a step S's special moves attack
+    /// too counted here, but taken once): kept for the tests.
     #[cfg(test)]
     zone_leaps: usize,
     #[cfg(test)]
@@ -725,15 +732,14 @@ impl<B: Width> Replies<B> {
         if dirs != 0 {
             let lifted = occupied & !king_bb;
             let plan = v.line_plan(dirs, u16::MAX);
-            // The royal square's own lines are walked below, up to the second piece, which
-            // covers the walk up to the first.
+            // The royal square's own lines are handled below, up to the second piece.
             for t in zone & !king_bb {
                 let line = v.planned_back_slides(plan, t, lifted);
                 if !relax {
                     walked |= line;
                     continue;
                 }
-                // O's first pieces; a slider of S first on a line that attacks `t`, with the
+                // O's and neutral first pieces; a slider of S first on a line that attacks `t`, with the
                 // squares between (its slides from its square, clipped to `t`'s lines: a
                 // square where they cross another of those lines is kept too); and a piece of S
                 // first on a line whose leaving uncovers such an attack of the piece behind it.
@@ -779,8 +785,9 @@ impl<B: Width> Replies<B> {
                         false => second & !ours,
                     };
                     // The empty squares before the first pieces of either side matter only to
-                    // a slider of S arriving there (no slider of S stands first: O is not in
-                    // check; none second: nothing is pinned there). Before a neutral piece
+                    // a slider of S arriving there (no slider of S first attacks along its
+                    // line: O is not in check; none stands second behind a piece of O on any
+                    // line: nothing is pinned there). Before a neutral piece
                     // they stay sensitive: a reply of O may take it (Pink Panther's jewel) and
                     // uncover the piece behind it, unless a piece of S arrives in between.
                     let mut before_neutral = Bitboard::NONE;
@@ -994,10 +1001,9 @@ impl<B: Width> Replies<B> {
     }
 
     /// The squares of `to` (legal, none of them [`Replies::reusable`] or
-    /// [`Replies::adjustable`]) to which the piece on `from` moves touching no sensitive
-    /// square, leaping onto no zone square from `from`, onto a square from which it may
-    /// attack the zone: `slider_only` ones for S's sliders, and those from which it leaps onto
-    /// a zone square ([`Replies::after_zone_move`]).
+    /// [`Replies::adjustable`]) to which the piece on `from` moves touching no sensitive or
+    /// `special_only` square, leaping onto no zone square from `from`, onto a square from
+    /// which it may attack the zone ([`Replies::zone_onto`]; [`Replies::after_zone_move`]).
     #[inline(always)]
     fn zone_adjustable(&self, pos: &Position<B>, from: Square, to: Bitboard<B>) -> Bitboard<B> {
         let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
@@ -1023,13 +1029,15 @@ impl<B: Width> Replies<B> {
     /// Only what X itself attacks from `m.to` by sliding and leaping (the occupancy after the
     /// move) changes O's replies, besides what the adjusted squares change
     /// ([`Replies::after_adjusted`]):
-    /// - X checking O's royal, or pinning a piece of O to it (its slides through one piece of
-    ///   O reaching the royal; leaps pin nothing): `None`;
+    /// - X checking O's royal: `None`;
     /// - X attacking a square of a castling's (passed or destination squares): `None`;
-    /// - otherwise X takes from O exactly the royal's steps onto the zone squares it attacks
-    ///   that were legal before: a target of the royal's leaps (empty, or a capturable piece
-    ///   of S) that no piece of S attacked with the royal lifted. Nothing else of O's replies
-    ///   reads X's attacks (no special moves: `fast_legality`), and O is not in check.
+    /// - X pinning a piece of O to the royal (its slides through one piece of O reaching it;
+    ///   leaps pin nothing): that piece's moves off the line between X and the royal are
+    ///   taken away (with special moves, `None`: below);
+    /// - X takes from O exactly the royal's steps onto the zone squares it attacks that were
+    ///   legal before: a target of the royal's leaps (empty, or a capturable piece of S) that
+    ///   no piece of S attacked with the royal lifted. Nothing else of O's replies reads X's
+    ///   attacks (no special moves: `fast_legality`), and O is not in check.
     /// - With special moves whose fast paths name the squares they read (`m` touches none of
     ///   them, nor `special_only`: O's special moves, S's special attacks and their checks
     ///   are as before), a pin is counted in full (the pinned piece's special moves would
@@ -1137,9 +1145,9 @@ impl<B: Width> Replies<B> {
         self.quiet_targets_off(pos, from, to, off, false)
     }
 
-    /// [`Replies::quiet_targets`]; with `zone` ([`Replies::zone_adjustable`]), the squares of
-    /// `to` may be `slider_only` ones for S's sliders and squares from which the piece leaps
-    /// onto a zone square.
+    /// [`Replies::quiet_targets`]; with `zone` ([`Replies::zone_adjustable`],
+    /// [`Replies::special_adjustable`]), [`Replies::zone_onto`]'s squares are not taken off
+    /// `to`: the caller accounts for what the piece attacks there.
     #[inline(always)]
     fn quiet_targets_off(
         &self,
@@ -1654,14 +1662,14 @@ mod tests {
         leapers_recounted: [usize; 2],
         /// Adjusted moves that skipped the walk from the start square.
         walks_skipped: usize,
-        /// Moves onto `slider_only` squares whose replies [`Replies::after_zone_move`] gave,
-        /// and the royal's steps they took away.
+        /// Moves onto [`Replies::zone_onto`]'s squares whose replies
+        /// [`Replies::after_zone_move`] gave, the royal's steps they took away, and the pins.
         zone_moves: usize,
         zone_steps_lost: usize,
         zone_pins: usize,
         /// Of those, moves onto a square from which X leaps onto a zone square; and moves of
         /// [`Replies::after_special`] onto a square from which X may attack the zone, and the
-        /// royal's steps X's attacks took away there.
+        /// royal's steps safe before that X attacks there.
         zone_leaps: usize,
         special_zone: [usize; 2],
         /// Moves whose replies [`Replies::after_special`] gave.
@@ -1864,10 +1872,13 @@ mod tests {
         let zone_moves: usize = by_variant.values().map(|c| c.zone_moves).sum();
         let steps_lost: usize = by_variant.values().map(|c| c.zone_steps_lost).sum();
         let pins: usize = by_variant.values().map(|c| c.zone_pins).sum();
-        assert!(pins > 100, "{pins} pins by moves onto slider-only squares");
+        assert!(
+            pins > 100,
+            "{pins} pins by moves onto squares attacking the zone"
+        );
         assert!(
             zone_moves > 100,
-            "{zone_moves} moves onto slider-only squares"
+            "{zone_moves} moves onto squares attacking the zone"
         );
         assert!(steps_lost > 100, "{steps_lost} royal steps taken by them");
         let special = by_variant["pink-panther"].special;
@@ -1878,7 +1889,7 @@ mod tests {
         let zone = by_variant["pink-panther"].zone_moves;
         assert!(
             zone > 100,
-            "{zone} Pink Panther moves onto slider-only squares"
+            "{zone} Pink Panther moves onto squares attacking the zone"
         );
         let leaps: usize = by_variant.values().map(|c| c.zone_leaps).sum();
         assert!(
