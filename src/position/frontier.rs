@@ -739,10 +739,11 @@ impl<B: Width> Replies<B> {
                     walked |= line;
                     continue;
                 }
-                // O's and neutral first pieces; a slider of S first on a line that attacks `t`, with the
-                // squares between (its slides from its square, clipped to `t`'s lines: a
-                // square where they cross another of those lines is kept too); and a piece of S
-                // first on a line whose leaving uncovers such an attack of the piece behind it.
+                // O's and neutral first pieces; a slider of S first on a line that attacks `t`,
+                // with the squares between (its slides from its square, clipped to `t`'s lines:
+                // a square where they cross another of those lines is kept too); and a piece of
+                // S first on a line whose leaving uncovers such an attack of the piece behind
+                // it.
                 // The other empty squares matter only to a slider of S arriving there, and S's
                 // other first pieces to none: leaving, they uncover no attack on `t`.
                 let ours_first = line & ours;
@@ -1919,26 +1920,26 @@ mod tests {
 
     /// Puts `letters` on `home` when `at_home` and it is empty, else on a random empty square
     /// (for a pawn, off the first and last ranks).
-    fn place<'a>(
-        grid: &mut [Vec<Option<&'a str>>],
+    fn place(
+        grid: &mut [Vec<String>],
         next: &mut dyn FnMut(u64) -> u64,
         home: (usize, usize),
-        letters: &'a str,
+        letters: &str,
         at_home: bool,
         pawn: bool,
     ) {
         let (ranks, files) = (grid.len(), grid[0].len());
-        let (r, f) = if at_home && grid[home.0][home.1].is_none() {
+        let (r, f) = if at_home && grid[home.0][home.1].is_empty() {
             home
         } else {
             loop {
                 let (r, f) = (next(ranks as u64) as usize, next(files as u64) as usize);
-                if grid[r][f].is_none() && !(pawn && (r == 0 || r == ranks - 1)) {
+                if grid[r][f].is_empty() && !(pawn && (r == 0 || r == ranks - 1)) {
                     break (r, f);
                 }
             }
         };
-        grid[r][f] = Some(letters);
+        grid[r][f] = letters.to_string();
     }
 
     /// Random set-ups of every game but Pink Panther (which [`random_setups_replies`] covers):
@@ -1982,11 +1983,12 @@ mod tests {
                 }
             }
             let mut checked = Checked::default();
-            let (mut setups, mut castled) = (0, 0);
+            let (mut setups, mut castled, mut castles) = (0, 0, false);
             for (start, rule_sets) in &groups {
                 let mut fields = start.split(' ');
                 let placement = fields.next().expect("placement");
                 let castling = fields.nth(1).expect("castling").to_string();
+                castles |= castling != "-";
                 let (board, hand) = match placement.find('[') {
                     Some(i) => (&placement[..i], "[]"),
                     None => (placement, ""),
@@ -2024,7 +2026,7 @@ mod tests {
                 let (files, ranks) = (variant.spec.files as usize, variant.spec.ranks as usize);
                 for _ in 0..positions {
                     let keep = 1 + next(6);
-                    let mut grid: Vec<Vec<Option<&str>>> = vec![vec![None; files]; ranks];
+                    let mut grid = vec![vec![String::new(); files]; ranks];
                     for (r, f, letters) in &pieces {
                         if royal(letters) {
                             let at_home = next(2) == 0;
@@ -2044,27 +2046,7 @@ mod tests {
                             );
                         }
                     }
-                    let mut fen = String::new();
-                    for (r, rank) in grid.iter().enumerate() {
-                        let mut empty = 0;
-                        for square in rank {
-                            match square {
-                                None => empty += 1,
-                                Some(letters) => {
-                                    if empty > 0 {
-                                        fen += &std::mem::take(&mut empty).to_string();
-                                    }
-                                    fen += letters;
-                                }
-                            }
-                        }
-                        if empty > 0 {
-                            fen += &empty.to_string();
-                        }
-                        if r + 1 < ranks {
-                            fen.push('/');
-                        }
-                    }
+                    let fen = crate::variants::pink_panther::tests::board_of(&grid);
                     let side = ["w", "b"][next(2) as usize];
                     let text = |rights: &str| format!("{fen}{hand} {side} {rights} - 0 1");
                     let mut parsed = false;
@@ -2088,7 +2070,6 @@ mod tests {
                     setups += usize::from(parsed);
                 }
             }
-            let castles = groups.iter().any(|(start, _)| !start.contains(" w - "));
             eprintln!(
                 "{id}: {setups} set-ups ({castled} with castling rights): reused {} adjusted {} zone {} (steps lost {}, leaps {}, pins {})",
                 checked.reused,
