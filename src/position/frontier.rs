@@ -481,6 +481,12 @@ struct Replies<B: Width> {
     /// leaving or entering one takes the replies with the turn passed, adjusted, with O's
     /// special moves counted again ([`Replies::after_special`]).
     special_only: Bitboard<B>,
+    /// The squares of `special_only` where a move may change S's special attacks on O's
+    /// royal steps ([`ReplySquares::special_steps`](crate::variant::ReplySquares::special_steps)).
+    special_steps: Bitboard<B>,
+    /// The squares of `special_only` where a move may change O's special moves
+    /// ([`ReplySquares::special_moves`](crate::variant::ReplySquares::special_moves)).
+    special_moves: Bitboard<B>,
     /// `sensitive` and `special_only`: squares an adjusted move may neither leave nor enter.
     not_plain: Bitboard<B>,
     /// Kinds (bits) whose pieces may also neither leave nor enter `kind_sensitive`.
@@ -593,6 +599,8 @@ impl<B: Width> Replies<B> {
             unchanged_off: Bitboard::ALL,
             sensitive: Bitboard::ALL,
             special_only: Bitboard::NONE,
+            special_steps: Bitboard::NONE,
+            special_moves: Bitboard::NONE,
             not_plain: Bitboard::ALL,
             sensitive_kinds: 0,
             kind_sensitive: Bitboard::NONE,
@@ -695,6 +703,8 @@ impl<B: Width> Replies<B> {
                     replies.sensitive_kinds = squares.kinds;
                     replies.kind_sensitive = squares.for_kinds;
                     replies.special_only = squares.special_only;
+                    replies.special_steps = squares.special_steps;
+                    replies.special_moves = squares.special_moves;
                     relax = true;
                 }
                 None => return replies,
@@ -1293,11 +1303,21 @@ impl<B: Width> Replies<B> {
         if self.decided && child.decided().is_some() {
             return Some(0);
         }
-        let blockers = (child.occupied() | child.neutral) & !king;
+        // Only what the move's squares may change is counted again in the child.
+        let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
         let paths = child.fast_paths()?;
-        let specials = paths.count_legal(&child, &before.legality)?;
-        let attacked =
-            (paths.attack_map(&child, pos.side, blockers, before.steps) | attacks) & before.steps;
+        let specials = match touched.intersects(self.special_moves) {
+            true => paths.count_legal(&child, &before.legality)?,
+            false => before.specials,
+        };
+        let special_attacks = match touched.intersects(self.special_steps) {
+            true => {
+                let blockers = (child.occupied() | child.neutral) & !king;
+                paths.attack_map(&child, pos.side, blockers, before.steps)
+            }
+            false => before.legality.special_attacked,
+        };
+        let attacked = (special_attacks | attacks) & before.steps;
         #[cfg(test)]
         if onto.has(m.to) {
             self.special_zone[0] += 1;

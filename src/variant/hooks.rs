@@ -193,6 +193,16 @@ pub struct ReplySquares<B: Width> {
     /// piece and pins, not in check): `count_legal` must then answer, and count exactly with
     /// it.
     pub special_only: Bitboard<B>,
+    /// The squares of `special_only` where a quiet move may change which of the royal's steps
+    /// the side to move's special moves attack. A move touching only other squares of
+    /// `special_only` leaves those attacks as they are with the turn passed, and
+    /// [`FastPathsAt::attack_map`] is not asked after it.
+    pub special_steps: Bitboard<B>,
+    /// The squares of `special_only` where a quiet move may change the opponent's special
+    /// moves or which of them are legal. A move touching only other squares of
+    /// `special_only` leaves them as they are with the turn passed, and
+    /// [`FastPathsAt::count_legal`] is not asked after it.
+    pub special_moves: Bitboard<B>,
     /// Squares (none of `all`) whose piece of the opponent, captured, changes its special
     /// moves or which of them are legal, beyond what `special_only` names: the squares those
     /// moves start from, land on or jump over. A capture by a plain move leaving or entering a
