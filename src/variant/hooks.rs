@@ -23,7 +23,7 @@ use super::lines::LineBits;
 use super::tables::{SpecError, Variant};
 use super::vocabulary::{Colour, Outcome};
 use crate::geometry::{Bitboard, Square};
-use crate::position::{Legality, Move, Piece, Position};
+use crate::position::{Legality, Move, MoveSink, Piece, Position};
 
 /// A set-up that a variant's own rules refuse ([`RuleHooksAt::validate`]), in words any game
 /// may use: the variant gives its pieces' names and its ruling's id as data.
@@ -217,8 +217,9 @@ pub struct ReplySquares<B: Width> {
 /// [`flags::SPECIAL`](crate::position::flags::SPECIAL) and is always made and tested for
 /// legality unless the variant supplies [`FastPathsAt`].
 pub trait SpecialMovesAt<B: Width>: Send + Sync {
-    /// Adds the pseudo-legal special moves of the side to move.
-    fn generate(&self, pos: &Position<B>, out: &mut Vec<Move>);
+    /// Adds the pseudo-legal special moves of the side to move to `out`, one by one as they
+    /// are found (no list is kept in between).
+    fn generate(&self, pos: &Position<B>, out: &mut dyn MoveSink<B>);
     /// Whether a special move of `by` would capture on `sq` (pins ignored): such moves give
     /// check.
     fn attacks(&self, pos: &Position<B>, sq: Square, by: Colour) -> bool;
