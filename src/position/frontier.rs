@@ -346,6 +346,10 @@ impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
 
 /// What [`Replies::after_special`] keeps of the position with the turn passed (O to move).
 struct SpecialBefore<B: Width> {
+    /// The position with the turn passed, where [`Replies::after_special`] moves X and back.
+    passed: Position<B>,
+    /// O's legal replies there ([`Replies::passed_count`]).
+    count: u64,
     legality: Legality<B>,
     /// O's legal special moves.
     specials: u64,
@@ -360,8 +364,9 @@ struct SpecialBefore<B: Width> {
 
 impl<B: Width> SpecialBefore<B> {
     /// `None` unless O, not in check and with one royal piece, has its legality decided by
-    /// the fast paths and its special moves counted by them.
-    fn new(pos: &Position<B>) -> Option<Self> {
+    /// the fast paths and its special moves counted by them. `counted`: O's replies there, when
+    /// already counted (else counted here, with the legality found).
+    fn new(pos: &Position<B>, counted: Option<u64>) -> Option<Self> {
         let passed = pos.passed();
         let v = passed.variant;
         let mut l = Legality::EMPTY;
@@ -378,6 +383,8 @@ impl<B: Width> SpecialBefore<B> {
         let promotions = v.promotion_kinds[royal as usize].len();
         let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
         Some(SpecialBefore {
+            count: counted.unwrap_or_else(|| passed.count_with(&l)),
+            passed,
             legality: l,
             specials,
             steps,
@@ -1080,11 +1087,13 @@ impl<B: Width> Replies<B> {
             if pins {
                 return None;
             }
+            let counted = self.count;
             let before = self
                 .special_before
-                .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
+                .get_or_insert_with(|| SpecialBefore::new(pos, counted).map(Box::new))
                 .as_ref()?;
             special_attacked = before.legality.special_attacked;
+            self.count = Some(before.count);
         }
         if pins {
             let mut dirs = capturing;
@@ -1293,30 +1302,38 @@ impl<B: Width> Replies<B> {
             }
             attacks = arrival.attacked;
         }
-        let before = self
-            .special_before
-            .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
-            .as_ref()?;
-        let king = before.legality.royals;
-        let mut child = *pos;
-        child.make(m);
-        if self.decided && child.decided().is_some() {
+        if self.decided && pos.play(m).decided().is_some() {
             return Some(0);
         }
-        // Only what the move's squares may change is counted again in the child.
+        let counted = self.count;
+        let before = self
+            .special_before
+            .get_or_insert_with(|| SpecialBefore::new(pos, counted).map(Box::new))
+            .as_deref_mut()?;
+        self.count = Some(before.count);
+        let king = before.legality.royals;
+        let paths = pos.fast_paths()?;
+        // Only what the move's squares may change is counted again in the child: the position
+        // with the turn passed and X moved onto the empty `m.to` (the child, as far as the
+        // special moves and their attacks read it), then put back.
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
-        let paths = child.fast_paths()?;
+        let child = &mut before.passed;
+        let piece = child.take(m.from)?;
+        child.put(m.to, piece);
         let specials = match touched.intersects(self.special_moves) {
-            true => paths.count_legal(&child, &before.legality)?,
-            false => before.specials,
+            true => paths.count_legal(child, &before.legality),
+            false => Some(before.specials),
         };
         let special_attacks = match touched.intersects(self.special_steps) {
             true => {
                 let blockers = (child.occupied() | child.neutral) & !king;
-                paths.attack_map(&child, pos.side, blockers, before.steps)
+                paths.attack_map(child, pos.side, blockers, before.steps)
             }
             false => before.legality.special_attacked,
         };
+        child.take(m.to);
+        child.put(m.from, piece);
+        let specials = specials?;
         let attacked = (special_attacks | attacks) & before.steps;
         #[cfg(test)]
         if onto.has(m.to) {
