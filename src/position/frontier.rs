@@ -596,6 +596,9 @@ struct Replies<B: Width> {
     zone_leaps: usize,
     #[cfg(test)]
     special_zone: [usize; 2],
+    /// Captures whose special moves were counted again (for the tests).
+    #[cfg(test)]
+    special_captures: usize,
 }
 
 impl<B: Width> Replies<B> {
@@ -648,6 +651,8 @@ impl<B: Width> Replies<B> {
             zone_leaps: 0,
             #[cfg(test)]
             special_zone: [0; 2],
+            #[cfg(test)]
+            special_captures: 0,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -914,7 +919,6 @@ impl<B: Width> Replies<B> {
             for &k in &v.royal_kinds {
                 replies.capture_off |= pos.pieces_of(k, them);
             }
-            replies.capture_counted |= replies.special_only;
         }
         replies.decided = pos.game_end == GameEnd::Rules
             && pos
@@ -1305,6 +1309,44 @@ impl<B: Width> Replies<B> {
         if self.decided && pos.play(m).decided().is_some() {
             return Some(0);
         }
+        let change = self.special_change(pos, m, attacks)?;
+        #[cfg(test)]
+        if onto.has(m.to) {
+            self.special_zone[0] += 1;
+            self.special_zone[1] += (attacks & self.steps_before()).count() as usize;
+        }
+        let count = self.passed_count(pos);
+        Some(
+            count
+                .wrapping_add_signed(change)
+                .wrapping_add_signed(self.adjustment(pos, m.from, m.to))
+                .wrapping_add_signed(self.leap_adjustment(pos, m)),
+        )
+    }
+
+    /// The royal's steps safe from S's table attacks with the turn passed (for the tests).
+    #[cfg(test)]
+    fn steps_before(&self) -> Bitboard<B> {
+        match &self.special_before {
+            Some(Some(before)) => before.steps,
+            _ => Bitboard::NONE,
+        }
+    }
+
+    /// How many replies O gains (negative: loses) after S's move `m` (X from `m.from` onto
+    /// `m.to`, quiet or capturing, touching [`ReplySquares::special_only`]'s squares) through
+    /// what those squares change, against the position with the turn passed: O's special
+    /// moves, counted again in the child with that position's legality, and the royal's steps
+    /// safe from S's table attacks that S's special moves attack, together with `attacks`
+    /// (X's own attacks from `m.to`). Only what `m`'s squares may change is counted again
+    /// (`special_moves`, `special_steps`). The child is the position with the turn passed
+    /// with X moved (and the piece on `m.to` taken), as far as the special moves and their
+    /// attacks read it, made on [`SpecialBefore`]'s copy and put back. `None` when the
+    /// special moves are not counted that way.
+    ///
+    /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
+    #[inline(always)]
+    fn special_change(&mut self, pos: &Position<B>, m: Move, attacks: Bitboard<B>) -> Option<i64> {
         let counted = self.count;
         let before = self
             .special_before
@@ -1313,12 +1355,15 @@ impl<B: Width> Replies<B> {
         self.count = Some(before.count);
         let king = before.legality.royals;
         let paths = pos.fast_paths()?;
-        // Only what the move's squares may change is counted again in the child: the position
-        // with the turn passed and X moved onto the empty `m.to` (the child, as far as the
-        // special moves and their attacks read it), then put back.
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
         let child = &mut before.passed;
-        let piece = child.take(m.from)?;
+        let taken = child.take(m.to);
+        let Some(piece) = child.take(m.from) else {
+            if let Some(y) = taken {
+                child.put(m.to, y);
+            }
+            return None;
+        };
         child.put(m.to, piece);
         let specials = match touched.intersects(self.special_moves) {
             true => paths.count_legal(child, &before.legality),
@@ -1333,20 +1378,14 @@ impl<B: Width> Replies<B> {
         };
         child.take(m.to);
         child.put(m.from, piece);
-        let specials = specials?;
-        let attacked = (special_attacks | attacks) & before.steps;
-        #[cfg(test)]
-        if onto.has(m.to) {
-            self.special_zone[0] += 1;
-            self.special_zone[1] += (attacks & before.steps).count() as usize;
+        if let Some(y) = taken {
+            child.put(m.to, y);
         }
+        let attacked = (special_attacks | attacks) & before.steps;
         let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
-        let (count_before, steps_lost_before) = (before.specials, before.steps_lost);
-        let count = self.passed_count(pos);
         Some(
-            (count + specials + steps_lost_before - count_before - steps_lost)
-                .wrapping_add_signed(self.adjustment(pos, m.from, m.to))
-                .wrapping_add_signed(self.leap_adjustment(pos, m)),
+            specials? as i64 - before.specials as i64 + before.steps_lost as i64
+                - steps_lost as i64,
         )
     }
 
@@ -1396,8 +1435,11 @@ impl<B: Width> Replies<B> {
     ///   piece of O). Y, first on a line from O's royal, is not pinned: where a slider of S
     ///   stands second behind a piece of O, those pieces are ones S may pin. The special moves
     ///   of both sides, and their checks, pins and attacks on the royal's steps, are as before
-    ///   by the fast paths' contract. The royal's steps are the same squares (it does not
-    ///   attack `b`), attacked by S's table pieces as before.
+    ///   by the fast paths' contract, but where `a` or `b` is one of
+    ///   [`ReplySquares::special_only`]'s squares: there O's special moves and the royal's
+    ///   steps S's special moves attack are counted again ([`Replies::special_change`]), and
+    ///   nothing else changes by that contract. The royal's steps are the same squares (it
+    ///   does not attack `b`), attacked by S's table pieces as before.
     /// - Y's table moves with the turn passed are legal there (O not in check, Y neither
     ///   pinned, nor named by `reply_unadjusted`, nor royal) and gone (its special moves, if
     ///   any, would have put `b` in `capture_counted`).
@@ -1411,6 +1453,8 @@ impl<B: Width> Replies<B> {
     ///   counted: the capture of X there is counted once, above), the plain uneven leapers
     ///   reading `a` are counted again; any other slide or uneven leap reaching `a` made it
     ///   sensitive. Y is left out of both adjustments.
+    ///
+    /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(never)]
     fn after_capture(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
         let (a, b) = (m.from, m.to);
@@ -1481,9 +1525,26 @@ impl<B: Width> Replies<B> {
         };
         let ctx = GenContext::of(pos, them);
         pos.piece_moves_of(&mut lost, &ctx, captured as usize, b, true, them, None);
+        // What `a` and `b` change of the special moves is counted again.
+        let touched = Bitboard::of(a) | Bitboard::of(b);
+        let special = match touched.intersects(self.special_moves | self.special_steps) {
+            true => {
+                let change = self.special_change(pos, m, Bitboard::NONE)?;
+                #[cfg(test)]
+                {
+                    self.special_captures += 1;
+                }
+                change
+            }
+            false => 0,
+        };
         let count = self.passed_count(pos);
         let leaps = self.leap_recount(pos, m, self.leap_read, Bitboard::of(b));
-        Some((count + onto + u64::from(beyond) - lost.n).wrapping_add_signed(leaps))
+        Some(
+            (count + onto + u64::from(beyond) - lost.n)
+                .wrapping_add_signed(leaps)
+                .wrapping_add_signed(special),
+        )
     }
 
     /// The position with the turn passed and what [`Replies::leap_adjustment`] keeps of it,
@@ -1712,8 +1773,10 @@ mod tests {
         special_zone: [usize; 2],
         /// Moves whose replies [`Replies::after_special`] gave.
         special: usize,
-        /// Captures whose replies [`Replies::after_capture`] gave.
+        /// Captures whose replies [`Replies::after_capture`] gave, and of those the ones
+        /// whose special moves were counted again ([`Replies::special_change`]).
         captures: usize,
+        special_captures: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -1831,6 +1894,7 @@ mod tests {
         checked.zone_leaps += replies.zone_leaps;
         checked.special_zone[0] += replies.special_zone[0];
         checked.special_zone[1] += replies.special_zone[1];
+        checked.special_captures += replies.special_captures;
     }
 
     /// [`check_replies`] at every position of `games.0` random games of at most `games.1`
@@ -1943,6 +2007,11 @@ mod tests {
         assert!(
             captures > 100,
             "{captures} captures counted from the passed replies"
+        );
+        let special_captures = by_variant["pink-panther"].special_captures;
+        assert!(
+            special_captures > 100,
+            "{special_captures} captures with their special moves counted again"
         );
     }
 
@@ -2267,8 +2336,12 @@ mod tests {
             }
         }
         eprintln!(
-            "random set-ups: {parsed} parsed, reused {} adjusted {} special {} captures {}",
-            checked.reused, checked.adjusted, checked.special, checked.captures
+            "random set-ups: {parsed} parsed, reused {} adjusted {} special {} captures {} (special {})",
+            checked.reused,
+            checked.adjusted,
+            checked.special,
+            checked.captures,
+            checked.special_captures
         );
     }
 

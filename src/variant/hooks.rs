@@ -191,14 +191,16 @@ pub struct ReplySquares<B: Width> {
     /// [`FastPathsAt::attack_map`] attacks there, plus both counted after the move, the
     /// special moves with the legality of the position with the turn passed (the same royal
     /// piece and pins, not in check): `count_legal` must then answer, and count exactly with
-    /// it.
+    /// it. The same holds for a capture touching them, beyond what `captured` names: what the
+    /// capture changes of the opponent's table moves is adjusted for the piece tables, and
+    /// the special moves and the royal's steps are counted again the same way.
     pub special_only: Bitboard<B>,
-    /// The squares of `special_only` where a quiet move may change which of the royal's steps
+    /// The squares of `special_only` where a move (quiet, or a capture) may change which of the royal's steps
     /// the side to move's special moves attack. A move touching only other squares of
     /// `special_only` leaves those attacks as they are with the turn passed, and
     /// [`FastPathsAt::attack_map`] is not asked after it.
     pub special_steps: Bitboard<B>,
-    /// The squares of `special_only` where a quiet move may change the opponent's special
+    /// The squares of `special_only` where a move (quiet, or a capture) may change the opponent's special
     /// moves or which of them are legal. A move touching only other squares of
     /// `special_only` leaves them as they are with the turn passed, and
     /// [`FastPathsAt::count_legal`] is not asked after it.
@@ -206,10 +208,11 @@ pub struct ReplySquares<B: Width> {
     /// Squares (none of `all`) whose piece of the opponent, captured, changes its special
     /// moves or which of them are legal, beyond what `special_only` names: the squares those
     /// moves start from, land on or jump over. A capture by a plain move leaving or entering a
-    /// square of `all` (or of `for_kinds` for its kind), `special_only` or `captured` counts
-    /// its child. Any other capture changes no special move of the opponent, no check or pin
-    /// by a special move of the side to move, and none of the royal's steps those attack, so
-    /// the replies with the turn passed are adjusted for the piece tables alone.
+    /// square of `all` (or of `for_kinds` for its kind) or `captured` counts its child; one
+    /// touching `special_only` has the special moves and the royal's steps counted again (see
+    /// there). Any other capture changes no special move of the opponent, no check or pin by a
+    /// special move of the side to move, and none of the royal's steps those attack, so the
+    /// replies with the turn passed are adjusted for the piece tables alone.
     pub captured: Bitboard<B>,
 }
 
