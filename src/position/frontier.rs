@@ -599,6 +599,9 @@ struct Replies<B: Width> {
     /// Captures whose special moves were counted again (for the tests).
     #[cfg(test)]
     special_captures: usize,
+    /// Pins whose special moves were counted again (for the tests).
+    #[cfg(test)]
+    special_pins: usize,
 }
 
 impl<B: Width> Replies<B> {
@@ -653,6 +656,8 @@ impl<B: Width> Replies<B> {
             special_zone: [0; 2],
             #[cfg(test)]
             special_captures: 0,
+            #[cfg(test)]
+            special_pins: 0,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -1083,14 +1088,12 @@ impl<B: Width> Replies<B> {
         // A piece of O that X pins: its moves off the line between X and the royal are lost.
         let mut pinned_lost = 0u64;
         // With special moves (their fast paths name the squares they read, and `m` touches
-        // none of them), a pin would take the pinned piece's special moves off the line too:
-        // counted in full. The royal's steps that S's special moves attacked with the turn
-        // passed were not replies before either.
+        // none of them), a pin takes the pinned piece's special moves off the line too: O's
+        // special moves are counted again below, with the pin. The royal's steps that S's
+        // special moves attacked with the turn passed were not replies before either.
         let mut special_attacked = Bitboard::NONE;
+        let mut pinned = Bitboard::NONE;
         if !v.fast_legality {
-            if pins {
-                return None;
-            }
             let counted = self.count;
             let before = self
                 .special_before
@@ -1111,6 +1114,7 @@ impl<B: Width> Replies<B> {
                 if next != Some(king) {
                     continue;
                 }
+                pinned.set(p);
                 let passed = pos.passed();
                 let ctx = moved_in(GenContext::new(&passed), &m);
                 let mut off = CountOff {
@@ -1125,6 +1129,9 @@ impl<B: Width> Replies<B> {
                     self.zone_pins += 1;
                 }
             }
+        }
+        if !pinned.is_empty() && !v.fast_legality {
+            pinned_lost += self.specials_pinned(pos, m, pinned)?;
         }
         let royal = v.royal_kinds[0];
         let ksm = v.slot_moves_at(Variant::slot(royal, them, king));
@@ -1387,6 +1394,37 @@ impl<B: Width> Replies<B> {
             specials? as i64 - before.specials as i64 + before.steps_lost as i64
                 - steps_lost as i64,
         )
+    }
+
+    /// How many special moves O loses when S's quiet move `m`, touching no
+    /// [`ReplySquares::special_only`] square, pins O's pieces `pinned` to its royal piece
+    /// ([`Replies::after_zone_move`]): those with the turn passed less those counted in the
+    /// child with that position's legality and the new pins (each special move of a pinned
+    /// piece is then made and tested). The other special moves are the same: `m` touches none
+    /// of the squares they read. `None` when a pinned piece's moves are made and tested with
+    /// the turn passed (its table moves there may not all be legal), or when the special
+    /// moves are not counted that way.
+    ///
+    /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
+    fn specials_pinned(&mut self, pos: &Position<B>, m: Move, pinned: Bitboard<B>) -> Option<u64> {
+        let before = self.special_before.as_mut()?.as_deref_mut()?;
+        if pinned.intersects(before.legality.tested) {
+            return None;
+        }
+        let paths = pos.fast_paths()?;
+        let mut legality = before.legality;
+        legality.pinned |= pinned;
+        let child = &mut before.passed;
+        let piece = child.take(m.from)?;
+        child.put(m.to, piece);
+        let specials = paths.count_legal(child, &legality);
+        child.take(m.to);
+        child.put(m.from, piece);
+        #[cfg(test)]
+        {
+            self.special_pins += 1;
+        }
+        Some(before.specials - specials?)
     }
 
     /// The replies after the captures among the moves from `from` to `to` (legal, no
@@ -1777,6 +1815,8 @@ mod tests {
         /// whose special moves were counted again ([`Replies::special_change`]).
         captures: usize,
         special_captures: usize,
+        /// Pins of [`Replies::after_zone_move`] whose special moves were counted again.
+        special_pins: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -1895,6 +1935,7 @@ mod tests {
         checked.special_zone[0] += replies.special_zone[0];
         checked.special_zone[1] += replies.special_zone[1];
         checked.special_captures += replies.special_captures;
+        checked.special_pins += replies.special_pins;
     }
 
     /// [`check_replies`] at every position of `games.0` random games of at most `games.1`
@@ -2012,6 +2053,11 @@ mod tests {
         assert!(
             special_captures > 100,
             "{special_captures} captures with their special moves counted again"
+        );
+        let special_pins = by_variant["pink-panther"].special_pins;
+        assert!(
+            special_pins > 100,
+            "{special_pins} pins with their special moves counted again"
         );
     }
 
@@ -2341,7 +2387,11 @@ mod tests {
             checked.adjusted,
             checked.special,
             checked.captures,
-            checked.special_captures
+            checked.special_captures,
+        );
+        eprintln!(
+            "random set-ups: zone moves {}, pins {} (special {})",
+            checked.zone_moves, checked.zone_pins, checked.special_pins
         );
     }
 
