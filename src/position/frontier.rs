@@ -1060,17 +1060,20 @@ impl<B: Width> Replies<B> {
     /// - X attacking a square of a castling's (passed or destination squares): `None`;
     /// - X pinning a piece of O to the royal (its slides through one piece of O reaching it;
     ///   leaps pin nothing): that piece's moves off the line between X and the royal are
-    ///   taken away (with special moves, `None`: below);
+    ///   taken away (with special moves, theirs too: below);
     /// - X takes from O exactly the royal's steps onto the zone squares it attacks that were
     ///   legal before: a target of the royal's leaps (empty, or a capturable piece of S) that
     ///   no piece of S attacked with the royal lifted. Nothing else of O's replies reads X's
     ///   attacks (no special moves: `fast_legality`), and O is not in check.
     /// - With special moves whose fast paths name the squares they read (`m` touches none of
     ///   them, nor `special_only`: O's special moves, S's special attacks and their checks
-    ///   are as before), a pin is counted in full (the pinned piece's special moves would
-    ///   leave the line too), and the royal's steps that S's special moves attacked with the
-    ///   turn passed are not taken again (they were no replies before). The special moves'
-    ///   legality reads the table pins, none new, and the royal's square.
+    ///   are as before), the royal's steps that S's special moves attacked with the turn
+    ///   passed are not taken again (they were no replies before). The special moves'
+    ///   legality reads the table pins and the royal's square: without a pin it is as before;
+    ///   with one, O's special moves are counted again in the child with the new pins
+    ///   ([`Replies::specials_pinned`]; the pinned piece's special moves may leave the line
+    ///   too), unless a pinned piece's moves were made and tested with the turn passed
+    ///   (`None`).
     #[inline(never)]
     fn after_zone_move(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
         let king = self.zone_king?;
