@@ -1078,24 +1078,16 @@ impl<B: Width> Replies<B> {
     fn after_zone_move(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
         let king = self.zone_king?;
         let v = pos.variant;
-        let Arrival {
-            attacked,
-            after,
-            capturing,
-            shields,
-            pins,
-        } = self.arrival(pos, m, king)?;
+        let arrival = self.arrival(pos, m, king)?;
+        let attacked = arrival.attacked;
         let us = pos.side;
         let them = us.flip();
         let occupied = pos.occupied() | pos.neutral;
-        // A piece of O that X pins: its moves off the line between X and the royal are lost.
-        let mut pinned_lost = 0u64;
         // With special moves (their fast paths name the squares they read, and `m` touches
         // none of them), a pin takes the pinned piece's special moves off the line too: O's
         // special moves are counted again below, with the pin. The royal's steps that S's
         // special moves attacked with the turn passed were not replies before either.
         let mut special_attacked = Bitboard::NONE;
-        let mut pinned = Bitboard::NONE;
         if !v.fast_legality {
             let counted = self.count;
             let before = self
@@ -1105,37 +1097,13 @@ impl<B: Width> Replies<B> {
             special_attacked = before.legality.special_attacked;
             self.count = Some(before.count);
         }
-        if pins {
-            let mut dirs = capturing;
-            while dirs != 0 {
-                let dir = dirs.trailing_zeros() as u8;
-                dirs &= dirs - 1;
-                let Some(p) = v.slide(dir, m.to, after).1.filter(|&p| shields.has(p)) else {
-                    continue;
-                };
-                let (line, next) = v.slide(dir, m.to, after & !Bitboard::of(p));
-                if next != Some(king) {
-                    continue;
-                }
-                pinned.set(p);
-                let passed = pos.passed();
-                let ctx = moved_in(GenContext::new(&passed), &m);
-                let mut off = CountOff {
-                    line: line | Bitboard::of(m.to),
-                    n: 0,
-                };
-                let k = super::moves::Piece::kind_of(pos.board[p.index()]);
-                passed.piece_moves(&mut off, &ctx, k as usize, p, true);
-                pinned_lost += off.n;
-                #[cfg(test)]
-                {
-                    self.zone_pins += 1;
-                }
-            }
-        }
-        if !pinned.is_empty() && !v.fast_legality {
-            pinned_lost += self.specials_pinned(pos, m, pinned)?;
-        }
+        // The pieces of O that X pins: their moves off the line between X and the royal are
+        // lost.
+        let (pinned, pinned_lost) = self.pins(pos, m, &arrival, king);
+        let special = match !pinned.is_empty() && !v.fast_legality {
+            true => self.special_change(pos, m, Bitboard::NONE, pinned)?,
+            false => 0,
+        };
         let royal = v.royal_kinds[0];
         let ksm = v.slot_moves_at(Variant::slot(royal, them, king));
         let steps = (ksm.leap_quiet.to::<B>() & !occupied & v.geometry.mask.to())
@@ -1163,7 +1131,7 @@ impl<B: Width> Replies<B> {
             true => self.after_adjusted(pos, m),
             false => self.passed_count(pos),
         };
-        Some(base - lost as u64 - pinned_lost)
+        Some((base - lost as u64 - pinned_lost).wrapping_add_signed(special))
     }
 
     /// The empty squares of `to` off `off` to which the piece on `from` (off `off`, capturable)
@@ -1310,6 +1278,7 @@ impl<B: Width> Replies<B> {
         let onto = self.zone_onto(kind);
         let mut attacks = Bitboard::NONE;
         if onto.has(m.to) {
+            // A pin: counted in full (counting it again here costs as much as the child).
             let arrival = self.arrival(pos, m, self.zone_king?)?;
             if arrival.pins {
                 return None;
@@ -1319,7 +1288,7 @@ impl<B: Width> Replies<B> {
         if self.decided && pos.play(m).decided().is_some() {
             return Some(0);
         }
-        let change = self.special_change(pos, m, attacks)?;
+        let change = self.special_change(pos, m, attacks, Bitboard::NONE)?;
         #[cfg(test)]
         if onto.has(m.to) {
             self.special_zone[0] += 1;
@@ -1356,13 +1325,24 @@ impl<B: Width> Replies<B> {
     ///
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(always)]
-    fn special_change(&mut self, pos: &Position<B>, m: Move, attacks: Bitboard<B>) -> Option<i64> {
+    fn special_change(
+        &mut self,
+        pos: &Position<B>,
+        m: Move,
+        attacks: Bitboard<B>,
+        pinned: Bitboard<B>,
+    ) -> Option<i64> {
         let counted = self.count;
         let before = self
             .special_before
             .get_or_insert_with(|| SpecialBefore::new(pos, counted).map(Box::new))
             .as_deref_mut()?;
         self.count = Some(before.count);
+        // A pinned piece whose moves were made and tested with the turn passed: its table
+        // moves there may not all have been legal.
+        if pinned.intersects(before.legality.tested) {
+            return None;
+        }
         let king = before.legality.royals;
         let paths = pos.fast_paths()?;
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
@@ -1375,9 +1355,18 @@ impl<B: Width> Replies<B> {
             return None;
         };
         child.put(m.to, piece);
-        let specials = match touched.intersects(self.special_moves) {
-            true => paths.count_legal(child, &before.legality),
-            false => Some(before.specials),
+        let specials = match (touched.intersects(self.special_moves), pinned.is_empty()) {
+            (false, true) => Some(before.specials),
+            (_, true) => paths.count_legal(child, &before.legality),
+            (_, false) => {
+                let mut legality = before.legality;
+                legality.pinned |= pinned;
+                #[cfg(test)]
+                {
+                    self.special_pins += 1;
+                }
+                paths.count_legal(child, &legality)
+            }
         };
         let special_attacks = match touched.intersects(self.special_steps) {
             true => {
@@ -1399,35 +1388,52 @@ impl<B: Width> Replies<B> {
         )
     }
 
-    /// How many special moves O loses when S's quiet move `m`, touching no
-    /// [`ReplySquares::special_only`] square, pins O's pieces `pinned` to its royal piece
-    /// ([`Replies::after_zone_move`]): those with the turn passed less those counted in the
-    /// child with that position's legality and the new pins (each special move of a pinned
-    /// piece is then made and tested). The other special moves are the same: `m` touches none
-    /// of the squares they read. `None` when a pinned piece's moves are made and tested with
-    /// the turn passed (its table moves there may not all be legal), or when the special
-    /// moves are not counted that way.
-    ///
-    /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
-    fn specials_pinned(&mut self, pos: &Position<B>, m: Move, pinned: Bitboard<B>) -> Option<u64> {
-        let before = self.special_before.as_mut()?.as_deref_mut()?;
-        if pinned.intersects(before.legality.tested) {
-            return None;
+    /// The pieces of O that X, arriving by the quiet move `m` (`arrival`), pins to O's royal
+    /// piece on `king`, and how many of their table moves with the turn passed leave the line
+    /// between X and the royal (lost after `m`).
+    fn pins(
+        &mut self,
+        pos: &Position<B>,
+        m: Move,
+        arrival: &Arrival<B>,
+        king: Square,
+    ) -> (Bitboard<B>, u64) {
+        let v = pos.variant;
+        let (mut pinned, mut lost) = (Bitboard::NONE, 0);
+        if !arrival.pins {
+            return (pinned, lost);
         }
-        let paths = pos.fast_paths()?;
-        let mut legality = before.legality;
-        legality.pinned |= pinned;
-        let child = &mut before.passed;
-        let piece = child.take(m.from)?;
-        child.put(m.to, piece);
-        let specials = paths.count_legal(child, &legality);
-        child.take(m.to);
-        child.put(m.from, piece);
-        #[cfg(test)]
-        {
-            self.special_pins += 1;
+        let mut dirs = arrival.capturing;
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            let Some(p) = v
+                .slide(dir, m.to, arrival.after)
+                .1
+                .filter(|&p| arrival.shields.has(p))
+            else {
+                continue;
+            };
+            let (line, next) = v.slide(dir, m.to, arrival.after & !Bitboard::of(p));
+            if next != Some(king) {
+                continue;
+            }
+            pinned.set(p);
+            let passed = pos.passed();
+            let ctx = moved_in(GenContext::new(&passed), &m);
+            let mut off = CountOff {
+                line: line | Bitboard::of(m.to),
+                n: 0,
+            };
+            let k = super::moves::Piece::kind_of(pos.board[p.index()]);
+            passed.piece_moves(&mut off, &ctx, k as usize, p, true);
+            lost += off.n;
+            #[cfg(test)]
+            {
+                self.zone_pins += 1;
+            }
         }
-        Some(before.specials - specials?)
+        (pinned, lost)
     }
 
     /// The replies after the captures among the moves from `from` to `to` (legal, no
@@ -1570,7 +1576,7 @@ impl<B: Width> Replies<B> {
         let touched = Bitboard::of(a) | Bitboard::of(b);
         let special = match touched.intersects(self.special_moves | self.special_steps) {
             true => {
-                let change = self.special_change(pos, m, Bitboard::NONE)?;
+                let change = self.special_change(pos, m, Bitboard::NONE, Bitboard::NONE)?;
                 #[cfg(test)]
                 {
                     self.special_captures += 1;
