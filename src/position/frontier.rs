@@ -1320,8 +1320,12 @@ impl<B: Width> Replies<B> {
     /// (X's own attacks from `m.to`). Only what `m`'s squares may change is counted again
     /// (`special_moves`, `special_steps`). The child is the position with the turn passed
     /// with X moved (and the piece on `m.to` taken), as far as the special moves and their
-    /// attacks read it, made on [`SpecialBefore`]'s copy and put back. `None` when the
-    /// special moves are not counted that way.
+    /// attacks read it, made on [`SpecialBefore`]'s copy and put back. `pinned`: O's pieces
+    /// that `m` newly pins to the royal ([`Replies::pins`]; `m` may then touch no special
+    /// square): O's special moves are counted again with those pins added to the legality
+    /// (each special move of a pinned piece is then made and tested), unless a pinned piece's
+    /// moves were made and tested with the turn passed. `None` when the special moves are not
+    /// counted that way.
     ///
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(always)]
