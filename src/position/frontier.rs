@@ -1423,14 +1423,14 @@ impl<B: Width> Replies<B> {
                 continue;
             }
             pinned.set(p);
-            let passed = pos.passed();
-            let ctx = moved_in(GenContext::new(&passed), &m);
+            let them = pos.side.flip();
+            let ctx = moved_in(GenContext::of(pos, them), &m);
             let mut off = CountOff {
                 line: line | Bitboard::of(m.to),
                 n: 0,
             };
             let k = super::moves::Piece::kind_of(pos.board[p.index()]);
-            passed.piece_moves(&mut off, &ctx, k as usize, p, true);
+            pos.piece_moves_of(&mut off, &ctx, k as usize, p, true, them, None);
             lost += off.n;
             #[cfg(test)]
             {
@@ -1606,7 +1606,7 @@ impl<B: Width> Replies<B> {
         let plain_leapers = self.plain_leapers;
         self.leapers_before.get_or_insert_with(|| {
             let mut before = Box::new(LeapersBefore {
-                ctx: GenContext::new(&pos.passed()),
+                ctx: GenContext::of(pos, them),
                 moves: [u16::MAX; SQUARE_COUNT],
                 listed: [(Square(0), 0, 0, Bitboard::NONE); LISTED_LEAPERS],
                 len: 0,
