@@ -488,11 +488,14 @@ struct Replies<B: Width> {
     /// leaving or entering one takes the replies with the turn passed, adjusted, with O's
     /// special moves counted again ([`Replies::after_special`]).
     special_only: Bitboard<B>,
-    /// The squares of `special_only` where a move may change S's special attacks on O's
-    /// royal steps ([`ReplySquares::special_steps`](crate::variant::ReplySquares::special_steps)).
+    /// The squares where a move may change S's special attacks on O's royal steps
+    /// ([`ReplySquares::special_steps`](crate::variant::ReplySquares::special_steps)), as the
+    /// fast paths name them: sensitive ones are not taken off (a capture onto a
+    /// `capture_lines` square reads them, [`Replies::after_capture`]).
     special_steps: Bitboard<B>,
-    /// The squares of `special_only` where a move may change O's special moves
-    /// ([`ReplySquares::special_moves`](crate::variant::ReplySquares::special_moves)).
+    /// The squares where a move may change O's special moves
+    /// ([`ReplySquares::special_moves`](crate::variant::ReplySquares::special_moves)), as the
+    /// fast paths name them (sensitive ones not taken off, as for `special_steps`).
     special_moves: Bitboard<B>,
     /// `sensitive` and `special_only`: squares an adjusted move may neither leave nor enter.
     not_plain: Bitboard<B>,
@@ -2429,14 +2432,17 @@ mod tests {
             }
         }
         eprintln!(
-            "{id}: reused {} adjusted {} special {} (onto zone attacks {}, steps lost {}) captures {} zone {} (steps lost {}, leaps {}) second_free {} shields_free {}",
+            "{id}: reused {} adjusted {} special {} (onto zone attacks {}, steps lost {}) captures {} (special {}) zone {} (pins {}, special {}; steps lost {}, leaps {}) second_free {} shields_free {}",
             checked.reused,
             checked.adjusted,
             checked.special,
             checked.special_zone[0],
             checked.special_zone[1],
             checked.captures,
+            checked.special_captures,
             checked.zone_moves,
+            checked.zone_pins,
+            checked.special_pins,
             checked.zone_steps_lost,
             checked.zone_leaps,
             checked.second_free,
