@@ -1074,7 +1074,7 @@ impl<B: Width> Replies<B> {
     ///   passed are not taken again (they were no replies before). The special moves'
     ///   legality reads the table pins and the royal's square: without a pin it is as before;
     ///   with one, O's special moves are counted again in the child with the new pins
-    ///   ([`Replies::specials_pinned`]; the pinned piece's special moves may leave the line
+    ///   ([`Replies::special_change`]; the pinned piece's special moves may leave the line
     ///   too), unless a pinned piece's moves were made and tested with the turn passed
     ///   (`None`).
     #[inline(never)]
