@@ -346,6 +346,10 @@ impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
 
 /// What [`Replies::after_special`] keeps of the position with the turn passed (O to move).
 struct SpecialBefore<B: Width> {
+    /// The position with the turn passed, where [`Replies::after_special`] moves X and back.
+    passed: Position<B>,
+    /// O's legal replies there ([`Replies::passed_count`]).
+    count: u64,
     legality: Legality<B>,
     /// O's legal special moves.
     specials: u64,
@@ -360,8 +364,9 @@ struct SpecialBefore<B: Width> {
 
 impl<B: Width> SpecialBefore<B> {
     /// `None` unless O, not in check and with one royal piece, has its legality decided by
-    /// the fast paths and its special moves counted by them.
-    fn new(pos: &Position<B>) -> Option<Self> {
+    /// the fast paths and its special moves counted by them. `counted`: O's replies there, when
+    /// already counted (else counted here, with the legality found).
+    fn new(pos: &Position<B>, counted: Option<u64>) -> Option<Self> {
         let passed = pos.passed();
         let v = passed.variant;
         let mut l = Legality::EMPTY;
@@ -378,6 +383,8 @@ impl<B: Width> SpecialBefore<B> {
         let promotions = v.promotion_kinds[royal as usize].len();
         let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
         Some(SpecialBefore {
+            count: counted.unwrap_or_else(|| passed.count_with(&l)),
+            passed,
             legality: l,
             specials,
             steps,
@@ -481,6 +488,15 @@ struct Replies<B: Width> {
     /// leaving or entering one takes the replies with the turn passed, adjusted, with O's
     /// special moves counted again ([`Replies::after_special`]).
     special_only: Bitboard<B>,
+    /// The squares where a move may change S's special attacks on O's royal steps
+    /// ([`ReplySquares::special_steps`](crate::variant::ReplySquares::special_steps)), as the
+    /// fast paths name them: sensitive ones are not taken off (a capture onto a
+    /// `capture_lines` square reads them, [`Replies::after_capture`]).
+    special_steps: Bitboard<B>,
+    /// The squares where a move may change O's special moves
+    /// ([`ReplySquares::special_moves`](crate::variant::ReplySquares::special_moves)), as the
+    /// fast paths name them (sensitive ones not taken off, as for `special_steps`).
+    special_moves: Bitboard<B>,
     /// `sensitive` and `special_only`: squares an adjusted move may neither leave nor enter.
     not_plain: Bitboard<B>,
     /// Kinds (bits) whose pieces may also neither leave nor enter `kind_sensitive`.
@@ -583,6 +599,12 @@ struct Replies<B: Width> {
     zone_leaps: usize,
     #[cfg(test)]
     special_zone: [usize; 2],
+    /// Captures whose special moves were counted again (for the tests).
+    #[cfg(test)]
+    special_captures: usize,
+    /// Pins whose special moves were counted again (for the tests).
+    #[cfg(test)]
+    special_pins: usize,
 }
 
 impl<B: Width> Replies<B> {
@@ -593,6 +615,8 @@ impl<B: Width> Replies<B> {
             unchanged_off: Bitboard::ALL,
             sensitive: Bitboard::ALL,
             special_only: Bitboard::NONE,
+            special_steps: Bitboard::NONE,
+            special_moves: Bitboard::NONE,
             not_plain: Bitboard::ALL,
             sensitive_kinds: 0,
             kind_sensitive: Bitboard::NONE,
@@ -633,6 +657,10 @@ impl<B: Width> Replies<B> {
             zone_leaps: 0,
             #[cfg(test)]
             special_zone: [0; 2],
+            #[cfg(test)]
+            special_captures: 0,
+            #[cfg(test)]
+            special_pins: 0,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -695,6 +723,8 @@ impl<B: Width> Replies<B> {
                     replies.sensitive_kinds = squares.kinds;
                     replies.kind_sensitive = squares.for_kinds;
                     replies.special_only = squares.special_only;
+                    replies.special_steps = squares.special_steps;
+                    replies.special_moves = squares.special_moves;
                     relax = true;
                 }
                 None => return replies,
@@ -897,7 +927,6 @@ impl<B: Width> Replies<B> {
             for &k in &v.royal_kinds {
                 replies.capture_off |= pos.pieces_of(k, them);
             }
-            replies.capture_counted |= replies.special_only;
         }
         replies.decided = pos.game_end == GameEnd::Rules
             && pos
@@ -1034,75 +1063,50 @@ impl<B: Width> Replies<B> {
     /// - X attacking a square of a castling's (passed or destination squares): `None`;
     /// - X pinning a piece of O to the royal (its slides through one piece of O reaching it;
     ///   leaps pin nothing): that piece's moves off the line between X and the royal are
-    ///   taken away (with special moves, `None`: below);
+    ///   taken away (with special moves, theirs too: below);
     /// - X takes from O exactly the royal's steps onto the zone squares it attacks that were
     ///   legal before: a target of the royal's leaps (empty, or a capturable piece of S) that
     ///   no piece of S attacked with the royal lifted. Nothing else of O's replies reads X's
     ///   attacks (no special moves: `fast_legality`), and O is not in check.
     /// - With special moves whose fast paths name the squares they read (`m` touches none of
     ///   them, nor `special_only`: O's special moves, S's special attacks and their checks
-    ///   are as before), a pin is counted in full (the pinned piece's special moves would
-    ///   leave the line too), and the royal's steps that S's special moves attacked with the
-    ///   turn passed are not taken again (they were no replies before). The special moves'
-    ///   legality reads the table pins, none new, and the royal's square.
+    ///   are as before), the royal's steps that S's special moves attacked with the turn
+    ///   passed are not taken again (they were no replies before). The special moves'
+    ///   legality reads the table pins and the royal's square: without a pin it is as before;
+    ///   with one, O's special moves are counted again in the child with the new pins
+    ///   ([`Replies::special_change`]; the pinned piece's special moves may leave the line
+    ///   too), unless a pinned piece's moves were made and tested with the turn passed
+    ///   (`None`).
     #[inline(never)]
     fn after_zone_move(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
         let king = self.zone_king?;
         let v = pos.variant;
-        let Arrival {
-            attacked,
-            after,
-            capturing,
-            shields,
-            pins,
-        } = self.arrival(pos, m, king)?;
+        let arrival = self.arrival(pos, m, king)?;
+        let attacked = arrival.attacked;
         let us = pos.side;
         let them = us.flip();
         let occupied = pos.occupied() | pos.neutral;
-        // A piece of O that X pins: its moves off the line between X and the royal are lost.
-        let mut pinned_lost = 0u64;
         // With special moves (their fast paths name the squares they read, and `m` touches
-        // none of them), a pin would take the pinned piece's special moves off the line too:
-        // counted in full. The royal's steps that S's special moves attacked with the turn
-        // passed were not replies before either.
+        // none of them), a pin takes the pinned piece's special moves off the line too: O's
+        // special moves are counted again below, with the pin. The royal's steps that S's
+        // special moves attacked with the turn passed were not replies before either.
         let mut special_attacked = Bitboard::NONE;
         if !v.fast_legality {
-            if pins {
-                return None;
-            }
+            let counted = self.count;
             let before = self
                 .special_before
-                .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
+                .get_or_insert_with(|| SpecialBefore::new(pos, counted).map(Box::new))
                 .as_ref()?;
             special_attacked = before.legality.special_attacked;
+            self.count = Some(before.count);
         }
-        if pins {
-            let mut dirs = capturing;
-            while dirs != 0 {
-                let dir = dirs.trailing_zeros() as u8;
-                dirs &= dirs - 1;
-                let Some(p) = v.slide(dir, m.to, after).1.filter(|&p| shields.has(p)) else {
-                    continue;
-                };
-                let (line, next) = v.slide(dir, m.to, after & !Bitboard::of(p));
-                if next != Some(king) {
-                    continue;
-                }
-                let passed = pos.passed();
-                let ctx = moved_in(GenContext::new(&passed), &m);
-                let mut off = CountOff {
-                    line: line | Bitboard::of(m.to),
-                    n: 0,
-                };
-                let k = super::moves::Piece::kind_of(pos.board[p.index()]);
-                passed.piece_moves(&mut off, &ctx, k as usize, p, true);
-                pinned_lost += off.n;
-                #[cfg(test)]
-                {
-                    self.zone_pins += 1;
-                }
-            }
-        }
+        // The pieces of O that X pins: their moves off the line between X and the royal are
+        // lost.
+        let (pinned, pinned_lost) = self.pins(pos, m, &arrival, king);
+        let special = match !pinned.is_empty() && !v.fast_legality {
+            true => self.special_change(pos, m, Bitboard::NONE, pinned)?,
+            false => 0,
+        };
         let royal = v.royal_kinds[0];
         let ksm = v.slot_moves_at(Variant::slot(royal, them, king));
         let steps = (ksm.leap_quiet.to::<B>() & !occupied & v.geometry.mask.to())
@@ -1130,7 +1134,7 @@ impl<B: Width> Replies<B> {
             true => self.after_adjusted(pos, m),
             false => self.passed_count(pos),
         };
-        Some(base - lost as u64 - pinned_lost)
+        Some((base - lost as u64 - pinned_lost).wrapping_add_signed(special))
     }
 
     /// The empty squares of `to` off `off` to which the piece on `from` (off `off`, capturable)
@@ -1277,40 +1281,166 @@ impl<B: Width> Replies<B> {
         let onto = self.zone_onto(kind);
         let mut attacks = Bitboard::NONE;
         if onto.has(m.to) {
+            // A pin: counted in full (counting it again here costs as much as the child).
             let arrival = self.arrival(pos, m, self.zone_king?)?;
             if arrival.pins {
                 return None;
             }
             attacks = arrival.attacked;
         }
-        let before = self
-            .special_before
-            .get_or_insert_with(|| SpecialBefore::new(pos).map(Box::new))
-            .as_ref()?;
-        let king = before.legality.royals;
-        let mut child = *pos;
-        child.make(m);
-        if self.decided && child.decided().is_some() {
+        if self.decided && pos.play(m).decided().is_some() {
             return Some(0);
         }
-        let blockers = (child.occupied() | child.neutral) & !king;
-        let paths = child.fast_paths()?;
-        let specials = paths.count_legal(&child, &before.legality)?;
-        let attacked =
-            (paths.attack_map(&child, pos.side, blockers, before.steps) | attacks) & before.steps;
+        let change = self.special_change(pos, m, attacks, Bitboard::NONE)?;
         #[cfg(test)]
         if onto.has(m.to) {
             self.special_zone[0] += 1;
-            self.special_zone[1] += (attacks & before.steps).count() as usize;
+            self.special_zone[1] += (attacks & self.steps_before()).count() as usize;
         }
-        let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
-        let (count_before, steps_lost_before) = (before.specials, before.steps_lost);
         let count = self.passed_count(pos);
         Some(
-            (count + specials + steps_lost_before - count_before - steps_lost)
+            count
+                .wrapping_add_signed(change)
                 .wrapping_add_signed(self.adjustment(pos, m.from, m.to))
                 .wrapping_add_signed(self.leap_adjustment(pos, m)),
         )
+    }
+
+    /// The royal's steps safe from S's table attacks with the turn passed (for the tests).
+    #[cfg(test)]
+    fn steps_before(&self) -> Bitboard<B> {
+        match &self.special_before {
+            Some(Some(before)) => before.steps,
+            _ => Bitboard::NONE,
+        }
+    }
+
+    /// How many replies O gains (negative: loses) after S's move `m` (X from `m.from` onto
+    /// `m.to`, quiet or capturing, touching [`ReplySquares::special_only`]'s squares) through
+    /// what those squares change, against the position with the turn passed: O's special
+    /// moves, counted again in the child with that position's legality, and the royal's steps
+    /// safe from S's table attacks that S's special moves attack, together with `attacks`
+    /// (X's own attacks from `m.to`). Only what `m`'s squares may change is counted again
+    /// (`special_moves`, `special_steps`). The child is the position with the turn passed
+    /// with X moved (and the piece on `m.to` taken), as far as the special moves and their
+    /// attacks read it, made on [`SpecialBefore`]'s copy and put back. `pinned`: O's pieces
+    /// that `m` newly pins to the royal ([`Replies::pins`]; `m` may then touch no special
+    /// square): O's special moves are counted again with those pins added to the legality
+    /// (each special move of a pinned piece is then made and tested), unless a pinned piece's
+    /// moves were made and tested with the turn passed. `None` when the special moves are not
+    /// counted that way.
+    ///
+    /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
+    #[inline(always)]
+    fn special_change(
+        &mut self,
+        pos: &Position<B>,
+        m: Move,
+        attacks: Bitboard<B>,
+        pinned: Bitboard<B>,
+    ) -> Option<i64> {
+        let counted = self.count;
+        let before = self
+            .special_before
+            .get_or_insert_with(|| SpecialBefore::new(pos, counted).map(Box::new))
+            .as_deref_mut()?;
+        self.count = Some(before.count);
+        // A pinned piece whose moves were made and tested with the turn passed: its table
+        // moves there may not all have been legal.
+        if pinned.intersects(before.legality.tested) {
+            return None;
+        }
+        let king = before.legality.royals;
+        let paths = pos.fast_paths()?;
+        let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
+        let child = &mut before.passed;
+        let taken = child.take(m.to);
+        let Some(piece) = child.take(m.from) else {
+            if let Some(y) = taken {
+                child.put(m.to, y);
+            }
+            return None;
+        };
+        child.put(m.to, piece);
+        let specials = match (touched.intersects(self.special_moves), pinned.is_empty()) {
+            (false, true) => Some(before.specials),
+            (_, true) => paths.count_legal(child, &before.legality),
+            (_, false) => {
+                let mut legality = before.legality;
+                legality.pinned |= pinned;
+                #[cfg(test)]
+                {
+                    self.special_pins += 1;
+                }
+                paths.count_legal(child, &legality)
+            }
+        };
+        let special_attacks = match touched.intersects(self.special_steps) {
+            true => {
+                let blockers = (child.occupied() | child.neutral) & !king;
+                paths.attack_map(child, pos.side, blockers, before.steps)
+            }
+            false => before.legality.special_attacked,
+        };
+        child.take(m.to);
+        child.put(m.from, piece);
+        if let Some(y) = taken {
+            child.put(m.to, y);
+        }
+        let attacked = (special_attacks | attacks) & before.steps;
+        let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
+        Some(
+            specials? as i64 - before.specials as i64 + before.steps_lost as i64
+                - steps_lost as i64,
+        )
+    }
+
+    /// The pieces of O that X, arriving by the quiet move `m` (`arrival`), pins to O's royal
+    /// piece on `king`, and how many of their table moves with the turn passed leave the line
+    /// between X and the royal (lost after `m`).
+    fn pins(
+        &mut self,
+        pos: &Position<B>,
+        m: Move,
+        arrival: &Arrival<B>,
+        king: Square,
+    ) -> (Bitboard<B>, u64) {
+        let v = pos.variant;
+        let (mut pinned, mut lost) = (Bitboard::NONE, 0);
+        if !arrival.pins {
+            return (pinned, lost);
+        }
+        let mut dirs = arrival.capturing;
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            let Some(p) = v
+                .slide(dir, m.to, arrival.after)
+                .1
+                .filter(|&p| arrival.shields.has(p))
+            else {
+                continue;
+            };
+            let (line, next) = v.slide(dir, m.to, arrival.after & !Bitboard::of(p));
+            if next != Some(king) {
+                continue;
+            }
+            pinned.set(p);
+            let them = pos.side.flip();
+            let ctx = moved_in(GenContext::of(pos, them), &m);
+            let mut off = CountOff {
+                line: line | Bitboard::of(m.to),
+                n: 0,
+            };
+            let k = super::moves::Piece::kind_of(pos.board[p.index()]);
+            pos.piece_moves_of(&mut off, &ctx, k as usize, p, true, them, None);
+            lost += off.n;
+            #[cfg(test)]
+            {
+                self.zone_pins += 1;
+            }
+        }
+        (pinned, lost)
     }
 
     /// The replies after the captures among the moves from `from` to `to` (legal, no
@@ -1359,8 +1489,11 @@ impl<B: Width> Replies<B> {
     ///   piece of O). Y, first on a line from O's royal, is not pinned: where a slider of S
     ///   stands second behind a piece of O, those pieces are ones S may pin. The special moves
     ///   of both sides, and their checks, pins and attacks on the royal's steps, are as before
-    ///   by the fast paths' contract. The royal's steps are the same squares (it does not
-    ///   attack `b`), attacked by S's table pieces as before.
+    ///   by the fast paths' contract, but where `a` or `b` is one of
+    ///   [`ReplySquares::special_only`]'s squares: there O's special moves and the royal's
+    ///   steps S's special moves attack are counted again ([`Replies::special_change`]), and
+    ///   nothing else changes by that contract. The royal's steps are the same squares (it
+    ///   does not attack `b`), attacked by S's table pieces as before.
     /// - Y's table moves with the turn passed are legal there (O not in check, Y neither
     ///   pinned, nor named by `reply_unadjusted`, nor royal) and gone (its special moves, if
     ///   any, would have put `b` in `capture_counted`).
@@ -1374,6 +1507,8 @@ impl<B: Width> Replies<B> {
     ///   counted: the capture of X there is counted once, above), the plain uneven leapers
     ///   reading `a` are counted again; any other slide or uneven leap reaching `a` made it
     ///   sensitive. Y is left out of both adjustments.
+    ///
+    /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(never)]
     fn after_capture(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
         let (a, b) = (m.from, m.to);
@@ -1444,9 +1579,26 @@ impl<B: Width> Replies<B> {
         };
         let ctx = GenContext::of(pos, them);
         pos.piece_moves_of(&mut lost, &ctx, captured as usize, b, true, them, None);
+        // What `a` and `b` change of the special moves is counted again.
+        let touched = Bitboard::of(a) | Bitboard::of(b);
+        let special = match touched.intersects(self.special_moves | self.special_steps) {
+            true => {
+                let change = self.special_change(pos, m, Bitboard::NONE, Bitboard::NONE)?;
+                #[cfg(test)]
+                {
+                    self.special_captures += 1;
+                }
+                change
+            }
+            false => 0,
+        };
         let count = self.passed_count(pos);
         let leaps = self.leap_recount(pos, m, self.leap_read, Bitboard::of(b));
-        Some((count + onto + u64::from(beyond) - lost.n).wrapping_add_signed(leaps))
+        Some(
+            (count + onto + u64::from(beyond) - lost.n)
+                .wrapping_add_signed(leaps)
+                .wrapping_add_signed(special),
+        )
     }
 
     /// The position with the turn passed and what [`Replies::leap_adjustment`] keeps of it,
@@ -1457,7 +1609,7 @@ impl<B: Width> Replies<B> {
         let plain_leapers = self.plain_leapers;
         self.leapers_before.get_or_insert_with(|| {
             let mut before = Box::new(LeapersBefore {
-                ctx: GenContext::new(&pos.passed()),
+                ctx: GenContext::of(pos, them),
                 moves: [u16::MAX; SQUARE_COUNT],
                 listed: [(Square(0), 0, 0, Bitboard::NONE); LISTED_LEAPERS],
                 len: 0,
@@ -1675,8 +1827,12 @@ mod tests {
         special_zone: [usize; 2],
         /// Moves whose replies [`Replies::after_special`] gave.
         special: usize,
-        /// Captures whose replies [`Replies::after_capture`] gave.
+        /// Captures whose replies [`Replies::after_capture`] gave, and of those the ones
+        /// whose special moves were counted again ([`Replies::special_change`]).
         captures: usize,
+        special_captures: usize,
+        /// Pins of [`Replies::after_zone_move`] whose special moves were counted again.
+        special_pins: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -1794,6 +1950,8 @@ mod tests {
         checked.zone_leaps += replies.zone_leaps;
         checked.special_zone[0] += replies.special_zone[0];
         checked.special_zone[1] += replies.special_zone[1];
+        checked.special_captures += replies.special_captures;
+        checked.special_pins += replies.special_pins;
     }
 
     /// [`check_replies`] at every position of `games.0` random games of at most `games.1`
@@ -1906,6 +2064,16 @@ mod tests {
         assert!(
             captures > 100,
             "{captures} captures counted from the passed replies"
+        );
+        let special_captures = by_variant["pink-panther"].special_captures;
+        assert!(
+            special_captures > 100,
+            "{special_captures} captures with their special moves counted again"
+        );
+        let special_pins = by_variant["pink-panther"].special_pins;
+        assert!(
+            special_pins > 100,
+            "{special_pins} pins with their special moves counted again"
         );
     }
 
@@ -2230,8 +2398,16 @@ mod tests {
             }
         }
         eprintln!(
-            "random set-ups: {parsed} parsed, reused {} adjusted {} special {} captures {}",
-            checked.reused, checked.adjusted, checked.special, checked.captures
+            "random set-ups: {parsed} parsed, reused {} adjusted {} special {} captures {} (special {})",
+            checked.reused,
+            checked.adjusted,
+            checked.special,
+            checked.captures,
+            checked.special_captures,
+        );
+        eprintln!(
+            "random set-ups: zone moves {}, pins {} (special {})",
+            checked.zone_moves, checked.zone_pins, checked.special_pins
         );
     }
 
@@ -2256,14 +2432,17 @@ mod tests {
             }
         }
         eprintln!(
-            "{id}: reused {} adjusted {} special {} (onto zone attacks {}, steps lost {}) captures {} zone {} (steps lost {}, leaps {}) second_free {} shields_free {}",
+            "{id}: reused {} adjusted {} special {} (onto zone attacks {}, steps lost {}) captures {} (special {}) zone {} (pins {}, special {}; steps lost {}, leaps {}) second_free {} shields_free {}",
             checked.reused,
             checked.adjusted,
             checked.special,
             checked.special_zone[0],
             checked.special_zone[1],
             checked.captures,
+            checked.special_captures,
             checked.zone_moves,
+            checked.zone_pins,
+            checked.special_pins,
             checked.zone_steps_lost,
             checked.zone_leaps,
             checked.second_free,

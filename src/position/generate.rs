@@ -187,9 +187,7 @@ impl<B: Width> Position<B> {
         if sink.count_special_moves(self) {
             return;
         }
-        let mut rest = Vec::new();
-        special.generate(self, &mut rest);
-        rest.iter().for_each(|&m| sink.add(self, m));
+        special.generate(self, sink);
     }
 
     /// The moves of the piece of kind `k` on `from`; with `leaps` false only its slides, rides

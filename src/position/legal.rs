@@ -152,6 +152,13 @@ impl<B: Width> Position<B> {
         }
     }
 
+    /// [`Position::count_moves`] where `l` is this position's legality, decided
+    /// ([`Position::legality_into`] returned true).
+    #[inline(never)]
+    pub(super) fn count_with(&self, l: &Legality<B>) -> u64 {
+        self.bulk_count(l)
+    }
+
     /// The variant's own decision (bare King, marriage), whatever the game-end mode.
     pub fn decided(&self) -> Option<Outcome> {
         self.rule_hooks().and_then(|hooks| hooks.decided(self))

@@ -23,7 +23,7 @@ use super::lines::LineBits;
 use super::tables::{SpecError, Variant};
 use super::vocabulary::{Colour, Outcome};
 use crate::geometry::{Bitboard, Square};
-use crate::position::{Legality, Move, Piece, Position};
+use crate::position::{Legality, Move, MoveSink, Piece, Position};
 
 /// A set-up that a variant's own rules refuse ([`RuleHooksAt::validate`]), in words any game
 /// may use: the variant gives its pieces' names and its ruling's id as data.
@@ -191,15 +191,28 @@ pub struct ReplySquares<B: Width> {
     /// [`FastPathsAt::attack_map`] attacks there, plus both counted after the move, the
     /// special moves with the legality of the position with the turn passed (the same royal
     /// piece and pins, not in check): `count_legal` must then answer, and count exactly with
-    /// it.
+    /// it. The same holds for a capture touching them, beyond what `captured` names: what the
+    /// capture changes of the opponent's table moves is adjusted for the piece tables, and
+    /// the special moves and the royal's steps are counted again the same way.
     pub special_only: Bitboard<B>,
+    /// The squares of `special_only` where a move (quiet, or a capture) may change which of the royal's steps
+    /// the side to move's special moves attack. A move touching only other squares of
+    /// `special_only` leaves those attacks as they are with the turn passed, and
+    /// [`FastPathsAt::attack_map`] is not asked after it.
+    pub special_steps: Bitboard<B>,
+    /// The squares of `special_only` where a move (quiet, or a capture) may change the opponent's special
+    /// moves or which of them are legal. A move touching only other squares of
+    /// `special_only` leaves them as they are with the turn passed, and
+    /// [`FastPathsAt::count_legal`] is not asked after it.
+    pub special_moves: Bitboard<B>,
     /// Squares (none of `all`) whose piece of the opponent, captured, changes its special
     /// moves or which of them are legal, beyond what `special_only` names: the squares those
     /// moves start from, land on or jump over. A capture by a plain move leaving or entering a
-    /// square of `all` (or of `for_kinds` for its kind), `special_only` or `captured` counts
-    /// its child. Any other capture changes no special move of the opponent, no check or pin
-    /// by a special move of the side to move, and none of the royal's steps those attack, so
-    /// the replies with the turn passed are adjusted for the piece tables alone.
+    /// square of `all` (or of `for_kinds` for its kind) or `captured` counts its child; one
+    /// touching `special_only` has the special moves and the royal's steps counted again (see
+    /// there). Any other capture changes no special move of the opponent, no check or pin by a
+    /// special move of the side to move, and none of the royal's steps those attack, so the
+    /// replies with the turn passed are adjusted for the piece tables alone.
     pub captured: Bitboard<B>,
 }
 
@@ -207,8 +220,9 @@ pub struct ReplySquares<B: Width> {
 /// [`flags::SPECIAL`](crate::position::flags::SPECIAL) and is always made and tested for
 /// legality unless the variant supplies [`FastPathsAt`].
 pub trait SpecialMovesAt<B: Width>: Send + Sync {
-    /// Adds the pseudo-legal special moves of the side to move.
-    fn generate(&self, pos: &Position<B>, out: &mut Vec<Move>);
+    /// Adds the pseudo-legal special moves of the side to move to `out`, one by one as they
+    /// are found (no list is kept in between).
+    fn generate(&self, pos: &Position<B>, out: &mut dyn MoveSink<B>);
     /// Whether a special move of `by` would capture on `sq` (pins ignored): such moves give
     /// check.
     fn attacks(&self, pos: &Position<B>, sq: Square, by: Colour) -> bool;

@@ -160,8 +160,10 @@ impl Jumps {
             None => back(dir, sq),
         };
         let mut out = Bitboard::NONE;
-        // Squares that change O's jumps only.
+        // Squares that change O's jumps only (`special`), and those that change only which
+        // of the General's steps S's jumps attack (`steps_special`).
         let mut special = Bitboard::NONE;
+        let mut steps_special = Bitboard::NONE;
         // O's jumps, and where the jewel may stand after them.
         for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
             let movers = pos.kind_bb(plain) & theirs;
@@ -232,13 +234,13 @@ impl Jumps {
             for z in steps {
                 let overs = overs_onto(z);
                 if overs.has(jewel) {
-                    special.set(mirror(jewel, z));
+                    steps_special.set(mirror(jewel, z));
                 }
                 // A pass from the jewel over the square halfway to `z`.
                 if we_carry && (jewel.0 + z.0) % 2 == 0 {
                     let over = Square((jewel.0 + z.0) / 2);
                     if overs.has(over) {
-                        special.set(over);
+                        steps_special.set(over);
                     }
                 }
             }
@@ -312,16 +314,18 @@ impl Jumps {
             // slider of S along the line, there is no jump onto `z` along it now, and only a
             // slider of S arriving makes one; the next blocker's square stays sensitive (a
             // piece of S leaving it may uncover another behind).
-            special |= line;
+            steps_special |= line;
             if let Some(next) = next {
-                special.set(next);
+                steps_special.set(next);
             }
         }
         Some(ReplySquares {
             all: out,
             kinds,
             for_kinds,
-            special_only: special & !out,
+            special_only: (special | steps_special) & !out,
+            special_steps: steps_special & !out,
+            special_moves: special & !out,
             captured: captured & !out,
         })
     }

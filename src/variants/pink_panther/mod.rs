@@ -21,7 +21,7 @@ mod fast_paths;
 use super::marriage::{Marriage, marriage_decision};
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::piece::Atom;
-use crate::position::{Move, Piece, Position, add_promoting};
+use crate::position::{Move, MoveSink, Piece, Position, add_promoting};
 use crate::variant::hooks::RuleViolation;
 use crate::variant::tables::COLOUR_SQUARES;
 use crate::variant::{
@@ -319,7 +319,12 @@ impl Jumps {
     }
 
     /// Every jewel jump (acquiring and passing) of side `us`, pseudo-legal.
-    fn jewel_jumps<B: Width>(&self, pos: &Position<B>, us: Colour, out: &mut Vec<Move>) {
+    fn jewel_jumps<B: Width, S: MoveSink<B> + ?Sized>(
+        &self,
+        pos: &Position<B>,
+        us: Colour,
+        out: &mut S,
+    ) {
         let v = pos.variant();
         let blockers = pos.occupied() | pos.neutral();
         let targets = pos.capturable(us.flip());
@@ -530,7 +535,7 @@ impl JumpTables {
 }
 
 impl<B: Width> SpecialMovesAt<B> for Arc<Jumps> {
-    fn generate(&self, pos: &Position<B>, out: &mut Vec<Move>) {
+    fn generate(&self, pos: &Position<B>, out: &mut dyn MoveSink<B>) {
         self.jewel_jumps(pos, pos.side(), out);
     }
 
