@@ -383,7 +383,7 @@ impl<B: Width> SpecialBefore<B> {
         let promotions = v.promotion_kinds[royal as usize].len();
         let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
         Some(SpecialBefore {
-            count: counted.unwrap_or_else(|| passed.count_with(&l)),
+            count: counted.unwrap_or_else(|| passed.count_with(&l, specials)),
             passed,
             legality: l,
             specials,
