@@ -383,7 +383,7 @@ impl<B: Width> SpecialBefore<B> {
         let promotions = v.promotion_kinds[royal as usize].len();
         let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
         Some(SpecialBefore {
-            count: counted.unwrap_or_else(|| passed.count_with(&l)),
+            count: counted.unwrap_or_else(|| passed.count_with(&l, specials)),
             passed,
             legality: l,
             specials,
@@ -1230,7 +1230,27 @@ impl<B: Width> Replies<B> {
     /// O's replies with the turn passed.
     #[inline(always)]
     fn passed_count(&mut self, pos: &Position<B>) -> u64 {
-        *self.count.get_or_insert_with(|| pos.passed().count_moves())
+        if let Some(n) = self.count {
+            return n;
+        }
+        self.count_passed(pos)
+    }
+
+    /// [`Replies::passed_count`] the first time: where special-only squares may send moves
+    /// to [`Replies::after_special`], by [`SpecialBefore`] (the passed position's legality and
+    /// special moves then found once for both).
+    #[inline(never)]
+    fn count_passed(&mut self, pos: &Position<B>) -> u64 {
+        if !self.special_only.is_empty()
+            && let Some(before) = self
+                .special_before
+                .get_or_insert_with(|| SpecialBefore::new(pos, None).map(Box::new))
+                .as_deref()
+        {
+            self.count = Some(before.count);
+            return before.count;
+        }
+        *self.count.insert(pos.passed().count_moves())
     }
 
     /// The replies after each of `moves` (all reusable).

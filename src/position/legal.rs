@@ -153,10 +153,12 @@ impl<B: Width> Position<B> {
     }
 
     /// [`Position::count_moves`] where `l` is this position's legality, decided
-    /// ([`Position::legality_into`] returned true).
+    /// ([`Position::legality_into`] returned true), not in check, and its legal special moves
+    /// `specials` ([`FastPathsAt::count_legal`](crate::variant::FastPathsAt::count_legal)
+    /// with `l`).
     #[inline(never)]
-    pub(super) fn count_with(&self, l: &Legality<B>) -> u64 {
-        self.bulk_count(l)
+    pub(super) fn count_with(&self, l: &Legality<B>, specials: u64) -> u64 {
+        self.bulk_count_with(l, Some(specials))
     }
 
     /// The variant's own decision (bare King, marriage), whatever the game-end mode.

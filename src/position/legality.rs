@@ -305,10 +305,18 @@ impl<B: Width> Position<B> {
     /// piece by piece.
     #[inline(always)]
     pub(super) fn bulk_count(&self, l: &Legality<B>) -> u64 {
+        self.bulk_count_with(l, None)
+    }
+
+    /// [`Position::bulk_count`], with the legal special moves' number `specials` when the
+    /// caller has counted them ([`FastPathsAt::count_legal`] with `l`, not in check).
+    #[inline(always)]
+    pub(super) fn bulk_count_with(&self, l: &Legality<B>, specials: Option<u64>) -> u64 {
         let v = self.variant;
         let mut counter = LeafCounter {
             legality: l,
             count: 0,
+            specials,
         };
         if let Some(placements) = self.setup_placements() {
             placements.iter().for_each(|&m| counter.add(self, m));
@@ -415,6 +423,8 @@ impl<B: Width> Position<B> {
 struct LeafCounter<'a, B: Width> {
     legality: &'a Legality<B>,
     count: u64,
+    /// The legal special moves, when already counted.
+    specials: Option<u64>,
 }
 
 impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
@@ -431,10 +441,10 @@ impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
         if self.legality.check_mask != Bitboard::ALL {
             return false;
         }
-        match pos
-            .fast_paths()
-            .and_then(|paths| paths.count_legal(pos, self.legality))
-        {
+        match self.specials.or_else(|| {
+            pos.fast_paths()
+                .and_then(|paths| paths.count_legal(pos, self.legality))
+        }) {
             Some(n) => {
                 self.count += n;
                 true
