@@ -195,14 +195,14 @@ pub struct ReplySquares<B: Width> {
     /// capture changes of the opponent's table moves is adjusted for the piece tables, and
     /// the special moves and the royal's steps are counted again the same way.
     pub special_only: Bitboard<B>,
-    /// The squares of `special_only` where a move (quiet, or a capture) may change which of the royal's steps
-    /// the side to move's special moves attack. A move touching only other squares of
-    /// `special_only` leaves those attacks as they are with the turn passed, and
+    /// The squares of `special_only` where a move (quiet, or a capture) may change which of
+    /// the royal's steps the side to move's special moves attack. A move touching only other
+    /// squares of `special_only` leaves those attacks as they are with the turn passed, and
     /// [`FastPathsAt::attack_map`] is not asked after it.
     pub special_steps: Bitboard<B>,
-    /// The squares of `special_only` where a move (quiet, or a capture) may change the opponent's special
-    /// moves or which of them are legal. A move touching only other squares of
-    /// `special_only` leaves them as they are with the turn passed, and
+    /// The squares of `special_only` where a move (quiet, or a capture) may change the
+    /// opponent's special moves or which of them are legal. A move touching only other squares
+    /// of `special_only` leaves them as they are with the turn passed, and
     /// [`FastPathsAt::count_legal`] is not asked after it.
     pub special_moves: Bitboard<B>,
     /// Squares (none of `all`) whose piece of the opponent, captured, changes its special
