@@ -161,14 +161,10 @@ fn attack_on<B: Width>(
 }
 
 /// The squares whose contents a plain uneven leaper on `slot` reads: its leap targets, and the
-/// paths and targets of its special leaps (double steps).
+/// paths and targets of its special leaps (double steps), from a table made with the variant.
 #[inline(always)]
 fn leaper_reads<B: Width>(v: &Variant, slot: usize) -> Bitboard<B> {
-    let mut read = v.slot_moves_at(slot).leap_quiet | v.slot_moves_at(slot).leap_capture;
-    for leap in &v.special_leaps[slot] {
-        read |= leap.path | Bitboard::of(leap.to);
-    }
-    read.to::<B>()
+    v.leap_reads_at(slot)
 }
 
 /// The generation context `ctx` of the position with the turn passed (O to move), with the
@@ -902,7 +898,8 @@ impl<B: Width> Replies<B> {
                 let plain_leaper = uneven
                     && !unadjusted.has(from)
                     && sm.slides() == 0
-                    && v.ranged_rides[slot].is_empty()
+                    // Limited slides make a slot irregular: most slots need no look.
+                    && (!sm.irregular || v.ranged_rides[slot].is_empty())
                     && !king_bb.has(from)
                     && !shields.has(from);
                 if plain_leaper {
