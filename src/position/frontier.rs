@@ -871,7 +871,8 @@ impl<B: Width> Replies<B> {
             kinds &= kinds - 1;
             let kc = k * 2 + them.index();
             let uneven = v.uneven_leap_kinds[them.index()] >> k & 1 != 0;
-            if !uneven && !v.has_rides[kc] {
+            let rides = v.has_rides[kc];
+            if !uneven && !rides {
                 continue;
             }
             // With special moves, their fast paths named above every square a quiet move may
@@ -879,6 +880,14 @@ impl<B: Width> Replies<B> {
             // not be adjusted (`unadjusted`).
             for from in pos.by_kind[k] & theirs {
                 let slot = Variant::slot(k as u8, them, from);
+                // A kind with no rides on any square (pawns) has no slides to look up: a plain
+                // uneven leaper of it needs only the squares it reads (the test below, without
+                // reading the slot's moves).
+                if !rides && !unadjusted.has(from) && !king_bb.has(from) && !shields.has(from) {
+                    leap_adjusted |= leaper_reads(v, slot);
+                    plain_leapers.set(from);
+                    continue;
+                }
                 let sm = &v.slot_moves[slot];
                 if sm.slides() != 0 {
                     let reach = v.slot_slides(sm, from, occupied);
