@@ -168,7 +168,14 @@ impl Jumps {
         for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
             let movers = pos.kind_bb(plain) & theirs;
             let passing = they_carry && carrier.is_some_and(|p| p.kind == carrier_kind);
-            for slide in self.slides(plain, them) {
+            // Where a slide of the plain piece may start to acquire (behind the jewel on its
+            // lines): usually no mover stands there.
+            let slide_from = t.sources[colour_square(them, jewel)][i][2].to::<B>();
+            let slides = match passing || movers.intersects(slide_from) {
+                true => self.slides(plain, them),
+                false => &[],
+            };
+            for slide in slides {
                 if back(slide.dir, jewel).intersects(movers) {
                     special |= behind(slide.dir, jewel) | v.slide(slide.dir, jewel, blockers).0;
                 }
