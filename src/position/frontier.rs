@@ -7,7 +7,7 @@ use super::Position;
 use super::generate::{GenContext, MoveSink, moves_onto};
 use super::legality::Legality;
 use super::moves::{Move, flags};
-use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::geometry::{Bitboard, Square};
 use crate::variant::{GameEnd, HandKind, MAX_KINDS, Variant, Width, Wing};
 
 impl<B: Width> Position<B> {
@@ -89,12 +89,12 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
     }
 }
 
-/// What [`Replies::leap_adjustment`] keeps for a parent: the position with the turn passed,
-/// its generation context, and per square the number of moves of the plain uneven leaper
-/// there (`u16::MAX` until counted).
+/// What [`Replies::leap_adjustment`] keeps for a parent: the generation context of the
+/// position with the turn passed, and its plain uneven leapers listed. (Their moves there are
+/// counted again at each use, not kept: a leaper's count is a few masks, cheaper than a table
+/// filled per parent.)
 struct LeapersBefore<B: Width> {
     ctx: GenContext<B>,
-    moves: [u16; SQUARE_COUNT],
     /// The first [`LISTED_LEAPERS`] plain uneven leapers: each one's square, slot, kind and
     /// the squares it reads ([`leaper_reads`]), found once per parent.
     listed: [(Square, u16, u8, Bitboard<B>); LISTED_LEAPERS],
@@ -577,9 +577,8 @@ struct Replies<B: Width> {
     /// For [`Replies::after_special`], once needed (`None` inside when the special moves
     /// cannot be counted again).
     special_before: Option<Option<Box<SpecialBefore<B>>>>,
-    /// For [`Replies::leap_adjustment`], once needed: the position with the turn passed, its
-    /// generation context, and per square the number of moves of the plain uneven leaper there
-    /// (`u16::MAX` until counted).
+    /// For [`Replies::leap_adjustment`], once needed: the generation context of the position
+    /// with the turn passed, and its plain uneven leapers.
     leapers_before: Option<Box<LeapersBefore<B>>>,
     /// S's pieces second on a line from O's royal behind a piece of O that are not
     /// sensitive (nothing pins once they leave): kept for the tests.
@@ -1641,7 +1640,6 @@ impl<B: Width> Replies<B> {
         self.leapers_before.get_or_insert_with(|| {
             let mut before = Box::new(LeapersBefore {
                 ctx: GenContext::of(pos, them),
-                moves: [u16::MAX; SQUARE_COUNT],
                 listed: [(Square(0), 0, 0, Bitboard::NONE); LISTED_LEAPERS],
                 len: 0,
                 unlisted: Bitboard::NONE,
@@ -1695,26 +1693,20 @@ impl<B: Width> Replies<B> {
         let mut n = 0i64;
         let LeapersBefore {
             ctx,
-            moves,
             listed,
             len,
             unlisted,
         } = before;
-        let mut one = |from: Square, slot: usize, k: u8| {
+        let mut one = |slot: usize, k: u8| {
             let gained = leaper_moves(v, &after, k as usize, slot);
-            let had = &mut moves[from.index() % SQUARE_COUNT];
-            if *had == u16::MAX {
-                // A leaper's moves on at most 128 squares, times its promotion choices.
-                *had = u16::try_from(leaper_moves(v, ctx, k as usize, slot))
-                    .expect("fewer moves than u16::MAX");
-            }
-            n += gained as i64 - i64::from(*had);
+            let had = leaper_moves(v, ctx, k as usize, slot);
+            n += gained as i64 - had as i64;
         };
         #[cfg(test)]
         let mut recounted = [0; 2];
         for &(from, slot, k, reads) in &listed[..*len] {
             if reads.intersects(touched) && !gone.has(from) {
-                one(from, slot as usize, k);
+                one(slot as usize, k);
                 #[cfg(test)]
                 {
                     recounted[0] += 1;
@@ -1725,7 +1717,7 @@ impl<B: Width> Replies<B> {
             let k = super::moves::Piece::kind_of(pos.board[from.index()]);
             let slot = Variant::slot(k, them, from);
             if leaper_reads(v, slot).intersects(touched) {
-                one(from, slot, k);
+                one(slot, k);
                 #[cfg(test)]
                 {
                     recounted[1] += 1;
