@@ -3,7 +3,7 @@
 //! rules (the jumps themselves are in the parent module): none of this changes what is legal.
 
 use super::{Jumps, NO_LINE, colour_square, landing_squares};
-use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::geometry::{Bitboard, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
 use crate::variant::{Colour, FastPathsAt, ReplySquares, Variant, Width};
 use std::sync::Arc;
@@ -339,69 +339,33 @@ impl Jumps {
 
     /// Squares on which the jewel (carried by the side to move) would let an acquiring jump of
     /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
-    /// jewel square, so a step (the General's and Pawn's jumps) or a Knight's move from it, or
-    /// along a line through it with the sliding mover further along. So the eight neighbours,
-    /// the Knight's moves when `them` has a Knight, and the lines from the General with a Rook
-    /// (orthogonal) or Bishop (diagonal) of `them` on them, plain or a carrier that a jump may
-    /// rob ([`Jumps::exposure`], found once per position).
-    #[inline(always)]
+    /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
+    /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
+    /// robbed, a plain slider along them; the eight neighbours are always kept.
     fn exposing_squares<B: Width>(
         &self,
         pos: &Position<B>,
         general: Square,
-        (leaps, mut dirs): (Bitboard<B>, u16),
-    ) -> Bitboard<B> {
-        let v = pos.variant();
-        let mut out = leaps;
-        while dirs != 0 {
-            let dir = dirs.trailing_zeros() as usize;
-            dirs &= dirs - 1;
-            out |= v.ray_bb[dir * SQUARE_COUNT + general.index()].to::<B>();
-        }
-        out
-    }
-
-    /// What [`Jumps::exposing_squares`] reads of the position: the squares from which an
-    /// acquiring leap of `them` over them lands on `general` (its neighbours, and a Knight's
-    /// move away when `them` has a Knight), and the directions (bits) from the General of the
-    /// lines along which an acquiring slide could land on it: those with a Rook of `them`
-    /// (orthogonal) or a Bishop (diagonal) further along, as a plain piece or a carrier that a
-    /// jump may rob.
-    fn exposure<B: Width>(
-        &self,
-        pos: &Position<B>,
-        general: Square,
         them: Colour,
-    ) -> (Bitboard<B>, u16) {
+    ) -> Bitboard<B> {
         let v = pos.variant();
         let t = &self.tables;
         let theirs = pos.colour_bb(them);
-        let with_carrier = |plain: u8| {
+        let has = |plain: u8| {
             let carrier = self.carriers.carrier_of(plain).expect("a carrier form");
-            (pos.kind_bb(plain) | pos.kind_bb(carrier)) & theirs
+            (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
         };
-        let mut leaps = v.slot_moves[Variant::slot(self.king, them, general)].leap_capture;
-        if !with_carrier(self.knight).is_empty() {
-            leaps |= v.slot_moves[Variant::slot(self.knight, them, general)].leap_capture;
+        let mut out = v.slot_moves[Variant::slot(self.king, them, general)].leap_capture;
+        if has(self.knight) {
+            out |= v.slot_moves[Variant::slot(self.knight, them, general)].leap_capture;
         }
-        let mut dirs = 0;
-        for (lines, sliders) in [
-            (t.orthogonal_dirs, with_carrier(self.rook)),
-            (t.diagonal_dirs, with_carrier(self.bishop)),
-        ] {
-            let mut line_dirs = if sliders.is_empty() { 0 } else { lines };
-            while line_dirs != 0 {
-                let dir = line_dirs.trailing_zeros() as usize;
-                line_dirs &= line_dirs - 1;
-                if v.ray_bb[dir * SQUARE_COUNT + general.index()]
-                    .to::<B>()
-                    .intersects(sliders)
-                {
-                    dirs |= 1 << dir;
-                }
-            }
+        if has(self.rook) {
+            out |= t.orthogonal_lines[general.index()];
         }
-        (leaps.to(), dirs)
+        if has(self.bishop) {
+            out |= t.diagonal_lines[general.index()];
+        }
+        out.to()
     }
 
     /// Where the side to move's acquiring jumps over the unclaimed jewel on `jewel` may land,
@@ -488,9 +452,8 @@ impl Jumps {
                         }
                         false => to,
                     };
-                    let exposing = *exposing.get_or_insert_with(|| {
-                        self.exposing_squares(pos, g, self.exposure(pos, g, them))
-                    });
+                    let exposing =
+                        *exposing.get_or_insert_with(|| self.exposing_squares(pos, g, them));
                     let safe = if l.pinned.has(j.from) || (!acquiring && exposing.has(j.via)) {
                         Bitboard::NONE
                     } else if acquiring {
@@ -573,8 +536,7 @@ impl Jumps {
         } else if carrier.is_empty() {
             (Bitboard::NONE, Bitboard::NONE)
         } else {
-            let exposure = self.exposure(pos, general, us.flip());
-            (carrier, self.exposing_squares(pos, general, exposure))
+            (carrier, self.exposing_squares(pos, general, us.flip()))
         }
     }
 

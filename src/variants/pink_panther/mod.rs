@@ -388,7 +388,7 @@ fn landing_squares<B: Width>(
 /// jewel square on its slides' lines); and all three together.
 ///
 /// Per square pair (General, jewel), the direction whose back ray from the General holds the
-/// jewel, or [`NO_LINE`]; the orthogonal and the diagonal directions (bits).
+/// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
 ///
 /// Per (colour, square) and carrier pair, the squares a capturing leap jump of the plain
 /// piece goes over to land on that square, from a square on the board (the mover's square
@@ -401,8 +401,8 @@ struct JumpTables {
     capture_overs: Box<[[Bitboard; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
     uneven: Box<[[[Bitboard; 2]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
     line_dir: Box<[u8; SQUARE_PAIRS]>,
-    orthogonal_dirs: u16,
-    diagonal_dirs: u16,
+    orthogonal_lines: Vec<Bitboard>,
+    diagonal_lines: Vec<Bitboard>,
 }
 
 /// Room for every (General, jewel) square pair of [`JumpTables::line_dir`], a power of two
@@ -445,8 +445,8 @@ impl JumpTables {
             capture_overs: boxed([Bitboard::EMPTY; PLAIN_LETTERS.len()]),
             uneven: boxed([[Bitboard::EMPTY; 2]; PLAIN_LETTERS.len()]),
             line_dir: boxed(NO_LINE),
-            orthogonal_dirs: 0,
-            diagonal_dirs: 0,
+            orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+            diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
         }
     }
 }
@@ -466,9 +466,9 @@ impl JumpTables {
                     t.line_dir[sq.index() * SQUARE_COUNT + other.index()] = dir as u8;
                 }
                 if dx == 0 || dy == 0 {
-                    t.orthogonal_dirs |= 1 << dir;
+                    t.orthogonal_lines[sq.index()] |= v.ray_bb[at];
                 } else {
-                    t.diagonal_dirs |= 1 << dir;
+                    t.diagonal_lines[sq.index()] |= v.ray_bb[at];
                 }
             }
         }
