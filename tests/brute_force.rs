@@ -246,13 +246,20 @@ fn pink_panther_fast_legality_matches_make_and_test() {
     // Where the leaf counter decides jewel jumps and carrier moves without making them, at
     // the edges: a jump that unshields the General (a Queen behind the jewel), a jump by a
     // pinned Knight, a jump whose new carrier a Rook could rob onto the General, a carrier
-    // step a Knight could rob onto the General, and a King passing into check.
+    // step a Knight could rob onto the General, and a King passing into check. Then jumps
+    // over a jewel that shields the General from a piece that cannot acquire (a Princess each
+    // way, a Queen on a diagonal: the jumps are illegal), and from a Princess that slides away
+    // from it (legal).
     for fen in [
         "3q2g/7/7/7/3*3/1N5/3G3 w - - 0 1",
         "6g/7/7/2*b3/7/1N5/G6 w - - 0 1",
         "3r2g/7/7/7/2*4/7/1N1G3 w - - 0 1",
         "6g/7/1n5/+N6/7/3P3/3G3 w - - 0 1",
         "4r1g/7/7/7/7/4P2/4+G2 w - - 0 1",
+        "3i2g/7/7/R2*3/7/2N4/3G3 w - - 0 1",
+        "3g3/7/7/r2*3/7/7/3I2G b - - 0 1",
+        "6g/7/4q2/7/2*4/2P4/G1R4 w - - 0 1",
+        "3G2g/7/7/R2*3/7/2Ni3/7 w - - 0 1",
     ] {
         roots.push(parse_position(rules, fen).expect(fen));
     }

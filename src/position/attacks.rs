@@ -134,7 +134,7 @@ impl<B: Width> Position<B> {
     /// Whether the piece of `by` on `s` captures on `target` by sliding along direction `dir`
     /// (`target` lies on that ray from `s`, with nothing between).
     #[inline(always)]
-    pub(super) fn rides_to(&self, s: Square, by: Colour, dir: u8, target: Square) -> bool {
+    pub(crate) fn rides_to(&self, s: Square, by: Colour, dir: u8, target: Square) -> bool {
         let v = self.variant;
         let kind = self.piece_at(s).expect("occupied").kind;
         let range = v.ride_capture_range[Variant::slot(kind, by, s)][dir as usize];

@@ -7,7 +7,7 @@ use super::Position;
 use super::generate::{GenContext, MoveSink, moves_onto};
 use super::legality::Legality;
 use super::moves::{Move, flags};
-use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
+use crate::geometry::{Bitboard, Square};
 use crate::variant::{GameEnd, HandKind, MAX_KINDS, Variant, Width, Wing};
 
 impl<B: Width> Position<B> {
@@ -89,12 +89,12 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
     }
 }
 
-/// What [`Replies::leap_adjustment`] keeps for a parent: the position with the turn passed,
-/// its generation context, and per square the number of moves of the plain uneven leaper
-/// there (`u16::MAX` until counted).
+/// What [`Replies::leap_adjustment`] keeps for a parent: the generation context of the
+/// position with the turn passed, and its plain uneven leapers listed. (Their moves there are
+/// counted again at each use, not kept: a leaper's count is a few masks, cheaper than a table
+/// filled per parent.)
 struct LeapersBefore<B: Width> {
     ctx: GenContext<B>,
-    moves: [u16; SQUARE_COUNT],
     /// The first [`LISTED_LEAPERS`] plain uneven leapers: each one's square, slot, kind and
     /// the squares it reads ([`leaper_reads`]), found once per parent.
     listed: [(Square, u16, u8, Bitboard<B>); LISTED_LEAPERS],
@@ -161,14 +161,10 @@ fn attack_on<B: Width>(
 }
 
 /// The squares whose contents a plain uneven leaper on `slot` reads: its leap targets, and the
-/// paths and targets of its special leaps (double steps).
+/// paths and targets of its special leaps (double steps), from a table made with the variant.
 #[inline(always)]
 fn leaper_reads<B: Width>(v: &Variant, slot: usize) -> Bitboard<B> {
-    let mut read = v.slot_moves_at(slot).leap_quiet | v.slot_moves_at(slot).leap_capture;
-    for leap in &v.special_leaps[slot] {
-        read |= leap.path | Bitboard::of(leap.to);
-    }
-    read.to::<B>()
+    v.leap_reads_at(slot)
 }
 
 /// The generation context `ctx` of the position with the turn passed (O to move), with the
@@ -581,9 +577,8 @@ struct Replies<B: Width> {
     /// For [`Replies::after_special`], once needed (`None` inside when the special moves
     /// cannot be counted again).
     special_before: Option<Option<Box<SpecialBefore<B>>>>,
-    /// For [`Replies::leap_adjustment`], once needed: the position with the turn passed, its
-    /// generation context, and per square the number of moves of the plain uneven leaper there
-    /// (`u16::MAX` until counted).
+    /// For [`Replies::leap_adjustment`], once needed: the generation context of the position
+    /// with the turn passed, and its plain uneven leapers.
     leapers_before: Option<Box<LeapersBefore<B>>>,
     /// S's pieces second on a line from O's royal behind a piece of O that are not
     /// sensitive (nothing pins once they leave): kept for the tests.
@@ -875,7 +870,8 @@ impl<B: Width> Replies<B> {
             kinds &= kinds - 1;
             let kc = k * 2 + them.index();
             let uneven = v.uneven_leap_kinds[them.index()] >> k & 1 != 0;
-            if !uneven && !v.has_rides[kc] {
+            let rides = v.has_rides[kc];
+            if !uneven && !rides {
                 continue;
             }
             // With special moves, their fast paths named above every square a quiet move may
@@ -883,6 +879,14 @@ impl<B: Width> Replies<B> {
             // not be adjusted (`unadjusted`).
             for from in pos.by_kind[k] & theirs {
                 let slot = Variant::slot(k as u8, them, from);
+                // A kind with no rides on any square (pawns) has no slides to look up: a plain
+                // uneven leaper of it needs only the squares it reads (the test below, without
+                // reading the slot's moves).
+                if !rides && !unadjusted.has(from) && !king_bb.has(from) && !shields.has(from) {
+                    leap_adjusted |= leaper_reads(v, slot);
+                    plain_leapers.set(from);
+                    continue;
+                }
                 let sm = &v.slot_moves[slot];
                 if sm.slides() != 0 {
                     let reach = v.slot_slides(sm, from, occupied);
@@ -902,7 +906,8 @@ impl<B: Width> Replies<B> {
                 let plain_leaper = uneven
                     && !unadjusted.has(from)
                     && sm.slides() == 0
-                    && v.ranged_rides[slot].is_empty()
+                    // Limited slides make a slot irregular: most slots need no look.
+                    && (!sm.irregular || v.ranged_rides[slot].is_empty())
                     && !king_bb.has(from)
                     && !shields.has(from);
                 if plain_leaper {
@@ -1635,7 +1640,6 @@ impl<B: Width> Replies<B> {
         self.leapers_before.get_or_insert_with(|| {
             let mut before = Box::new(LeapersBefore {
                 ctx: GenContext::of(pos, them),
-                moves: [u16::MAX; SQUARE_COUNT],
                 listed: [(Square(0), 0, 0, Bitboard::NONE); LISTED_LEAPERS],
                 len: 0,
                 unlisted: Bitboard::NONE,
@@ -1689,26 +1693,20 @@ impl<B: Width> Replies<B> {
         let mut n = 0i64;
         let LeapersBefore {
             ctx,
-            moves,
             listed,
             len,
             unlisted,
         } = before;
-        let mut one = |from: Square, slot: usize, k: u8| {
+        let mut one = |slot: usize, k: u8| {
             let gained = leaper_moves(v, &after, k as usize, slot);
-            let had = &mut moves[from.index() % SQUARE_COUNT];
-            if *had == u16::MAX {
-                // A leaper's moves on at most 128 squares, times its promotion choices.
-                *had = u16::try_from(leaper_moves(v, ctx, k as usize, slot))
-                    .expect("fewer moves than u16::MAX");
-            }
-            n += gained as i64 - i64::from(*had);
+            let had = leaper_moves(v, ctx, k as usize, slot);
+            n += gained as i64 - had as i64;
         };
         #[cfg(test)]
         let mut recounted = [0; 2];
         for &(from, slot, k, reads) in &listed[..*len] {
             if reads.intersects(touched) && !gone.has(from) {
-                one(from, slot as usize, k);
+                one(slot as usize, k);
                 #[cfg(test)]
                 {
                     recounted[0] += 1;
@@ -1719,7 +1717,7 @@ impl<B: Width> Replies<B> {
             let k = super::moves::Piece::kind_of(pos.board[from.index()]);
             let slot = Variant::slot(k, them, from);
             if leaper_reads(v, slot).intersects(touched) {
-                one(from, slot, k);
+                one(slot, k);
                 #[cfg(test)]
                 {
                     recounted[1] += 1;

@@ -41,10 +41,23 @@ impl Variant {
             .map(|rides| rides.iter().filter(|r| r.range != 255).copied().collect())
             .collect();
         let uneven_leap_kinds = uneven_leap_kinds(&spec, &placed);
+        let leap_reads: Vec<Bitboard> = slot_moves
+            .iter()
+            .enumerate()
+            .map(|(slot, m)| {
+                let special = placed.special_leaps.get(slot).map_or(&[][..], |l| &l[..]);
+                special
+                    .iter()
+                    .fold(m.leap_quiet | m.leap_capture, |read, leap| {
+                        read | leap.path | leap.to.bb()
+                    })
+            })
+            .collect();
         let mut variant = Variant {
             geometry,
             slot_moves: padded(&slot_moves),
             special_leaps: placed.special_leaps,
+            leap_reads: padded(&leap_reads),
             ranged_rides,
             ride_capture_range: placed.ride_capture_range,
             leap_attackers: placed.leap_attackers,

@@ -63,6 +63,10 @@ pub struct Variant {
     pub slot_moves: Box<[SlotMoves; SLOTS]>,
     /// Lame or initial leaps.
     pub special_leaps: Vec<Vec<SpecialLeap>>,
+    /// Per slot: every square whose contents the slot's leaps read (their targets, and the
+    /// paths and targets of its special leaps), padded to [`SLOTS`] entries like
+    /// [`Variant::slot_moves`] (read by [`Variant::leap_reads_at`]).
+    pub leap_reads: Box<[Bitboard; SLOTS]>,
     /// Slides of limited range (unlimited ones are in [`Variant::slot_moves`]).
     pub ranged_rides: Vec<Vec<Ride>>,
     /// Per direction: the longest capturing slide (0 none, 255 unlimited).
@@ -417,6 +421,12 @@ impl Variant {
     pub fn slot_moves_at(&self, slot: usize) -> &SlotMoves {
         debug_assert!(slot < 2 * MAX_KINDS * SQUARE_COUNT);
         &self.slot_moves[slot % SLOTS]
+    }
+
+    /// `leap_reads[slot]`, masked like [`Variant::slot_moves_at`].
+    #[inline(always)]
+    pub fn leap_reads_at<B: Width>(&self, slot: usize) -> Bitboard<B> {
+        self.leap_reads[slot % SLOTS].to::<B>()
     }
 
     /// The backward ray of `dir` from `sq` (`back_ray_bb`, masked like

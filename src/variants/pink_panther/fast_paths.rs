@@ -119,7 +119,7 @@ impl Jumps {
     /// * O's acquiring jumps empty the unclaimed jewel's square (special only: they decide
     ///   which of those jumps are legal): where it is the first blocker on a line from the
     ///   General, the squares behind it up to the next blocker decide whether such a jump
-    ///   uncovers a table attack ([`Jumps::jewel_shields`]); `Replies` follows the lines from
+    ///   uncovers a table attack ([`Jumps::jewel_shield`]); `Replies` follows the lines from
     ///   the General only as far as the piece tables need.
     ///
     /// * Captures (`captured`): a capture of O's piece on a square where one of O's jumps
@@ -168,7 +168,14 @@ impl Jumps {
         for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
             let movers = pos.kind_bb(plain) & theirs;
             let passing = they_carry && carrier.is_some_and(|p| p.kind == carrier_kind);
-            for slide in self.slides(plain, them) {
+            // Where a slide of the plain piece may start to acquire (behind the jewel on its
+            // lines): usually no mover stands there.
+            let slide_from = t.sources[colour_square(them, jewel)][i][2].to::<B>();
+            let slides = match passing || movers.intersects(slide_from) {
+                true => self.slides(plain, them),
+                false => &[],
+            };
+            for slide in slides {
                 if back(slide.dir, jewel).intersects(movers) {
                     special |= behind(slide.dir, jewel) | v.slide(slide.dir, jewel, blockers).0;
                 }
@@ -291,7 +298,7 @@ impl Jumps {
         }
         // O's acquiring jumps empty the unclaimed jewel's square: when it is the first blocker
         // on a line from the General, the piece next behind it decides whether they uncover a
-        // table attack (`Jumps::jewel_shields`), so the squares up to that piece count.
+        // table attack (`Jumps::jewel_shield`), so the squares up to that piece count.
         if pos.neutral().has(jewel) {
             let dir = t.line_dir(general, jewel);
             if dir != NO_LINE && v.nearest_back(dir, general, blockers) == Some(jewel) {
@@ -361,19 +368,33 @@ impl Jumps {
         out.to()
     }
 
-    /// Whether the unclaimed jewel is the first blocker on a line from `general` with an enemy
-    /// piece next behind it (taking the jewel empties its square, which may open that line).
-    fn jewel_shields<B: Width>(&self, pos: &Position<B>, general: Square, jewel: Square) -> bool {
+    /// Where the side to move's acquiring jumps over the unclaimed jewel on `jewel` may land,
+    /// with its General on `general`: when the jewel is the first blocker on a line from the
+    /// General and the next one is an enemy piece that captures along the line onto the
+    /// General (taking the jewel then opens that attack), only the squares between the General
+    /// and that piece, or the piece's own (a capture); else every square.
+    fn jewel_shield<B: Width>(
+        &self,
+        pos: &Position<B>,
+        general: Square,
+        jewel: Square,
+    ) -> Bitboard<B> {
         let v = pos.variant();
         let dir = self.tables.line_dir(general, jewel);
         if dir == NO_LINE {
-            return false;
+            return Bitboard::ALL;
         }
         let blockers = pos.occupied() | pos.neutral();
-        let theirs = pos.colour_bb(pos.side().flip());
-        v.nearest_back(dir, general, blockers) == Some(jewel)
-            && v.nearest_back(dir, jewel, blockers)
-                .is_some_and(|s| theirs.has(s))
+        let them = pos.side().flip();
+        if v.nearest_back(dir, general, blockers) != Some(jewel) {
+            return Bitboard::ALL;
+        }
+        match v.nearest_back(dir, jewel, blockers) {
+            Some(s) if pos.colour_bb(them).has(s) && pos.rides_to(s, them, dir, general) => {
+                v.back_ray::<B>(dir, general) & !v.back_ray::<B>(dir, s)
+            }
+            _ => Bitboard::ALL,
+        }
     }
 
     /// The number of legal jewel jumps of the side to move ([`FastPathsAt::count_legal`]).
@@ -381,10 +402,14 @@ impl Jumps {
     /// With the General on `g` (not in check, else no `legality`), a jump of another piece from
     /// `from` over `via` to `to` changes only those three squares. Table attacks on `g` can then
     /// only come through `from` (the pins of `legality`) or through `via` when it held the
-    /// unclaimed jewel ([`Jumps::jewel_shields`]): a robbed carrier stays a blocker and attacks no
-    /// more as its plain piece, a passing jump leaves `via` occupied, and `to` is filled. Jump
-    /// attacks after the move all go over the new jewel square (`to` when acquiring, `via` when
-    /// passing; the side to move then carries it, so the enemy only acquires), which must lie in
+    /// unclaimed jewel: a robbed carrier stays a blocker and attacks no more as its plain piece,
+    /// a passing jump leaves `via` occupied, and `to` is filled. When the unclaimed jewel is the
+    /// first blocker on a line from `g` and the next one an enemy piece capturing along it onto
+    /// `g`, an acquiring jump is legal only where it lands between the two or on that piece
+    /// ([`Jumps::jewel_shield`]; `from` is on neither side's segment of the line, the jewel
+    /// being the first blocker and the enemy piece the next). Jump attacks after the move all
+    /// go over the new jewel square (`to` when acquiring, `via` when passing; the side to move
+    /// then carries it, so the enemy only acquires), which must lie in
     /// [`Jumps::exposing_squares`]. The General acquiring becomes a King and is never in check.
     /// Without a General, a jump is illegal only if it makes our King a General (its pass, or a
     /// robbery of it). Every jump left undecided is made and tested.
@@ -397,7 +422,7 @@ impl Jumps {
         let general = l.royals.first();
         let unclaimed = pos.neutral().first();
         let mut exposing: Option<Bitboard<B>> = None;
-        let mut shields: Option<bool> = None;
+        let mut shield: Option<Bitboard<B>> = None;
         let mut count = 0;
         self.for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
             // Most positions have no jump: what only a jump needs is computed here.
@@ -407,7 +432,9 @@ impl Jumps {
             }
             let piece = pos.piece_at(j.from).expect("a mover");
             let acquiring = j.acquiring;
-            let safe = match general {
+            // The squares the jump may legally land on (`to`, narrowed), and those of them
+            // known to be legal without making the move.
+            let (to, safe) = match general {
                 None => {
                     let makes_general = if acquiring {
                         pos.piece_at(j.via)
@@ -415,24 +442,26 @@ impl Jumps {
                     } else {
                         piece.kind == self.king
                     };
-                    if makes_general { Bitboard::NONE } else { to }
+                    (to, if makes_general { Bitboard::NONE } else { to })
                 }
-                Some(g) if g == j.from => to,
+                Some(g) if g == j.from => (to, to),
                 Some(g) => {
-                    let opened = l.pinned.has(j.from)
-                        || (acquiring
-                            && unclaimed.is_some_and(|n| {
-                                *shields.get_or_insert_with(|| self.jewel_shields(pos, g, n))
-                            }));
+                    let to = match acquiring && unclaimed == Some(j.via) {
+                        true => {
+                            to & *shield.get_or_insert_with(|| self.jewel_shield(pos, g, j.via))
+                        }
+                        false => to,
+                    };
                     let exposing =
                         *exposing.get_or_insert_with(|| self.exposing_squares(pos, g, them));
-                    if opened || (!acquiring && exposing.has(j.via)) {
+                    let safe = if l.pinned.has(j.from) || (!acquiring && exposing.has(j.via)) {
                         Bitboard::NONE
                     } else if acquiring {
                         to & !exposing
                     } else {
                         to
-                    }
+                    };
+                    (to, safe)
                 }
             };
             let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
