@@ -96,7 +96,7 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
 struct LeapersBefore<B: Width> {
     ctx: GenContext<B>,
     /// The first [`LISTED_LEAPERS`] plain uneven leapers: each one's square, slot, kind and
-    /// the squares it reads ([`leaper_reads`]), found once per parent.
+    /// the squares it reads ([`Variant::leap_reads_at`]), found once per parent.
     listed: [(Square, u16, u8, Bitboard<B>); LISTED_LEAPERS],
     /// How many of `listed` are filled.
     len: usize,
@@ -158,13 +158,6 @@ fn attack_on<B: Width>(
     }
     let reach = v.slides(sm.slide_both | sm.slide_capture, s, blockers);
     reach.has(t).then_some(reach)
-}
-
-/// The squares whose contents a plain uneven leaper on `slot` reads: its leap targets, and the
-/// paths and targets of its special leaps (double steps), from a table made with the variant.
-#[inline(always)]
-fn leaper_reads<B: Width>(v: &Variant, slot: usize) -> Bitboard<B> {
-    v.leap_reads_at(slot)
 }
 
 /// The generation context `ctx` of the position with the turn passed (O to move), with the
@@ -883,7 +876,7 @@ impl<B: Width> Replies<B> {
                 // uneven leaper of it needs only the squares it reads (the test below, without
                 // reading the slot's moves).
                 if !rides && !unadjusted.has(from) && !king_bb.has(from) && !shields.has(from) {
-                    leap_adjusted |= leaper_reads(v, slot);
+                    leap_adjusted |= v.leap_reads_at(slot);
                     plain_leapers.set(from);
                     continue;
                 }
@@ -911,7 +904,7 @@ impl<B: Width> Replies<B> {
                     && !king_bb.has(from)
                     && !shields.has(from);
                 if plain_leaper {
-                    leap_adjusted |= leaper_reads(v, slot);
+                    leap_adjusted |= v.leap_reads_at(slot);
                     plain_leapers.set(from);
                     continue;
                 }
@@ -1651,7 +1644,7 @@ impl<B: Width> Replies<B> {
                 }
                 let k = super::moves::Piece::kind_of(pos.board[from.index()]);
                 let slot = Variant::slot(k, them, from);
-                before.listed[before.len] = (from, slot as u16, k, leaper_reads(v, slot));
+                before.listed[before.len] = (from, slot as u16, k, v.leap_reads_at(slot));
                 before.len += 1;
             }
             before
@@ -1716,7 +1709,7 @@ impl<B: Width> Replies<B> {
         for from in *unlisted & !gone {
             let k = super::moves::Piece::kind_of(pos.board[from.index()]);
             let slot = Variant::slot(k, them, from);
-            if leaper_reads(v, slot).intersects(touched) {
+            if v.leap_reads_at(slot).intersects(touched) {
                 one(slot, k);
                 #[cfg(test)]
                 {
