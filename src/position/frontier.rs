@@ -1774,6 +1774,10 @@ impl<B: Width> Replies<B> {
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
+            // Most directions hold none of the sliders at all: no nearest blocker to find.
+            if !v.back_ray::<B>(dir, sq).intersects(sliders) {
+                continue;
+            }
             let Some(from) = v.nearest_back(dir, sq, blockers) else {
                 continue;
             };

@@ -310,7 +310,9 @@ impl<B: Width> Position<B> {
 
     /// [`Position::bulk_count`], with the legal special moves' number `specials` when the
     /// caller has counted them ([`FastPathsAt::count_legal`] with `l`, not in check).
-    #[inline(always)]
+    /// Out of line: [`Position::count_moves`] and [`Position::count_with`] share one copy (a
+    /// copy in each doubled the hot code of Pink Panther's counts, which use both).
+    #[inline(never)]
     pub(super) fn bulk_count_with(&self, l: &Legality<B>, specials: Option<u64>) -> u64 {
         let v = self.variant;
         let mut counter = LeafCounter {
