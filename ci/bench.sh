@@ -6,25 +6,32 @@
 # ratio of times. With --baseline, every position is also counted by the binary of a named
 # commit (built in a temporary worktree) or a given binary, and each ratio is ours against it.
 #
-# Usage: ci/bench.sh [--quick] [--baseline COMMIT|BINARY] [--rounds N]
+# Usage: ci/bench.sh [--quick] [--baseline COMMIT|BINARY] [--rounds N] [--only NAMES]
 #   --quick      one ply less everywhere
 #   --baseline   a commit (any git revision) or the path of a cvperft binary
 #   --rounds N   N rounds (default 1); in each, the engines run one after the other on each
 #                position, starting with a different one every round (A B, B A, ...), and the
 #                medians over the rounds are printed with their ratios and the spread
+#   --only NAMES only these positions, comma-separated (variant names as `cvperft variants`
+#                lists them, and kiwipete): e.g. --only pink-panther --rounds 7 for the one
+#                being worked on
 #
 # Counts are compared: a count that differs between engines is printed and the script exits 1,
 # so a wrong generator cannot look fast. Exit 2 on a usage error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-quick=0 rounds=1 baseline=""
+quick=0 rounds=1 baseline="" only=""
+usage="usage: ci/bench.sh [--quick] [--baseline COMMIT|BINARY] [--rounds N] [--only NAMES]"
+# An option's value, missing or empty: a usage error (exit 2, as every other one).
+value() { [ $# -ge 2 ] && [ -n "$2" ] || { echo "ci/bench.sh: $1 needs a value ($usage)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
-    --baseline) baseline=${2:?--baseline needs a commit or a binary}; shift ;;
-    --rounds) rounds=${2:?--rounds needs a number}; shift ;;
-    *) echo "ci/bench.sh: unknown argument '$1' (usage: ci/bench.sh [--quick] [--baseline COMMIT|BINARY] [--rounds N])" >&2; exit 2 ;;
+    --baseline) value "$@"; baseline=$2; shift ;;
+    --rounds) value "$@"; rounds=$2; shift ;;
+    --only) value "$@"; only=$2; shift ;;
+    *) echo "ci/bench.sh: unknown argument '$1' ($usage)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -35,23 +42,6 @@ CV=./target/release/cvperft
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The baseline binary: a path as given, or a commit built in a temporary worktree (its own
-# target directory, so this checkout's build is untouched).
-BASE=""
-if [ -n "$baseline" ]; then
-  if [ -f "$baseline" ] && [ -x "$baseline" ]; then
-    BASE=$baseline
-  else
-    rev=$(git rev-parse --verify --quiet "$baseline^{commit}") || {
-      echo "ci/bench.sh: --baseline '$baseline' is neither an executable file nor a commit" >&2; exit 2; }
-    echo "building the baseline $rev in a temporary worktree ..."
-    git worktree add --quiet --detach "$tmp/wt" "$rev"
-    (cd "$tmp/wt" && cargo build --release --quiet)
-    cp "$tmp/wt/target/release/cvperft" "$tmp/cvperft-baseline"
-    git worktree remove --force "$tmp/wt"
-    BASE=$tmp/cvperft-baseline
-  fi
-fi
 SF=$(command -v stockfish || true)
 [ -z "$SF" ] && [ -x /usr/games/stockfish ] && SF=/usr/games/stockfish
 
@@ -72,6 +62,39 @@ done < <($CV variants | awk '/^[a-z]/ { print $1 }' | while read -r v; do
 done)
 names+=(kiwipete); depths+=($(( 5 - quick ))); args+=(""); kiwi=$(( ${#names[@]} - 1 ))
 
+# --only: keep the positions named (an unknown name is a usage error, found before any
+# baseline is built).
+if [ -n "$only" ]; then
+  keep=" "
+  IFS=, read -ra wanted <<< "$only"
+  for w in "${wanted[@]}"; do
+    found=0
+    for i in "${!names[@]}"; do
+      [ "${names[$i]}" = "$w" ] && { keep="$keep$i "; found=1; }
+    done
+    [ "$found" = 1 ] || { echo "ci/bench.sh: --only: no position '$w' (positions: ${names[*]})" >&2; exit 2; }
+  done
+  for i in "${!names[@]}"; do
+    case $keep in *" $i "*) ;; *) unset "names[$i]" ;; esac
+  done
+fi
+# The baseline binary: a path as given, or a commit built in a temporary worktree (its own
+# target directory, so this checkout's build is untouched).
+BASE=""
+if [ -n "$baseline" ]; then
+  if [ -f "$baseline" ] && [ -x "$baseline" ]; then
+    BASE=$baseline
+  else
+    rev=$(git rev-parse --verify --quiet "$baseline^{commit}") || {
+      echo "ci/bench.sh: --baseline '$baseline' is neither an executable file nor a commit" >&2; exit 2; }
+    echo "building the baseline $rev in a temporary worktree ..."
+    git worktree add --quiet --detach "$tmp/wt" "$rev"
+    (cd "$tmp/wt" && cargo build --release --quiet)
+    cp "$tmp/wt/target/release/cvperft" "$tmp/cvperft-baseline"
+    git worktree remove --force "$tmp/wt"
+    BASE=$tmp/cvperft-baseline
+  fi
+fi
 # One timed count: engine (ours, base, stockfish), position index; sets COUNT and SECS.
 run() {
   local e=$1 i=$2 d=${depths[$2]} t0 t1
