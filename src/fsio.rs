@@ -281,6 +281,15 @@ fn open_capped(path: &Path, limit: u64) -> Result<(File, Metadata), FileError> {
     Ok((file, meta))
 }
 
+/// Opens `path` for reading a stream of any length (plans, result files) without blocking on a
+/// FIFO that has no writer (it then reads as empty); refuses directories.
+///
+/// # Errors
+/// The file cannot be opened, or is a directory.
+pub fn open_read(path: &Path) -> Result<File, FileError> {
+    open_capped(path, u64::MAX).map(|(file, _)| file)
+}
+
 /// Reads the whole of `path`, at most `limit` bytes: a larger file, or a device or pipe that
 /// goes on, is refused after `limit + 1` bytes. A FIFO without a writer reads as empty.
 ///

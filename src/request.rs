@@ -29,6 +29,10 @@ pub enum RulesError {
     /// An unknown option or value.
     #[error(transparent)]
     Option(#[from] OptionError),
+    /// One option given two different values: the option, the first value and the other
+    /// (boxed: errors travel in larger ones).
+    #[error("option `{}` is given twice, as `{}` and as `{}`: give it once", .0.0, .0.1, .0.2)]
+    Conflicting(Box<(String, String, String)>),
 }
 
 /// Why a path of moves cannot be played.
@@ -57,20 +61,57 @@ pub enum RequestError {
 }
 
 /// The rules of variant `variant` with `name=value` options applied in order (names and
-/// values trimmed; `game-end` exists for every variant).
+/// values trimmed; `game-end` exists for every variant). One option given two different values
+/// is refused: the last would win silently.
 ///
 /// # Errors
-/// An unknown variant, an option without `=`, an unknown option or value.
+/// An unknown variant, an option without `=`, an unknown option or value, an option given two
+/// values.
 pub fn rules_with_options(variant: &str, options: &[String]) -> Result<Rules, RulesError> {
+    rules_over_defaults(variant, &[], options)
+}
+
+/// [`rules_with_options`] over `defaults` (a suite's options, applied first, which `options`
+/// may override); only `options` must give each option once.
+///
+/// # Errors
+/// As [`rules_with_options`].
+pub fn rules_over_defaults(
+    variant: &str,
+    defaults: &[String],
+    options: &[String],
+) -> Result<Rules, RulesError> {
     let mut rules =
         variants::rules(variant).ok_or_else(|| RulesError::UnknownVariant(variant.to_string()))?;
+    for option in defaults {
+        let (name, value) = name_value(option)?;
+        rules.set(name, value)?;
+    }
+    let mut given: Vec<(&str, &str)> = Vec::with_capacity(options.len());
     for option in options {
-        let (name, value) = option
-            .split_once('=')
-            .ok_or_else(|| RulesError::NotNameValue(option.clone()))?;
-        rules.set(name.trim(), value.trim())?;
+        let (name, value) = name_value(option)?;
+        // The same value twice is harmless; two values would leave the last silently.
+        if let Some(&(_, first)) = given.iter().find(|(n, _)| *n == name)
+            && first != value
+        {
+            return Err(RulesError::Conflicting(Box::new((
+                name.to_string(),
+                first.to_string(),
+                value.to_string(),
+            ))));
+        }
+        given.push((name, value));
+        rules.set(name, value)?;
     }
     Ok(rules)
+}
+
+/// `name=value`, both trimmed.
+fn name_value(option: &str) -> Result<(&str, &str), RulesError> {
+    let (name, value) = option
+        .split_once('=')
+        .ok_or_else(|| RulesError::NotNameValue(option.to_string()))?;
+    Ok((name.trim(), value.trim()))
 }
 
 /// Plays `moves` (space-separated move text) from `pos`.

@@ -145,7 +145,7 @@ fn plan_files_are_refused_naming_line_and_field() {
             .map(|_| ())
             .expect_err("missing")
             .to_string(),
-        "cannot read /nonexistent/plan.jsonl: No such file or directory (os error 2)"
+        "cannot read /nonexistent/plan.jsonl: No such file or directory"
     );
 }
 

@@ -137,6 +137,20 @@ fn ids(path: &Path) -> Vec<String> {
         .collect()
 }
 
+fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path)
+        .expect("link")
+        .file_type()
+        .is_symlink()
+}
+
+fn is_char_device(path: &Path) -> bool {
+    std::fs::metadata(path)
+        .expect("device")
+        .file_type()
+        .is_char_device()
+}
+
 fn leftovers(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .expect("list")
@@ -309,12 +323,7 @@ fn output_never_overwrites_an_input_and_writes_devices_and_fifos_directly() {
     // A device is written to, never replaced.
     let o = run(&["check", input_text, "--output", "/dev/null"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        std::fs::metadata("/dev/null")
-            .expect("null")
-            .file_type()
-            .is_char_device()
-    );
+    assert!(is_char_device(Path::new("/dev/null")));
     let o = run(&["check", input_text, "--output", "/dev/full"]);
     assert_refused(&o, "--output /dev/full: No space left on device");
 
@@ -361,12 +370,7 @@ fn output_never_overwrites_an_input_and_writes_devices_and_fifos_directly() {
         "junit",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        std::fs::symlink_metadata(&report_link)
-            .expect("link")
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_symlink(&report_link));
     assert!(
         std::fs::read_to_string(dir.join("report.xml"))
             .expect("report")
@@ -815,4 +819,275 @@ fn an_interrupted_report_leaves_no_temporary_file() {
     );
     assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
     assert!(!report.exists());
+}
+
+// ----- the attack of issue 24's thirteenth session -----
+
+/// A FIFO at `path` (no reader or writer yet).
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().expect("utf-8")).expect("path");
+    // SAFETY: mkfifo reads the NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// `dir/plan.jsonl`, chess at `depth` split at ply 1.
+fn planned(dir: &Path, depth: &str) -> PathBuf {
+    let plan = dir.join("plan.jsonl");
+    let o = run(&[
+        "plan",
+        depth,
+        "--split",
+        "1",
+        "--output",
+        plan.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    plan
+}
+
+#[test]
+fn work_output_never_truncates_a_file_that_is_not_its_results() {
+    let dir = scratch("work-output");
+    let plan = planned(&dir, "3");
+    let plan_text = plan.to_str().expect("utf-8");
+    // One line without a newline: somebody's notes, not a results header cut short.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "precious notes without a final newline").expect("notes");
+    let o = run(&[
+        "work",
+        plan_text,
+        "--shard",
+        "1/1",
+        "-q",
+        "--output",
+        notes.to_str().expect("utf-8"),
+    ]);
+    assert_refused(&o, "not a results file");
+    assert_eq!(
+        std::fs::read_to_string(&notes).expect("notes"),
+        "precious notes without a final newline"
+    );
+    // The beginning of this run's own header (a run killed while writing it) is resumed.
+    let results = dir.join("results.jsonl");
+    let results_text = results.to_str().expect("utf-8");
+    let args = [
+        "work",
+        plan_text,
+        "--shard",
+        "1/1",
+        "-q",
+        "--output",
+        results_text,
+    ];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let whole = std::fs::read_to_string(&results).expect("results");
+    let header = whole.lines().next().expect("header").to_string();
+    std::fs::write(&results, &header[..header.len() / 2]).expect("cut");
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&results).expect("results"), whole);
+    // Devices and FIFOs are refused at once (a FIFO held open here read back for ever).
+    let fifo = dir.join("fifo.jsonl");
+    mkfifo(&fifo);
+    for target in [fifo.to_str().expect("utf-8"), "/dev/null", "/dev/full"] {
+        let o = run_within(
+            &[
+                "work", plan_text, "--shard", "1/1", "-q", "--output", target,
+            ],
+            Duration::from_secs(20),
+        );
+        assert_refused(&o, "is not a regular file");
+    }
+}
+
+#[test]
+fn plans_and_results_given_as_fifos_are_read_without_waiting() {
+    let dir = scratch("fifo-inputs");
+    let plan = planned(&dir, "2");
+    let plan_text = plan.to_str().expect("utf-8");
+    let fifo = dir.join("ff");
+    mkfifo(&fifo);
+    let ff = fifo.to_str().expect("utf-8");
+    let limit = Duration::from_secs(20);
+    assert_refused(&run_within(&["merge", plan_text, ff], limit), "ff");
+    assert_refused(&run_within(&["merge", ff], limit), "ff");
+    assert_refused(
+        &run_within(&["work", ff, "--shard", "1/1"], limit),
+        "empty, not a plan",
+    );
+}
+
+#[test]
+fn plan_output_is_written_as_check_output_is() {
+    let dir = scratch("plan-output");
+    let plan = |target: &Path| {
+        run(&[
+            "plan",
+            "2",
+            "--split",
+            "1",
+            "--output",
+            target.to_str().expect("utf-8"),
+        ])
+    };
+    let read_only = dir.join("ro.jsonl");
+    std::fs::write(&read_only, "ro\n").expect("file");
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).expect("mode");
+    assert_refused(&plan(&read_only), "is read-only");
+    assert_eq!(std::fs::read_to_string(&read_only).expect("ro"), "ro\n");
+    let linked = dir.join("a.jsonl");
+    std::fs::write(&linked, "hl\n").expect("file");
+    std::fs::hard_link(&linked, dir.join("b.jsonl")).expect("hard link");
+    assert_refused(&plan(&linked), "hard links");
+    assert_eq!(std::fs::read_to_string(&linked).expect("a"), "hl\n");
+    // A symbolic link is followed and kept; a device is written, never replaced.
+    let link = dir.join("latest.jsonl");
+    std::os::unix::fs::symlink("plan.jsonl", &link).expect("link");
+    let o = plan(&link);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(is_symlink(&link));
+    assert!(
+        std::fs::read_to_string(dir.join("plan.jsonl"))
+            .expect("plan")
+            .starts_with("{\"format\":\"cvperft-plan-1\"")
+    );
+    assert_refused(
+        &plan(Path::new("/dev/full")),
+        "--output /dev/full: No space left on device",
+    );
+    assert!(is_char_device(Path::new("/dev/full")));
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+}
+
+/// A perftree engine (shell script in `dir`) answering as our reference, with its output
+/// passed through `filter` (an awk program).
+fn filtered_engine(dir: &Path, name: &str, filter: &str) -> String {
+    script(
+        dir,
+        name,
+        &format!("'{}' perftree \"$@\" | awk '{filter}'\n", bin()),
+    )
+}
+
+/// A chess suite in `dir` of one case, `case`'s lines besides its id and source.
+fn one_case_suite(dir: &Path, case: &str) -> PathBuf {
+    let path = dir.join("s.yaml");
+    let text = format!(
+        "variant: chess\ndescription: t\ngame-end: rules\ncases:\n  - id: a\n{case}    source: {{kind: public, citation: x}}\n"
+    );
+    std::fs::write(&path, text).expect("suite");
+    path
+}
+
+/// `check SUITE --engine ENGINE EXTRA...` fails its check (exit 1) with `fragment` in the
+/// report.
+fn engine_check_fails(
+    name: &str,
+    case: &str,
+    engine: impl FnOnce(&Path) -> String,
+    extra: &[&str],
+    fragment: &str,
+) {
+    let dir = scratch(name);
+    let suite = one_case_suite(&dir, case);
+    let engine = engine(&dir);
+    let mut args = vec!["check", suite.to_str().expect("utf-8"), "--engine", &engine];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains(fragment), "{}", stdout(&o));
+}
+
+#[test]
+fn counts_beyond_2_64_never_wrap_to_the_reported_total() {
+    // 2^64 - 1 + 41 + the other 18 moves' 380 is 2^64 + 400: 400 when wrapped.
+    let engine = |dir: &Path| {
+        filtered_engine(
+            dir,
+            "wrap.sh",
+            r#"$1=="a2a3"&&$2=="20"{print "a2a3 18446744073709551615";next} $1=="a2a4"&&$2=="20"{print "a2a4 41";next}{print}"#,
+        )
+    };
+    engine_check_fails(
+        "wrap",
+        "    perft: {2: 400}\n",
+        engine,
+        &["--protocol", "perftree"],
+        "its counts add up to more than 2^64 - 1 but it reported a total of 400",
+    );
+}
+
+#[test]
+fn a_uci_answer_left_over_from_an_earlier_question_is_refused() {
+    // Answers its first question twice; after e2e4 it says 19 (wrong), which the duplicate
+    // of the first answer (20) would hide were it read as this answer.
+    let engine = |dir: &Path| {
+        script(
+            dir,
+            "stale.sh",
+            &format!(
+                r#"fen=""; first=1
+while IFS= read -r line; do
+  case "$line" in
+    uci) echo "id name stale"; echo uciok;;
+    isready) echo readyok;;
+    "position fen "*) fen=${{line#position fen }};;
+    "go perft "*) d=${{line#go perft }}
+       ans=$('{bin}' perftree $d "$fen" | awk 'NF==2{{print $1": "$2; next}} NF==1{{print ""; print "Nodes searched: " $1}}')
+       case "$fen" in *" b "*) ans=$(printf '%s\n' "$ans" | sed '1d; s/^Nodes searched: .*/Nodes searched: 19/');; esac
+       printf '%s\n' "$ans"; [ $first = 1 ] && {{ printf '%s\n' "$ans"; first=0; }};;
+    quit) exit 0;;
+  esac
+done
+"#,
+                bin = bin()
+            ),
+        )
+    };
+    engine_check_fails(
+        "stale",
+        "    moves: e2e4\n    perft: {1: 20}\n",
+        engine,
+        &["--timeout", "10"],
+        "output left over from an earlier question",
+    );
+}
+
+#[test]
+fn add_case_keeps_the_values_of_a_kept_block_scalar() {
+    let dir = scratch("keep-chomping");
+    for ending in ["      line\n\n", "      line\n"] {
+        let path = dir.join("suite.yaml");
+        let text = format!("{SUITE}    note: |+\n{ending}");
+        std::fs::write(&path, &text).expect("suite");
+        let o = add_case(&path, "e2e4", "added", &[])
+            .output()
+            .expect("add-case runs");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let new_text = std::fs::read_to_string(&path).expect("suite");
+        assert!(new_text.starts_with(&text), "every byte kept");
+        let note = |t: &str| {
+            let v: serde_yaml::Value = serde_yaml::from_str(t).expect("yaml");
+            v["cases"][0]["note"].as_str().expect("note").to_string()
+        };
+        assert_eq!(note(&new_text), note(&text), "{ending:?}");
+        assert_eq!(ids(&path), ["start", "added"]);
+    }
+}
+
+#[test]
+fn a_pgn_files_second_game_is_found_with_notation_auto() {
+    let dir = scratch("second-game");
+    let record = dir.join("two.pgn");
+    std::fs::write(
+        &record,
+        "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n",
+    )
+    .expect("record");
+    let o = run(&["game", record.to_str().expect("utf-8"), "--game-index", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("d2d4"), "{}", stdout(&o));
+    let o = run(&["game", record.to_str().expect("utf-8"), "--game-index", "3"]);
+    assert_refused(&o, "game 3 asked for, but the record holds 2 games");
 }

@@ -10,7 +10,7 @@
 use super::diff::check_engine_depth;
 use super::engine_args::{EngineSettings, config};
 use super::game::{RecordArgs, Source, settle_variant};
-use super::{Failure, build_rules};
+use super::Failure;
 use anyhow::Result;
 use clap::Args;
 use cvperft::engine::bisect::{bisect, compare};
@@ -19,7 +19,7 @@ use cvperft::engine::{Divide, Engine, EngineOptions, Query, ReferenceEngine};
 use cvperft::fsio;
 use cvperft::fsio::DEFAULT_LOCK_TIMEOUT_SECS;
 use cvperft::notation::to_fen;
-use cvperft::suite::append::{NewAlternative, NewCase, append_case};
+use cvperft::suite::append::{AppendError, NewAlternative, NewCase, append_case_with};
 use cvperft::suite::load::MAX_FILE_BYTES;
 use cvperft::suite::load::is_valid_id;
 use cvperft::suite::{Suite, load_bytes, load_str};
@@ -255,10 +255,11 @@ fn open_suite(args: &AddCaseArgs) -> Result<(Suite, String)> {
 /// The case's rules (the suite's defaults first, then the case's own options, as the loader
 /// applies them) and the case's own options as the case will list them.
 fn case_rules(args: &AddCaseArgs, suite: &Suite) -> Result<(Rules, BTreeMap<String, String>)> {
-    let mut all_options = vec![format!("game-end={}", suite.game_end)];
-    all_options.extend(suite.options.iter().map(|(k, v)| format!("{k}={v}")));
-    all_options.extend(args.options.iter().cloned());
-    let rules = build_rules(suite.variant.spec.id, &all_options)?;
+    let mut defaults = vec![format!("game-end={}", suite.game_end)];
+    defaults.extend(suite.options.iter().map(|(k, v)| format!("{k}={v}")));
+    let rules =
+        cvperft::request::rules_over_defaults(suite.variant.spec.id, &defaults, &args.options)
+            .map_err(|e| Failure::input(e.to_string()))?;
     let mut case_options = BTreeMap::new();
     for o in &args.options {
         if let Some((k, v)) = o.split_once('=') {
@@ -544,8 +545,18 @@ fn refuse_duplicates(
 /// Splices `case` into `text` (the suite `suite` was loaded from) and checks that the whole
 /// result loads with exactly one case more. Returns the new text and the case's text.
 fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(String, String)> {
-    let (new_text, case_text) =
-        append_case(text, case).map_err(|e| Failure::input(e.to_string()))?;
+    // With a blank line before the new case, else (when that line would join a block scalar
+    // kept with its trailing line breaks, `|+`) without one.
+    let (new_text, case_text) = [true, false]
+        .into_iter()
+        .map(|separate| append_case_with(text, case, separate))
+        .find(|spliced| {
+            spliced
+                .as_ref()
+                .map_or(true, |(new_text, _)| keeps_values(text, new_text, &case.id))
+        })
+        .unwrap_or(Err(AppendError::ChangesValues))
+        .map_err(|e| Failure::input(e.to_string()))?;
     let loaded = load_str(&new_text, path)
         .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
     if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != case.id) {
@@ -555,6 +566,25 @@ fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(Str
         .into());
     }
     Ok((new_text, case_text))
+}
+
+/// Whether `new_text` holds every value of `text`, as YAML reads them, with one case more (the
+/// last of `cases`, `id`): appending must not change what the suite already says.
+fn keeps_values(text: &str, new_text: &str, id: &str) -> bool {
+    use serde_yaml::Value;
+    let (Ok(old), Ok(mut new)) = (
+        serde_yaml::from_str::<Value>(text),
+        serde_yaml::from_str::<Value>(new_text),
+    ) else {
+        return false;
+    };
+    let Some(Value::Sequence(cases)) = new.get_mut("cases") else {
+        return false;
+    };
+    match cases.pop() {
+        Some(added) if added.get("id").and_then(Value::as_str) == Some(id) => old == new,
+        _ => false,
+    }
 }
 
 /// `--lock-timeout` as a duration.

@@ -109,6 +109,21 @@ pub fn check_depth(depth: u32) -> Result<()> {
     Ok(())
 }
 
+/// Checks the depth of a divide: one line per legal move needs depth 1 or more (at depth 0
+/// there are no moves to list, and an empty list with a total of 0 would contradict perft 0,
+/// which is 1).
+///
+/// # Errors
+/// Depth 0 or above [`MAX_DEPTH`] (exit 2).
+pub fn check_divide_depth(depth: u32) -> Result<()> {
+    if depth == 0 {
+        bail!(Failure::input(format!(
+            "depth 0: a divide lists each move's count, at depths 1 to {MAX_DEPTH}"
+        )));
+    }
+    check_depth(depth)
+}
+
 /// The transposition table `--hash MB` asks for (none for 0).
 fn hash_table(hash: Option<usize>) -> Result<Option<HashTable>> {
     match hash {
@@ -198,7 +213,7 @@ pub fn run_perft(args: PerftArgs, out: &mut impl Write) -> Result<()> {
 /// # Errors
 /// Bad arguments or position (exit 2); writing failed.
 pub fn run_divide(args: DivideArgs, out: &mut impl Write) -> Result<()> {
-    check_depth(args.depth)?;
+    check_divide_depth(args.depth)?;
     check_threads(args.threads)?;
     let pos = args.position.position()?;
     print_divide(out, &pos, args.depth, args.threads, args.san)
@@ -210,7 +225,7 @@ pub fn run_divide(args: DivideArgs, out: &mut impl Write) -> Result<()> {
 /// # Errors
 /// Bad arguments, position or faults (exit 2); writing failed.
 pub fn run_perftree(args: PerftreeArgs, out: &mut impl Write) -> Result<()> {
-    check_depth(args.depth)?;
+    check_divide_depth(args.depth)?;
     let rules = build_rules(&args.variant, &args.options)?;
     let faults =
         Faults::parse(&args.variant, &args.inject).map_err(|e| Failure::input(e.to_string()))?;

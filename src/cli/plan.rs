@@ -1,8 +1,9 @@
 //! `cvperft plan`: the work units of a deep perft (see [`cvperft::deep`]).
 
 use super::perft::check_depth;
+use super::sink::Sink;
 use super::{Failure, PositionArgs, check_threads};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use cvperft::deep::plan::{DEFAULT_MAX_UNITS, MAX_READ_UNITS, PlanRequest, build, write};
 use std::io::{BufWriter, Write};
@@ -80,55 +81,24 @@ pub fn run(args: PlanArgs, out: &mut impl Write) -> Result<()> {
             eprintln!("{summary}");
         }
         Some(target) => {
-            write_atomically(target, |w| write(&plan, w))?;
+            // As `check --output`: a regular file replaced by a temporary file renamed over it
+            // (links followed, removed on an error or a signal; read-only and hard-linked
+            // files refused), a device or FIFO written directly.
+            let mut unused = std::io::sink();
+            let mut sink = Sink::open(Some(target), &[], &mut unused)?;
+            write(&plan, &mut sink.writer()).map_err(|e| sink.failed(e))?;
+            sink.commit()?;
             writeln!(out, "{summary}")?;
         }
     }
     Ok(())
 }
 
-/// Writes `target` through a new temporary file beside it, renamed into place when complete.
-fn write_atomically(
-    target: &std::path::Path,
-    fill: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
-) -> Result<()> {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "plan".into());
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let temp = target.with_file_name(format!(".{name}.{}-{nanos}.tmp", std::process::id()));
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .map_err(|e| Failure::input(format!("--output: cannot write {}: {e}", target.display())))?;
-    let result = (|| -> Result<()> {
-        let mut w = BufWriter::new(file);
-        fill(&mut w).with_context(|| format!("writing {}", temp.display()))?;
-        let file = w
-            .into_inner()
-            .map_err(|e| e.into_error())
-            .with_context(|| format!("writing {}", temp.display()))?;
-        file.sync_all()
-            .with_context(|| format!("writing {}", temp.display()))?;
-        std::fs::rename(&temp, target)
-            .with_context(|| format!("renaming {} to {}", temp.display(), target.display()))?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
-}
-
 /// Whether `path` starts with a plan header (a file that cannot be read is not one; reading it
 /// again reports why).
 fn is_plan(path: &std::path::Path) -> bool {
-    let Ok(file) = std::fs::File::open(path) else {
+    // Not blocking on a FIFO without a writer (it reads as empty, so is no plan).
+    let Ok(file) = cvperft::fsio::open_read(path) else {
         return false;
     };
     let mut input = std::io::BufReader::new(file);

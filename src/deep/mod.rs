@@ -208,6 +208,14 @@ pub enum DeepReason {
         /// The line that gave it first.
         line: usize,
     },
+    /// A result file that is a FIFO, a device or anything but a regular file.
+    #[error("{0} is not a regular file: `work` appends to a results file and reads it back")]
+    NotRegular(String),
+    /// A file where `work` would write whose first line is no results header.
+    #[error(
+        "not a results file (its first line is no results header); refusing to overwrite it: use another --output"
+    )]
+    NotResults,
     /// A result file another `work` holds locked.
     #[error("{0} is being written by another `cvperft work` (locked)")]
     Locked(String),

@@ -449,10 +449,10 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
 /// Unreadable file, or as [`read`].
 pub fn read_file(path: &std::path::Path) -> Result<Plan, DeepError> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| {
+    let file = crate::fsio::open_read(path).map_err(|e| {
         DeepError::from(DeepReason::CannotOpen {
             file: name.clone(),
-            error: e.to_string(),
+            error: e.reason.to_string(),
         })
     })?;
     read(&mut std::io::BufReader::new(file), &name)

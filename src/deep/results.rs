@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -75,10 +76,10 @@ pub struct ReadResults {
 /// An unreadable file, a malformed line, a unit given twice.
 pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
     let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| {
+    let file = crate::fsio::open_read(path).map_err(|e| {
         DeepError::from(DeepReason::CannotOpen {
             file: name.clone(),
-            error: e.to_string(),
+            error: e.reason.to_string(),
         })
     })?;
     let mut input = BufReader::new(file);
@@ -174,12 +175,19 @@ impl ResultsWriter {
     ) -> Result<(ResultsWriter, BTreeMap<usize, ReadUnit>), DeepError> {
         let name = path.display().to_string();
         let cannot = |e: std::io::Error| cannot_write(&name, &e);
+        // Not blocking on a FIFO: only a regular file is appended to and resumed (a FIFO or a
+        // device would never read back what was written, and reading a FIFO held open here
+        // would wait for ever).
         let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
             .open(path)
             .map_err(cannot)?;
+        if !file.metadata().map_err(cannot)?.is_file() {
+            return Err(DeepReason::NotRegular(name).into());
+        }
         lock(&file, &name)?;
         let existing = read(path)?;
         let mut writer = ResultsWriter {
@@ -205,8 +213,13 @@ impl ResultsWriter {
                 }
             }
             None => {
-                writer.file.set_len(0).map_err(cannot)?;
+                // No complete header: an empty file, or the start of this run's header cut
+                // short by a killed run. Anything else is somebody's file, not overwritten.
                 let line = serde_json::to_string(header).map_err(|e| serialise(&name, &e))?;
+                if existing.cut_short && !header_cut_short(path, &line)? {
+                    return Err(DeepError::at(&name, 1, DeepReason::NotResults));
+                }
+                writer.file.set_len(0).map_err(cannot)?;
                 writer.write_line(&line)?;
             }
         }
@@ -245,6 +258,20 @@ impl ResultsWriter {
             .sync_data()
             .map_err(|e| cannot_write(&self.name, &e))
     }
+}
+
+/// Whether `path` holds only the beginning of the header line `line` (without its newline):
+/// what a run killed while writing the header leaves.
+fn header_cut_short(path: &Path, line: &str) -> Result<bool, DeepError> {
+    let name = path.display().to_string();
+    let bytes = crate::fsio::read_capped(path, line.len() as u64).map_err(|e| {
+        DeepError::from(DeepReason::CannotOpen {
+            file: name,
+            error: e.reason.to_string(),
+        })
+    });
+    // A longer file is refused by the cap: not a cut-short header either.
+    Ok(bytes.is_ok_and(|b| line.as_bytes().starts_with(&b)))
 }
 
 /// `cannot write FILE: ERROR`.

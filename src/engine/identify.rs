@@ -159,6 +159,12 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
         file: path.to_path_buf(),
         error,
     })?;
+    // A key given twice in one mapping (an option's value twice) is refused, not read as the
+    // last one.
+    serde_yaml::from_str::<serde_yaml::Value>(&text).map_err(|error| ProbeError::Yaml {
+        file: path.to_path_buf(),
+        error,
+    })?;
     let id = rules.variant.spec.id;
     if file.variant != id {
         return Err(ProbeError::OtherVariant {

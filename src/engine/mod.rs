@@ -97,8 +97,15 @@ impl Divide {
     /// A divide from entries in any order; the total is their sum.
     pub fn from_entries(mut entries: Vec<DivideEntry>) -> Divide {
         entries.sort_by(|a, b| a.text.cmp(&b.text));
-        let total = entries.iter().map(|e| e.count).sum();
+        // Engines' answers are checked against their totals with [`Divide::sum_of`] first; a
+        // sum beyond 2^64 cannot reach here unnoticed, and never wraps.
+        let total = u64::try_from(Divide::sum_of(&entries)).unwrap_or(u64::MAX);
         Divide { entries, total }
+    }
+
+    /// The sum of the entries' counts, without overflow.
+    pub fn sum_of(entries: &[DivideEntry]) -> u128 {
+        entries.iter().map(|e| u128::from(e.count)).sum()
     }
 
     /// The count of `mv`, if the engine listed it.
@@ -157,8 +164,29 @@ pub enum EngineErrorKind {
         /// The total it printed.
         total: u64,
     },
+    /// Its counts add up to more than 2^64 - 1 (no perft count is that large).
+    SumOverflow {
+        /// The total it printed.
+        total: u64,
+    },
     /// Writing to it failed.
     Io(String),
+}
+
+impl EngineErrorKind {
+    /// [`EngineErrorKind::TotalMismatch`] (or [`EngineErrorKind::SumOverflow`]) when the sum of
+    /// `entries`' counts is not `total`.
+    ///
+    /// # Errors
+    /// The mismatch.
+    pub fn check_total(entries: &[DivideEntry], total: u64) -> Result<(), EngineErrorKind> {
+        let sum = Divide::sum_of(entries);
+        match u64::try_from(sum) {
+            Ok(sum) if sum == total => Ok(()),
+            Ok(sum) => Err(EngineErrorKind::TotalMismatch { sum, total }),
+            Err(_) => Err(EngineErrorKind::SumOverflow { total }),
+        }
+    }
 }
 
 /// An engine failure: which engine, what it was asked, what happened.
@@ -231,6 +259,10 @@ impl fmt::Display for EngineErrorKind {
             EngineErrorKind::TotalMismatch { sum, total } => write!(
                 f,
                 "its counts add up to {sum} but it reported a total of {total}"
+            ),
+            EngineErrorKind::SumOverflow { total } => write!(
+                f,
+                "its counts add up to more than 2^64 - 1 but it reported a total of {total}"
             ),
             EngineErrorKind::Io(m) => write!(f, "i/o error: {m}"),
         }

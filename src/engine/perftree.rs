@@ -204,14 +204,8 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
     if let Some(extra) = it.find(|l| !l.trim().is_empty()) {
         return Err(malformed(extra, "nothing after the total"));
     }
-    let divide = Divide::from_entries(entries);
-    if divide.total != total {
-        return Err(EngineErrorKind::TotalMismatch {
-            sum: divide.total,
-            total,
-        });
-    }
-    Ok(divide)
+    EngineErrorKind::check_total(&entries, total)?;
+    Ok(Divide::from_entries(entries))
 }
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 //! Handshake: `uci` … `uciok` (collecting the options it declares), one `setoption` per engine
 //! option, then `UCI_Variant` when a variant is requested (checked against the values the
 //! engine declares for it; asked again after the other options, since `VariantPath` may add
-//! variants), then `isready` … `readyok`. Each query sends `position fen … [moves …]` and
-//! `go perft N` and reads `move: count` lines up to `Nodes searched: N`, skipping `info` lines
+//! variants), then `isready` … `readyok`. Each query sends `isready` and reads up to
+//! `readyok` (refusing a count left over from an earlier answer), then sends
+//! `position fen … [moves …]` and `go perft N` and reads `move: count` lines up to `Nodes searched: N`, skipping `info` lines
 //! and other chatter.
 
 use super::process::{EngineProcess, ReadLine, SpawnError};
@@ -272,6 +273,7 @@ impl UciEngine {
         self.ask_by(deadline);
         // Counted from here: a failure while sending belongs to this question, not the last.
         self.answered = 0;
+        self.sync(query)?;
         let mut position = format!("position fen {}", query.fen);
         if !query.moves.is_empty() {
             position.push_str(" moves ");
@@ -298,17 +300,10 @@ impl UciEngine {
                     self.answered += 1;
                 }
                 Line::Total(total) => {
-                    let divide = Divide::from_entries(entries);
-                    if divide.total != total {
-                        return Err(self.error(
-                            Some(query),
-                            EngineErrorKind::TotalMismatch {
-                                sum: divide.total,
-                                total,
-                            },
-                        ));
+                    if let Err(kind) = EngineErrorKind::check_total(&entries, total) {
+                        return Err(self.error(Some(query), kind));
                     }
-                    return Ok(divide);
+                    return Ok(Divide::from_entries(entries));
                 }
                 Line::Illegal => {
                     return Err(self.error(Some(query), EngineErrorKind::IllegalMove(line)));
@@ -327,6 +322,41 @@ impl UciEngine {
                     if chatter > MAX_CHATTER {
                         return Err(self.too_much_chatter(Some(query), "Nodes searched"));
                     }
+                }
+            }
+        }
+    }
+}
+
+impl UciEngine {
+    /// `isready` … `readyok` before each question: a count or total printed after the last
+    /// answer (an answer given twice, or late) is refused here rather than read as the answer
+    /// to this question.
+    fn sync(&mut self, query: &Query) -> Result<(), EngineError> {
+        self.send(Some(query), "isready")?;
+        let mut chatter = 0;
+        loop {
+            let line = self.read(Some(query), "readyok")?;
+            if line.trim() == "readyok" {
+                return Ok(());
+            }
+            match classify(&line) {
+                Line::Chatter => {
+                    chatter += 1;
+                    if chatter > MAX_CHATTER {
+                        return Err(self.too_much_chatter(Some(query), "readyok"));
+                    }
+                }
+                _ => {
+                    return Err(self.error(
+                        Some(query),
+                        EngineErrorKind::Malformed {
+                            line,
+                            expected: "nothing after the last answer but `readyok` to \
+                                       `isready` (output left over from an earlier question)"
+                                .into(),
+                        },
+                    ));
                 }
             }
         }

@@ -163,6 +163,12 @@ pub enum AppendError {
     /// No top-level `cases:` key.
     #[error("the suite has no top-level `cases:` list")]
     NoCases,
+    /// Adding the case would change a value the suite already holds.
+    #[error(
+        "adding the case would change a value the suite already holds (a block scalar kept \
+         with `|+` or `>+` at the end of the last case?); add it by hand"
+    )]
+    ChangesValues,
 }
 
 /// Whether a line starts a top-level key (not indented, not a comment, not a list item).
@@ -195,6 +201,20 @@ fn item_indent(lines: &[&str], cases_line: usize) -> usize {
 /// No top-level `cases:` key, or a `cases:` written in flow style (`cases: [...]`).
 /// Returns the new text and the case's text as inserted.
 pub fn append_case(suite: &str, new_case: &NewCase) -> Result<(String, String), AppendError> {
+    append_case_with(suite, new_case, true)
+}
+
+/// [`append_case`], with a blank line before the case (`separate`) or without one: a block
+/// scalar kept with its trailing line breaks (`|+`, `>+`) at the end of the last case takes
+/// such a blank line into its value, so the caller may try again without it.
+///
+/// # Errors
+/// As [`append_case`].
+pub fn append_case_with(
+    suite: &str,
+    new_case: &NewCase,
+    separate: bool,
+) -> Result<(String, String), AppendError> {
     let lines: Vec<&str> = suite.split_inclusive('\n').collect();
     let Some(cases_line) = lines.iter().position(|l| {
         l.strip_prefix("cases:").is_some_and(|rest| {
@@ -230,7 +250,9 @@ pub fn append_case(suite: &str, new_case: &NewCase) -> Result<(String, String), 
             if !suite.is_empty() && !suite.ends_with('\n') {
                 out.push('\n');
             }
-            out.push('\n');
+            if separate {
+                out.push('\n');
+            }
             out.push_str(&case);
         }
         Some(k) => {
@@ -240,7 +262,9 @@ pub fn append_case(suite: &str, new_case: &NewCase) -> Result<(String, String), 
                 out.push('\n');
             }
             out.push_str(&case);
-            out.push('\n');
+            if separate {
+                out.push('\n');
+            }
             out.push_str(&suite[at..]);
         }
     }
