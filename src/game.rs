@@ -170,23 +170,16 @@ pub fn read_header(text: &str, options: &ReadOptions) -> Result<Header, RecordEr
         Some(n) => vec![n],
         None => Notation::AUTO_ORDER.to_vec(),
     };
-    // The first notation that splits the record into at least the game asked for (a
-    // notation that sees fewer games, say coordinate text reading a PGN file as one game,
-    // cannot be the one meant); else the one that found the most games, which says how many
-    // there are. If none splits it, `read_game` says why.
+    // The notation that splits the record into the most games (the earliest on a tie): a
+    // notation that sees fewer games, say coordinate text reading a PGN file of two games as
+    // one, mixes the games' tags (game 1 would take game 2's [FEN]). If none splits it,
+    // `read_game` says why.
     let mut splits: Vec<Vec<GameText>> = order
         .iter()
         .filter_map(|n| record::games(text, *n).ok())
         .collect();
-    let chosen = splits
-        .iter()
-        .position(|games| games.len() >= options.game_index)
-        .or_else(|| {
-            // The first of those with the most games.
-            let most = splits.iter().map(Vec::len).max()?;
-            splits.iter().position(|games| games.len() == most)
-        });
-    let Some(chosen) = chosen else {
+    let most = splits.iter().map(Vec::len).max();
+    let Some(chosen) = most.and_then(|most| splits.iter().position(|g| g.len() == most)) else {
         return Ok(Header::default());
     };
     let game = select(splits.swap_remove(chosen), options.game_index)?;

@@ -1077,17 +1077,67 @@ fn add_case_keeps_the_values_of_a_kept_block_scalar() {
 }
 
 #[test]
-fn a_pgn_files_second_game_is_found_with_notation_auto() {
+fn a_pgn_files_games_are_read_with_their_own_tags() {
     let dir = scratch("second-game");
     let record = dir.join("two.pgn");
+    let path = record.to_str().expect("utf-8");
+    // Game 2 starts from a FEN without castling rights; game 1 from the usual position.
     std::fs::write(
         &record,
-        "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n",
+        "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"]\n\n1. d4 d5 0-1\n",
     )
     .expect("record");
-    let o = run(&["game", record.to_str().expect("utf-8"), "--game-index", "2"]);
+    let o = run(&["game", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("e2e4"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("KQkq"),
+        "game 1's own start: {}",
+        stdout(&o)
+    );
+    let o = run(&["game", path, "--game-index", "2"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("d2d4"), "{}", stdout(&o));
-    let o = run(&["game", record.to_str().expect("utf-8"), "--game-index", "3"]);
+    assert!(
+        !stdout(&o).contains("KQkq"),
+        "game 2's [FEN]: {}",
+        stdout(&o)
+    );
+    let o = run(&["game", path, "--game-index", "3"]);
     assert_refused(&o, "game 3 asked for, but the record holds 2 games");
+}
+
+#[test]
+fn add_case_accepts_a_suite_opening_with_a_byte_order_mark() {
+    let dir = scratch("bom-add-case");
+    let path = dir.join("suite.yaml");
+    std::fs::write(&path, format!("\u{feff}{SUITE}")).expect("suite");
+    let o = add_case(&path, "e2e4", "added", &[])
+        .output()
+        .expect("add-case runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(ids(&path), ["start", "added"]);
+}
+
+#[test]
+fn work_refuses_standard_output_as_its_results_file() {
+    let dir = scratch("work-stdout");
+    let plan = planned(&dir, "2");
+    let sent = dir.join("stdout.txt");
+    let child = command(&[
+        "work",
+        plan.to_str().expect("utf-8"),
+        "--shard",
+        "1/1",
+        "-q",
+        "--output",
+        "/dev/stdout",
+    ])
+    .stdout(std::fs::File::create(&sent).expect("stdout file"))
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("starts");
+    let o = finish(child, Duration::from_secs(20), "work to /dev/stdout");
+    assert_refused(&o, "is standard output");
+    assert_eq!(std::fs::read_to_string(&sent).expect("stdout"), "");
 }

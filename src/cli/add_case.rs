@@ -7,10 +7,10 @@
 //! suite's text without touching a byte of it. The whole result must load before a temporary
 //! file replaces the suite by rename.
 
+use super::Failure;
 use super::diff::check_engine_depth;
 use super::engine_args::{EngineSettings, config};
 use super::game::{RecordArgs, Source, settle_variant};
-use super::Failure;
 use anyhow::Result;
 use clap::Args;
 use cvperft::engine::bisect::{bisect, compare};
@@ -572,10 +572,9 @@ fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(Str
 /// last of `cases`, `id`): appending must not change what the suite already says.
 fn keeps_values(text: &str, new_text: &str, id: &str) -> bool {
     use serde_yaml::Value;
-    let (Ok(old), Ok(mut new)) = (
-        serde_yaml::from_str::<Value>(text),
-        serde_yaml::from_str::<Value>(new_text),
-    ) else {
+    // A byte-order mark opening the suite is skipped, as the suite loader skips it.
+    let read = |t: &str| serde_yaml::from_str::<Value>(t.strip_prefix('\u{feff}').unwrap_or(t));
+    let (Ok(old), Ok(mut new)) = (read(text), read(new_text)) else {
         return false;
     };
     let Some(Value::Sequence(cases)) = new.get_mut("cases") else {

@@ -67,6 +67,15 @@ fn results_path(args: &WorkArgs, plan_id: &str, shard: (usize, usize)) -> PathBu
     }
 }
 
+/// The device and inode of standard output, when it is open.
+fn standard_output_identity() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let meta = std::fs::File::from(fd).metadata().ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
 /// Runs `cvperft work`.
 ///
 /// # Errors
@@ -97,6 +106,18 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
         seed: args.seed,
         verify: args.verify,
     };
+    // The results file read back and appended to must not be where the summary goes too
+    // (`--output /dev/stdout` with standard output sent to a file): the summary would
+    // overwrite its header.
+    if let Some(id) = cvperft::fsio::identity(&path)
+        && standard_output_identity() == Some(id)
+    {
+        return Err(Failure::input(format!(
+            "--output {}: is standard output; give the results file a name of its own",
+            path.display()
+        ))
+        .into());
+    }
     let (writer, done) = ResultsWriter::open(&path, &header).map_err(input)?;
     let mine = shard_units(&plan, k, n);
     let mine_set: std::collections::BTreeSet<usize> = mine.iter().copied().collect();

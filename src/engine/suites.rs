@@ -68,6 +68,9 @@ pub enum SuiteEngineError {
     /// A reading of an option no selected suite's variant has.
     #[error("--engine-reading: no selected suite's variant has option `{0}`")]
     NoSuchOption(String),
+    /// One option given two readings (the last would win silently).
+    #[error("--engine-reading: option `{0}` is given two different values; give it once")]
+    ReadingTwice(String),
     /// Bad engine settings.
     #[error(transparent)]
     Options(#[from] EngineOptionError),
@@ -194,7 +197,12 @@ fn readings(
         if !known {
             return Err(SuiteEngineError::NoSuchOption(name.to_string()));
         }
-        out.insert(name.to_string(), value.to_string());
+        if out
+            .insert(name.to_string(), value.to_string())
+            .is_some_and(|first| first != value)
+        {
+            return Err(SuiteEngineError::ReadingTwice(name.to_string()));
+        }
     }
     Ok(out)
 }

@@ -4,7 +4,45 @@
 //! [`super::Suite`]. The field names are the YAML keys (kebab-case).
 
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A mapping whose keys must differ once read as `K`: YAML compares keys as written, so
+/// `{1: 999, !!str 1: 20}` passes the parser's own check, and a map would keep the last
+/// silently.
+fn unique<'de, D, K, V>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
+where
+    D: Deserializer<'de>,
+    K: Deserialize<'de> + Ord + fmt::Display,
+    V: Deserialize<'de>,
+{
+    struct Unique<K, V>(PhantomData<(K, V)>);
+    impl<'de, K, V> Visitor<'de> for Unique<K, V>
+    where
+        K: Deserialize<'de> + Ord + fmt::Display,
+        V: Deserialize<'de>,
+    {
+        type Value = BTreeMap<K, V>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a mapping")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((key, value)) = map.next_entry::<K, V>()? {
+                if out.contains_key(&key) {
+                    return Err(de::Error::custom(format_args!(
+                        "duplicate entry with key {key}"
+                    )));
+                }
+                out.insert(key, value);
+            }
+            Ok(out)
+        }
+    }
+    deserializer.deserialize_map(Unique(PhantomData))
+}
 
 /// A whole suite file.
 #[derive(Debug, Deserialize)]
@@ -21,7 +59,7 @@ pub struct SuiteFile {
     /// GE-1 mode every case uses unless it overrides it: stated, never implied.
     pub game_end: GameEndFile,
     /// Default rule options for every case (`name: value`); `game-end` is not allowed here.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique")]
     pub options: BTreeMap<String, String>,
     /// The cases, in file order.
     pub cases: Vec<CaseFile>,
@@ -62,13 +100,13 @@ pub struct CaseFile {
     /// Moves played from `fen` before the checks (space separated).
     pub moves: Option<String>,
     /// Option overrides (`game-end` included).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique")]
     pub options: BTreeMap<String, String>,
     /// Ruling ids the case exercises.
     #[serde(default)]
     pub rules: Vec<String>,
     /// Expected perft by depth.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique")]
     pub perft: BTreeMap<u32, u64>,
     /// Expected full divide.
     pub divide: Option<DivideFile>,
@@ -112,6 +150,7 @@ pub struct DivideFile {
     /// Depth (at least 1).
     pub depth: u32,
     /// Move text → perft(depth - 1) after it.
+    #[serde(deserialize_with = "unique")]
     pub moves: BTreeMap<String, u64>,
 }
 
@@ -222,10 +261,10 @@ pub struct AlternativeFile {
     /// The reading in words (which option value, whose interpretation).
     pub reading: String,
     /// Options that select the reading (on top of the case's); none when no option does.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique")]
     pub options: BTreeMap<String, String>,
     /// Expected perft by depth under this reading.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique")]
     pub perft: BTreeMap<u32, u64>,
     /// Expected divide under this reading.
     pub divide: Option<DivideFile>,
