@@ -1143,39 +1143,25 @@ fn add_case_accepts_a_suite_opening_with_a_byte_order_mark() {
 fn work_refuses_standard_output_as_its_results_file() {
     let dir = scratch("work-stdout");
     let plan = planned(&dir, "2");
+    let plan = plan.to_str().expect("utf-8");
+    let work = |target| command(&["work", plan, "--shard", "1/1", "-q", "--output", target]);
     let sent = dir.join("stdout.txt");
-    let child = command(&[
-        "work",
-        plan.to_str().expect("utf-8"),
-        "--shard",
-        "1/1",
-        "-q",
-        "--output",
-        "/dev/stdout",
-    ])
-    .stdout(std::fs::File::create(&sent).expect("stdout file"))
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("starts");
+    let child = work("/dev/stdout")
+        .stdout(std::fs::File::create(&sent).expect("stdout file"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
     let o = finish(child, Duration::from_secs(20), "work to /dev/stdout");
     assert_refused(&o, "is standard output");
     assert_eq!(std::fs::read_to_string(&sent).expect("stdout"), "");
     // Standard error too: messages written there would overwrite the header.
     let errors = dir.join("stderr.txt");
-    let o = command(&[
-        "work",
-        plan.to_str().expect("utf-8"),
-        "--shard",
-        "1/1",
-        "-q",
-        "--output",
-        "/dev/stderr",
-    ])
-    .stdout(Stdio::null())
-    .stderr(std::fs::File::create(&errors).expect("stderr file"))
-    .status()
-    .expect("runs");
-    assert_eq!(o.code(), Some(2));
+    let status = work("/dev/stderr")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&errors).expect("stderr file"))
+        .status()
+        .expect("runs");
+    assert_eq!(status.code(), Some(2));
     assert_eq!(
         std::fs::read_to_string(&errors).expect("stderr"),
         "cvperft: --output /dev/stderr: is standard error; give the results file a name of its own\n"
