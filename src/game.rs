@@ -140,6 +140,14 @@ pub struct Header {
     pub fen: Option<Tag>,
 }
 
+impl Header {
+    /// Whether `other` names the same variant and start position (wherever the tags stand).
+    pub fn same_start(&self, other: &Header) -> bool {
+        self.variant.as_ref().map(|(id, _)| id) == other.variant.as_ref().map(|(id, _)| id)
+            && self.fen.as_ref().map(|t| &t.value) == other.fen.as_ref().map(|t| &t.value)
+    }
+}
+
 fn tag_error(tag: &Tag, reason: RecordReason) -> RecordError {
     RecordError::at(tag.line, tag.column, reason)
 }
@@ -170,16 +178,23 @@ pub fn read_header(text: &str, options: &ReadOptions) -> Result<Header, RecordEr
         Some(n) => vec![n],
         None => Notation::AUTO_ORDER.to_vec(),
     };
-    // The notation that splits the record into the most games (the earliest on a tie): a
-    // notation that sees fewer games, say coordinate text reading a PGN file of two games as
-    // one, mixes the games' tags (game 1 would take game 2's [FEN]). If none splits it,
-    // `read_game` says why.
+    // The first notation that splits the record into at least the game asked for, else the
+    // one that found the most games (which says how many there are). If none splits it,
+    // `read_game` says why. The notation that then replays the game may split the record
+    // otherwise (coordinate text reads a PGN file of two games as one): the caller reads the
+    // header again with it and replays from those tags when they differ.
     let mut splits: Vec<Vec<GameText>> = order
         .iter()
         .filter_map(|n| record::games(text, *n).ok())
         .collect();
-    let most = splits.iter().map(Vec::len).max();
-    let Some(chosen) = most.and_then(|most| splits.iter().position(|g| g.len() == most)) else {
+    let chosen = splits
+        .iter()
+        .position(|games| games.len() >= options.game_index)
+        .or_else(|| {
+            let most = splits.iter().map(Vec::len).max()?;
+            splits.iter().position(|games| games.len() == most)
+        });
+    let Some(chosen) = chosen else {
         return Ok(Header::default());
     };
     let game = select(splits.swap_remove(chosen), options.game_index)?;

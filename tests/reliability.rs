@@ -1105,6 +1105,26 @@ fn a_pgn_files_games_are_read_with_their_own_tags() {
     );
     let o = run(&["game", path, "--game-index", "3"]);
     assert_refused(&o, "game 3 asked for, but the record holds 2 games");
+    // A Game Courier log whose comment holds a result token: PGN's reading splits it in two,
+    // but the notation that reads it (Game Courier) sees one game, with its [FEN].
+    let log = dir.join("log.txt");
+    std::fs::write(
+        &log,
+        "// Game Courier log; * marks the engine's moves\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"]\n1. e2-e4\n1... e7-e5\n",
+    )
+    .expect("log");
+    let o = run(&["game", log.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("read as game-courier"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !stdout(&o).contains("KQkq"),
+        "the log's [FEN]: {}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -1123,21 +1143,27 @@ fn add_case_accepts_a_suite_opening_with_a_byte_order_mark() {
 fn work_refuses_standard_output_as_its_results_file() {
     let dir = scratch("work-stdout");
     let plan = planned(&dir, "2");
+    let plan = plan.to_str().expect("utf-8");
+    let work = |target| command(&["work", plan, "--shard", "1/1", "-q", "--output", target]);
     let sent = dir.join("stdout.txt");
-    let child = command(&[
-        "work",
-        plan.to_str().expect("utf-8"),
-        "--shard",
-        "1/1",
-        "-q",
-        "--output",
-        "/dev/stdout",
-    ])
-    .stdout(std::fs::File::create(&sent).expect("stdout file"))
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("starts");
+    let child = work("/dev/stdout")
+        .stdout(std::fs::File::create(&sent).expect("stdout file"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
     let o = finish(child, Duration::from_secs(20), "work to /dev/stdout");
     assert_refused(&o, "is standard output");
     assert_eq!(std::fs::read_to_string(&sent).expect("stdout"), "");
+    // Standard error too: messages written there would overwrite the header.
+    let errors = dir.join("stderr.txt");
+    let status = work("/dev/stderr")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&errors).expect("stderr file"))
+        .status()
+        .expect("runs");
+    assert_eq!(status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(&errors).expect("stderr"),
+        "cvperft: --output /dev/stderr: is standard error; give the results file a name of its own\n"
+    );
 }

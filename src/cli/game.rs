@@ -140,6 +140,41 @@ impl RecordArgs {
         };
         let game = read_game(&source.text, &start, &options)
             .map_err(|e| Failure::input(format!("{}, {e}", source.name)))?;
+        if options.notation.is_none() {
+            // The tags came from the first notation that split the record; the one that read
+            // the game may split it otherwise (coordinate text reads a PGN file of two games as
+            // one, whose tags are both games'). Its own tags decide: replayed from them, or
+            // refused when they name another variant.
+            let forced = RecordArgs {
+                notation: game.notation.name().to_string(),
+                ..self.clone()
+            };
+            let own = forced.header(source)?;
+            if !own.same_start(header) {
+                if own.variant.as_ref().map(|(id, _)| id)
+                    != header.variant.as_ref().map(|(id, _)| id)
+                {
+                    return Err(Failure::input(format!(
+                        "{}: its [Variant] depends on the notation (read as {}, game {} has \
+                         other tags than the first notation found): give --notation",
+                        source.name,
+                        game.notation.name(),
+                        self.game_index
+                    ))
+                    .into());
+                }
+                let (game, start_fen, _) = forced.replay(source, &own, rules, fen, at_ply)?;
+                let note = format!(
+                    "{} read as {} (--notation auto; the tags of game {} as {} splits the \
+                     record)",
+                    source.name,
+                    game.notation.name(),
+                    self.game_index,
+                    game.notation.name()
+                );
+                return Ok((game, start_fen, Some(note)));
+            }
+        }
         // The notation auto detection chose, for the caller to print once the command has
         // succeeded (a refusal stays one line).
         let note = options.notation.is_none().then(|| {
