@@ -1150,6 +1150,23 @@ fn a_pgn_files_games_are_read_with_their_own_tags() {
     .expect("log");
     let o = run(&["game", two_logs.to_str().expect("utf-8")]);
     assert_refused(&o, "it gives two different games");
+    // The readings are compared whole, whatever --at-ply cuts: a cut past game 1's end is
+    // refused as the whole record is, a cut at 0 of a readable log is not.
+    let o = run(&["game", two_logs.to_str().expect("utf-8"), "--at-ply", "3"]);
+    assert_refused(&o, "it gives two different games");
+    let o = run(&["game", log.to_str().expect("utf-8"), "--at-ply", "0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("w - - 0 1"),
+        "the log's [FEN]: {}",
+        stdout(&o)
+    );
+    // A game the notation that reads the record says is not there.
+    let o = run(&["game", log.to_str().expect("utf-8"), "--game-index", "2"]);
+    assert_refused(
+        &o,
+        "read as game-courier it holds 1 game, read as san game 2 is there",
+    );
 }
 
 #[test]

@@ -114,31 +114,63 @@ impl RecordArgs {
         if self.notation().is_some() {
             return usual;
         }
-        let mut read: Vec<(Notation, Game, Option<String>)> = Vec::new();
-        for n in Notation::AUTO_ORDER {
+        // Each notation reads the whole game (not cut at `--at-ply`: a cut game would hide
+        // where readings part, and a game too short for the cut would drop out).
+        let reading = |notation: Notation, game_index: usize| {
             let forced = RecordArgs {
-                notation: n.name().to_string(),
+                notation: notation.name().to_string(),
+                game_index,
                 ..self.clone()
             };
-            let attempt = (|| {
-                let header = forced.header(source)?;
-                let rules = rules_for(&header)?;
-                forced.replay(source, &header, rules, fen, at_ply)
-            })();
-            if let Ok((game, start_fen, _)) = attempt {
-                read.push((n, game, start_fen));
+            let header = forced.header(source)?;
+            let rules = rules_for(&header)?;
+            forced
+                .replay(source, &header, rules, fen, None)
+                .map(|(game, start_fen, _)| (forced, header, rules, game, start_fen))
+        };
+        let mut read = Vec::new();
+        // A notation that splits the record into fewer games than the one asked for, and
+        // reads its own last game whole, says that game does not exist.
+        let mut fewer = None;
+        for n in Notation::AUTO_ORDER {
+            let games = cvperft::record::games(&source.text, n).map_or(0, |g| g.len());
+            if fewer.is_none() && games > 0 && games < self.game_index && reading(n, games).is_ok()
+            {
+                fewer = Some((n, games));
+            }
+            if let Ok(found) = reading(n, self.game_index) {
+                read.push((n, found));
             }
         }
-        let same = |a: &Game, b: &Game| {
+        if let (Some((n, games)), Some((other, _))) = (fewer, read.first()) {
+            return Err(Failure::input(format!(
+                "{}: read as {} it holds {games} game{}, read as {} game {} is there; give \
+                 --notation",
+                source.name,
+                n.name(),
+                if games == 1 { "" } else { "s" },
+                other.name(),
+                self.game_index
+            ))
+            .into());
+        }
+        let same_start = |a: &Game, b: &Game| {
             a.start.variant().spec.id == b.start.variant().spec.id
                 && to_fen(&a.start) == to_fen(&b.start)
-                && a.plies.len() == b.plies.len()
+        };
+        // `a`'s plies the first of `b`'s (all of them when `a` is not cut).
+        let begins = |a: &Game, b: &Game| {
+            same_start(a, b)
+                && a.plies.len() <= b.plies.len()
                 && a.plies.iter().zip(&b.plies).all(|(x, y)| x.text == y.text)
         };
-        let Some((first, agreed, start_fen)) = read.first() else {
+        let Some((first, (forced, header, rules, agreed, _))) = read.first() else {
             return usual;
         };
-        if let Some((other, _, _)) = read.iter().find(|(_, g, _)| !same(g, agreed)) {
+        if let Some((other, _)) = read
+            .iter()
+            .find(|(_, (_, _, _, g, _))| !(begins(g, agreed) && begins(agreed, g)))
+        {
             return Err(Failure::input(format!(
                 "{}: read as {} and as {}, it gives two different games (another start, \
                  variant or moves: the notations split the record otherwise); give --notation",
@@ -149,11 +181,12 @@ impl RecordArgs {
             .into());
         }
         if let Ok((game, _, _)) = &usual
-            && same(game, agreed)
+            && begins(game, agreed)
+            && (at_ply.is_some() || game.plies.len() == agreed.plies.len())
         {
             return usual;
         }
-        let others: Vec<&str> = read[1..].iter().map(|(n, _, _)| n.name()).collect();
+        let others: Vec<&str> = read[1..].iter().map(|(n, _)| n.name()).collect();
         let note = format!(
             "{} read as {} (--notation auto, each notation with the tags of its own reading of \
              the record{}{})",
@@ -166,7 +199,8 @@ impl RecordArgs {
             },
             others.join(", ")
         );
-        Ok((agreed.clone(), start_fen.clone(), Some(note)))
+        let (game, start_fen, _) = forced.replay(source, header, *rules, fen, at_ply)?;
+        Ok((game, start_fen, Some(note)))
     }
 
     /// Replays the record under `rules` from `--fen`, else the record's `[FEN]`, else the
