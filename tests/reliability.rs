@@ -1125,6 +1125,48 @@ fn a_pgn_files_games_are_read_with_their_own_tags() {
         "the log's [FEN]: {}",
         stdout(&o)
     );
+    // Game 2's [FEN] (kings and a pawn) would make game 1 illegal: game 1 is read by the
+    // notation that reads it, with its own (no) tags.
+    let kings = dir.join("kings.pgn");
+    std::fs::write(
+        &kings,
+        "[Event \"g1\"]\n\n1. e4 e5 *\n\n[Event \"g2\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 *\n",
+    )
+    .expect("record");
+    let o = run(&["game", kings.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("KQkq"),
+        "game 1's own start: {}",
+        stdout(&o)
+    );
+    // Coordinate notation reads this log as one game from game 2's [FEN]; Game Courier reads
+    // game 1 from the usual start: two different games, refused rather than one guessed.
+    let two_logs = dir.join("two-logs.txt");
+    std::fs::write(
+        &two_logs,
+        "1. e2-e4\n1... e7-e5\n1-0\n[FEN \"4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1\"]\n1. e1-d2\n1... e8-d7\n",
+    )
+    .expect("log");
+    let o = run(&["game", two_logs.to_str().expect("utf-8")]);
+    assert_refused(&o, "it gives two different games");
+    // The readings are compared whole, whatever --at-ply cuts: a cut past game 1's end is
+    // refused as the whole record is, a cut at 0 of a readable log is not.
+    let o = run(&["game", two_logs.to_str().expect("utf-8"), "--at-ply", "3"]);
+    assert_refused(&o, "it gives two different games");
+    let o = run(&["game", log.to_str().expect("utf-8"), "--at-ply", "0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("w - - 0 1"),
+        "the log's [FEN]: {}",
+        stdout(&o)
+    );
+    // A game the notation that reads the record says is not there.
+    let o = run(&["game", log.to_str().expect("utf-8"), "--game-index", "2"]);
+    assert_refused(
+        &o,
+        "read as game-courier it holds 1 game, read as san game 2 is there",
+    );
 }
 
 #[test]

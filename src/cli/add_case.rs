@@ -18,6 +18,7 @@ use cvperft::engine::process::shell_quote;
 use cvperft::engine::{Divide, Engine, EngineOptions, Query, ReferenceEngine};
 use cvperft::fsio;
 use cvperft::fsio::DEFAULT_LOCK_TIMEOUT_SECS;
+use cvperft::game::Header;
 use cvperft::notation::to_fen;
 use cvperft::suite::append::{AppendError, NewAlternative, NewCase, append_case_with};
 use cvperft::suite::load::MAX_FILE_BYTES;
@@ -288,11 +289,13 @@ struct Replayed {
 /// Reads the game and replays it under `rules` up to `--at-ply`.
 fn replay(args: &AddCaseArgs, variant: &str, rules: Rules) -> Result<Replayed> {
     let source = Source::read(args.moves.as_deref(), args.game.as_deref())?;
-    let header = args.record.header(&source)?;
-    settle_variant(&source, &header, Some(variant), "the suite's variant")?;
+    let rules_for = |header: &Header| {
+        settle_variant(&source, header, Some(variant), "the suite's variant")?;
+        Ok(rules)
+    };
     let (game, given_fen, read_note) =
         args.record
-            .replay(&source, &header, rules, args.fen.as_deref(), args.at_ply)?;
+            .read_record(&source, rules_for, args.fen.as_deref(), args.at_ply)?;
     Ok(Replayed {
         played: game.plies.iter().map(|p| p.text.clone()).collect(),
         start_fen: given_fen.clone().unwrap_or_else(|| rules.start_fen()),

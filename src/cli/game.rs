@@ -87,6 +87,122 @@ impl RecordArgs {
             .map_err(|e| Failure::input(format!("{}, {e}", source.name)).into())
     }
 
+    /// Reads the record's header, settles its rules (`rules_for`: the variant checked against
+    /// the header's `[Variant]`, the options) and replays it ([`RecordArgs::replay`]).
+    ///
+    /// With `--notation auto` each notation is also tried on its own, with the tags of its own
+    /// split of the record: coordinate text reads a record of several games as one, carrying
+    /// every game's tags, and PGN's reading splits a Game Courier log at a result token in a
+    /// `//` comment. Readings that replay the whole game must agree (the same variant, start
+    /// and moves), else the record is refused; when the usual detection fails or reads another
+    /// game than they agree on, their game is taken.
+    ///
+    /// # Errors
+    /// As [`RecordArgs::replay`]; readings that disagree.
+    pub fn read_record(
+        &self,
+        source: &Source,
+        rules_for: impl Fn(&Header) -> Result<Rules>,
+        fen: Option<&str>,
+        at_ply: Option<usize>,
+    ) -> Result<(Game, Option<String>, Option<String>)> {
+        let usual = (|| {
+            let header = self.header(source)?;
+            let rules = rules_for(&header)?;
+            self.replay(source, &header, rules, fen, at_ply)
+        })();
+        if self.notation().is_some() {
+            return usual;
+        }
+        // Each notation reads the whole game (not cut at `--at-ply`: a cut game would hide
+        // where readings part, and a game too short for the cut would drop out).
+        let reading = |notation: Notation, game_index: usize| {
+            let forced = RecordArgs {
+                notation: notation.name().to_string(),
+                game_index,
+                ..self.clone()
+            };
+            let header = forced.header(source)?;
+            let rules = rules_for(&header)?;
+            forced
+                .replay(source, &header, rules, fen, None)
+                .map(|(game, start_fen, _)| (forced, header, rules, game, start_fen))
+        };
+        let mut read = Vec::new();
+        // A notation that splits the record into fewer games than the one asked for, and
+        // reads its own last game whole, says that game does not exist.
+        let mut fewer = None;
+        for n in Notation::AUTO_ORDER {
+            let games = cvperft::record::games(&source.text, n).map_or(0, |g| g.len());
+            if fewer.is_none() && games > 0 && games < self.game_index && reading(n, games).is_ok()
+            {
+                fewer = Some((n, games));
+            }
+            if let Ok(found) = reading(n, self.game_index) {
+                read.push((n, found));
+            }
+        }
+        if let (Some((n, games)), Some((other, _))) = (fewer, read.first()) {
+            return Err(Failure::input(format!(
+                "{}: read as {} it holds {games} game{}, read as {} game {} is there; give \
+                 --notation",
+                source.name,
+                n.name(),
+                if games == 1 { "" } else { "s" },
+                other.name(),
+                self.game_index
+            ))
+            .into());
+        }
+        let same_start = |a: &Game, b: &Game| {
+            a.start.variant().spec.id == b.start.variant().spec.id
+                && to_fen(&a.start) == to_fen(&b.start)
+        };
+        // `a`'s plies the first of `b`'s (all of them when `a` is not cut).
+        let begins = |a: &Game, b: &Game| {
+            same_start(a, b)
+                && a.plies.len() <= b.plies.len()
+                && a.plies.iter().zip(&b.plies).all(|(x, y)| x.text == y.text)
+        };
+        let Some((first, (forced, header, rules, agreed, _))) = read.first() else {
+            return usual;
+        };
+        if let Some((other, _)) = read
+            .iter()
+            .find(|(_, (_, _, _, g, _))| !(begins(g, agreed) && begins(agreed, g)))
+        {
+            return Err(Failure::input(format!(
+                "{}: read as {} and as {}, it gives two different games (another start, \
+                 variant or moves: the notations split the record otherwise); give --notation",
+                source.name,
+                first.name(),
+                other.name()
+            ))
+            .into());
+        }
+        if let Ok((game, _, _)) = &usual
+            && begins(game, agreed)
+            && (at_ply.is_some() || game.plies.len() == agreed.plies.len())
+        {
+            return usual;
+        }
+        let others: Vec<&str> = read[1..].iter().map(|(n, _)| n.name()).collect();
+        let note = format!(
+            "{} read as {} (--notation auto, each notation with the tags of its own reading of \
+             the record{}{})",
+            source.name,
+            first.name(),
+            if others.is_empty() {
+                ""
+            } else {
+                "; the same game as "
+            },
+            others.join(", ")
+        );
+        let (game, start_fen, _) = forced.replay(source, header, *rules, fen, at_ply)?;
+        Ok((game, start_fen, Some(note)))
+    }
+
     /// Replays the record under `rules` from `--fen`, else the record's `[FEN]`, else the
     /// start position; returns the game, the start FEN when it is not the variant's and, with
     /// `--notation auto`, the line that says which notation was chosen (for stderr).
@@ -140,41 +256,6 @@ impl RecordArgs {
         };
         let game = read_game(&source.text, &start, &options)
             .map_err(|e| Failure::input(format!("{}, {e}", source.name)))?;
-        if options.notation.is_none() {
-            // The tags came from the first notation that split the record; the one that read
-            // the game may split it otherwise (coordinate text reads a PGN file of two games as
-            // one, whose tags are both games'). Its own tags decide: replayed from them, or
-            // refused when they name another variant.
-            let forced = RecordArgs {
-                notation: game.notation.name().to_string(),
-                ..self.clone()
-            };
-            let own = forced.header(source)?;
-            if !own.same_start(header) {
-                if own.variant.as_ref().map(|(id, _)| id)
-                    != header.variant.as_ref().map(|(id, _)| id)
-                {
-                    return Err(Failure::input(format!(
-                        "{}: its [Variant] depends on the notation (read as {}, game {} has \
-                         other tags than the first notation found): give --notation",
-                        source.name,
-                        game.notation.name(),
-                        self.game_index
-                    ))
-                    .into());
-                }
-                let (game, start_fen, _) = forced.replay(source, &own, rules, fen, at_ply)?;
-                let note = format!(
-                    "{} read as {} (--notation auto; the tags of game {} as {} splits the \
-                     record)",
-                    source.name,
-                    game.notation.name(),
-                    self.game_index,
-                    game.notation.name()
-                );
-                return Ok((game, start_fen, Some(note)));
-            }
-        }
         // The notation auto detection chose, for the caller to print once the command has
         // succeeded (a refusal stays one line).
         let note = options.notation.is_none().then(|| {
@@ -246,12 +327,13 @@ pub fn settle_variant(
 /// An unreadable record, bad arguments, a move that is not legal (exit 2).
 pub fn run(args: GameArgs, out: &mut impl Write) -> Result<()> {
     let source = Source::read(None, Some(&args.file))?;
-    let header = args.record.header(&source)?;
-    let variant = settle_variant(&source, &header, args.variant.as_deref(), "-v")?;
-    let rules = build_rules(&variant, &args.options)?;
+    let rules_for = |header: &Header| {
+        let variant = settle_variant(&source, header, args.variant.as_deref(), "-v")?;
+        build_rules(&variant, &args.options)
+    };
     let (game, _, note) =
         args.record
-            .replay(&source, &header, rules, args.fen.as_deref(), args.at_ply)?;
+            .read_record(&source, rules_for, args.fen.as_deref(), args.at_ply)?;
     if let Some(note) = note {
         super::say(&note);
     }
