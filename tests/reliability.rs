@@ -1209,3 +1209,28 @@ fn work_refuses_standard_output_as_its_results_file() {
         "cvperft: --output /dev/stderr: is standard error; give the results file a name of its own\n"
     );
 }
+
+#[test]
+fn an_engine_that_exits_leaving_its_output_open_is_named_so() {
+    let dir = scratch("lingering");
+    // Answers, then leaves a process of its own session holding its stdout for 3 s.
+    let engine = script(
+        &dir,
+        "lingering.sh",
+        &format!("'{}' perftree \"$@\"\nsetsid sleep 3 &\nexit 0\n", bin()),
+    );
+    let o = run(&[
+        "diff",
+        "1",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+        "--timeout",
+        "1",
+    ]);
+    assert_refused(
+        &o,
+        "it exited, but a process it started keeps its output open",
+    );
+}

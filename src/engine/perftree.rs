@@ -86,12 +86,21 @@ impl Engine for PerftreeEngine {
                     ));
                 }
                 ReadLine::Timeout => {
+                    // An engine that has exited but whose output is still open: a process it
+                    // started (perhaps in a session of its own) holds it.
+                    let waiting_for = match process.has_exited() {
+                        true => {
+                            "the end of its output (it exited, but a process it started \
+                                 keeps its output open)"
+                        }
+                        false => "its output",
+                    };
                     process.kill();
                     return Err(self.error(
                         query,
                         EngineErrorKind::Timeout {
                             millis: allowed.as_millis() as u64,
-                            waiting_for: "its output".into(),
+                            waiting_for: waiting_for.into(),
                         },
                     ));
                 }

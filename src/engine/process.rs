@@ -343,7 +343,7 @@ impl EngineProcess {
     }
 
     /// Whether the child has exited, leaving it unreaped (so its id stays reserved).
-    fn has_exited(&self) -> bool {
+    pub fn has_exited(&self) -> bool {
         if self.finished {
             return true;
         }
