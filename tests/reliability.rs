@@ -1076,93 +1076,74 @@ fn add_case_keeps_the_values_of_a_kept_block_scalar() {
     }
 }
 
+/// `text` written to `dir/name`; its path.
+fn record_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("record");
+    path.to_str().expect("utf-8").to_string()
+}
+
+/// `cvperft game ARGS`, which must succeed: its standard output and standard error.
+fn game_read(args: &[&str]) -> (String, String) {
+    let mut all = vec!["game"];
+    all.extend_from_slice(args);
+    let o = run(&all);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    (stdout(&o), stderr(&o))
+}
+
 #[test]
 fn a_pgn_files_games_are_read_with_their_own_tags() {
     let dir = scratch("second-game");
-    let record = dir.join("two.pgn");
-    let path = record.to_str().expect("utf-8");
     // Game 2 starts from a FEN without castling rights; game 1 from the usual position.
-    std::fs::write(
-        &record,
+    let path = &record_file(
+        &dir,
+        "two.pgn",
         "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"]\n\n1. d4 d5 0-1\n",
-    )
-    .expect("record");
-    let o = run(&["game", path]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).contains("e2e4"), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("KQkq"),
-        "game 1's own start: {}",
-        stdout(&o)
     );
-    let o = run(&["game", path, "--game-index", "2"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).contains("d2d4"), "{}", stdout(&o));
-    assert!(
-        !stdout(&o).contains("KQkq"),
-        "game 2's [FEN]: {}",
-        stdout(&o)
-    );
+    let (out, _) = game_read(&[path]);
+    assert!(out.contains("e2e4"), "{out}");
+    assert!(out.contains("KQkq"), "game 1's own start: {out}");
+    let (out, _) = game_read(&[path, "--game-index", "2"]);
+    assert!(out.contains("d2d4"), "{out}");
+    assert!(!out.contains("KQkq"), "game 2's [FEN]: {out}");
     let o = run(&["game", path, "--game-index", "3"]);
     assert_refused(&o, "game 3 asked for, but the record holds 2 games");
     // A Game Courier log whose comment holds a result token: PGN's reading splits it in two,
     // but the notation that reads it (Game Courier) sees one game, with its [FEN].
-    let log = dir.join("log.txt");
-    std::fs::write(
-        &log,
+    let log = &record_file(
+        &dir,
+        "log.txt",
         "// Game Courier log; * marks the engine's moves\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"]\n1. e2-e4\n1... e7-e5\n",
-    )
-    .expect("log");
-    let o = run(&["game", log.to_str().expect("utf-8")]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("read as game-courier"),
-        "{}",
-        stderr(&o)
     );
-    assert!(
-        !stdout(&o).contains("KQkq"),
-        "the log's [FEN]: {}",
-        stdout(&o)
-    );
+    let (out, err) = game_read(&[log]);
+    assert!(err.contains("read as game-courier"), "{err}");
+    assert!(!out.contains("KQkq"), "the log's [FEN]: {out}");
     // Game 2's [FEN] (kings and a pawn) would make game 1 illegal: game 1 is read by the
     // notation that reads it, with its own (no) tags.
-    let kings = dir.join("kings.pgn");
-    std::fs::write(
-        &kings,
+    let kings = &record_file(
+        &dir,
+        "kings.pgn",
         "[Event \"g1\"]\n\n1. e4 e5 *\n\n[Event \"g2\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 *\n",
-    )
-    .expect("record");
-    let o = run(&["game", kings.to_str().expect("utf-8")]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("KQkq"),
-        "game 1's own start: {}",
-        stdout(&o)
     );
+    let (out, _) = game_read(&[kings]);
+    assert!(out.contains("KQkq"), "game 1's own start: {out}");
     // Coordinate notation reads this log as one game from game 2's [FEN]; Game Courier reads
     // game 1 from the usual start: two different games, refused rather than one guessed.
-    let two_logs = dir.join("two-logs.txt");
-    std::fs::write(
-        &two_logs,
+    let two_logs = &record_file(
+        &dir,
+        "two-logs.txt",
         "1. e2-e4\n1... e7-e5\n1-0\n[FEN \"4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1\"]\n1. e1-d2\n1... e8-d7\n",
-    )
-    .expect("log");
-    let o = run(&["game", two_logs.to_str().expect("utf-8")]);
-    assert_refused(&o, "it gives two different games");
+    );
+    assert_refused(&run(&["game", two_logs]), "it gives two different games");
     // The readings are compared whole, whatever --at-ply cuts: a cut past game 1's end is
     // refused as the whole record is, a cut at 0 of a readable log is not.
-    let o = run(&["game", two_logs.to_str().expect("utf-8"), "--at-ply", "3"]);
+    let o = run(&["game", two_logs, "--at-ply", "3"]);
     assert_refused(&o, "it gives two different games");
-    let o = run(&["game", log.to_str().expect("utf-8"), "--at-ply", "0"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("w - - 0 1"),
-        "the log's [FEN]: {}",
-        stdout(&o)
-    );
+    let (out, _) = game_read(&[log, "--at-ply", "0"]);
+    assert!(out.contains("w - - 0 1"), "the log's [FEN]: {out}");
     // A game the notation that reads the record says is not there.
-    let o = run(&["game", log.to_str().expect("utf-8"), "--game-index", "2"]);
+    let o = run(&["game", log, "--game-index", "2"]);
     assert_refused(
         &o,
         "read as game-courier it holds 1 game, read as san game 2 is there",

@@ -216,7 +216,7 @@ impl ResultsWriter {
                 // No complete header: an empty file, or the start of this run's header cut
                 // short by a killed run. Anything else is somebody's file, not overwritten.
                 let line = serde_json::to_string(header).map_err(|e| serialise(&name, &e))?;
-                if existing.cut_short && !header_cut_short(path, &line)? {
+                if existing.cut_short && !header_cut_short(path, &line) {
                     return Err(DeepError::at(&name, 1, DeepReason::NotResults));
                 }
                 writer.file.set_len(0).map_err(cannot)?;
@@ -261,17 +261,11 @@ impl ResultsWriter {
 }
 
 /// Whether `path` holds only the beginning of the header line `line` (without its newline):
-/// what a run killed while writing the header leaves.
-fn header_cut_short(path: &Path, line: &str) -> Result<bool, DeepError> {
-    let name = path.display().to_string();
-    let bytes = crate::fsio::read_capped(path, line.len() as u64).map_err(|e| {
-        DeepError::from(DeepReason::CannotOpen {
-            file: name,
-            error: e.reason.to_string(),
-        })
-    });
-    // A longer file is refused by the cap: not a cut-short header either.
-    Ok(bytes.is_ok_and(|b| line.as_bytes().starts_with(&b)))
+/// what a run killed while writing the header leaves. A longer file is refused by the cap, an
+/// unreadable one is not such a start either.
+fn header_cut_short(path: &Path, line: &str) -> bool {
+    crate::fsio::read_capped(path, line.len() as u64)
+        .is_ok_and(|bytes| line.as_bytes().starts_with(&bytes))
 }
 
 /// `cannot write FILE: ERROR`.

@@ -28,7 +28,7 @@ pub struct ProbeFile {
     pub probes: Vec<Probe>,
     /// Options no divide can tell apart, with the reason (for example an option that only
     /// changes the start position, which every probe states explicitly).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::suite::model::unique")]
     pub undecidable: BTreeMap<String, String>,
 }
 
@@ -47,7 +47,7 @@ pub struct Probe {
     /// Depth of the divide.
     pub depth: u32,
     /// Other options fixed for this probe (`name: value`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::suite::model::unique")]
     pub options: BTreeMap<String, String>,
     /// Why this position tells readings apart.
     #[serde(default)]
@@ -156,12 +156,6 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
         nesting,
     })?;
     let file: ProbeFile = serde_yaml::from_str(&text).map_err(|error| ProbeError::Yaml {
-        file: path.to_path_buf(),
-        error,
-    })?;
-    // A key given twice in one mapping (an option's value twice) is refused, not read as the
-    // last one.
-    serde_yaml::from_str::<serde_yaml::Value>(&text).map_err(|error| ProbeError::Yaml {
         file: path.to_path_buf(),
         error,
     })?;

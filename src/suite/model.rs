@@ -9,19 +9,19 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
 
-/// A mapping whose keys must differ once read as `K`: YAML compares keys as written, so
-/// `{1: 999, !!str 1: 20}` passes the parser's own check, and a map would keep the last
-/// silently.
-fn unique<'de, D, K, V>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
+/// A mapping whose keys must differ once read as `K` (suites' and probe files' maps): a map
+/// would keep the last of two silently, and YAML compares keys only as written
+/// (`{1: 999, !!str 1: 20}` are two keys to it, one depth here).
+pub(crate) fn unique<'de, D, K, V>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
 where
     D: Deserializer<'de>,
-    K: Deserialize<'de> + Ord + fmt::Display,
+    K: Deserialize<'de> + Ord + fmt::Debug,
     V: Deserialize<'de>,
 {
     struct Unique<K, V>(PhantomData<(K, V)>);
     impl<'de, K, V> Visitor<'de> for Unique<K, V>
     where
-        K: Deserialize<'de> + Ord + fmt::Display,
+        K: Deserialize<'de> + Ord + fmt::Debug,
         V: Deserialize<'de>,
     {
         type Value = BTreeMap<K, V>;
@@ -33,7 +33,7 @@ where
             while let Some((key, value)) = map.next_entry::<K, V>()? {
                 if out.contains_key(&key) {
                     return Err(de::Error::custom(format_args!(
-                        "duplicate entry with key {key}"
+                        "duplicate entry with key {key:?}"
                     )));
                 }
                 out.insert(key, value);
