@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 
 /// Most output lines accepted from one run.
 pub const MAX_LINES: usize = 100_000;
+/// Most output bytes accepted from one run (lines and their newlines): the output is kept
+/// until the run ends, so memory stays bounded by this, not by [`MAX_LINES`] lines of
+/// [`super::process::MAX_LINE`] bytes each (6.4 GiB).
+pub const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// A perftree-style command.
 pub struct PerftreeEngine {
@@ -59,16 +63,26 @@ impl Engine for PerftreeEngine {
         })?;
         process.close_stdin();
         let mut lines = Vec::new();
+        let mut bytes = 0usize;
         loop {
             match process.read_line(deadline) {
                 ReadLine::Line(l) => {
+                    bytes = bytes.saturating_add(l.len() + 1);
                     lines.push(l);
-                    if lines.len() > MAX_LINES {
+                    let too_much = match (lines.len() > MAX_LINES, bytes > MAX_OUTPUT_BYTES) {
+                        (true, _) => Some(format!("<more than {MAX_LINES} lines>")),
+                        (_, true) => Some(format!(
+                            "<more than {} MiB of output>",
+                            MAX_OUTPUT_BYTES >> 20
+                        )),
+                        _ => None,
+                    };
+                    if let Some(line) = too_much {
                         process.kill();
                         return Err(self.error(
                             query,
                             EngineErrorKind::Malformed {
-                                line: format!("<more than {MAX_LINES} lines>"),
+                                line,
                                 expected: "one line per move".into(),
                             },
                         ));

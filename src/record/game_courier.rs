@@ -192,6 +192,7 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     split_games(lexed)
         .into_iter()
         .map(|(tags, words)| {
+            super::tags_once(&tags)?;
             Ok(GameText {
                 tags,
                 moves: turns(&words)?,
