@@ -195,9 +195,8 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
                 "`move count` with a move in coordinate notation",
             ));
         }
-        let count: u64 = count
-            .parse()
-            .map_err(|_| malformed(line, "`move count` with a count"))?;
+        let count = super::parse_count(count)
+            .ok_or_else(|| malformed(line, "`move count` with a count"))?;
         if entries.iter().any(|e| e.text == *text) {
             return Err(malformed(line, "each move listed once"));
         }
@@ -220,10 +219,8 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
             answered: entries.len(),
         });
     };
-    let total: u64 = total_line
-        .trim()
-        .parse()
-        .map_err(|_| malformed(total_line, "the total"))?;
+    let total =
+        super::parse_count(total_line.trim()).ok_or_else(|| malformed(total_line, "the total"))?;
     if let Some(extra) = it.find(|l| !l.trim().is_empty()) {
         return Err(malformed(extra, "nothing after the total"));
     }
@@ -265,5 +262,14 @@ mod tests {
             parse_output(&lines("a2a3 3\n\n3\nmore")),
             Err(EngineErrorKind::Malformed { .. })
         ));
+        for bad in ["a2a3 +3\n\n3", "a2a3 3\n\n+3", "a2a3 -0\n\n0"] {
+            assert!(
+                matches!(
+                    parse_output(&lines(bad)),
+                    Err(EngineErrorKind::Malformed { .. })
+                ),
+                "{bad}"
+            );
+        }
     }
 }
