@@ -1390,3 +1390,25 @@ fn a_flooding_perftree_engine_is_refused_with_bounded_memory() {
         stderr(&o)
     );
 }
+
+#[test]
+fn add_case_refusals_name_the_suite() {
+    let dir = scratch("add-case-cr");
+    let path = dir.join("cr.yaml");
+    let text = SUITE.replace('\n', "\r");
+    std::fs::write(&path, &text).expect("suite");
+    let o = run(&[
+        "add-case",
+        "--suite",
+        path.to_str().expect("utf-8"),
+        "--moves",
+        "e2e4",
+        "--depth",
+        "1",
+    ]);
+    assert_refused(
+        &o,
+        "cr.yaml: its lines end in CR alone; add-case needs LF or CRLF line breaks",
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("kept"), text);
+}

@@ -559,13 +559,14 @@ fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(Str
                 .map_or(true, |(new_text, _)| keeps_values(text, new_text, &case.id))
         })
         .unwrap_or(Err(AppendError::ChangesValues))
-        .map_err(|e| Failure::input(e.to_string()))?;
+        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
     let loaded = load_str(&new_text, path)
         .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
     if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != case.id) {
-        return Err(Failure::input(
-            "the new case did not land in the suite's `cases:` list; add it by hand",
-        )
+        return Err(Failure::input(format!(
+            "{}: the new case did not land in the suite's `cases:` list; add it by hand",
+            path.display()
+        ))
         .into());
     }
     Ok((new_text, case_text))
