@@ -1357,19 +1357,48 @@ fn pgn_tags_inside_a_variation_or_given_twice_are_refused() {
     for (i, (text, message)) in cases.iter().enumerate() {
         let path = dir.join(format!("g{i}.pgn"));
         std::fs::write(&path, text).expect("record");
-        let o = run(&["game", path.to_str().expect("utf-8"), "--notation", "san"]);
-        assert_refused(&o, message);
+        // Given as PGN, and found by --notation auto: the refusal is what is reported.
+        for notation in ["san", "auto"] {
+            let o = run(&[
+                "game",
+                path.to_str().expect("utf-8"),
+                "--notation",
+                notation,
+            ]);
+            assert_refused(&o, message);
+        }
     }
-    // The same tag twice with one value, and a variation without tags, still read.
+    // A coordinate record too: one game, every tag of the text.
+    let path = dir.join("coordinate.txt");
+    std::fs::write(
+        &path,
+        "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\"]\ne2e3 e8d8\n",
+    )
+    .expect("record");
+    let o = run(&["game", path.to_str().expect("utf-8")]);
+    assert_refused(&o, "tag `FEN` given twice with different values");
+    // The same tag twice with one value, a tag cvperft does not read given twice with two, a
+    // variation without tags, and two games each with its own FEN, still read.
     let path = dir.join("ok.pgn");
     std::fs::write(
         &path,
-        "[Event \"a\"]\n[Event \"a\"]\n\n1. e4 (1. d4 d5) e5 2. Nf3 *\n",
+        "[Event \"a\"]\n[Event \"b\"]\n[Variant \"chess\"]\n[Variant \"chess\"]\n\n1. e4 (1. d4 d5) e5 2. Nf3 *\n",
     )
     .expect("record");
-    let o = run(&["game", path.to_str().expect("utf-8"), "--notation", "san"]);
+    let o = run(&["game", path.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("Nf3"), "{}", stdout(&o));
+    let path = dir.join("two.pgn");
+    std::fs::write(
+        &path,
+        "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n1. e3 *\n\n[FEN \"4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\"]\n1. d3 *\n",
+    )
+    .expect("record");
+    for (index, played) in [("1", "e2e3"), ("2", "d2d3")] {
+        let o = run(&["game", path.to_str().expect("utf-8"), "--game-index", index]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains(played), "{}", stdout(&o));
+    }
 }
 
 #[test]

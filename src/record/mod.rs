@@ -315,14 +315,21 @@ pub fn games(text: &str, notation: Notation) -> Result<Vec<GameText>, RecordErro
     }
 }
 
-/// Refuses a tag (names compared without case, as [`GameText::tag`] looks them up) given twice
-/// in one game with two values: the first would be used silently (`[FEN]` twice, two
-/// `[Variant]`s). The same value twice is accepted. For the notations that split a record into
-/// games at its results and tags (PGN, Game Courier); a coordinate record is one game with
-/// every tag of the text, as it has always been read.
+/// The tags cvperft reads from a game ([`GameText::tag`]): where the start position and the
+/// variant come from.
+pub const READ_TAGS: [&str; 3] = ["FEN", "SetUp", "Variant"];
+
+/// Refuses a tag cvperft reads ([`READ_TAGS`], names compared without case, as
+/// [`GameText::tag`] looks them up) given twice in one game with two values: the first would be
+/// used silently (`[FEN]` twice, two `[Variant]`s). The same value twice is accepted, and so is
+/// any other tag given twice (`[Annotator]`). Every notation checks its own games' tags (a
+/// coordinate record is one game with every tag of the text).
 pub(crate) fn tags_once(tags: &[Tag]) -> Result<(), RecordError> {
     let mut seen: std::collections::HashMap<String, &Tag> = std::collections::HashMap::new();
-    for tag in tags {
+    for tag in tags
+        .iter()
+        .filter(|t| READ_TAGS.iter().any(|r| t.name.eq_ignore_ascii_case(r)))
+    {
         match seen.entry(tag.name.to_ascii_lowercase()) {
             std::collections::hash_map::Entry::Occupied(first)
                 if first.get().value != tag.value =>

@@ -198,7 +198,8 @@ fn item_indent(lines: &[&str], cases_line: usize) -> usize {
 /// The text of `suite` with `new_case` (indented like the existing items) added as
 /// the last item of its top-level `cases:` block list. Every byte of `suite` is kept, in order:
 /// the case goes at the end of the file (after a newline if the file lacked one), or just
-/// before the next top-level key when `cases:` is not the last one.
+/// before the next top-level key when `cases:` is not the last one, or before a line that ends
+/// the document (`...`) or starts another (`---`).
 ///
 /// # Errors
 /// No top-level `cases:` key, or a `cases:` written in flow style (`cases: [...]`).
