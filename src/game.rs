@@ -384,10 +384,30 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
         return Ok(game);
     }
     // Nothing read the whole game: report the attempt that got furthest.
+    // Among attempts that got as far, a record the notation refuses as contradicting itself
+    // (a tag cvperft reads given twice, a tag pair inside a variation) is reported before
+    // another notation's failure to read the text at all: that notation is the one the
+    // record is written in.
+    let refused = |a: &Attempt| {
+        a.error.as_ref().is_some_and(|e| {
+            matches!(
+                e.reason,
+                RecordReason::TagTwice(_) | RecordReason::TagInVariation { .. }
+            )
+        })
+    };
     let best = attempts
         .iter()
         .enumerate()
-        .max_by_key(|(i, a)| (a.read, !a.unreadable, a.games, std::cmp::Reverse(*i)))
+        .max_by_key(|(i, a)| {
+            (
+                a.read,
+                !a.unreadable,
+                refused(a),
+                a.games,
+                std::cmp::Reverse(*i),
+            )
+        })
         .map(|(_, a)| a.clone())
         .expect("at least one notation tried");
     let mut error = best.error.expect("a failed attempt");

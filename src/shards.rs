@@ -453,17 +453,23 @@ pub fn run_shard(
         .into());
     }
     // The paths are the leaves of perft(split): count them first (bulk-counted, cheap) so an
-    // oversized shard is refused before any work.
-    let total = perft_with(pos, split, cfg) as usize;
+    // oversized shard is refused before any work. The count stops once it passes
+    // `(MAX_SHARD_PATHS + 1) * n` paths: every shard then holds more than the most allowed,
+    // whatever the whole count (a split of 15 plies would otherwise be counted in full first).
+    let limit = (MAX_SHARD_PATHS as u64 + 1).saturating_mul(n as u64);
+    let too_large = |paths| ShardReason::ShardTooLarge {
+        split,
+        shard: k,
+        shards: n,
+        paths,
+    };
+    let total = match crate::suite::budget::perft_within(pos, split, limit) {
+        crate::suite::budget::Counted::Exact(total) => total as usize,
+        crate::suite::budget::Counted::Above(_) => return Err(too_large(None).into()),
+    };
     let in_shard = share(total, k, n);
     if in_shard > MAX_SHARD_PATHS {
-        return Err(ShardReason::ShardTooLarge {
-            split,
-            shard: k,
-            shards: n,
-            paths: Some(in_shard),
-        }
-        .into());
+        return Err(too_large(Some(in_shard)).into());
     }
     let mut entries = Vec::new();
     let mut index = 0usize;

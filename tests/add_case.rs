@@ -269,3 +269,57 @@ fn a_disputed_case_records_both_expectations() {
     );
     check_passes(&path);
 }
+
+/// An engine whose totals agree with ours but which gives two root moves each other's counts,
+/// while its divide after either agrees: the reason says so instead of listing no moves
+/// lacking on either side.
+#[test]
+fn a_dispute_in_the_counts_per_move_alone_is_described_as_such() {
+    let (path, _) = copy("swapped", SE_SUITE);
+    let dir = path.parent().unwrap().to_path_buf();
+    let engine = dir.join("swap.sh");
+    std::fs::write(
+        &engine,
+        format!(
+            "#!/bin/sh\no=$('{}' perftree \"$@\")\n\
+             a=$(printf '%s\\n' \"$o\" | awk '$1==\"a2a3\"{{print $2}}')\n\
+             h=$(printf '%s\\n' \"$o\" | awk '$1==\"d1h5\"{{print $2}}')\n\
+             printf '%s\\n' \"$o\" | awk -v a=\"$a\" -v h=\"$h\" \
+             '$1==\"a2a3\"{{print \"a2a3\",h;next}} $1==\"d1h5\"{{print \"d1h5\",a;next}}{{print}}'\n",
+            bin()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&engine, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let chess = dir.join("chess.yaml");
+    std::fs::write(
+        &chess,
+        "variant: chess\ndescription: t\ngame-end: rules\ncases:\n  - id: a\n    perft: {1: 20}\n    source: {kind: hand, derivation: x}\n",
+    )
+    .unwrap();
+    let o = cvperft(&[
+        "add-case",
+        "--suite",
+        chess.to_str().unwrap(),
+        "--moves",
+        "e2e4 e7e5",
+        "--depth",
+        "2",
+        "--dry-run",
+        "--protocol",
+        "perftree",
+        "--engine",
+        engine.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("status: disputed"), "{out}");
+    assert!(
+        out.contains("(at N = 2: the totals agree, 835, but not the counts per move)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the engine counts a2a3 as 26 where the reference counts 29, yet its divide after a2a3 agrees"),
+        "{out}"
+    );
+}

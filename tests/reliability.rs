@@ -1200,18 +1200,244 @@ fn an_engine_that_exits_leaving_its_output_open_is_named_so() {
         "lingering.sh",
         &format!("'{}' perftree \"$@\"\nsetsid sleep 3 &\nexit 0\n", bin()),
     );
-    let o = run(&[
-        "diff",
-        "1",
-        "--engine",
-        &engine,
-        "--protocol",
-        "perftree",
-        "--timeout",
-        "1",
-    ]);
+    let o = perftree_diff(&engine, "1");
     assert_refused(
         &o,
         "it exited, but a process it started keeps its output open",
     );
+}
+
+/// `cvperft diff 1 --engine ENGINE --protocol perftree --timeout SECONDS` (60 s watchdog).
+fn perftree_diff(engine: &str, seconds: &str) -> Output {
+    run(&[
+        "diff",
+        "1",
+        "--engine",
+        engine,
+        "--protocol",
+        "perftree",
+        "--timeout",
+        seconds,
+    ])
+}
+
+// ----- the sixth round of attacks (fourteenth session) -----
+
+/// `cvperft work PLAN --shard SHARD --output OUT -q`.
+fn work_shard(plan: &Path, shard: &str, out: &Path) -> Output {
+    run(&[
+        "work",
+        plan.to_str().expect("utf-8"),
+        "--shard",
+        shard,
+        "--output",
+        out.to_str().expect("utf-8"),
+        "-q",
+    ])
+}
+
+#[test]
+fn work_refuses_more_shards_than_allowed_before_writing() {
+    let dir = scratch("work-shards");
+    let plan = planned(&dir, "3");
+    let out = dir.join("r.jsonl");
+    let o = work_shard(&plan, "1/1000000000000", &out);
+    assert_refused(&o, "--shard 1/1000000000000: at most 1000000 shards");
+    assert!(!out.exists(), "no results file is started");
+}
+
+#[test]
+fn merge_refuses_a_results_header_with_an_impossible_shard() {
+    let dir = scratch("merge-header");
+    let plan = planned(&dir, "3");
+    let out = dir.join("r.jsonl");
+    let o = work_shard(&plan, "1/2", &out);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("results");
+    for (from, to, shown) in [
+        ("\"shards\":2", "\"shards\":0", "shard 1 of 0"),
+        (
+            "\"shards\":2",
+            "\"shards\":1000000000000",
+            "shard 1 of 1000000000000",
+        ),
+        ("\"shard\":1", "\"shard\":5", "shard 5 of 2"),
+    ] {
+        let edited = dir.join("edited.jsonl");
+        std::fs::write(&edited, text.replacen(from, to, 1)).expect("edited");
+        let o = run_within(
+            &[
+                "merge",
+                plan.to_str().expect("utf-8"),
+                edited.to_str().expect("utf-8"),
+            ],
+            Duration::from_secs(30),
+        );
+        assert_refused(
+            &o,
+            &format!("edited.jsonl: line 1: fields `shard`, `shards`: {shown}"),
+        );
+    }
+}
+
+#[test]
+fn a_plan_deeper_than_the_limit_is_refused() {
+    let dir = scratch("plan-depth");
+    let plan = planned(&dir, "3");
+    let text = std::fs::read_to_string(&plan).expect("plan");
+    let edited = dir.join("deep.jsonl");
+    std::fs::write(&edited, text.replacen("\"depth\":3", "\"depth\":24", 1)).expect("edited");
+    let o = run_within(
+        &[
+            "work",
+            edited.to_str().expect("utf-8"),
+            "--shard",
+            "1/1",
+            "-q",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_refused(
+        &o,
+        "deep.jsonl: line 1: field `depth`: 24 is above the limit of 15",
+    );
+}
+
+#[test]
+fn an_oversized_shard_is_refused_without_counting_the_whole_split() {
+    // perft 8 of chess has 84,998,978,956 leaves: the refusal comes once the count passes the
+    // most one shard may hold, long before (the watchdog fails a run that counts them all).
+    let o = run_within(
+        &[
+            "perft", "8", "--split", "8", "--shard", "1/1", "--format", "json",
+        ],
+        Duration::from_secs(60),
+    );
+    assert_refused(
+        &o,
+        "--split 8: shard 1/1 would hold more than 1000000 paths;",
+    );
+}
+
+#[test]
+fn a_full_standard_output_is_named() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let o = command(&["variants"])
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("runs");
+    assert_refused(&o, "standard output: No space left on device");
+}
+
+#[test]
+fn pgn_tags_inside_a_variation_or_given_twice_are_refused() {
+    let dir = scratch("pgn-tags");
+    let cases = [
+        (
+            "1. e4 (1. d4 [Event \"x\"]) e5 2. Nf3 *\n",
+            "line 1, column 14: a tag pair inside the variation opened on line 1, column 7",
+        ),
+        (
+            "1. e4 (1. d4\n[Event \"x\"]) e5 2. Nf3 *\n",
+            "line 2, column 1: a tag pair inside the variation opened on line 1, column 7",
+        ),
+        (
+            "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\"]\n\n1. e3 *\n",
+            "line 2, column 1: ply 1: tag `FEN` given twice with different values",
+        ),
+        (
+            "[Variant \"Standard\"]\n[variant \"Pink Panther\"]\n\n1. e4 *\n",
+            "tag `variant` given twice with different values (`Standard` on line 1, then `Pink Panther`)",
+        ),
+    ];
+    for (i, (text, message)) in cases.iter().enumerate() {
+        let path = dir.join(format!("g{i}.pgn"));
+        std::fs::write(&path, text).expect("record");
+        // Given as PGN, and found by --notation auto: the refusal is what is reported.
+        for notation in ["san", "auto"] {
+            let o = run(&[
+                "game",
+                path.to_str().expect("utf-8"),
+                "--notation",
+                notation,
+            ]);
+            assert_refused(&o, message);
+        }
+    }
+    // A coordinate record too: one game, every tag of the text.
+    let path = dir.join("coordinate.txt");
+    std::fs::write(
+        &path,
+        "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\"]\ne2e3 e8d8\n",
+    )
+    .expect("record");
+    let o = run(&["game", path.to_str().expect("utf-8")]);
+    assert_refused(&o, "tag `FEN` given twice with different values");
+    // The same tag twice with one value, a tag cvperft does not read given twice with two, a
+    // variation without tags, and two games each with its own FEN, still read.
+    let path = dir.join("ok.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"a\"]\n[Event \"b\"]\n[Variant \"chess\"]\n[Variant \"chess\"]\n\n1. e4 (1. d4 d5) e5 2. Nf3 *\n",
+    )
+    .expect("record");
+    let o = run(&["game", path.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Nf3"), "{}", stdout(&o));
+    let path = dir.join("two.pgn");
+    std::fs::write(
+        &path,
+        "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n1. e3 *\n\n[FEN \"4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\"]\n1. d3 *\n",
+    )
+    .expect("record");
+    for (index, played) in [("1", "e2e3"), ("2", "d2d3")] {
+        let o = run(&["game", path.to_str().expect("utf-8"), "--game-index", index]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains(played), "{}", stdout(&o));
+    }
+}
+
+#[test]
+fn a_flooding_perftree_engine_is_refused_with_bounded_memory() {
+    // 60,000-byte lines without end: refused once the output passes 16 MiB (the lines were
+    // all kept before, about 6 GiB by the line limit).
+    let dir = scratch("perftree-flood");
+    let engine = script(
+        &dir,
+        "flood",
+        "line=$(head -c 60000 /dev/zero | tr '\\0' x)\nwhile :; do echo \"$line\" || exit 0; done\n",
+    );
+    let o = perftree_diff(&engine, "50");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("malformed line \"<more than 16 MiB of output>\""),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn add_case_refusals_name_the_suite() {
+    let dir = scratch("add-case-cr");
+    let path = dir.join("cr.yaml");
+    let text = SUITE.replace('\n', "\r");
+    std::fs::write(&path, &text).expect("suite");
+    let o = run(&[
+        "add-case",
+        "--suite",
+        path.to_str().expect("utf-8"),
+        "--moves",
+        "e2e4",
+        "--depth",
+        "1",
+    ]);
+    assert_refused(
+        &o,
+        "cr.yaml: its lines end in CR alone; add-case needs LF or CRLF line breaks",
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("kept"), text);
 }

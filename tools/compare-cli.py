@@ -109,7 +109,9 @@ def main():
                 print(f"DIFFERS: {' '.join(args)}")
                 for label, x, y in zip(("stdout", "stderr", "exit"), a, b):
                     if x != y:
-                        print(f"  {label}: old {x[:300]!r}\n  {label}: new {y[:300]!r}")
+                        # Exit codes are numbers; the streams are cut to 300 bytes.
+                        x, y = (v[:300] if isinstance(v, bytes) else v for v in (x, y))
+                        print(f"  {label}: old {x!r}\n  {label}: new {y!r}")
         if work:
             with open(os.path.join(work, "runs.txt"), "a") as f:
                 f.write(f"{' '.join(args)}\t{len(a[0])}\t{len(a[1])}\t{a[2]}\n")

@@ -13,7 +13,7 @@ use super::engine_args::{EngineSettings, config};
 use super::game::{RecordArgs, Source, settle_variant};
 use anyhow::Result;
 use clap::Args;
-use cvperft::engine::bisect::{bisect, compare};
+use cvperft::engine::bisect::{Stop, bisect, compare};
 use cvperft::engine::process::shell_quote;
 use cvperft::engine::{Divide, Engine, EngineOptions, Query, ReferenceEngine};
 use cvperft::fsio;
@@ -417,21 +417,44 @@ fn compare_engine<Q: Fn(u32) -> Query>(
         bisection.path.join(" ")
     };
     let end = bisection.last();
+    let (reference_total, engine_total) = (run.perft[&first], engine_perft[&first]);
+    let totals = match reference_total == engine_total {
+        true => format!("the totals agree, {reference_total}, but not the counts per move"),
+        false => format!("reference {reference_total}, engine {engine_total}"),
+    };
+    let fen = bisection
+        .fen
+        .as_ref()
+        .map(|f| format!(" (FEN {f})"))
+        .unwrap_or_default();
+    // What the last step shows, by why the descent stopped there.
+    let finding = match bisection.stop {
+        Some(Stop::CountsAtDepthOne) => format!(
+            "there both list the same moves, but the engine counts {} (reference, engine)",
+            counts_list(&end.comparison.counts)
+        ),
+        Some(Stop::Vanished) => {
+            let parent = &bisection.steps[bisection.steps.len().saturating_sub(2)];
+            let last = bisection.path.last().map_or("", String::as_str);
+            format!(
+                "the engine counts {last} as {} where the reference counts {}, yet its divide \
+                 after {last} agrees with the reference's: it answers differently for the same \
+                 position when asked through the position before it",
+                parent.engine.count(last).unwrap_or_default(),
+                parent.reference.count(last).unwrap_or_default(),
+            )
+        }
+        _ => format!(
+            "there the reference has {} that the engine lacks, and the engine has {} that the \
+             reference lacks",
+            move_list(&end.comparison.missing),
+            move_list(&end.comparison.extra),
+        ),
+    };
     let reason = format!(
-        "The engine `{name}` counts differently for N = {} (at N = {}: reference {}, engine {}). \
-         First differing path from the case's position: {path}{}; there the reference \
-         has {} that the engine lacks, and the engine has {} that the reference lacks.",
+        "The engine `{name}` counts differently for N = {} (at N = {first}: {totals}). First \
+         differing path from the case's position: {path}{fen}; {finding}.",
         depth_list(&differ),
-        first,
-        run.perft[&first],
-        engine_perft[&first],
-        bisection
-            .fen
-            .as_ref()
-            .map(|f| format!(" (FEN {f})"))
-            .unwrap_or_default(),
-        move_list(&end.comparison.missing),
-        move_list(&end.comparison.extra),
     );
     new_case.cross_check = if agree.is_empty() {
         format!("none ({name} disagrees at every depth: see alternatives)")
@@ -464,6 +487,15 @@ fn move_list(entries: &[cvperft::perft::DivideEntry]) -> String {
         .map(|e| e.text.as_str())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `m1 29/26, m2 ...`: moves with the reference's and the engine's counts.
+fn counts_list(counts: &[(String, u64, u64)]) -> String {
+    counts
+        .iter()
+        .map(|(m, r, e)| format!("{m} {r}/{e}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The case's note: `--note` (else where the game came from) and the FEN reached.
@@ -559,13 +591,14 @@ fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(Str
                 .map_or(true, |(new_text, _)| keeps_values(text, new_text, &case.id))
         })
         .unwrap_or(Err(AppendError::ChangesValues))
-        .map_err(|e| Failure::input(e.to_string()))?;
+        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
     let loaded = load_str(&new_text, path)
         .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
     if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != case.id) {
-        return Err(Failure::input(
-            "the new case did not land in the suite's `cases:` list; add it by hand",
-        )
+        return Err(Failure::input(format!(
+            "{}: the new case did not land in the suite's `cases:` list; add it by hand",
+            path.display()
+        ))
         .into());
     }
     Ok((new_text, case_text))

@@ -34,13 +34,20 @@ impl Stdout {
         self.closed
     }
 
+    /// Notes a closed pipe; any other error is named as standard output's (`/dev/full`: "standard
+    /// output: No space left on device"), its kind kept.
     fn note<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
-        if let Err(e) = &result
-            && e.kind() == std::io::ErrorKind::BrokenPipe
-        {
-            self.closed = true;
+        match result {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Err(e)
+            }
+            Err(e) => Err(std::io::Error::new(
+                e.kind(),
+                format!("standard output: {e}"),
+            )),
+            ok => ok,
         }
-        result
     }
 }
 

@@ -84,6 +84,13 @@ fn standard_stream_identity(fd: std::os::fd::BorrowedFd<'_>) -> Option<(u64, u64
 pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
     check_threads(args.threads)?;
     let (k, n) = parse_shard(&args.shard)?;
+    if n > cvperft::shards::MAX_SHARDS {
+        return Err(Failure::input(format!(
+            "--shard {k}/{n}: at most {} shards",
+            cvperft::shards::MAX_SHARDS
+        ))
+        .into());
+    }
     if let Some(mb) = args.hash
         && !(1..=65536).contains(&mb)
     {

@@ -136,6 +136,9 @@ pub enum DeepReason {
     /// A plan header's split of 0 or past the depth.
     #[error("field `split`: not within 1 ..= depth")]
     SplitField,
+    /// A plan header's depth past [`crate::request::MAX_DEPTH`].
+    #[error("field `depth`: {0} is above the limit of {max}", max = crate::request::MAX_DEPTH)]
+    PlanDepth(u32),
     /// A plan header announcing more units than a plan may hold.
     #[error("field `units`: {0} is above the {MAX_READ_UNITS} a plan may hold", MAX_READ_UNITS = plan::MAX_READ_UNITS)]
     UnitsField(usize),
@@ -254,6 +257,18 @@ pub enum DeepReason {
     /// A result file with no header line.
     #[error("no results header (an empty or unfinished file)")]
     NoResultsHeader,
+    /// A results header whose shard is not one of 1 to its number of shards, or whose number
+    /// of shards is past [`crate::shards::MAX_SHARDS`].
+    #[error(
+        "fields `shard`, `shards`: shard {shard} of {shards} (expected 1 <= shard <= shards <= {})",
+        crate::shards::MAX_SHARDS
+    )]
+    ShardRange {
+        /// The header's shard.
+        shard: usize,
+        /// The header's number of shards.
+        shards: usize,
+    },
     /// A result file of another plan.
     #[error("results of plan {found}, not of this plan ({plan})")]
     OtherPlan {

@@ -347,6 +347,9 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
             },
         ));
     }
+    if header.depth > crate::request::MAX_DEPTH {
+        return Err(DeepError::at(file, 1, DeepReason::PlanDepth(header.depth)));
+    }
     if header.split == 0 || header.split > header.depth {
         return Err(DeepError::at(file, 1, DeepReason::SplitField));
     }

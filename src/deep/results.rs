@@ -111,6 +111,19 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
                     },
                 ));
             }
+            if header.shard == 0
+                || header.shard > header.shards
+                || header.shards > crate::shards::MAX_SHARDS
+            {
+                return Err(DeepError::at(
+                    &name,
+                    1,
+                    DeepReason::ShardRange {
+                        shard: header.shard,
+                        shards: header.shards,
+                    },
+                ));
+            }
             out.header = Some(header);
             continue;
         }

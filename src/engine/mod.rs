@@ -445,6 +445,16 @@ impl EngineConfig {
     }
 }
 
+/// An engine's count: decimal digits only (Rust's `parse` would also take a sign, `+20`, which
+/// no engine writes and which a careless one might put before a wrong number), at most
+/// `u64::MAX`.
+pub(crate) fn parse_count(text: &str) -> Option<u64> {
+    match !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        true => text.parse().ok(),
+        false => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 
 /// Most output lines accepted from one run.
 pub const MAX_LINES: usize = 100_000;
+/// Most output bytes accepted from one run (lines and their newlines): the output is kept
+/// until the run ends, so memory stays bounded by this, not by [`MAX_LINES`] lines of
+/// [`super::process::MAX_LINE`] bytes each (6.4 GiB).
+pub const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// A perftree-style command.
 pub struct PerftreeEngine {
@@ -59,16 +63,26 @@ impl Engine for PerftreeEngine {
         })?;
         process.close_stdin();
         let mut lines = Vec::new();
+        let mut bytes = 0usize;
         loop {
             match process.read_line(deadline) {
                 ReadLine::Line(l) => {
+                    bytes = bytes.saturating_add(l.len() + 1);
                     lines.push(l);
-                    if lines.len() > MAX_LINES {
+                    let too_much = match (lines.len() > MAX_LINES, bytes > MAX_OUTPUT_BYTES) {
+                        (true, _) => Some(format!("<more than {MAX_LINES} lines>")),
+                        (_, true) => Some(format!(
+                            "<more than {} MiB of output>",
+                            MAX_OUTPUT_BYTES >> 20
+                        )),
+                        _ => None,
+                    };
+                    if let Some(line) = too_much {
                         process.kill();
                         return Err(self.error(
                             query,
                             EngineErrorKind::Malformed {
-                                line: format!("<more than {MAX_LINES} lines>"),
+                                line,
                                 expected: "one line per move".into(),
                             },
                         ));
@@ -181,9 +195,8 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
                 "`move count` with a move in coordinate notation",
             ));
         }
-        let count: u64 = count
-            .parse()
-            .map_err(|_| malformed(line, "`move count` with a count"))?;
+        let count = super::parse_count(count)
+            .ok_or_else(|| malformed(line, "`move count` with a count"))?;
         if entries.iter().any(|e| e.text == *text) {
             return Err(malformed(line, "each move listed once"));
         }
@@ -206,10 +219,8 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
             answered: entries.len(),
         });
     };
-    let total: u64 = total_line
-        .trim()
-        .parse()
-        .map_err(|_| malformed(total_line, "the total"))?;
+    let total =
+        super::parse_count(total_line.trim()).ok_or_else(|| malformed(total_line, "the total"))?;
     if let Some(extra) = it.find(|l| !l.trim().is_empty()) {
         return Err(malformed(extra, "nothing after the total"));
     }
@@ -251,5 +262,14 @@ mod tests {
             parse_output(&lines("a2a3 3\n\n3\nmore")),
             Err(EngineErrorKind::Malformed { .. })
         ));
+        for bad in ["a2a3 +3\n\n3", "a2a3 3\n\n+3", "a2a3 -0\n\n0"] {
+            assert!(
+                matches!(
+                    parse_output(&lines(bad)),
+                    Err(EngineErrorKind::Malformed { .. })
+                ),
+                "{bad}"
+            );
+        }
     }
 }

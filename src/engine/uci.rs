@@ -434,9 +434,9 @@ fn classify(line: &str) -> Line {
         return Line::Chatter;
     }
     if let Some(rest) = t.strip_prefix("Nodes searched:") {
-        return match rest.trim().parse() {
-            Ok(n) => Line::Total(n),
-            Err(_) => Line::Malformed("`Nodes searched: N` with a number"),
+        return match super::parse_count(rest.trim()) {
+            Some(n) => Line::Total(n),
+            None => Line::Malformed("`Nodes searched: N` with a number"),
         };
     }
     if let Some((head, count)) = t.split_once(':') {
@@ -449,9 +449,9 @@ fn classify(line: &str) -> Line {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "@,+=-".contains(c));
         if looks_like_move {
-            return match count.trim().parse() {
-                Ok(n) => Line::Count(head.to_string(), n),
-                Err(_) => Line::Malformed("`move: count` with a count"),
+            return match super::parse_count(count.trim()) {
+                Some(n) => Line::Count(head.to_string(), n),
+                None => Line::Malformed("`move: count` with a count"),
             };
         }
     }
@@ -489,5 +489,15 @@ mod tests {
             classify("Nodes searched: many"),
             Line::Malformed(_)
         ));
+        // Digits only: no sign, no spaces inside, no other digits.
+        for bad in [
+            "e2e4: +20",
+            "e2e4: -1",
+            "e2e4: 2 0",
+            "e2e4: \u{ff12}0",
+            "Nodes searched: +400",
+        ] {
+            assert!(matches!(classify(bad), Line::Malformed(_)), "{bad}");
+        }
     }
 }

@@ -503,10 +503,10 @@ fn parse_en_passant(variant: &Variant, field: Field<'_>) -> Result<Option<Square
 
 /// A counter: a number up to [`MAX_COUNTER`].
 fn parse_counter(field: Field<'_>, which: FenField) -> Result<u32, FenError> {
-    field
-        .text
-        .parse::<u32>()
-        .ok()
+    // Digits only: `parse` would take a sign (`+5`), which no FEN writes.
+    Some(field.text)
+        .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|t| t.parse::<u32>().ok())
         .filter(|n| *n <= MAX_COUNTER)
         .ok_or_else(|| field.error(which, 0, FenReason::Counter(field.text.to_string())))
 }
@@ -693,6 +693,18 @@ mod tests {
                 FenField::Fullmove,
                 27,
                 FenReason::FullmoveZero,
+            ),
+            (
+                "8/8/8/8/8/8/8/k6K w - - +5 1",
+                FenField::Halfmove,
+                25,
+                FenReason::Counter("+5".into()),
+            ),
+            (
+                "8/8/8/8/8/8/8/k6K w - - 0 +1",
+                FenField::Fullmove,
+                27,
+                FenReason::Counter("+1".into()),
             ),
         ] {
             let e = refusal("chess", fen);

@@ -22,11 +22,13 @@ const COMMENTS: Comments = Comments {
 /// been (results and tags are skipped wherever they stand, so `--game-index` finds one game).
 ///
 /// # Errors
-/// An unclosed `{` comment or `[` tag.
+/// An unclosed `{` comment or `[` tag, or a tag cvperft reads given twice with two values.
 pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     let lexed = lex(text, COMMENTS, &[])?;
+    let tags: Vec<_> = lexed.tags.into_iter().map(|(_, t)| t).collect();
+    super::tags_once(&tags)?;
     Ok(vec![GameText {
-        tags: lexed.tags.into_iter().map(|(_, t)| t).collect(),
+        tags,
         moves: lexed
             .words
             .iter()

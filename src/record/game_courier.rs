@@ -114,10 +114,13 @@ impl Labels {
             {
                 return Err(refused(LabelReason::Character));
             }
-            if aliases.iter().any(|(o, _)| *o == ours) {
-                return Err(refused(LabelReason::MappedTwice(ours)));
+            // The same pair again is accepted, as the same `-o` value twice is; another label
+            // for the same piece is not.
+            match aliases.iter().find(|(o, _)| *o == ours) {
+                Some((_, t)) if *t == theirs => continue,
+                Some(_) => return Err(refused(LabelReason::MappedTwice(ours))),
+                None => aliases.push((ours, theirs)),
             }
-            aliases.push((ours, theirs));
         }
         let labels = Labels { aliases };
         let all: Vec<String> = (0..variant.spec.pieces.len() as u8)
@@ -192,6 +195,7 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     split_games(lexed)
         .into_iter()
         .map(|(tags, words)| {
+            super::tags_once(&tags)?;
             Ok(GameText {
                 tags,
                 moves: turns(&words)?,
@@ -911,6 +915,11 @@ mod tests {
         assert_eq!(refused("T"), LabelReason::NotAPair);
         assert_eq!(refused("T=A-"), LabelReason::Character);
         assert_eq!(refused("T=A"), LabelReason::MappedTwice("T".into()));
+        // The same pair twice (in either case) is one pair.
+        assert_eq!(
+            Labels::new(v, &["T=A".into(), "t=a".into()]),
+            Labels::new(v, &["T=A".into()])
+        );
         assert!(matches!(refused("X=A"), LabelReason::UnknownPiece { .. }));
         assert_eq!(
             Labels::new(v, &["T=A;".into()]).map_err(|e| e.to_string()),

@@ -131,6 +131,20 @@ pub enum RecordReason {
     /// `(` without `)`.
     #[error("variation `(` is never closed by `)`")]
     UnclosedVariation,
+    /// A tag pair between a variation's `(` and its `)`: a new game cannot start there.
+    #[error("a tag pair inside the variation opened on line {line}, column {column}")]
+    TagInVariation {
+        /// Where the variation's `(` is.
+        line: usize,
+        /// Its column.
+        column: usize,
+    },
+    /// A tag pair given twice in one game with two different values.
+    #[error(
+        "tag `{}` given twice with different values (`{}` on line {}, then `{}`)",
+        .0.name, .0.first, .0.line, .0.second
+    )]
+    TagTwice(Box<TagTwice>),
     /// A Game Courier turn ending in `;`.
     #[error("the turn ends after `;`: a part is missing")]
     TurnCutShort,
@@ -243,6 +257,19 @@ impl Written {
     }
 }
 
+/// A tag given twice with two values ([`RecordReason::TagTwice`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagTwice {
+    /// The tag's name, as written the second time.
+    pub name: String,
+    /// The first value.
+    pub first: String,
+    /// Its line.
+    pub line: usize,
+    /// The second value.
+    pub second: String,
+}
+
 /// A tag pair (`[Variant "cerimon"]`) and where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tag {
@@ -286,6 +313,45 @@ pub fn games(text: &str, notation: Notation) -> Result<Vec<GameText>, RecordErro
         Notation::GameCourier => game_courier::games(text),
         Notation::San => pgn::games(text),
     }
+}
+
+/// The tags cvperft reads from a game ([`GameText::tag`]): where the start position and the
+/// variant come from.
+pub const READ_TAGS: [&str; 3] = ["FEN", "SetUp", "Variant"];
+
+/// Refuses a tag cvperft reads ([`READ_TAGS`], names compared without case, as
+/// [`GameText::tag`] looks them up) given twice in one game with two values: the first would be
+/// used silently (`[FEN]` twice, two `[Variant]`s). The same value twice is accepted, and so is
+/// any other tag given twice (`[Annotator]`). Every notation checks its own games' tags (a
+/// coordinate record is one game with every tag of the text).
+pub(crate) fn tags_once(tags: &[Tag]) -> Result<(), RecordError> {
+    let mut seen: std::collections::HashMap<String, &Tag> = std::collections::HashMap::new();
+    for tag in tags
+        .iter()
+        .filter(|t| READ_TAGS.iter().any(|r| t.name.eq_ignore_ascii_case(r)))
+    {
+        match seen.entry(tag.name.to_ascii_lowercase()) {
+            std::collections::hash_map::Entry::Occupied(first)
+                if first.get().value != tag.value =>
+            {
+                return Err(RecordError::at(
+                    tag.line,
+                    tag.column,
+                    RecordReason::TagTwice(Box::new(TagTwice {
+                        name: tag.name.clone(),
+                        first: first.get().value.clone(),
+                        line: first.get().line,
+                        second: tag.value.clone(),
+                    })),
+                ));
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {}
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(tag);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Why a written move names no legal move: where in it, and what is wrong.

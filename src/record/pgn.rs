@@ -37,6 +37,27 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     let mut depth = 0usize;
     let mut open: Vec<Word> = Vec::new();
     let mut words = Vec::with_capacity(lexed.words.len());
+    // Tag pairs (in record order) between an outermost `(` and its `)` are refused: taken as
+    // the start of a new game, they would cut the game short at the variation.
+    let mut tags = lexed.tags.iter().peekable();
+    let inside = |tags: &mut std::iter::Peekable<std::slice::Iter<'_, (usize, super::Tag)>>,
+                  from: &Word,
+                  to: usize|
+     -> Result<(), RecordError> {
+        while let Some((i, tag)) = tags.next_if(|(i, _)| *i < to) {
+            if *i > from.index {
+                return Err(RecordError::at(
+                    tag.line,
+                    tag.column,
+                    RecordReason::TagInVariation {
+                        line: from.line,
+                        column: from.column,
+                    },
+                ));
+            }
+        }
+        Ok(())
+    };
     for w in lexed.words {
         match w.text.as_str() {
             "(" => {
@@ -48,7 +69,11 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
                     return Err(w.error(None, RecordReason::UnopenedVariation));
                 }
                 depth -= 1;
-                open.pop();
+                if let Some(first) = open.pop()
+                    && depth == 0
+                {
+                    inside(&mut tags, &first, w.index)?;
+                }
             }
             _ if depth == 0 => words.push(w),
             _ => {}
@@ -61,13 +86,16 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
         words,
         tags: lexed.tags,
     });
-    Ok(games
+    games
         .into_iter()
-        .map(|(tags, words)| GameText {
-            tags,
-            moves: moves_of(&words),
+        .map(|(tags, words)| {
+            super::tags_once(&tags)?;
+            Ok(GameText {
+                tags,
+                moves: moves_of(&words),
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// The moves of a game's words: numbers and annotations dropped, comma-split moves joined.

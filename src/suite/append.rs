@@ -163,6 +163,9 @@ pub enum AppendError {
     /// No top-level `cases:` key.
     #[error("the suite has no top-level `cases:` list")]
     NoCases,
+    /// Lines broken by CR alone (no LF anywhere).
+    #[error("its lines end in CR alone; add-case needs LF or CRLF line breaks")]
+    CrOnly,
     /// Adding the case would change a value the suite already holds.
     #[error(
         "adding the case would change a value the suite already holds (a block scalar kept \
@@ -195,7 +198,8 @@ fn item_indent(lines: &[&str], cases_line: usize) -> usize {
 /// The text of `suite` with `new_case` (indented like the existing items) added as
 /// the last item of its top-level `cases:` block list. Every byte of `suite` is kept, in order:
 /// the case goes at the end of the file (after a newline if the file lacked one), or just
-/// before the next top-level key when `cases:` is not the last one.
+/// before the next top-level key when `cases:` is not the last one, or before a line that ends
+/// the document (`...`) or starts another (`---`).
 ///
 /// # Errors
 /// No top-level `cases:` key, or a `cases:` written in flow style (`cases: [...]`).
@@ -215,14 +219,23 @@ pub fn append_case_with(
     new_case: &NewCase,
     separate: bool,
 ) -> Result<(String, String), AppendError> {
+    if suite.contains('\r') && !suite.contains('\n') {
+        return Err(AppendError::CrOnly);
+    }
     let lines: Vec<&str> = suite.split_inclusive('\n').collect();
+    // The key as written: plain, or quoted either way.
+    fn after_key(l: &str) -> Option<&str> {
+        ["cases:", "\"cases\":", "'cases':"]
+            .iter()
+            .find_map(|k| l.strip_prefix(k))
+    }
     let Some(cases_line) = lines.iter().position(|l| {
-        l.strip_prefix("cases:").is_some_and(|rest| {
+        after_key(l).is_some_and(|rest| {
             let rest = rest.trim();
             rest.is_empty() || rest.starts_with('#')
         })
     }) else {
-        return Err(if lines.iter().any(|l| l.starts_with("cases:")) {
+        return Err(if lines.iter().any(|l| after_key(l).is_some()) {
             AppendError::NotABlockList
         } else {
             AppendError::NoCases
@@ -230,9 +243,11 @@ pub fn append_case_with(
     };
     let indent = item_indent(&lines, cases_line);
     let case = render_case(new_case, indent);
+    // The next top-level key, or the end of the document (`...`, or `---` starting another):
+    // the case goes before it.
     let next_key = lines[cases_line + 1..]
         .iter()
-        .position(|l| is_top_level_key(l))
+        .position(|l| is_top_level_key(l) || l.starts_with("...") || l.starts_with("---"))
         .map(|i| i + cases_line + 1)
         .map(|mut k| {
             // Comments and blank lines just above the next key belong to it.
@@ -320,6 +335,26 @@ mod tests {
             append_case("variant: chess\n", &case()),
             Err(AppendError::NoCases)
         );
+        assert_eq!(
+            append_case("variant: chess\rcases:\r  - id: a\r", &case()),
+            Err(AppendError::CrOnly)
+        );
+    }
+
+    #[test]
+    fn reads_a_quoted_key_and_stops_at_the_end_of_the_document() {
+        for key in ["\"cases\":", "'cases':"] {
+            let suite = format!("variant: chess\n{key}\n  - id: a\n");
+            let out = append_case(&suite, &case()).expect("appends").0;
+            assert!(out.starts_with(&suite), "{out}");
+            assert!(out.ends_with(&render_case(&case(), 2)), "{out}");
+        }
+        for end in ["...\n", "---\nvariant: other\n"] {
+            let suite = format!("variant: chess\ncases:\n  - id: a\n{end}");
+            let out = append_case(&suite, &case()).expect("appends").0;
+            let at = out.find("  - id: added").expect("inserted");
+            assert!(at < out.find(end).expect("kept"), "{out}");
+        }
     }
 
     #[test]
