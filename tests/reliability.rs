@@ -1306,17 +1306,47 @@ fn a_plan_deeper_than_the_limit_is_refused() {
 #[test]
 fn an_oversized_shard_is_refused_without_counting_the_whole_split() {
     // perft 8 of chess has 84,998,978,956 leaves: the refusal comes once the count passes the
-    // most one shard may hold, long before (the watchdog fails a run that counts them all).
-    let o = run_within(
-        &[
-            "perft", "8", "--split", "8", "--shard", "1/1", "--format", "json",
-        ],
-        Duration::from_secs(60),
-    );
-    assert_refused(
-        &o,
-        "--split 8: shard 1/1 would hold more than 1000000 paths;",
-    );
+    // most one shard may hold, long before (the watchdog fails a run that counts them all), on
+    // one thread and on two (the paths then counted per root move).
+    for threads in ["1", "2"] {
+        let o = run_within(
+            &[
+                "perft",
+                "8",
+                "--split",
+                "8",
+                "--shard",
+                "1/1",
+                "--format",
+                "json",
+                "--threads",
+                threads,
+            ],
+            Duration::from_secs(60),
+        );
+        assert_refused(
+            &o,
+            "--split 8: shard 1/1 would hold more than 1000000 paths;",
+        );
+    }
+    // A shard that fits is listed alike on one thread and on two.
+    let report = |threads: &str| {
+        let o = run(&[
+            "perft",
+            "5",
+            "--split",
+            "4",
+            "--shard",
+            "2/3",
+            "--format",
+            "json",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert_eq!(report("1"), report("2"));
 }
 
 #[test]
