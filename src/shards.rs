@@ -429,6 +429,36 @@ pub fn share(total: usize, k: usize, n: usize) -> usize {
     total / n + usize::from(total % n > k - 1)
 }
 
+/// Perft(`split`) of `pos` when it is at most `limit`, else `None`, stopping once the count
+/// passes the limit ([`crate::suite::budget::perft_within`]); with several threads, each root
+/// move's subtree is counted on its own (each stopping past the limit), as `perft --threads`
+/// splits its work.
+fn paths_within(pos: &Position, split: u32, limit: u64, threads: usize) -> Option<u64> {
+    use crate::suite::budget::{Counted, perft_within};
+    let exact = |c: Counted| match c {
+        Counted::Exact(n) => Some(n),
+        Counted::Above(_) => None,
+    };
+    if threads <= 1 || split < 3 {
+        return exact(perft_within(pos, split, limit));
+    }
+    let mut children = Vec::new();
+    pos.for_each_legal(|_, next| children.push(*next));
+    let run = || {
+        use rayon::prelude::*;
+        children
+            .par_iter()
+            .map(|c| exact(perft_within(c, split - 1, limit)))
+            .try_fold(|| 0u64, |sum, n| n.map(|n| sum.saturating_add(n)))
+            .try_reduce(|| 0, |a, b| Some(a.saturating_add(b)))
+    };
+    let total = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    };
+    total.filter(|&n| n <= limit)
+}
+
 /// Computes one shard.
 ///
 /// # Errors
@@ -463,10 +493,10 @@ pub fn run_shard(
         shards: n,
         paths,
     };
-    let total = match crate::suite::budget::perft_within(pos, split, limit) {
-        crate::suite::budget::Counted::Exact(total) => total as usize,
-        crate::suite::budget::Counted::Above(_) => return Err(too_large(None).into()),
+    let Some(total) = paths_within(pos, split, limit, cfg.threads) else {
+        return Err(too_large(None).into());
     };
+    let total = total as usize;
     let in_shard = share(total, k, n);
     if in_shard > MAX_SHARD_PATHS {
         return Err(too_large(Some(in_shard)).into());

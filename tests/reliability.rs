@@ -1306,17 +1306,47 @@ fn a_plan_deeper_than_the_limit_is_refused() {
 #[test]
 fn an_oversized_shard_is_refused_without_counting_the_whole_split() {
     // perft 8 of chess has 84,998,978,956 leaves: the refusal comes once the count passes the
-    // most one shard may hold, long before (the watchdog fails a run that counts them all).
-    let o = run_within(
-        &[
-            "perft", "8", "--split", "8", "--shard", "1/1", "--format", "json",
-        ],
-        Duration::from_secs(60),
-    );
-    assert_refused(
-        &o,
-        "--split 8: shard 1/1 would hold more than 1000000 paths;",
-    );
+    // most one shard may hold, long before (the watchdog fails a run that counts them all), on
+    // one thread and on two (the paths then counted per root move).
+    for threads in ["1", "2"] {
+        let o = run_within(
+            &[
+                "perft",
+                "8",
+                "--split",
+                "8",
+                "--shard",
+                "1/1",
+                "--format",
+                "json",
+                "--threads",
+                threads,
+            ],
+            Duration::from_secs(60),
+        );
+        assert_refused(
+            &o,
+            "--split 8: shard 1/1 would hold more than 1000000 paths;",
+        );
+    }
+    // A shard that fits is listed alike on one thread and on two.
+    let report = |threads: &str| {
+        let o = run(&[
+            "perft",
+            "5",
+            "--split",
+            "4",
+            "--shard",
+            "2/3",
+            "--format",
+            "json",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert_eq!(report("1"), report("2"));
 }
 
 #[test]
@@ -1440,4 +1470,43 @@ fn add_case_refusals_name_the_suite() {
         "cr.yaml: its lines end in CR alone; add-case needs LF or CRLF line breaks",
     );
     assert_eq!(std::fs::read_to_string(&path).expect("kept"), text);
+}
+
+#[test]
+fn text_from_engines_and_files_cannot_act_on_the_terminal() {
+    let dir = scratch("terminal");
+    // An engine that rejects every move with a title-setting and screen-clearing sequence.
+    let engine = script(
+        &dir,
+        "hostile",
+        "while IFS= read -r line; do case \"$line\" in\n\
+         uci) echo uciok ;; isready) echo readyok ;;\n\
+         position*) printf 'Illegal move \\033]0;T\\007\\033[2J\\n' ;;\n\
+         quit) exit 0 ;; esac; done\n",
+    );
+    let o = run(&["diff", "1", "--engine", &engine, "--timeout", "20"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("\\u{1b}]0;T\\u{7}\\u{1b}[2J"), "{err}");
+    // A record's tag value with a bidi override, on stderr.
+    let record = dir.join("g.pgn");
+    std::fs::write(&record, "[Variant \"che\u{202e}zz\"]\n\n1. e4 e5\n").expect("record");
+    let o = run(&["game", record.to_str().expect("utf-8")]);
+    let err = stderr(&o);
+    assert!(
+        !err.contains('\u{202e}') && err.contains("che\\u{202e}zz"),
+        "{err}"
+    );
+    // A suite's reading and a suite file name on check's human stdout.
+    let suite = dir.join("x\u{1b}[2J.yaml");
+    std::fs::write(
+        &suite,
+        "variant: chess\ndescription: t\ngame-end: rules\ncases:\n  - id: a\n    perft: {1: 20}\n    source: {kind: hand, derivation: x}\n    status: disputed\n    reason: r\n    alternatives:\n      - reading: \"R \\e]0;T\\a\"\n        perft: {1: 20}\n",
+    )
+    .expect("suite");
+    let o = run(&["check", suite.to_str().expect("utf-8"), "--color", "never"]);
+    let out = stdout(&o);
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+    assert!(out.contains("\\u{1b}"), "{out}");
 }

@@ -149,6 +149,10 @@ pub fn check_engine_depth(depth: u32) -> Result<()> {
 /// # Errors
 /// Bad arguments or an engine failure (exit 2); a difference (exit 1, already reported).
 pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
+    // Engine names, moves and notes from engines and files: escaped as printed (the HTML page
+    // escapes its own text).
+    let mut escaped = super::output::EscapedLines::new(out);
+    let out = &mut escaped;
     check_engine_depth(args.depth)?;
     let rules = build_rules(&args.position.variant, &args.position.options)?;
     let root = root_query(&rules, &args.position, args.depth)?;

@@ -48,6 +48,9 @@ fn default_probes(variant: &str) -> PathBuf {
 /// Bad arguments, a bad probe file or an engine failure (exit 2); an engine matching no value of
 /// some option (exit 1, already reported).
 pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
+    // Probe names, values and moves come from files and the engine: escaped as printed.
+    let mut escaped = super::output::EscapedLines::new(out);
+    let out = &mut escaped;
     let rules = build_rules(&args.variant, &args.options)?;
     let path = args
         .probes

@@ -62,6 +62,56 @@ impl Write for Stdout {
     }
 }
 
+/// A writer of human text lines that escapes what would act on a terminal in each line
+/// ([`cvperft::report::printable`]): for output made only of text, such as `identify`'s
+/// verdicts and `diff`'s findings, where probe names, move text and engine names from files
+/// and engines are printed. A last line without its newline is written on `flush` or drop.
+pub struct EscapedLines<W: Write> {
+    inner: W,
+    pending: Vec<u8>,
+}
+
+impl<W: Write> EscapedLines<W> {
+    /// Escapes the lines written to `inner`.
+    pub fn new(inner: W) -> EscapedLines<W> {
+        EscapedLines {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    fn write_escaped(&mut self, line: &[u8]) -> std::io::Result<()> {
+        let text = String::from_utf8_lossy(line);
+        self.inner
+            .write_all(cvperft::report::printable(&text).as_bytes())
+    }
+}
+
+impl<W: Write> Write for EscapedLines<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            self.write_escaped(&line[..end])?;
+            self.inner.write_all(b"\n")?;
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.pending.is_empty() {
+            let rest = std::mem::take(&mut self.pending);
+            self.write_escaped(&rest)?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for EscapedLines<W> {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
 /// `text` with every word (a run without blanks) longer than [`MAX_WORD`] characters cut to
 /// its first 100 and last 40 characters around `...(N characters)...`, and the whole cut to
 /// [`MAX_LINE`] characters.
@@ -99,6 +149,8 @@ pub fn cut_long_words(text: &str) -> String {
 /// ignored.
 pub fn stderr_line(line: &str) {
     let one_line = line.replace('\n', "\\n").replace('\r', "\\r");
+    // Other control characters (an engine's ESC sequence, a tag's bidi override) escaped.
+    let one_line = cvperft::report::printable(&one_line);
     let mut err: StderrLock<'_> = std::io::stderr().lock();
     let _ = writeln!(err, "{}", cut_long_words(&one_line));
     let _ = err.flush();

@@ -2,6 +2,7 @@
 //! simply pass, and a closing `N passed, N failed, N skipped` line.
 
 use super::Renderer;
+use super::printable;
 use crate::findings::{Diagnosis, Finding, FindingMove, TOP_RULINGS};
 use crate::suite::result::{DiffTag, Mismatch};
 use crate::suite::{CheckResult, RunReport, Status, Summary};
@@ -62,7 +63,11 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
         out.push('\n');
     };
     if let Some(alt) = &result.alternative {
-        line(format!("reading {}: {}", alt.number, alt.reading));
+        line(format!(
+            "reading {}: {}",
+            alt.number,
+            printable(&alt.reading)
+        ));
     }
     match &result.mismatch {
         // Counts and outcomes are in the check's one-line message.
@@ -74,8 +79,12 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
             for d in diff {
                 match d.tag {
                     DiffTag::Equal => {}
-                    DiffTag::Expected => line(paint(colour, RED, &format!("-{}", d.text))),
-                    DiffTag::Actual => line(paint(colour, GREEN, &format!("+{}", d.text))),
+                    DiffTag::Expected => {
+                        line(paint(colour, RED, &format!("-{}", printable(&d.text))))
+                    }
+                    DiffTag::Actual => {
+                        line(paint(colour, GREEN, &format!("+{}", printable(&d.text))))
+                    }
                 }
             }
             if equal > 0 {
@@ -83,19 +92,23 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
             }
         }
         Some(Mismatch::NotLegal { moves, legal_moves }) => {
-            line(format!("not legal: {}", moves.join(" ")));
-            line(format!("legal moves: {}", legal_moves.join(" ")));
+            line(format!("not legal: {}", printable(&moves.join(" "))));
+            line(format!(
+                "legal moves: {}",
+                printable(&legal_moves.join(" "))
+            ));
         }
         Some(Mismatch::NotIllegal { moves }) => {
-            line(format!("legal after all: {}", moves.join(" ")));
+            line(format!("legal after all: {}", printable(&moves.join(" "))));
         }
-        Some(Mismatch::Error { message }) => line(format!("error: {message}")),
+        Some(Mismatch::Error { message }) => line(format!("error: {}", printable(message))),
     }
-    line(format!("fen: {}", result.fen));
+    line(format!("fen: {}", printable(&result.fen)));
     if let Some(cmd) = &result.reproduce {
-        line(format!("reproduce: {cmd}"));
+        line(format!("reproduce: {}", printable(cmd)));
     }
-    line(format!("at: {}:{}", result.file.display(), result.line));
+    let file = result.file.display().to_string();
+    line(format!("at: {}:{}", printable(&file), result.line));
     out
 }
 
@@ -235,8 +248,10 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
+/// `variant::suite::case`, as it may be shown on a terminal ([`printable`]: a suite's file name
+/// may hold anything).
 fn case_name(r: &CheckResult) -> String {
-    format!("{}::{}::{}", r.variant, r.suite, r.case)
+    printable(&format!("{}::{}::{}", r.variant, r.suite, r.case)).into_owned()
 }
 
 impl Human {
@@ -271,7 +286,7 @@ impl Human {
         } else {
             counts.line()
         };
-        writeln!(out, "{label} {} ({detail})", case_name(first))?;
+        writeln!(out, "{label} {} ({})", case_name(first), printable(&detail))?;
         if all_skipped_alike {
             return Ok(());
         }
@@ -281,14 +296,24 @@ impl Human {
                 continue;
             }
             let label = paint(self.colour, status_colour(r.status), r.status.label());
-            writeln!(out, "      {} {label}: {}", r.check, r.message)?;
+            writeln!(
+                out,
+                "      {} {label}: {}",
+                printable(&r.check),
+                printable(&r.message)
+            )?;
             if matches!(
                 r.status,
                 Status::Failed | Status::UnexpectedPass | Status::ExpectedFailure
             ) {
                 out.write_all(check_detail(r, self.colour, 8).as_bytes())?;
             } else if let Some(alt) = &r.alternative {
-                writeln!(out, "        reading {}: {}", alt.number, alt.reading)?;
+                writeln!(
+                    out,
+                    "        reading {}: {}",
+                    alt.number,
+                    printable(&alt.reading)
+                )?;
             }
         }
         Ok(())
@@ -318,7 +343,7 @@ impl Renderer for Human {
             writeln!(out)?;
             writeln!(out, "failed checks:")?;
             for r in failed {
-                writeln!(out, "    {}", r.name)?;
+                writeln!(out, "    {}", printable(&r.name))?;
             }
         }
         writeln!(out)?;

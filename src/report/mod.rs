@@ -16,7 +16,35 @@ pub mod table;
 
 use crate::findings::Diagnosis;
 use crate::suite::{CheckResult, RunReport, Suite};
+use std::borrow::Cow;
 use std::io::{self, Write};
+
+/// Whether `c` would act on a terminal rather than show: control characters (C0 but the tab,
+/// DEL, C1), the bidirectional controls (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the
+/// line and paragraph separators (U+2028, U+2029).
+fn acts_on_terminal(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
+/// `text` as it may be shown on a terminal: every character of [`acts_on_terminal`] written as
+/// `\u{..}` (a newline too), so that text from files and engines (a FEN, a tag value, an
+/// engine's line, a suite's reading) cannot clear the screen, set the window title, overwrite a
+/// line or reverse what follows.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(acts_on_terminal) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if acts_on_terminal(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// One output format.
 pub trait Renderer {
