@@ -69,11 +69,15 @@ pub trait Renderer {
 }
 
 /// Escapes text for XML (and HTML) attributes and content, dropping characters XML 1.0
-/// forbids.
+/// forbids; the bidirectional controls are shown as `\u{202e}` (a right-to-left override in a
+/// suite's text would reorder what the page shows of it).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
+            '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -124,5 +128,20 @@ pub fn renderer(format: Format, colour: bool, suites: &[Suite]) -> Box<dyn Rende
         Format::Json => Box::new(json::Json),
         Format::Junit => Box::new(junit::Junit),
         Format::Html => Box::new(html::Html::new(suites)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_and_page_text_show_controls_instead_of_obeying_them() {
+        assert_eq!(printable("plain e2e4 ♞"), "plain e2e4 ♞");
+        assert_eq!(
+            printable("a\u{1b}[2J\u{7}b\u{202e}c\u{2028}\u{85}\td"),
+            "a\\u{1b}[2J\\u{7}b\\u{202e}c\\u{2028}\\u{85}\td"
+        );
+        assert_eq!(escape("x\u{202e}<y>\u{1b}"), "x\\u{202e}&lt;y&gt;");
     }
 }
