@@ -238,16 +238,18 @@ pub fn divide_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> Vec<DivideE
                 })
                 .collect()
         };
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(cfg.threads)
-            .build()
-        {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        }
+        on_threads(cfg.threads, run)
     };
     out.sort_by(|a, b| a.text.cmp(&b.text));
     out
+}
+
+/// `run` on a pool of `threads` threads (on the global pool if one cannot be built).
+pub fn on_threads<R: Send>(threads: usize, run: impl FnOnce() -> R + Send) -> R {
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    }
 }
 
 /// Hands a finished root move's count to the progress callback, if any.

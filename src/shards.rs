@@ -452,11 +452,7 @@ fn paths_within(pos: &Position, split: u32, limit: u64, threads: usize) -> Optio
             .try_fold(|| 0u64, |sum, n| n.map(|n| sum.saturating_add(n)))
             .try_reduce(|| 0, |a, b| Some(a.saturating_add(b)))
     };
-    let total = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    };
-    total.filter(|&n| n <= limit)
+    crate::perft::on_threads(threads, run).filter(|&n| n <= limit)
 }
 
 /// Computes one shard.

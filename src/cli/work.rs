@@ -227,13 +227,7 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
         }
     };
     let run = || pending.par_iter().for_each(work_on);
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-    {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    }
+    cvperft::perft::on_threads(args.threads, run);
     progress.finish_and_clear();
     let mut writer = writer
         .into_inner()

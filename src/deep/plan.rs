@@ -258,13 +258,7 @@ pub fn build(root: &Position, req: &PlanRequest) -> Result<Plan, DeepError> {
         header.id = identity(&header, &units)?;
         Ok(Plan { header, units })
     };
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(req.threads.max(1))
-        .build()
-    {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    }
+    crate::perft::on_threads(req.threads.max(1), run)
 }
 
 fn unit_line(unit: &Unit) -> Result<String, DeepError> {

@@ -330,25 +330,18 @@ pub(crate) fn tags_once(tags: &[Tag]) -> Result<(), RecordError> {
         .iter()
         .filter(|t| READ_TAGS.iter().any(|r| t.name.eq_ignore_ascii_case(r)))
     {
-        match seen.entry(tag.name.to_ascii_lowercase()) {
-            std::collections::hash_map::Entry::Occupied(first)
-                if first.get().value != tag.value =>
-            {
-                return Err(RecordError::at(
-                    tag.line,
-                    tag.column,
-                    RecordReason::TagTwice(Box::new(TagTwice {
-                        name: tag.name.clone(),
-                        first: first.get().value.clone(),
-                        line: first.get().line,
-                        second: tag.value.clone(),
-                    })),
-                ));
-            }
-            std::collections::hash_map::Entry::Occupied(_) => {}
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(tag);
-            }
+        let first = *seen.entry(tag.name.to_ascii_lowercase()).or_insert(tag);
+        if first.value != tag.value {
+            return Err(RecordError::at(
+                tag.line,
+                tag.column,
+                RecordReason::TagTwice(Box::new(TagTwice {
+                    name: tag.name.clone(),
+                    first: first.value.clone(),
+                    line: first.line,
+                    second: tag.value.clone(),
+                })),
+            ));
         }
     }
     Ok(())

@@ -23,8 +23,18 @@ use std::io::{self, Write};
 /// DEL, C1), the bidirectional controls (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the
 /// line and paragraph separators (U+2028, U+2029).
 fn acts_on_terminal(c: char) -> bool {
-    (c.is_control() && c != '\t')
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+    (c.is_control() && c != '\t') || is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// The bidirectional controls: marks and embeddings, overrides and isolates, which reorder
+/// the text that follows them.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `\u{..}` for `c`, as [`printable`] and [`escape`] show a character instead of obeying it.
+fn shown(c: char) -> String {
+    format!("\\u{{{:x}}}", c as u32)
 }
 
 /// `text` as it may be shown on a terminal: every character of [`acts_on_terminal`] written as
@@ -38,7 +48,7 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
         if acts_on_terminal(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            out.push_str(&shown(c));
         } else {
             out.push(c);
         }
@@ -75,9 +85,7 @@ pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32));
-            }
+            c if is_bidi_control(c) => out.push_str(&shown(c)),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
