@@ -98,12 +98,13 @@ const REACH: usize = 2;
 ///   over `j` may start from, for a leap of any mode or a slide (`REACH`: the pair's
 ///   `any_source` with the sources of its uneven leaps).
 /// * `capture_dirs`, per colour and pair: the directions the plain piece captures sliding
-///   along (bits).
+///   along (bits); `dir_pairs`, per colour and direction, the same as pairs (bits).
 /// * `line_dirs`, per (square, square) pair: the directions whose back ray from the first
 ///   holds the second (bits).
 pub(super) struct ReplyTables {
     leaps: Box<[[[Bitboard; 3]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
     capture_dirs: [[u16; PLAIN_LETTERS.len()]; 2],
+    dir_pairs: [[u8; MAX_DIRECTIONS]; 2],
     line_dirs: Box<[u16; SQUARE_PAIRS]>,
 }
 
@@ -113,6 +114,7 @@ impl ReplyTables {
         ReplyTables {
             leaps: boxed([[Bitboard::EMPTY; 3]; PLAIN_LETTERS.len()]),
             capture_dirs: [[0; PLAIN_LETTERS.len()]; 2],
+            dir_pairs: [[0; MAX_DIRECTIONS]; 2],
             line_dirs: boxed(0),
         }
     }
@@ -133,6 +135,7 @@ impl ReplyTables {
             for by in Colour::BOTH {
                 for slide in jumps.slides(plain, by).iter().filter(|s| s.capture) {
                     r.capture_dirs[by.index()][i] |= 1 << slide.dir;
+                    r.dir_pairs[by.index()][slide.dir as usize] |= 1 << i;
                 }
                 for j in g.squares() {
                     let at = colour_square(by, j);
@@ -223,6 +226,25 @@ impl Jumps {
     /// squares leaves as they are. A General that acquires becomes a King and is never in
     /// check; without a General O has no royal piece and the caller reuses nothing. `None`
     /// when there is no jewel.
+    ///
+    /// How the squares above are found without walking every pair, step and direction
+    /// ([`ReplyTables`]; `reply_squares_reference` in the tests is the plain walk):
+    ///
+    /// * A pair of O's is looked at only where O carries the jewel with its carrier or a plain
+    ///   piece of it stands on `REACH` (every square an acquiring jump over the jewel starts
+    ///   from, the uneven leaps' included): elsewhere it has neither slides nor uneven leaps to
+    ///   name. Without such a pair and without a carrier of O's, O has no jump at all, and the
+    ///   jumps are not enumerated.
+    /// * A leap jump of S from `z - 2d` over `z - d` lands on a step `z` over the jewel when
+    ///   `z = jewel + d` with `jewel - d` on the board (`LANDS_OVER`), and is a pass from the
+    ///   jewel when `z = jewel + 2d` with `jewel + d` on the board (`PASS_LANDS`, the square
+    ///   halfway jumped): one lookup per pair of S's instead of one per pair and step. Onto the
+    ///   General, a pass from the jewel goes over the square halfway, if that is a square
+    ///   jumped onto it.
+    /// * The lines from the General that hold a square the jewel may stand on are found from
+    ///   those squares (`line_dirs`) when they are few, and S's kinds and pieces along such a
+    ///   line from the pairs capturing along its direction (`dir_pairs`), only for the lines
+    ///   followed.
     fn reply_squares<B: Width>(
         &self,
         pos: &Position<B>,
@@ -389,14 +411,12 @@ impl Jumps {
             let line = back(dir, general);
             // S's kinds capturing along it, and their pieces.
             let (mut dir_kinds, mut dir_pieces) = (0u16, Bitboard::NONE);
-            let mut bits = present;
+            let mut bits = r.dir_pairs[us.index()][dir as usize % MAX_DIRECTIONS] & present;
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if r.capture_dirs[us.index()][i] >> dir & 1 != 0 {
-                    dir_kinds |= 1 << pairs[i].0;
-                    dir_pieces |= own[i];
-                }
+                dir_kinds |= 1 << pairs[i].0;
+                dir_pieces |= own[i];
             }
             // Without a slider of S along it (a robbed carrier stays on its square), the line
             // matters only to a slider that enters it.
@@ -406,20 +426,27 @@ impl Jumps {
                 kinds |= dir_kinds;
                 &mut for_kinds
             };
-            let (mut at, mut seen, mut limit) = (general, 0, 3);
+            // The blockers on the line, nearest first: `nearest_back` from the General, then
+            // from each blocker found (the back ray from a square of `line` is the part of
+            // `line` beyond it, so it holds the blockers not yet taken).
+            let descending = v.descending(dir);
+            let mut hits = line & blockers;
+            let (mut seen, mut limit) = (0, 3);
             *squares |= loop {
-                match v.nearest_back(dir, at, blockers) {
-                    None => break line,
-                    Some(next) => {
-                        seen += 1;
-                        if next == jewel {
-                            limit = 4;
-                        }
-                        if seen == limit {
-                            break line & !back(dir, next);
-                        }
-                        at = next;
-                    }
+                if hits.is_empty() {
+                    break line;
+                }
+                let next = Square(match descending {
+                    true => hits.0.trailing_zeros(),
+                    false => B::WIDTH - 1 - hits.0.leading_zeros(),
+                } as u8);
+                hits.clear(next);
+                seen += 1;
+                if next == jewel {
+                    limit = 4;
+                }
+                if seen == limit {
+                    break line & !back(dir, next);
                 }
             };
         }
