@@ -2,11 +2,17 @@
 //! most moves, and count the jewel jumps at perft leaves, without making them. Apart from the
 //! rules (the jumps themselves are in the parent module): none of this changes what is legal.
 
-use super::{Jumps, NO_LINE, colour_square, landing_squares};
-use crate::geometry::{Bitboard, Square};
+use super::{
+    Jumps, NO_LINE, PLAIN_LETTERS, SQUARE_PAIRS, boxed, colour_square, landing_squares, vector,
+};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
+use crate::variant::tables::{COLOUR_SQUARES, MAX_DIRECTIONS};
 use crate::variant::{Colour, FastPathsAt, ReplySquares, Variant, Width};
 use std::sync::Arc;
+
+#[cfg(test)]
+mod reply_tests;
 
 impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     fn count_legal(&self, pos: &Position<B>, legality: &Legality<B>) -> Option<u64> {
@@ -77,6 +83,91 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     }
 }
 
+/// Indices in [`ReplyTables::leaps`].
+const LANDS_OVER: usize = 0;
+const PASS_LANDS: usize = 1;
+const REACH: usize = 2;
+
+/// What only [`Jumps::reply_squares`] reads, from the declared atoms, built with the
+/// [`JumpTables`](super::JumpTables):
+///
+/// * `leaps`, per (colour, square `j`) and carrier pair, for the capturing leaps `d` of the
+///   plain piece: the squares `j + d` with `j - d` on the board (a jump of that colour from
+///   `j - d` over `j` lands there, `LANDS_OVER`), and the squares `j + 2d` with `j + d` on the
+///   board (a pass from `j` lands there, `PASS_LANDS`); and the squares an acquiring jump
+///   over `j` may start from, for a leap of any mode or a slide (`REACH`: the pair's
+///   `any_source` with the sources of its uneven leaps).
+/// * `capture_dirs`, per colour and pair: the directions the plain piece captures sliding
+///   along (bits); `dir_pairs`, per colour and direction, the same as pairs (bits).
+/// * `line_dirs`, per (square, square) pair: the directions whose back ray from the first
+///   holds the second (bits).
+pub(super) struct ReplyTables {
+    leaps: Box<[[[Bitboard; 3]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
+    capture_dirs: [[u16; PLAIN_LETTERS.len()]; 2],
+    dir_pairs: [[u8; MAX_DIRECTIONS]; 2],
+    line_dirs: Box<[u16; SQUARE_PAIRS]>,
+}
+
+impl ReplyTables {
+    /// The empty tables, filled by [`ReplyTables::build`].
+    pub(super) fn empty() -> ReplyTables {
+        ReplyTables {
+            leaps: boxed([[Bitboard::EMPTY; 3]; PLAIN_LETTERS.len()]),
+            capture_dirs: [[0; PLAIN_LETTERS.len()]; 2],
+            dir_pairs: [[0; MAX_DIRECTIONS]; 2],
+            line_dirs: boxed(0),
+        }
+    }
+
+    /// The tables of the variant `v`, for the kinds, slides and tables of `jumps`.
+    pub(super) fn build(v: &Variant, jumps: &Jumps) -> ReplyTables {
+        let mut r = ReplyTables::empty();
+        let g = &v.geometry;
+        for dir in 0..v.directions.len().min(MAX_DIRECTIONS) {
+            for sq in g.squares() {
+                for other in v.back_ray_bb[dir * SQUARE_COUNT + sq.index()] {
+                    r.line_dirs[sq.index() * SQUARE_COUNT + other.index()] |= 1 << dir;
+                }
+            }
+        }
+        let t = &jumps.tables;
+        for (i, &(plain, _)) in jumps.carriers.pairs.iter().enumerate() {
+            for by in Colour::BOTH {
+                for slide in jumps.slides(plain, by).iter().filter(|s| s.capture) {
+                    r.capture_dirs[by.index()][i] |= 1 << slide.dir;
+                    r.dir_pairs[by.index()][slide.dir as usize] |= 1 << i;
+                }
+                for j in g.squares() {
+                    let at = colour_square(by, j);
+                    let leaps = &mut r.leaps[at][i];
+                    for atom in v.atoms[plain as usize]
+                        .iter()
+                        .filter(|a| !a.rider && a.capture)
+                    {
+                        let (dx, dy) = vector(atom, by);
+                        if let (Some(_), Some(to)) = (g.offset(j, -dx, -dy), g.offset(j, dx, dy)) {
+                            leaps[LANDS_OVER].set(to);
+                        }
+                        if let (Some(_), Some(to)) =
+                            (g.offset(j, dx, dy), g.offset(j, 2 * dx, 2 * dy))
+                        {
+                            leaps[PASS_LANDS].set(to);
+                        }
+                    }
+                    leaps[REACH] = t.any_source[at][i] | t.uneven[at][i][0];
+                }
+            }
+        }
+        r
+    }
+
+    /// The directions whose back ray from `from` holds `sq` (bits).
+    #[inline(always)]
+    fn line_dirs(&self, from: Square, sq: Square) -> u16 {
+        self.line_dirs[(from.index() * SQUARE_COUNT + sq.index()) % SQUARE_PAIRS]
+    }
+}
+
 impl Jumps {
     /// The squares a quiet move of the side to move S (a capturable plain piece X from `a` to
     /// an empty `b`) must neither leave nor enter for the opponent O's legal replies to be those
@@ -135,6 +226,25 @@ impl Jumps {
     /// squares leaves as they are. A General that acquires becomes a King and is never in
     /// check; without a General O has no royal piece and the caller reuses nothing. `None`
     /// when there is no jewel.
+    ///
+    /// How the squares above are found without walking every pair, step and direction
+    /// ([`ReplyTables`]; `reply_squares_reference` in the tests is the plain walk):
+    ///
+    /// * A pair of O's is looked at only where O carries the jewel with its carrier or a plain
+    ///   piece of it stands on `REACH` (every square an acquiring jump over the jewel starts
+    ///   from, the uneven leaps' included): elsewhere it has neither slides nor uneven leaps to
+    ///   name. Without such a pair and without a carrier of O's, O has no jump at all, and the
+    ///   jumps are not enumerated.
+    /// * A leap jump of S from `z - 2d` over `z - d` lands on a step `z` over the jewel when
+    ///   `z = jewel + d` with `jewel - d` on the board (`LANDS_OVER`), and is a pass from the
+    ///   jewel when `z = jewel + 2d` with `jewel + d` on the board (`PASS_LANDS`, the square
+    ///   halfway jumped): one lookup per pair of S's instead of one per pair and step. Onto the
+    ///   General, a pass from the jewel goes over the square halfway, if that is a square
+    ///   jumped onto it.
+    /// * The lines from the General that hold a square the jewel may stand on are found from
+    ///   those squares (`line_dirs`) when they are few, and S's kinds and pieces along such a
+    ///   line from the pairs capturing along its direction (`dir_pairs`), only for the lines
+    ///   followed.
     fn reply_squares<B: Width>(
         &self,
         pos: &Position<B>,
@@ -144,6 +254,8 @@ impl Jumps {
         let v = pos.variant();
         let g = &v.geometry;
         let t = &self.tables;
+        let r = &self.reply;
+        let pairs = &self.carriers.pairs;
         let us = pos.side();
         let them = us.flip();
         let jewel = self.carriers.jewel_square(pos)?;
@@ -164,13 +276,34 @@ impl Jumps {
         // of the General's steps S's jumps attack (`steps_special`).
         let mut special = Bitboard::NONE;
         let mut steps_special = Bitboard::NONE;
-        // O's jumps, and where the jewel may stand after them.
-        for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
+        // One pass over the pairs: S's pieces of each (plain or carrier: `own`, `present`),
+        // and the pairs of O's whose plain pieces stand where they may acquire (`near`).
+        let at_them = colour_square(them, jewel);
+        let (mut own, mut present, mut near) = ([Bitboard::<B>::NONE; 5], 0u8, 0u8);
+        for (i, &(plain, carrier_kind)) in pairs.iter().enumerate() {
+            own[i] = (pos.kind_bb(plain) | pos.kind_bb(carrier_kind)) & ours;
+            present |= u8::from(!own[i].is_empty()) << i;
             let movers = pos.kind_bb(plain) & theirs;
-            let passing = they_carry && carrier.is_some_and(|p| p.kind == carrier_kind);
+            near |= u8::from(movers.intersects(r.leaps[at_them][i][REACH].to())) << i;
+        }
+        // The pair of O's carrier, if O carries the jewel.
+        let mut passing_pairs = 0u8;
+        if let Some(c) = carrier.filter(|_| they_carry) {
+            for (i, &(_, carrier_kind)) in pairs.iter().enumerate() {
+                passing_pairs |= u8::from(c.kind == carrier_kind) << i;
+            }
+        }
+        // O's jumps, and where the jewel may stand after them.
+        let mut work = near | passing_pairs;
+        while work != 0 {
+            let i = work.trailing_zeros() as usize;
+            work &= work - 1;
+            let (plain, _) = pairs[i % pairs.len()];
+            let movers = pos.kind_bb(plain) & theirs;
+            let passing = passing_pairs >> i & 1 != 0;
             // Where a slide of the plain piece may start to acquire (behind the jewel on its
             // lines): usually no mover stands there.
-            let slide_from = t.sources[colour_square(them, jewel)][i][2].to::<B>();
+            let slide_from = t.sources[at_them][i][2].to::<B>();
             let slides = match passing || movers.intersects(slide_from) {
                 true => self.slides(plain, them),
                 false => &[],
@@ -189,7 +322,7 @@ impl Jumps {
             }
             // Leaps that land only quietly or only capturing: an acquiring one mirrors its
             // mover about the jewel square.
-            let [from, pass_to] = t.uneven[colour_square(them, jewel)][i];
+            let [from, pass_to] = t.uneven[at_them][i];
             for from in movers & from.to() {
                 special.set(Square(2 * jewel.0 - from.0));
             }
@@ -200,17 +333,20 @@ impl Jumps {
         let mut jewels = Bitboard::of(jewel);
         // The squares O's jumps start from, land on (whatever stands there) and jump over: a
         // capture there takes a jump away (its mover, or the ally a pass jumps) or adds one
-        // (onto the captured piece's square).
+        // (onto the captured piece's square). Without a pair `near` and a carrier of O's, O
+        // has no jump.
         let mut captured = Bitboard::NONE;
-        self.for_each_jump(pos, them, blockers, g.mask.to(), |j| {
-            jewels |= if j.acquiring {
-                j.to
-            } else {
-                Bitboard::of(j.via)
-            };
-            captured |= Bitboard::of(j.from) | Bitboard::of(j.via) | j.to;
-            false
-        });
+        if near != 0 || they_carry {
+            self.for_each_jump(pos, them, blockers, g.mask.to(), |j| {
+                jewels |= if j.acquiring {
+                    j.to
+                } else {
+                    Bitboard::of(j.via)
+                };
+                captured |= Bitboard::of(j.from) | Bitboard::of(j.via) | j.to;
+                false
+            });
+        }
         if let Some(c) = carrier.filter(|_| they_carry) {
             let sm = &v.slot_moves[Variant::slot(c.kind, them, jewel)];
             jewels |= (sm.leap_quiet | sm.leap_capture).to::<B>()
@@ -220,79 +356,97 @@ impl Jumps {
         // file and rank: a leap jump's mover mirrors its landing square about the one jumped.
         let mirror = |over: Square, onto: Square| Square(2 * over.0 - onto.0);
         let steps = zone & !Bitboard::of(general);
+        let (at_general, at_jewel) = (colour_square(us, general), colour_square(us, jewel));
         let mut slide_dirs = 0u16;
-        // Per direction, S's plain kind sliding along it, with its carrier form.
-        let mut sliders = [(0u16, Bitboard::<B>::NONE); 16];
-        let mut overs = Bitboard::<B>::NONE;
-        for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
-            if !(pos.kind_bb(plain) | pos.kind_bb(carrier_kind)).intersects(ours) {
-                continue;
-            }
-            for slide in self.slides(plain, us) {
-                if slide.capture {
-                    slide_dirs |= 1 << slide.dir;
-                    let (kinds, pieces) = &mut sliders[slide.dir as usize % 16];
-                    *kinds |= 1 << plain;
-                    *pieces |= (pos.kind_bb(plain) | pos.kind_bb(carrier_kind)) & ours;
-                }
-            }
-            let overs_onto = |onto: Square| t.capture_overs[colour_square(us, onto)][i].to::<B>();
-            overs |= overs_onto(general);
-            for z in steps {
-                let overs = overs_onto(z);
-                if overs.has(jewel) {
-                    steps_special.set(mirror(jewel, z));
-                }
-                // A pass from the jewel over the square halfway to `z`.
-                if we_carry && (jewel.0 + z.0) % 2 == 0 {
-                    let over = Square((jewel.0 + z.0) / 2);
-                    if overs.has(over) {
-                        steps_special.set(over);
-                    }
-                }
+        let (mut overs, mut lands_over, mut pass_lands) =
+            (Bitboard::NONE, Bitboard::NONE, Bitboard::NONE);
+        let mut bits = present;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            slide_dirs |= r.capture_dirs[us.index()][i];
+            overs |= t.capture_overs[at_general][i].to();
+            lands_over |= r.leaps[at_jewel][i][LANDS_OVER].to::<B>();
+            pass_lands |= r.leaps[at_jewel][i][PASS_LANDS].to::<B>();
+        }
+        // A leap jump over the jewel onto `z` (its mover mirrors `z` about the jewel).
+        for z in steps & lands_over {
+            steps_special.set(mirror(jewel, z));
+        }
+        // A pass from the jewel over the square halfway to `z`.
+        if we_carry {
+            for z in steps & pass_lands {
+                steps_special.set(Square((jewel.0 + z.0) / 2));
             }
         }
-        for over in overs {
-            if jewels.has(over) {
-                out.set(mirror(over, general));
-            }
-            if we_carry && mirror(over, general) == jewel {
-                out.set(over);
-            }
+        for over in overs & jewels {
+            out.set(mirror(over, general));
+        }
+        // A pass from the jewel over the square halfway to the General.
+        let (sum, mid) = (general.0 + jewel.0, Square((general.0 + jewel.0) / 2));
+        if we_carry && sum % 2 == 0 && overs.has(mid) {
+            out.set(mid);
         }
         let (mut kinds, mut for_kinds) = (0u16, Bitboard::NONE);
-        let mut dirs = slide_dirs;
+        // The directions of S's capturing slides whose line from the General holds a square
+        // the jewel may stand on: from those squares when they are few.
+        let mut dirs = 0u16;
+        if jewels.count() <= 4 {
+            for j in jewels {
+                dirs |= r.line_dirs(general, j);
+            }
+        } else {
+            let mut all = slide_dirs;
+            while all != 0 {
+                let dir = all.trailing_zeros() as u8;
+                all &= all - 1;
+                dirs |= u16::from(back(dir, general).intersects(jewels)) << dir;
+            }
+        }
+        dirs &= slide_dirs;
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
-            let line = back(dir, general);
             // Its square now is among them: a pass from it (S's carrier) is covered too.
-            if !line.intersects(jewels) {
-                continue;
+            let line = back(dir, general);
+            // S's kinds capturing along it, and their pieces.
+            let (mut dir_kinds, mut dir_pieces) = (0u16, Bitboard::NONE);
+            let mut bits = r.dir_pairs[us.index()][dir as usize % MAX_DIRECTIONS] & present;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                dir_kinds |= 1 << pairs[i].0;
+                dir_pieces |= own[i];
             }
             // Without a slider of S along it (a robbed carrier stays on its square), the line
             // matters only to a slider that enters it.
-            let (dir_kinds, dir_pieces) = sliders[dir as usize % 16];
             let squares = if line.intersects(dir_pieces) {
                 &mut out
             } else {
                 kinds |= dir_kinds;
                 &mut for_kinds
             };
-            let (mut at, mut seen, mut limit) = (general, 0, 3);
+            // The blockers on the line, nearest first: `nearest_back` from the General, then
+            // from each blocker found (the back ray from a square of `line` is the part of
+            // `line` beyond it, so it holds the blockers not yet taken).
+            let descending = v.descending(dir);
+            let mut hits = line & blockers;
+            let (mut seen, mut limit) = (0, 3);
             *squares |= loop {
-                match v.nearest_back(dir, at, blockers) {
-                    None => break line,
-                    Some(next) => {
-                        seen += 1;
-                        if next == jewel {
-                            limit = 4;
-                        }
-                        if seen == limit {
-                            break line & !back(dir, next);
-                        }
-                        at = next;
-                    }
+                if hits.is_empty() {
+                    break line;
+                }
+                let next = Square(match descending {
+                    true => hits.0.trailing_zeros(),
+                    false => B::WIDTH - 1 - hits.0.leading_zeros(),
+                } as u8);
+                hits.clear(next);
+                seen += 1;
+                if next == jewel {
+                    limit = 4;
+                }
+                if seen == limit {
+                    break line & !back(dir, next);
                 }
             };
         }

@@ -109,6 +109,8 @@ struct Jumps {
     /// Per kind and colour: the kind's slides (plain kinds only).
     slides: Vec<[Vec<Slide>; 2]>,
     tables: JumpTables,
+    /// What only [`Jumps::reply_squares`] reads.
+    reply: fast_paths::ReplyTables,
 }
 
 impl Jumps {
@@ -145,8 +147,10 @@ impl Jumps {
             knight: v.kind("N")?,
             slides,
             tables: JumpTables::empty(),
+            reply: fast_paths::ReplyTables::empty(),
         };
         jumps.tables = JumpTables::build(v, &jumps);
+        jumps.reply = fast_paths::ReplyTables::build(v, &jumps);
         Ok(jumps)
     }
 
