@@ -2,7 +2,7 @@
 //! most moves, and count the jewel jumps at perft leaves, without making them. Apart from the
 //! rules (the jumps themselves are in the parent module): none of this changes what is legal.
 
-use super::{Jumps, NO_LINE, colour_square, landing_squares};
+use super::{JumpStart, Jumps, NO_LINE, colour_square, landing_squares};
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
 use crate::variant::{Colour, FastPathsAt, ReplySquares, Variant, Width};
@@ -12,7 +12,7 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     fn count_legal(&self, pos: &Position<B>, legality: &Legality<B>) -> Option<u64> {
         // Most positions have no jump ([`Jumps::jump_start`]): then nothing else is set up.
         Some(match self.jump_start(pos, pos.side()) {
-            Some(jewel) => self.count_jumps(pos, legality, jewel),
+            Some(start) => self.count_jumps(pos, legality, start),
             None => 0,
         })
     }
@@ -416,10 +416,15 @@ impl Jumps {
     /// then carries it, so the enemy only acquires), which must lie in
     /// [`Jumps::exposing_squares`]. The General acquiring becomes a King and is never in check.
     /// Without a General, a jump is illegal only if it makes our King a General (its pass, or a
-    /// robbery of it). Every jump left undecided is made and tested. The jewel is on `jewel`,
-    /// where [`Jumps::jump_start`] found it.
+    /// robbery of it). Every jump left undecided is made and tested. The jumps start from
+    /// `start` ([`Jumps::jump_start`]); out of line, as most positions have none.
     #[inline(never)]
-    fn count_jumps<B: Width>(&self, pos: &Position<B>, l: &Legality<B>, jewel: Square) -> u64 {
+    fn count_jumps<B: Width>(
+        &self,
+        pos: &Position<B>,
+        l: &Legality<B>,
+        start: JumpStart<B>,
+    ) -> u64 {
         let v = pos.variant();
         let us = pos.side();
         let them = us.flip();
@@ -430,7 +435,7 @@ impl Jumps {
         let mut exposing: Option<Bitboard<B>> = None;
         let mut shield: Option<Bitboard<B>> = None;
         let mut count = 0;
-        self.for_each_jump_at(pos, us, jewel, blockers, v.geometry.mask.to(), |j| {
+        self.for_each_jump_at(pos, us, start, blockers, v.geometry.mask.to(), |j| {
             // Most positions have no jump: what only a jump needs is computed here.
             let to = landing_squares(&j, blockers, pos.capturable(them));
             if to.is_empty() {
@@ -499,11 +504,24 @@ impl Jumps {
         blockers: Bitboard<B>,
         wanted: Bitboard<B>,
     ) -> Bitboard<B> {
-        let Some(jewel) = self.jump_start(pos, by) else {
-            return Bitboard::NONE;
-        };
+        match self.jump_start(pos, by) {
+            Some(start) => self.jump_attack_map_from(pos, by, start, blockers, wanted),
+            None => Bitboard::NONE,
+        }
+    }
+
+    /// [`Jumps::jump_attack_map`] from `start`, out of line: most positions have no jump.
+    #[inline(never)]
+    fn jump_attack_map_from<B: Width>(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        start: JumpStart<B>,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+    ) -> Bitboard<B> {
         let mut map = Bitboard::NONE;
-        self.for_each_jump_at(pos, by, jewel, blockers, wanted, |j| {
+        self.for_each_jump_at(pos, by, start, blockers, wanted, |j| {
             if j.capture {
                 map |= j.to;
             }

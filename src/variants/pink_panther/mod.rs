@@ -207,41 +207,39 @@ impl Jumps {
         f: impl FnMut(Jump<B>) -> bool,
     ) -> bool {
         match self.jump_start(pos, by) {
-            Some(jewel) => self.for_each_jump_at(pos, by, jewel, blockers, wanted, f),
+            Some(start) => self.for_each_jump_at(pos, by, start, blockers, wanted, f),
             None => false,
         }
     }
 
-    /// The jewel's square when `by` may have a jewel jump there, `None` when it has none: no
-    /// jewel, no plain piece of `by` on a square an acquiring jump of its kind starts from
-    /// ([`JumpTables`]' `any_source`, the leaps' and slides' sources together), and `by` does
-    /// not carry the jewel (a pass starts only from the carrier's square, and the only piece on
-    /// the jewel square is the carrier). Those are exactly the cases where
-    /// [`Jumps::for_each_jump_at`] yields nothing: it finds acquiring jumps only from the
-    /// kinds this finds here, and passes only from a carrier of `by`. One intersection per
-    /// plain kind, all of them folded before the one test: the hot callers ask this first and
-    /// set up nothing else when no jump is possible (most positions).
+    /// Where the jewel jumps of `by` may start, `None` when it has none: no jewel, no plain
+    /// piece of `by` on a square an acquiring jump of its kind starts from ([`JumpTables`]'
+    /// `any_source`, the leaps' and slides' sources together), and `by` does not carry the jewel
+    /// (a pass starts only from the carrier's square, and the only piece on the jewel square is
+    /// the carrier). Those are exactly the cases where [`Jumps::for_each_jump_at`] yields
+    /// nothing: it looks for acquiring jumps only from the kinds found here, and for passes only
+    /// from a carrier of `by`. One intersection per plain kind, folded for the one test: the hot
+    /// callers ask this first and set up nothing else when no jump is possible (most positions).
     #[inline(always)]
-    fn jump_start<B: Width>(&self, pos: &Position<B>, by: Colour) -> Option<Square> {
+    fn jump_start<B: Width>(&self, pos: &Position<B>, by: Colour) -> Option<JumpStart<B>> {
         let jewel = self.carriers.jewel_square(pos)?;
         let ours = pos.colour_bb(by);
         let any_from = &self.tables.any_source[colour_square(by, jewel)];
-        let mut sources = Bitboard::<B>::NONE;
+        let mut sources = Bitboard::NONE;
         for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
             sources |= pos.kind_bb(plain) & any_from[i].to();
         }
-        (sources.intersects(ours) || ours.has(jewel)).then_some(jewel)
+        let sources = sources & ours;
+        (!sources.is_empty() || ours.has(jewel)).then_some(JumpStart { jewel, sources })
     }
 
-    /// [`Jumps::for_each_jump`] with the jewel on `jewel`, the square
-    /// [`Jumps::jump_start`] returned. Kept out of line: its callers' common path (no jump
-    /// possible) then saves and restores no registers for it.
-    #[inline(never)]
+    /// [`Jumps::for_each_jump`] from `start`, what [`Jumps::jump_start`] returned.
+    #[inline(always)]
     fn for_each_jump_at<B: Width>(
         &self,
         pos: &Position<B>,
         by: Colour,
-        jewel: Square,
+        start: JumpStart<B>,
         blockers: Bitboard<B>,
         wanted: Bitboard<B>,
         mut f: impl FnMut(Jump<B>) -> bool,
@@ -249,13 +247,15 @@ impl Jumps {
         let v = pos.variant();
         let t = &self.tables;
         let ours = pos.colour_bb(by);
+        let jewel = start.jewel;
         let at = colour_square(by, jewel);
-        // First which plain kinds stand where they could acquire (usually none), in a tight loop.
-        let any_from = &t.any_source[at];
+        // The plain kinds of `by` that stand where they could acquire: the kinds are disjoint,
+        // so a kind's pieces among the sources are those on its own sources.
+        let sources = start.sources;
         let mut acquiring = 0u8;
-        for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
-            if pos.kind_bb(plain).intersects(ours & any_from[i].to()) {
-                acquiring |= 1 << i;
+        if !sources.is_empty() {
+            for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
+                acquiring |= u8::from(pos.kind_bb(plain).intersects(sources)) << i;
             }
         }
         let sources = &t.sources[at];
@@ -362,14 +362,26 @@ impl Jumps {
         us: Colour,
         out: &mut S,
     ) {
-        let Some(jewel) = self.jump_start(pos, us) else {
-            return;
-        };
+        if let Some(start) = self.jump_start(pos, us) {
+            self.jewel_jumps_from(pos, us, start, out);
+        }
+    }
+
+    /// [`Jumps::jewel_jumps`] from `start`, out of line: most positions have no jump, and their
+    /// callers then set up nothing for it.
+    #[inline(never)]
+    fn jewel_jumps_from<B: Width, S: MoveSink<B> + ?Sized>(
+        &self,
+        pos: &Position<B>,
+        us: Colour,
+        start: JumpStart<B>,
+        out: &mut S,
+    ) {
         let v = pos.variant();
         let blockers = pos.occupied() | pos.neutral();
         let targets = pos.capturable(us.flip());
         let last_rank = v.last_rank_bb[us.index()].to();
-        self.for_each_jump_at(pos, us, jewel, blockers, v.geometry.mask.to(), |j| {
+        self.for_each_jump_at(pos, us, start, blockers, v.geometry.mask.to(), |j| {
             let piece = pos.piece_at(j.from).expect("a mover");
             let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
             let promotions = &v.promotion_kinds[lands_as as usize];
@@ -384,14 +396,20 @@ impl Jumps {
     /// Whether some jewel jump of `by` ends on `sq` (PP-7: jumps give check): the same as asking
     /// [`Jumps::jewel_jumps`] for a move to `sq`, without generating or storing the moves.
     fn jump_lands_on<B: Width>(&self, pos: &Position<B>, sq: Square, by: Colour) -> bool {
-        let Some(jewel) = self.jump_start(pos, by) else {
-            return false;
-        };
         let blockers = pos.occupied() | pos.neutral();
-        self.for_each_jump_at(pos, by, jewel, blockers, Bitboard::<B>::of(sq), |j| {
+        self.for_each_jump(pos, by, blockers, Bitboard::<B>::of(sq), |j| {
             landing_squares(&j, blockers, pos.capturable(by.flip())).has(sq)
         })
     }
+}
+
+/// Where a side's jewel jumps may start ([`Jumps::jump_start`]): the jewel's square, and the
+/// side's plain pieces that stand where a jump of their kind could acquire it (the bits of a
+/// bitboard).
+#[derive(Clone, Copy)]
+struct JumpStart<B: Width> {
+    jewel: Square,
+    sources: Bitboard<B>,
 }
 
 /// One jewel jump of one atom: whether it acquires, the mover's square, the square jumped, the
