@@ -3,7 +3,8 @@
 //! rules (the jumps themselves are in the parent module): none of this changes what is legal.
 
 use super::{
-    Jumps, NO_LINE, PLAIN_LETTERS, SQUARE_PAIRS, boxed, colour_square, landing_squares, vector,
+    JumpStart, Jumps, NO_LINE, PLAIN_LETTERS, SQUARE_PAIRS, boxed, colour_square, landing_squares,
+    vector,
 };
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
@@ -16,7 +17,11 @@ mod reply_tests;
 
 impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     fn count_legal(&self, pos: &Position<B>, legality: &Legality<B>) -> Option<u64> {
-        Some(self.count_jumps(pos, legality))
+        // Most positions have no jump ([`Jumps::jump_start`]): then nothing else is set up.
+        Some(match self.jump_start(pos, pos.side()) {
+            Some(start) => self.count_jumps(pos, legality, start),
+            None => 0,
+        })
     }
 
     /// The map of the fast legality path (`Position::legality`), exact for the moves it
@@ -566,8 +571,15 @@ impl Jumps {
     /// then carries it, so the enemy only acquires), which must lie in
     /// [`Jumps::exposing_squares`]. The General acquiring becomes a King and is never in check.
     /// Without a General, a jump is illegal only if it makes our King a General (its pass, or a
-    /// robbery of it). Every jump left undecided is made and tested.
-    fn count_jumps<B: Width>(&self, pos: &Position<B>, l: &Legality<B>) -> u64 {
+    /// robbery of it). Every jump left undecided is made and tested. The jumps start from
+    /// `start` ([`Jumps::jump_start`]); out of line, as most positions have none.
+    #[inline(never)]
+    fn count_jumps<B: Width>(
+        &self,
+        pos: &Position<B>,
+        l: &Legality<B>,
+        start: JumpStart<B>,
+    ) -> u64 {
         let v = pos.variant();
         let us = pos.side();
         let them = us.flip();
@@ -578,7 +590,7 @@ impl Jumps {
         let mut exposing: Option<Bitboard<B>> = None;
         let mut shield: Option<Bitboard<B>> = None;
         let mut count = 0;
-        self.for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
+        self.for_each_jump_at(pos, us, start, blockers, v.geometry.mask.to(), |j| {
             // Most positions have no jump: what only a jump needs is computed here.
             let to = landing_squares(&j, blockers, pos.capturable(them));
             if to.is_empty() {
@@ -647,8 +659,24 @@ impl Jumps {
         blockers: Bitboard<B>,
         wanted: Bitboard<B>,
     ) -> Bitboard<B> {
+        match self.jump_start(pos, by) {
+            Some(start) => self.jump_attack_map_from(pos, by, start, blockers, wanted),
+            None => Bitboard::NONE,
+        }
+    }
+
+    /// [`Jumps::jump_attack_map`] from `start`, out of line: most positions have no jump.
+    #[inline(never)]
+    fn jump_attack_map_from<B: Width>(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        start: JumpStart<B>,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+    ) -> Bitboard<B> {
         let mut map = Bitboard::NONE;
-        self.for_each_jump(pos, by, blockers, wanted, |j| {
+        self.for_each_jump_at(pos, by, start, blockers, wanted, |j| {
             if j.capture {
                 map |= j.to;
             }
@@ -698,7 +726,9 @@ impl Jumps {
     /// through the General may let a sliding jump of the other side land on it: the first or
     /// second blocker on such a line when the other one of the two is jumpable for the other
     /// side ([`Jumps::may_jump`]) and the third is a piece of that side sliding along the line
-    /// ([`Jumps::jump_pinned`]).
+    /// ([`Jumps::jump_pinned`]). The lines worth walking are picked here, inline, and walked
+    /// out of line ([`Jumps::jump_pinned_lines`]): usually there is none.
+    #[inline(always)]
     fn jump_pinned_pieces<B: Width>(
         &self,
         pos: &Position<B>,
@@ -708,7 +738,6 @@ impl Jumps {
     ) -> Bitboard<B> {
         let v = pos.variant();
         let them = us.flip();
-        let ours = pos.colour_bb(us);
         let theirs = pos.colour_bb(them);
         // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
         // is the only square it may jump: only the line from the General through it matters.
@@ -729,6 +758,23 @@ impl Jumps {
                 dir => dir..dir + 1,
             }
         };
+        self.jump_pinned_lines(pos, us, general, jewel, dirs)
+    }
+
+    /// [`Jumps::jump_pinned_pieces`] on the lines from the General along `dirs`.
+    #[inline(never)]
+    fn jump_pinned_lines<B: Width>(
+        &self,
+        pos: &Position<B>,
+        us: Colour,
+        general: Square,
+        jewel: Square,
+        dirs: std::ops::Range<u8>,
+    ) -> Bitboard<B> {
+        let v = pos.variant();
+        let them = us.flip();
+        let ours = pos.colour_bb(us);
+        let theirs = pos.colour_bb(them);
         let mut tested = Bitboard::NONE;
         // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
         let slides_over = |from: Square, over: Square, dir: u8| {
@@ -762,5 +808,93 @@ impl Jumps {
             }
         }
         tested
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{jumps, varied_positions};
+    use super::*;
+    use crate::notation::to_fen;
+
+    /// [`Jumps::jump_pinned_pieces`] as it was before the lines were walked out of line.
+    fn reference_jump_pinned_pieces(
+        this: &Jumps,
+        pos: &Position,
+        us: Colour,
+        general: Square,
+        jewel: Square,
+    ) -> Bitboard {
+        let v = pos.variant();
+        let them = us.flip();
+        let ours = pos.colour_bb(us);
+        let theirs = pos.colour_bb(them);
+        let t = &this.tables;
+        let dirs = if theirs.has(jewel) {
+            0..v.directions.len() as u8
+        } else {
+            match t.line_dir(general, jewel) {
+                NO_LINE => return Bitboard::NONE,
+                dir if !v
+                    .back_ray::<u128>(dir, jewel)
+                    .intersects(theirs & (pos.kind_bb(this.rook) | pos.kind_bb(this.bishop))) =>
+                {
+                    return Bitboard::NONE;
+                }
+                dir => dir..dir + 1,
+            }
+        };
+        let mut tested = Bitboard::NONE;
+        let slides_over = |from: Square, over: Square, dir: u8| {
+            let mover = pos.piece_at(from).expect("a blocker of theirs");
+            this.jump_rule(mover.kind)
+                .is_some_and(|(plain, acquiring, _)| {
+                    this.may_jump(pos, them, acquiring, over, jewel)
+                        && this
+                            .slides(plain, them)
+                            .iter()
+                            .any(|r| r.dir == dir && r.capture)
+                })
+        };
+        let blockers = pos.occupied() | pos.neutral();
+        let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
+        for dir in dirs {
+            let Some(first) = behind(general, dir) else {
+                continue;
+            };
+            let Some(second) = behind(first, dir) else {
+                continue;
+            };
+            let Some(third) = behind(second, dir).filter(|&t| theirs.has(t)) else {
+                continue;
+            };
+            if ours.has(first) && slides_over(third, second, dir) {
+                tested.set(first);
+            }
+            if ours.has(second) && slides_over(third, first, dir) {
+                tested.set(second);
+            }
+        }
+        tested
+    }
+
+    /// The pieces a slide jump pins are the same as before the split, for both sides' Generals
+    /// and every square a General could stand on.
+    #[test]
+    fn split_jump_pins_match_the_reference() {
+        let compiled = jumps();
+        let mut pinned = 0;
+        for pos in varied_positions() {
+            let jewel = compiled.carriers.jewel_square(&pos).expect("a jewel");
+            for us in Colour::BOTH {
+                for general in pos.variant().geometry.squares() {
+                    let fast = compiled.jump_pinned_pieces(&pos, us, general, jewel);
+                    let slow = reference_jump_pinned_pieces(&compiled, &pos, us, general, jewel);
+                    assert_eq!(fast, slow, "{general} for {us:?} in {}", to_fen(&pos));
+                    pinned += fast.count();
+                }
+            }
+        }
+        assert!(pinned > 1000, "too few pinned pieces: {pinned}");
     }
 }
