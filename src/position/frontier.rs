@@ -96,33 +96,50 @@ const LISTED_SLIDERS: usize = 8;
 #[cfg(test)]
 const LISTED_SLIDERS: usize = 2;
 
-/// The pseudo-legal moves of the plain uneven leaper of kind `k` on `slot` (no slides or
-/// ranged rides), as [`Position::piece_moves`] generates them with `leaps` set and no
-/// en-passant square: its leaps onto `ctx`'s empty squares and targets, and its special leaps
-/// whose path is empty, each one move or one per promotion on the last rank.
+/// How many more pseudo-legal moves the plain uneven leaper of kind `k` on `slot` (no slides
+/// or ranged rides) has with `after` than with `before`, as [`Position::piece_moves`]
+/// generates them with `leaps` set and no en-passant square: its leaps onto the context's
+/// empty squares and targets, and its special leaps whose path is empty, each one move or one
+/// per promotion on the last rank (the same in both contexts). The slot's tables are read once
+/// for both counts.
 #[inline(always)]
-fn leaper_moves<B: Width>(v: &Variant, ctx: &GenContext<B>, k: usize, slot: usize) -> u64 {
+fn leaper_change<B: Width>(
+    v: &Variant,
+    before: &GenContext<B>,
+    after: &GenContext<B>,
+    k: usize,
+    slot: usize,
+) -> i64 {
     let sm = v.slot_moves_at(slot);
-    let mut plain = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
-    let mut doubles = Bitboard::NONE;
+    let (quiet, capture) = (sm.leap_quiet.to::<B>(), sm.leap_capture.to::<B>());
+    let ctxs = [before, after];
+    let mut plain = ctxs.map(|ctx| (quiet & ctx.empty) | (capture & ctx.targets));
+    let mut doubles = [Bitboard::NONE; 2];
     if sm.irregular {
         let double_steps = v.spec.pieces[k].pawn && v.spec.en_passant;
         for leap in &v.special_leaps[slot] {
-            if leap.path.to().intersects(ctx.blockers) {
-                continue;
-            }
-            if (leap.quiet && ctx.empty.has(leap.to)) || (leap.capture && ctx.targets.has(leap.to))
-            {
-                if double_steps && leap.quiet && !leap.capture {
-                    doubles.set(leap.to);
-                } else {
-                    plain.set(leap.to);
+            let double = double_steps && leap.quiet && !leap.capture;
+            for (i, ctx) in ctxs.iter().enumerate() {
+                if leap.path.to().intersects(ctx.blockers) {
+                    continue;
+                }
+                if (leap.quiet && ctx.empty.has(leap.to))
+                    || (leap.capture && ctx.targets.has(leap.to))
+                {
+                    match double {
+                        true => doubles[i].set(leap.to),
+                        false => plain[i].set(leap.to),
+                    }
                 }
             }
         }
     }
     let promotions = v.promotion_kinds[k].len();
-    moves_onto(plain, ctx.last_rank, promotions) + moves_onto(doubles, ctx.last_rank, promotions)
+    let moves = |i: usize| {
+        moves_onto(plain[i], before.last_rank, promotions)
+            + moves_onto(doubles[i], before.last_rank, promotions)
+    };
+    moves(1) as i64 - moves(0) as i64
 }
 
 /// The squares the capturing slides of the side to move's piece on `s` reach with `blockers`
@@ -1682,9 +1699,7 @@ impl<B: Width> Replies<B> {
                 | v.leap_readers_at::<B>(Variant::slot(k, them, m.to));
             for from in readers & theirs & pos.by_kind[k as usize] {
                 let slot = Variant::slot(k, them, from);
-                let gained = leaper_moves(v, &after, k as usize, slot);
-                let had = leaper_moves(v, &before, k as usize, slot);
-                n += gained as i64 - had as i64;
+                n += leaper_change(v, &before, &after, k as usize, slot);
                 #[cfg(test)]
                 {
                     self.leapers_recounted += 1;
