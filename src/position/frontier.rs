@@ -377,31 +377,44 @@ impl<B: Width> SpecialBefore<B> {
     /// record is not moved into its box after it is made.
     #[inline(never)]
     fn new(pos: &Position<B>, counted: Option<u64>) -> Option<Box<Self>> {
-        let passed = pos.passed();
+        // The record is boxed first and filled there, the turn passed on its copy as by
+        // `Position::passed`: the position is copied once.
+        let mut before = Box::new(SpecialBefore {
+            passed: *pos,
+            count: 0,
+            legality: Legality::EMPTY,
+            specials: 0,
+            steps: Bitboard::NONE,
+            steps_lost: 0,
+            last_rank: Bitboard::NONE,
+            promotions: 0,
+        });
+        let b = &mut *before;
+        let passed = &mut b.passed;
+        passed.side = pos.side.flip();
+        passed.ep = None;
+        passed.ep_victim = None;
+        let passed = &b.passed;
+        let l = &mut b.legality;
         let v = passed.variant;
-        let mut l = Legality::EMPTY;
-        if !passed.legality_into(&mut l) || l.check_mask != Bitboard::ALL {
+        if !passed.legality_into(l) || l.check_mask != Bitboard::ALL {
             return None;
         }
         let king = l.royals.first()?;
-        let specials = passed.fast_paths()?.count_legal(&passed, &l)?;
+        let specials = passed.fast_paths()?.count_legal(passed, l)?;
         let royal = v.royal_kinds[0];
         let sm = &v.slot_moves[Variant::slot(royal, passed.side, king)];
-        let ctx = GenContext::new(&passed);
+        let ctx = GenContext::new(passed);
         let pseudo = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
-        let (steps, attacked) = passed.royal_targets_table_safe(pseudo, &l);
+        let (steps, attacked) = passed.royal_targets_table_safe(pseudo, l);
         let promotions = v.promotion_kinds[royal as usize].len();
-        let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
-        Some(Box::new(SpecialBefore {
-            count: counted.unwrap_or_else(|| passed.count_with(&l, specials)),
-            passed,
-            legality: l,
-            specials,
-            steps,
-            steps_lost,
-            last_rank: ctx.last_rank,
-            promotions,
-        }))
+        b.count = counted.unwrap_or_else(|| passed.count_with(l, specials));
+        b.specials = specials;
+        b.steps = steps;
+        b.steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
+        b.last_rank = ctx.last_rank;
+        b.promotions = promotions;
+        Some(before)
     }
 }
 
