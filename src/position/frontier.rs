@@ -365,7 +365,7 @@ impl<B: Width> SpecialBefore<B> {
     ) -> Option<&'a mut Self> {
         let counted = *count;
         let before = slot
-            .get_or_insert_with(|| Self::new(pos, counted).map(Box::new))
+            .get_or_insert_with(|| Self::new(pos, counted))
             .as_deref_mut()?;
         *count = Some(before.count);
         Some(before)
@@ -373,34 +373,48 @@ impl<B: Width> SpecialBefore<B> {
 
     /// `None` unless O, not in check and with one royal piece, has its legality decided by
     /// the fast paths and its special moves counted by them. `counted`: O's replies there, when
-    /// already counted (else counted here, with the legality found).
+    /// already counted (else counted here, with the legality found). Boxed here, so that the
+    /// record is not moved into its box after it is made.
     #[inline(never)]
-    fn new(pos: &Position<B>, counted: Option<u64>) -> Option<Self> {
-        let passed = pos.passed();
+    fn new(pos: &Position<B>, counted: Option<u64>) -> Option<Box<Self>> {
+        // The record is boxed first and filled there, the turn passed on its copy as by
+        // `Position::passed`: the position is copied once.
+        let mut before = Box::new(SpecialBefore {
+            passed: *pos,
+            count: 0,
+            legality: Legality::EMPTY,
+            specials: 0,
+            steps: Bitboard::NONE,
+            steps_lost: 0,
+            last_rank: Bitboard::NONE,
+            promotions: 0,
+        });
+        let b = &mut *before;
+        let passed = &mut b.passed;
+        passed.side = pos.side.flip();
+        passed.ep = None;
+        passed.ep_victim = None;
+        let passed = &b.passed;
+        let l = &mut b.legality;
         let v = passed.variant;
-        let mut l = Legality::EMPTY;
-        if !passed.legality_into(&mut l) || l.check_mask != Bitboard::ALL {
+        if !passed.legality_into(l) || l.check_mask != Bitboard::ALL {
             return None;
         }
         let king = l.royals.first()?;
-        let specials = passed.fast_paths()?.count_legal(&passed, &l)?;
+        let specials = passed.fast_paths()?.count_legal(passed, l)?;
         let royal = v.royal_kinds[0];
         let sm = &v.slot_moves[Variant::slot(royal, passed.side, king)];
-        let ctx = GenContext::new(&passed);
+        let ctx = GenContext::new(passed);
         let pseudo = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
-        let (steps, attacked) = passed.royal_targets_table_safe(pseudo, &l);
+        let (steps, attacked) = passed.royal_targets_table_safe(pseudo, l);
         let promotions = v.promotion_kinds[royal as usize].len();
-        let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
-        Some(SpecialBefore {
-            count: counted.unwrap_or_else(|| passed.count_with(&l, specials)),
-            passed,
-            legality: l,
-            specials,
-            steps,
-            steps_lost,
-            last_rank: ctx.last_rank,
-            promotions,
-        })
+        b.count = counted.unwrap_or_else(|| passed.count_with(l, specials));
+        b.specials = specials;
+        b.steps = steps;
+        b.steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
+        b.last_rank = ctx.last_rank;
+        b.promotions = promotions;
+        Some(before)
     }
 }
 
@@ -1382,7 +1396,8 @@ impl<B: Width> Replies<B> {
     /// (X's own attacks from `m.to`). Only what `m`'s squares may change is counted again
     /// (`special_moves`, `special_steps`). The child is the position with the turn passed
     /// with X moved (and the piece on `m.to` taken), as far as the special moves and their
-    /// attacks read it, made on [`SpecialBefore`]'s copy and put back. `pinned`: O's pieces
+    /// attacks read it, made on [`SpecialBefore`]'s copy and put back (only when something of
+    /// it is counted again: else the child is not read). `pinned`: O's pieces
     /// that `m` newly pins to the royal ([`Replies::pins`]; `m` may then touch no special
     /// square): O's special moves are counted again with those pins added to the legality
     /// (each special move of a pinned piece is then made and tested), unless a pinned piece's
@@ -1407,6 +1422,15 @@ impl<B: Width> Replies<B> {
         let king = before.legality.royals;
         let paths = pos.fast_paths()?;
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
+        let moves_read = touched.intersects(self.special_moves) || !pinned.is_empty();
+        let steps_read = touched.intersects(self.special_steps);
+        if !moves_read && !steps_read {
+            // Neither the special moves nor their attacks are counted again: the child is not
+            // read, and X need not be moved on the copy.
+            let attacked = (before.legality.special_attacked | attacks) & before.steps;
+            let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
+            return Some(before.steps_lost as i64 - steps_lost as i64);
+        }
         let child = &mut before.passed;
         let taken = child.take(m.to);
         let Some(piece) = child.take(m.from) else {
@@ -1429,7 +1453,7 @@ impl<B: Width> Replies<B> {
                 paths.count_legal(child, &legality)
             }
         };
-        let special_attacks = match touched.intersects(self.special_steps) {
+        let special_attacks = match steps_read {
             true => {
                 let blockers = (child.occupied() | child.neutral) & !king;
                 paths.attack_map(child, pos.side, blockers, before.steps)
