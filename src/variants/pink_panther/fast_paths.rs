@@ -3,8 +3,8 @@
 //! rules (the jumps themselves are in the parent module): none of this changes what is legal.
 
 use super::{
-    JumpStart, Jumps, NO_LINE, PLAIN_LETTERS, SQUARE_PAIRS, boxed, colour_square, landing_squares,
-    vector,
+    BISHOP_PAIR, JumpStart, Jumps, KNIGHT_PAIR, NO_LINE, PLAIN_LETTERS, ROOK_PAIR, SQUARE_PAIRS,
+    boxed, colour_square, landing_squares, vector,
 };
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
@@ -500,31 +500,25 @@ impl Jumps {
     /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
     /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
     /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
-    /// robbed, a plain slider along them; the eight neighbours are always kept.
+    /// robbed, a plain slider along them; the eight neighbours are always kept. Which of the
+    /// Knight, Rook and Bishop `them` has (plain or carrier) picks one of the eight unions of
+    /// [`JumpTables`]' `exposing` for the General's square, built from the same moves and lines
+    /// (`reference_exposing_squares` in the tests is the union made here).
+    #[inline(always)]
     fn exposing_squares<B: Width>(
         &self,
         pos: &Position<B>,
         general: Square,
         them: Colour,
     ) -> Bitboard<B> {
-        let v = pos.variant();
-        let t = &self.tables;
         let theirs = pos.colour_bb(them);
-        let has = |plain: u8| {
-            let carrier = self.carriers.carrier_of(plain).expect("a carrier form");
-            (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
+        let pairs = &self.carriers.pairs;
+        let has = |i: usize| {
+            let (plain, carrier) = pairs[i];
+            u8::from((pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs))
         };
-        let mut out = v.slot_moves[Variant::slot(self.king, them, general)].leap_capture;
-        if has(self.knight) {
-            out |= v.slot_moves[Variant::slot(self.knight, them, general)].leap_capture;
-        }
-        if has(self.rook) {
-            out |= t.orthogonal_lines[general.index()];
-        }
-        if has(self.bishop) {
-            out |= t.diagonal_lines[general.index()];
-        }
-        out.to()
+        let kinds = has(KNIGHT_PAIR) | has(ROOK_PAIR) << 1 | has(BISHOP_PAIR) << 2;
+        self.tables.exposing[colour_square(them, general)][kinds as usize].to()
     }
 
     /// Where the side to move's acquiring jumps over the unclaimed jewel on `jewel` may land,
@@ -589,14 +583,13 @@ impl Jumps {
         let unclaimed = pos.neutral().first();
         let mut exposing: Option<Bitboard<B>> = None;
         let mut shield: Option<Bitboard<B>> = None;
+        let targets = pos.capturable(them);
         let mut count = 0;
         self.for_each_jump_at(pos, us, start, blockers, v.geometry.mask.to(), |j| {
-            // Most positions have no jump: what only a jump needs is computed here.
-            let to = landing_squares(&j, blockers, pos.capturable(them));
+            let to = landing_squares(&j, blockers, targets);
             if to.is_empty() {
                 return false;
             }
-            let piece = pos.piece_at(j.from).expect("a mover");
             let acquiring = j.acquiring;
             // The squares the jump may legally land on (`to`, narrowed), and those of them
             // known to be legal without making the move.
@@ -606,7 +599,7 @@ impl Jumps {
                         pos.piece_at(j.via)
                             .is_some_and(|p| p.kind == self.king && p.colour == us)
                     } else {
-                        piece.kind == self.king
+                        j.mover == self.king
                     };
                     (to, if makes_general { Bitboard::NONE } else { to })
                 }
@@ -630,8 +623,7 @@ impl Jumps {
                     (to, safe)
                 }
             };
-            let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
-            let promotions = &v.promotion_kinds[lands_as as usize];
+            let promotions = &v.promotion_kinds[j.lands_as as usize];
             count += moves_onto(safe, last_rank, promotions.len());
             for sq in to & !safe {
                 let mut m = Move::special(j.from, sq, j.via);
@@ -816,6 +808,67 @@ mod tests {
     use super::super::tests::{jumps, varied_positions};
     use super::*;
     use crate::notation::to_fen;
+
+    /// [`Jumps::exposing_squares`] as it was before the table: squares on which the jewel (carried by the side to move) would let an acquiring jump of
+    /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
+    /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
+    /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
+    /// robbed, a plain slider along them; the eight neighbours are always kept.
+    fn reference_exposing_squares(
+        this: &Jumps,
+        pos: &Position,
+        general: Square,
+        them: Colour,
+    ) -> Bitboard {
+        let v = pos.variant();
+        let t = &this.tables;
+        let theirs = pos.colour_bb(them);
+        let has = |plain: u8| {
+            let carrier = this.carriers.carrier_of(plain).expect("a carrier form");
+            (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
+        };
+        let mut out = v.slot_moves[Variant::slot(this.king, them, general)].leap_capture;
+        if has(this.knight) {
+            out |= v.slot_moves[Variant::slot(this.knight, them, general)].leap_capture;
+        }
+        if has(this.rook) {
+            out |= t.orthogonal_lines[general.index()];
+        }
+        if has(this.bishop) {
+            out |= t.diagonal_lines[general.index()];
+        }
+        out
+    }
+
+    /// The exposing squares read from the table are the union made from the moves and lines,
+    /// for both sides and every square a General could stand on.
+    #[test]
+    fn exposing_squares_match_the_reference() {
+        let compiled = jumps();
+        let mut kinds = [false; 8];
+        for pos in varied_positions() {
+            for them in Colour::BOTH {
+                let theirs = pos.colour_bb(them);
+                let has = |i: usize| {
+                    let (plain, carrier) = compiled.carriers.pairs[i];
+                    (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
+                };
+                let index = usize::from(has(KNIGHT_PAIR))
+                    | usize::from(has(ROOK_PAIR)) << 1
+                    | usize::from(has(BISHOP_PAIR)) << 2;
+                kinds[index] = true;
+                for general in pos.variant().geometry.squares() {
+                    let fast: Bitboard = compiled.exposing_squares(&pos, general, them);
+                    let slow = reference_exposing_squares(&compiled, &pos, general, them);
+                    assert_eq!(fast, slow, "{general} for {them:?} in {}", to_fen(&pos));
+                }
+            }
+        }
+        assert!(
+            kinds.iter().filter(|&&k| k).count() >= 4,
+            "too few sets of kinds: {kinds:?}"
+        );
+    }
 
     /// [`Jumps::jump_pinned_pieces`] as it was before the lines were walked out of line.
     fn reference_jump_pinned_pieces(

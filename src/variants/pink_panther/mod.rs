@@ -34,6 +34,16 @@ use std::sync::Arc;
 /// carrier.
 const PLAIN_LETTERS: [&str; 5] = ["G", "R", "B", "N", "P"];
 
+/// The Rook's, Bishop's and Knight's places in [`PLAIN_LETTERS`] and [`Carriers::pairs`].
+const ROOK_PAIR: usize = 1;
+const BISHOP_PAIR: usize = 2;
+const KNIGHT_PAIR: usize = 3;
+const _: () = assert!(
+    PLAIN_LETTERS[ROOK_PAIR].as_bytes()[0] == b'R'
+        && PLAIN_LETTERS[BISHOP_PAIR].as_bytes()[0] == b'B'
+        && PLAIN_LETTERS[KNIGHT_PAIR].as_bytes()[0] == b'N'
+);
+
 /// (plain, carrier) kind pairs, looked up by letter, with each kind's other form.
 #[derive(Clone, Copy)]
 struct Carriers {
@@ -266,7 +276,7 @@ impl Jumps {
         while acquiring != 0 {
             let i = acquiring.trailing_zeros() as usize;
             acquiring &= acquiring - 1;
-            let plain = self.carriers.pairs[i].0;
+            let (plain, carrier) = self.carriers.pairs[i];
             let movers = pos.kind_bb(plain) & ours;
             let [quiet_from, capture_from, slide_from] = sources[i].map(|b| b.to::<B>());
             for from in movers & (quiet_from | capture_from) {
@@ -280,6 +290,8 @@ impl Jumps {
                         to: Bitboard::<B>::of(to),
                         quiet: quiet_from.has(from),
                         capture: capture_from.has(from),
+                        mover: plain,
+                        lands_as: carrier,
                     })
                 {
                     return true;
@@ -304,16 +316,18 @@ impl Jumps {
                         to: v.slide(ride.dir, jewel, blockers).0,
                         quiet: ride.quiet,
                         capture: ride.capture,
+                        mover: plain,
+                        lands_as: carrier,
                     })
                 {
                     return true;
                 }
             }
         }
-        let Some(plain) = pos
+        let Some((carrier, plain)) = pos
             .piece_at(jewel)
             .filter(|p| p.colour == by)
-            .and_then(|p| self.carriers.plain_of(p.kind))
+            .and_then(|p| Some((p.kind, self.carriers.plain_of(p.kind)?)))
         else {
             return false;
         };
@@ -327,6 +341,8 @@ impl Jumps {
             to,
             quiet,
             capture,
+            mover: carrier,
+            lands_as: plain,
         };
         for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
             let (dx, dy) = vector(atom, by);
@@ -386,9 +402,7 @@ impl Jumps {
         let targets = pos.capturable(us.flip());
         let last_rank = v.last_rank_bb[us.index()].to();
         self.for_each_jump_at(pos, us, start, blockers, v.geometry.mask.to(), |j| {
-            let piece = pos.piece_at(j.from).expect("a mover");
-            let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
-            let promotions = &v.promotion_kinds[lands_as as usize];
+            let promotions = &v.promotion_kinds[j.lands_as as usize];
             for to in landing_squares(&j, blockers, targets) {
                 let m = Move::special(j.from, to, j.via);
                 add_promoting(out, pos, m, promotions, last_rank);
@@ -427,6 +441,11 @@ struct Jump<B: Width> {
     to: Bitboard<B>,
     quiet: bool,
     capture: bool,
+    /// The mover's kind (the piece on `from`) and the kind it lands as
+    /// ([`Jumps::jump_rule`]): the walk knows both from the pair it looks at, so its callers
+    /// need not read the board for them.
+    mover: u8,
+    lands_as: u8,
 }
 
 /// The squares of `j.to` the jump may end on, by its atom's modes (PP-5: a Pawn's straight
@@ -455,6 +474,11 @@ fn landing_squares<B: Width>(
 /// Per square pair (General, jewel), the direction whose back ray from the General holds the
 /// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
 ///
+/// Per (colour, General's square) and set of kinds (bit 0 the Knight, 1 the Rook, 2 the
+/// Bishop, as plain pieces or carriers of that colour): the squares
+/// [`Jumps::exposing_squares`] returns, the King's capturing steps from the General's square
+/// with the Knight's leaps and the orthogonal and diagonal lines of the kinds in the set.
+///
 /// Per (colour, square) and carrier pair, the squares a capturing leap jump of the plain
 /// piece goes over to land on that square, from a square on the board (the mover's square
 /// mirrors the landing square about the one jumped); and per (colour, jewel square) and pair,
@@ -468,6 +492,7 @@ struct JumpTables {
     line_dir: Box<[u8; SQUARE_PAIRS]>,
     orthogonal_lines: Vec<Bitboard>,
     diagonal_lines: Vec<Bitboard>,
+    exposing: Box<[[Bitboard; 8]; COLOUR_SQUARES]>,
 }
 
 /// Room for every (General, jewel) square pair of [`JumpTables::line_dir`], a power of two
@@ -512,6 +537,7 @@ impl JumpTables {
             line_dir: boxed(NO_LINE),
             orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+            exposing: boxed([Bitboard::EMPTY; 8]),
         }
     }
 }
@@ -586,6 +612,24 @@ impl JumpTables {
                         {
                             overs.set(over);
                         }
+                    }
+                }
+            }
+        }
+        for by in Colour::BOTH {
+            for sq in g.squares() {
+                let king = v.slot_moves[Variant::slot(jumps.king, by, sq)].leap_capture;
+                let knight = v.slot_moves[Variant::slot(jumps.knight, by, sq)].leap_capture;
+                for (kinds, out) in t.exposing[colour_square(by, sq)].iter_mut().enumerate() {
+                    *out = king;
+                    if kinds & 1 != 0 {
+                        *out |= knight;
+                    }
+                    if kinds & 2 != 0 {
+                        *out |= t.orthogonal_lines[sq.index()];
+                    }
+                    if kinds & 4 != 0 {
+                        *out |= t.diagonal_lines[sq.index()];
                     }
                 }
             }
@@ -922,6 +966,9 @@ pub(crate) mod tests {
         let Some(jewel) = this.carriers.jewel_square(pos) else {
             return false;
         };
+        // The mover's kind and the kind it lands as, read from the board.
+        let kind_on = |sq: Square| pos.piece_at(sq).expect("a mover").kind;
+        let lands_as = |sq: Square| this.jump_rule(kind_on(sq)).expect("a jumping kind").2;
         let t = &this.tables;
         let ours = pos.colour_bb(by);
         let at = colour_square(by, jewel);
@@ -951,6 +998,8 @@ pub(crate) mod tests {
                         to: Bitboard::<u128>::of(to),
                         quiet: quiet_from.has(from),
                         capture: capture_from.has(from),
+                        mover: kind_on(from),
+                        lands_as: lands_as(from),
                     })
                 {
                     return true;
@@ -975,6 +1024,8 @@ pub(crate) mod tests {
                         to: v.slide(ride.dir, jewel, blockers).0,
                         quiet: ride.quiet,
                         capture: ride.capture,
+                        mover: kind_on(from),
+                        lands_as: lands_as(from),
                     })
                 {
                     return true;
@@ -998,6 +1049,8 @@ pub(crate) mod tests {
             to,
             quiet,
             capture,
+            mover: kind_on(jewel),
+            lands_as: lands_as(jewel),
         };
         for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
             let (dx, dy) = vector(atom, by);
@@ -1100,7 +1153,12 @@ pub(crate) mod tests {
     fn split_jump_generator_matches_the_reference() {
         let compiled = jumps();
         let (mut yielded, mut carried, mut unclaimed) = (0, 0, 0);
-        let key = |j: &Jump<u128>| (j.acquiring, j.from, j.via, j.to, j.quiet, j.capture);
+        let key = |j: &Jump<u128>| {
+            (
+                (j.acquiring, j.from, j.via, j.to, j.quiet, j.capture),
+                (j.mover, j.lands_as),
+            )
+        };
         for pos in varied_positions() {
             carried += usize::from(pos.neutral().is_empty());
             unclaimed += usize::from(!pos.neutral().is_empty());
