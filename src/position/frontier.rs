@@ -1061,13 +1061,18 @@ impl<B: Width> Replies<B> {
         }
         let after = ((pos.occupied() | pos.neutral) & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         let capturing = sm.slide_both | sm.slide_capture;
-        let slid = v.slides(capturing, m.to, after);
+        // Without capture-only slides these are the slot's own slides, whose plan it keeps.
+        let slides = |blockers| match sm.slide_capture {
+            0 => v.planned_slides(sm.both_plan, m.to, blockers),
+            _ => v.slides(capturing, m.to, blockers),
+        };
+        let slid = slides(after);
         let attacked = slid | sm.leap_capture.to::<B>();
         if attacked.has(king) || attacked.intersects(self.castle_zone) {
             return None;
         }
         let shields = slid & pos.by_colour[pos.side.flip().index()];
-        let pins = !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king);
+        let pins = !shields.is_empty() && slides(after & !shields).has(king);
         Some(Arrival {
             attacked,
             after,
