@@ -318,7 +318,7 @@ impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
             }
         }
         if CAPTURES {
-            let (n, counted) = self.replies.after_captures(pos, from, plain);
+            let (n, counted) = self.replies.after_captures(pos, self.legality, from, plain);
             self.total += n;
             plain &= !counted;
         }
@@ -1075,13 +1075,18 @@ impl<B: Width> Replies<B> {
         }
         let after = ((pos.occupied() | pos.neutral) & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         let capturing = sm.slide_both | sm.slide_capture;
-        let slid = v.slides(capturing, m.to, after);
+        // Without capture-only slides these are the slot's own slides, whose plan it keeps.
+        let slides = |blockers| match sm.slide_capture {
+            0 => v.planned_slides(sm.both_plan, m.to, blockers),
+            _ => v.slides(capturing, m.to, blockers),
+        };
+        let slid = slides(after);
         let attacked = slid | sm.leap_capture.to::<B>();
         if attacked.has(king) || attacked.intersects(self.castle_zone) {
             return None;
         }
         let shields = slid & pos.by_colour[pos.side.flip().index()];
-        let pins = !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king);
+        let pins = !shields.is_empty() && slides(after & !shields).has(king);
         Some(Arrival {
             attacked,
             after,
@@ -1522,17 +1527,19 @@ impl<B: Width> Replies<B> {
     }
 
     /// The replies after the captures among the moves from `from` to `to` (legal, no
-    /// promotion) that [`Replies::after_capture`] counts, and their squares.
+    /// promotion) that [`Replies::after_capture`] counts, and their squares (`l`: the
+    /// parent's legality).
     #[inline(always)]
     fn after_captures(
         &mut self,
         pos: &Position<B>,
+        l: &Legality<B>,
         from: Square,
         to: Bitboard<B>,
     ) -> (u64, Bitboard<B>) {
         let (mut total, mut counted) = (0, Bitboard::NONE);
         for sq in to & pos.by_colour[pos.side.flip().index()] {
-            if let Some(n) = self.after_capture(pos, Move::new(from, sq)) {
+            if let Some(n) = self.after_capture(pos, l, Move::new(from, sq)) {
                 total += n;
                 counted.set(sq);
             }
@@ -1546,8 +1553,8 @@ impl<B: Width> Replies<B> {
     /// Y) and no castling right of O: those with the turn passed, less Y's table moves there,
     /// plus the captures of X on Y's square, adjusted as after a quiet move
     /// ([`Replies::after_adjusted`]) for the square X leaves. `None` when the child must be
-    /// counted. Asked only where the variant's own decision cannot end the game after a
-    /// capture ([`RuleHooksAt::capture_may_decide`](crate::variant::RuleHooksAt::capture_may_decide)).
+    /// counted (`l`: the parent's legality). Asked only where the variant's own decision cannot
+    /// end the game after a capture ([`RuleHooksAt::capture_may_decide`](crate::variant::RuleHooksAt::capture_may_decide)).
     ///
     /// Let X move from `a` to `b`, where Y stands. `a` is not sensitive, `b` is not but for the
     /// walks along S's capturing slide lines from O's royal and zone (`capture_lines`), neither
@@ -1588,7 +1595,7 @@ impl<B: Width> Replies<B> {
     ///
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(never)]
-    fn after_capture(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
+    fn after_capture(&mut self, pos: &Position<B>, l: &Legality<B>, m: Move) -> Option<u64> {
         let (a, b) = (m.from, m.to);
         let v = pos.variant;
         let kind = super::moves::Piece::kind_of(pos.board[a.index()]);
@@ -1625,7 +1632,13 @@ impl<B: Width> Replies<B> {
                 return None;
             }
         }
-        let takers = pos.table_attackers(b, them, after, v.all_dirs(), theirs, false);
+        // Only O's pieces of kinds that capture by sliding take back along a line: those the
+        // parent's legality found (it found none when S has no royal piece).
+        let (dirs, sliders) = match l.royals.is_empty() {
+            true => (v.all_dirs(), theirs),
+            false => (l.enemy_dirs, l.enemy_sliders),
+        };
+        let takers = pos.table_attackers(b, them, after, dirs, sliders, false);
         if takers.intersects(self.capture_off) {
             return None;
         }
@@ -1970,7 +1983,7 @@ mod tests {
             }
             if pos.board[m.to.index()] != 0 {
                 if replies.captures
-                    && let Some(n) = replies.after_capture(pos, m)
+                    && let Some(n) = replies.after_capture(pos, &legality, m)
                 {
                     assert_eq!(
                         n,
