@@ -89,55 +89,57 @@ fn count_after<B: Width>(pos: &Position<B>, m: Move, decide: bool) -> u64 {
     }
 }
 
-/// What [`Replies::leap_adjustment`] keeps for a parent: the generation context of the
-/// position with the turn passed, and its plain uneven leapers listed. (Their moves there are
-/// counted again at each use, not kept: a leaper's count is a few masks, cheaper than a table
-/// filled per parent.)
-struct LeapersBefore<B: Width> {
-    ctx: GenContext<B>,
-    /// The first [`LISTED_LEAPERS`] plain uneven leapers: each one's square, slot, kind and
-    /// the squares it reads ([`Variant::leap_reads_at`]), found once per parent.
-    listed: [(Square, u16, u8, Bitboard<B>); LISTED_LEAPERS],
-    /// How many of `listed` are filled.
-    len: usize,
-    /// The plain uneven leapers not listed (beyond [`LISTED_LEAPERS`]).
-    unlisted: Bitboard<B>,
-}
-
-/// How many plain uneven leapers [`LeapersBefore`] lists (the others are looked up on each
-/// call). Fewer under test, so that the random games reach both paths.
+/// How many plain sliders [`Replies`] lists (the others are walked by [`Replies::beyond`]).
+/// Fewer under test, so that the random games reach both paths.
 #[cfg(not(test))]
-const LISTED_LEAPERS: usize = 16;
+const LISTED_SLIDERS: usize = 8;
 #[cfg(test)]
-const LISTED_LEAPERS: usize = 3;
+const LISTED_SLIDERS: usize = 2;
 
-/// The pseudo-legal moves of the plain uneven leaper of kind `k` on `slot` (no slides or
-/// ranged rides), as [`Position::piece_moves`] generates them with `leaps` set and no
-/// en-passant square: its leaps onto `ctx`'s empty squares and targets, and its special leaps
-/// whose path is empty, each one move or one per promotion on the last rank.
+/// How many more pseudo-legal moves the plain uneven leaper of kind `k` on `slot` (no slides
+/// or ranged rides) has with `after` than with `before`, as [`Position::piece_moves`]
+/// generates them with `leaps` set and no en-passant square: its leaps onto the context's
+/// empty squares and targets, and its special leaps whose path is empty, each one move or one
+/// per promotion on the last rank (the same in both contexts). The slot's tables are read once
+/// for both counts.
 #[inline(always)]
-fn leaper_moves<B: Width>(v: &Variant, ctx: &GenContext<B>, k: usize, slot: usize) -> u64 {
+fn leaper_change<B: Width>(
+    v: &Variant,
+    before: &GenContext<B>,
+    after: &GenContext<B>,
+    k: usize,
+    slot: usize,
+) -> i64 {
     let sm = v.slot_moves_at(slot);
-    let mut plain = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
-    let mut doubles = Bitboard::NONE;
+    let (quiet, capture) = (sm.leap_quiet.to::<B>(), sm.leap_capture.to::<B>());
+    let ctxs = [before, after];
+    let mut plain = ctxs.map(|ctx| (quiet & ctx.empty) | (capture & ctx.targets));
+    let mut doubles = [Bitboard::NONE; 2];
     if sm.irregular {
         let double_steps = v.spec.pieces[k].pawn && v.spec.en_passant;
         for leap in &v.special_leaps[slot] {
-            if leap.path.to().intersects(ctx.blockers) {
-                continue;
-            }
-            if (leap.quiet && ctx.empty.has(leap.to)) || (leap.capture && ctx.targets.has(leap.to))
-            {
-                if double_steps && leap.quiet && !leap.capture {
-                    doubles.set(leap.to);
-                } else {
-                    plain.set(leap.to);
+            let double = double_steps && leap.quiet && !leap.capture;
+            for (i, ctx) in ctxs.iter().enumerate() {
+                if leap.path.to().intersects(ctx.blockers) {
+                    continue;
+                }
+                if (leap.quiet && ctx.empty.has(leap.to))
+                    || (leap.capture && ctx.targets.has(leap.to))
+                {
+                    match double {
+                        true => doubles[i].set(leap.to),
+                        false => plain[i].set(leap.to),
+                    }
                 }
             }
         }
     }
     let promotions = v.promotion_kinds[k].len();
-    moves_onto(plain, ctx.last_rank, promotions) + moves_onto(doubles, ctx.last_rank, promotions)
+    let moves = |i: usize| {
+        moves_onto(plain[i], before.last_rank, promotions)
+            + moves_onto(doubles[i], before.last_rank, promotions)
+    };
+    moves(1) as i64 - moves(0) as i64
 }
 
 /// The squares the capturing slides of the side to move's piece on `s` reach with `blockers`
@@ -316,7 +318,7 @@ impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
             }
         }
         if CAPTURES {
-            let (n, counted) = self.replies.after_captures(pos, from, plain);
+            let (n, counted) = self.replies.after_captures(pos, self.legality, from, plain);
             self.total += n;
             plain &= !counted;
         }
@@ -363,7 +365,7 @@ impl<B: Width> SpecialBefore<B> {
     ) -> Option<&'a mut Self> {
         let counted = *count;
         let before = slot
-            .get_or_insert_with(|| Self::new(pos, counted).map(Box::new))
+            .get_or_insert_with(|| Self::new(pos, counted))
             .as_deref_mut()?;
         *count = Some(before.count);
         Some(before)
@@ -371,34 +373,48 @@ impl<B: Width> SpecialBefore<B> {
 
     /// `None` unless O, not in check and with one royal piece, has its legality decided by
     /// the fast paths and its special moves counted by them. `counted`: O's replies there, when
-    /// already counted (else counted here, with the legality found).
+    /// already counted (else counted here, with the legality found). Boxed here, so that the
+    /// record is not moved into its box after it is made.
     #[inline(never)]
-    fn new(pos: &Position<B>, counted: Option<u64>) -> Option<Self> {
-        let passed = pos.passed();
+    fn new(pos: &Position<B>, counted: Option<u64>) -> Option<Box<Self>> {
+        // The record is boxed first and filled there, the turn passed on its copy as by
+        // `Position::passed`: the position is copied once.
+        let mut before = Box::new(SpecialBefore {
+            passed: *pos,
+            count: 0,
+            legality: Legality::EMPTY,
+            specials: 0,
+            steps: Bitboard::NONE,
+            steps_lost: 0,
+            last_rank: Bitboard::NONE,
+            promotions: 0,
+        });
+        let b = &mut *before;
+        let passed = &mut b.passed;
+        passed.side = pos.side.flip();
+        passed.ep = None;
+        passed.ep_victim = None;
+        let passed = &b.passed;
+        let l = &mut b.legality;
         let v = passed.variant;
-        let mut l = Legality::EMPTY;
-        if !passed.legality_into(&mut l) || l.check_mask != Bitboard::ALL {
+        if !passed.legality_into(l) || l.check_mask != Bitboard::ALL {
             return None;
         }
         let king = l.royals.first()?;
-        let specials = passed.fast_paths()?.count_legal(&passed, &l)?;
+        let specials = passed.fast_paths()?.count_legal(passed, l)?;
         let royal = v.royal_kinds[0];
         let sm = &v.slot_moves[Variant::slot(royal, passed.side, king)];
-        let ctx = GenContext::new(&passed);
+        let ctx = GenContext::new(passed);
         let pseudo = (sm.leap_quiet.to() & ctx.empty) | (sm.leap_capture.to() & ctx.targets);
-        let (steps, attacked) = passed.royal_targets_table_safe(pseudo, &l);
+        let (steps, attacked) = passed.royal_targets_table_safe(pseudo, l);
         let promotions = v.promotion_kinds[royal as usize].len();
-        let steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
-        Some(SpecialBefore {
-            count: counted.unwrap_or_else(|| passed.count_with(&l, specials)),
-            passed,
-            legality: l,
-            specials,
-            steps,
-            steps_lost,
-            last_rank: ctx.last_rank,
-            promotions,
-        })
+        b.count = counted.unwrap_or_else(|| passed.count_with(l, specials));
+        b.specials = specials;
+        b.steps = steps;
+        b.steps_lost = moves_onto(attacked, ctx.last_rank, promotions);
+        b.last_rank = ctx.last_rank;
+        b.promotions = promotions;
+        Some(before)
     }
 }
 
@@ -478,8 +494,8 @@ impl<B: Width> SpecialBefore<B> {
 ///   next blocker are lost, that blocker too when it is a capturable piece of S.
 ///
 /// So the replies are those with the turn passed plus the gains less the losses
-/// ([`Replies::adjustment`]): a few walks along the lines through `a` and `b` instead of the
-/// child's replies counted.
+/// ([`Replies::adjustment`]): the slides of the few pieces reaching `a` or `b` found again (or
+/// a few walks along the lines through them) instead of the child's replies counted.
 struct Replies<B: Width> {
     /// Whether quiet moves may be reused here at all.
     enabled: bool,
@@ -520,6 +536,15 @@ struct Replies<B: Width> {
     adjusted: Bitboard<B>,
     /// O's pieces with plain slides.
     plain_sliders: Bitboard<B>,
+    /// The squares of the first [`LISTED_SLIDERS`] of them, for [`Replies::adjustment`].
+    listed_from: [Square; LISTED_SLIDERS],
+    /// The squares each one's slides reach with the turn passed (each up to and including its
+    /// first blocker).
+    listed_reach: [Bitboard<B>; LISTED_SLIDERS],
+    /// How many of `listed_from` and `listed_reach` are filled.
+    listed_len: u8,
+    /// The plain sliders not listed.
+    unlisted_sliders: Bitboard<B>,
     /// Squares only O's *plain uneven leapers* read (their leap targets and paths; none
     /// sensitive): a move leaving or entering one takes the replies with the turn passed
     /// adjusted by those pieces' moves counted again ([`Replies::leap_adjustment`]).
@@ -533,6 +558,8 @@ struct Replies<B: Width> {
     plain_leapers: Bitboard<B>,
     /// Their slide directions, as bits.
     plain_dirs: u16,
+    /// The kinds of `plain_leapers`, as bits.
+    leaper_kinds: u16,
     /// O's royal zone.
     zone: Bitboard<B>,
     /// The zone squares its castlings add (their passed and destination squares).
@@ -570,9 +597,6 @@ struct Replies<B: Width> {
     /// For [`Replies::after_special`], once needed (`None` inside when the special moves
     /// cannot be counted again).
     special_before: Option<Option<Box<SpecialBefore<B>>>>,
-    /// For [`Replies::leap_adjustment`], once needed: the generation context of the position
-    /// with the turn passed, and its plain uneven leapers.
-    leapers_before: Option<Box<LeapersBefore<B>>>,
     /// S's pieces second on a line from O's royal behind a piece of O that are not
     /// sensitive (nothing pins once they leave): kept for the tests.
     #[cfg(test)]
@@ -581,14 +605,17 @@ struct Replies<B: Width> {
     /// for the tests.
     #[cfg(test)]
     shields_free: Bitboard<B>,
-    /// Plain uneven leapers recounted from [`LeapersBefore`]'s list and from the unlisted
-    /// ones: kept for the tests.
+    /// Plain uneven leapers recounted: kept for the tests.
     #[cfg(test)]
-    leapers_recounted: [usize; 2],
+    leapers_recounted: usize,
     /// Adjusted moves whose plain slides' walks were skipped in part or in whole (`a` not
     /// adjusted): kept for the tests.
     #[cfg(test)]
     walks_skipped: std::cell::Cell<usize>,
+    /// Adjusted moves whose listed plain sliders were found again, and those that walked
+    /// unlisted ones: kept for the tests.
+    #[cfg(test)]
+    sliders_adjusted: std::cell::Cell<[usize; 2]>,
     /// Moves onto [`Replies::zone_onto`]'s squares taken by [`Replies::after_zone_move`], the
     /// royal's steps they took away and the pins they made: kept for the tests.
     #[cfg(test)]
@@ -630,9 +657,14 @@ impl<B: Width> Replies<B> {
             slider_kinds: 0,
             adjusted: Bitboard::NONE,
             plain_sliders: Bitboard::NONE,
+            listed_from: [Square(0); LISTED_SLIDERS],
+            listed_reach: [Bitboard::NONE; LISTED_SLIDERS],
+            listed_len: 0,
+            unlisted_sliders: Bitboard::NONE,
             leap_adjusted: Bitboard::NONE,
             leap_read: Bitboard::NONE,
             plain_leapers: Bitboard::NONE,
+            leaper_kinds: 0,
             plain_dirs: 0,
             zone: Bitboard::NONE,
             castle_zone: Bitboard::NONE,
@@ -644,15 +676,16 @@ impl<B: Width> Replies<B> {
             capture_lines: Bitboard::NONE,
             count: None,
             special_before: None,
-            leapers_before: None,
             #[cfg(test)]
             second_free: Bitboard::NONE,
             #[cfg(test)]
             shields_free: Bitboard::NONE,
             #[cfg(test)]
-            leapers_recounted: [0; 2],
+            leapers_recounted: 0,
             #[cfg(test)]
             walks_skipped: std::cell::Cell::new(0),
+            #[cfg(test)]
+            sliders_adjusted: std::cell::Cell::new([0; 2]),
             #[cfg(test)]
             zone_moves: 0,
             #[cfg(test)]
@@ -857,6 +890,7 @@ impl<B: Width> Replies<B> {
         let mut plain_dirs = 0u16;
         let mut leap_adjusted = Bitboard::NONE;
         let mut plain_leapers = Bitboard::NONE;
+        let mut leaper_kinds = 0u16;
         let mut kinds = pos.kinds[them.index()];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
@@ -878,6 +912,7 @@ impl<B: Width> Replies<B> {
                 if !rides && !unadjusted.has(from) && !king_bb.has(from) && !shields.has(from) {
                     leap_adjusted |= v.leap_reads_at(slot);
                     plain_leapers.set(from);
+                    leaper_kinds |= 1 << k;
                     continue;
                 }
                 let sm = &v.slot_moves[slot];
@@ -891,6 +926,14 @@ impl<B: Width> Replies<B> {
                         adjusted |= reach;
                         plain_sliders.set(from);
                         plain_dirs |= sm.slide_both;
+                        let i = usize::from(replies.listed_len);
+                        if i < LISTED_SLIDERS {
+                            replies.listed_from[i] = from;
+                            replies.listed_reach[i] = reach;
+                            replies.listed_len += 1;
+                        } else {
+                            replies.unlisted_sliders.set(from);
+                        }
                     } else {
                         sensitive |= reach;
                     }
@@ -906,6 +949,7 @@ impl<B: Width> Replies<B> {
                 if plain_leaper {
                     leap_adjusted |= v.leap_reads_at(slot);
                     plain_leapers.set(from);
+                    leaper_kinds |= 1 << k;
                     continue;
                 }
                 if uneven {
@@ -960,6 +1004,7 @@ impl<B: Width> Replies<B> {
         replies.leap_adjusted = leap_adjusted & !replies.sensitive;
         replies.leap_read = leap_adjusted;
         replies.plain_leapers = plain_leapers;
+        replies.leaper_kinds = leaper_kinds;
         replies.unchanged_off = replies.not_plain | replies.adjusted | replies.leap_adjusted;
         replies.plain_sliders = plain_sliders;
         replies.plain_dirs = plain_dirs;
@@ -1030,13 +1075,18 @@ impl<B: Width> Replies<B> {
         }
         let after = ((pos.occupied() | pos.neutral) & !Bitboard::of(m.from)) | Bitboard::of(m.to);
         let capturing = sm.slide_both | sm.slide_capture;
-        let slid = v.slides(capturing, m.to, after);
+        // Without capture-only slides these are the slot's own slides, whose plan it keeps.
+        let slides = |blockers| match sm.slide_capture {
+            0 => v.planned_slides(sm.both_plan, m.to, blockers),
+            _ => v.slides(capturing, m.to, blockers),
+        };
+        let slid = slides(after);
         let attacked = slid | sm.leap_capture.to::<B>();
         if attacked.has(king) || attacked.intersects(self.castle_zone) {
             return None;
         }
         let shields = slid & pos.by_colour[pos.side.flip().index()];
-        let pins = !shields.is_empty() && v.slides(capturing, m.to, after & !shields).has(king);
+        let pins = !shields.is_empty() && slides(after & !shields).has(king);
         Some(Arrival {
             attacked,
             after,
@@ -1351,7 +1401,8 @@ impl<B: Width> Replies<B> {
     /// (X's own attacks from `m.to`). Only what `m`'s squares may change is counted again
     /// (`special_moves`, `special_steps`). The child is the position with the turn passed
     /// with X moved (and the piece on `m.to` taken), as far as the special moves and their
-    /// attacks read it, made on [`SpecialBefore`]'s copy and put back. `pinned`: O's pieces
+    /// attacks read it, made on [`SpecialBefore`]'s copy and put back (only when something of
+    /// it is counted again: else the child is not read). `pinned`: O's pieces
     /// that `m` newly pins to the royal ([`Replies::pins`]; `m` may then touch no special
     /// square): O's special moves are counted again with those pins added to the legality
     /// (each special move of a pinned piece is then made and tested), unless a pinned piece's
@@ -1376,6 +1427,15 @@ impl<B: Width> Replies<B> {
         let king = before.legality.royals;
         let paths = pos.fast_paths()?;
         let touched = Bitboard::of(m.from) | Bitboard::of(m.to);
+        let moves_read = touched.intersects(self.special_moves) || !pinned.is_empty();
+        let steps_read = touched.intersects(self.special_steps);
+        if !moves_read && !steps_read {
+            // Neither the special moves nor their attacks are counted again: the child is not
+            // read, and X need not be moved on the copy.
+            let attacked = (before.legality.special_attacked | attacks) & before.steps;
+            let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
+            return Some(before.steps_lost as i64 - steps_lost as i64);
+        }
         let child = &mut before.passed;
         let taken = child.take(m.to);
         let Some(piece) = child.take(m.from) else {
@@ -1398,7 +1458,7 @@ impl<B: Width> Replies<B> {
                 paths.count_legal(child, &legality)
             }
         };
-        let special_attacks = match touched.intersects(self.special_steps) {
+        let special_attacks = match steps_read {
             true => {
                 let blockers = (child.occupied() | child.neutral) & !king;
                 paths.attack_map(child, pos.side, blockers, before.steps)
@@ -1467,17 +1527,19 @@ impl<B: Width> Replies<B> {
     }
 
     /// The replies after the captures among the moves from `from` to `to` (legal, no
-    /// promotion) that [`Replies::after_capture`] counts, and their squares.
+    /// promotion) that [`Replies::after_capture`] counts, and their squares (`l`: the
+    /// parent's legality).
     #[inline(always)]
     fn after_captures(
         &mut self,
         pos: &Position<B>,
+        l: &Legality<B>,
         from: Square,
         to: Bitboard<B>,
     ) -> (u64, Bitboard<B>) {
         let (mut total, mut counted) = (0, Bitboard::NONE);
         for sq in to & pos.by_colour[pos.side.flip().index()] {
-            if let Some(n) = self.after_capture(pos, Move::new(from, sq)) {
+            if let Some(n) = self.after_capture(pos, l, Move::new(from, sq)) {
                 total += n;
                 counted.set(sq);
             }
@@ -1491,8 +1553,8 @@ impl<B: Width> Replies<B> {
     /// Y) and no castling right of O: those with the turn passed, less Y's table moves there,
     /// plus the captures of X on Y's square, adjusted as after a quiet move
     /// ([`Replies::after_adjusted`]) for the square X leaves. `None` when the child must be
-    /// counted. Asked only where the variant's own decision cannot end the game after a
-    /// capture ([`RuleHooksAt::capture_may_decide`](crate::variant::RuleHooksAt::capture_may_decide)).
+    /// counted (`l`: the parent's legality). Asked only where the variant's own decision cannot
+    /// end the game after a capture ([`RuleHooksAt::capture_may_decide`](crate::variant::RuleHooksAt::capture_may_decide)).
     ///
     /// Let X move from `a` to `b`, where Y stands. `a` is not sensitive, `b` is not but for the
     /// walks along S's capturing slide lines from O's royal and zone (`capture_lines`), neither
@@ -1533,7 +1595,7 @@ impl<B: Width> Replies<B> {
     ///
     /// [`ReplySquares::special_only`]: crate::variant::ReplySquares::special_only
     #[inline(never)]
-    fn after_capture(&mut self, pos: &Position<B>, m: Move) -> Option<u64> {
+    fn after_capture(&mut self, pos: &Position<B>, l: &Legality<B>, m: Move) -> Option<u64> {
         let (a, b) = (m.from, m.to);
         let v = pos.variant;
         let kind = super::moves::Piece::kind_of(pos.board[a.index()]);
@@ -1570,7 +1632,13 @@ impl<B: Width> Replies<B> {
                 return None;
             }
         }
-        let takers = pos.table_attackers(b, them, after, v.all_dirs(), theirs, false);
+        // Only O's pieces of kinds that capture by sliding take back along a line: those the
+        // parent's legality found (it found none when S has no royal piece).
+        let (dirs, sliders) = match l.royals.is_empty() {
+            true => (v.all_dirs(), theirs),
+            false => (l.enemy_dirs, l.enemy_sliders),
+        };
+        let takers = pos.table_attackers(b, them, after, dirs, sliders, false);
         if takers.intersects(self.capture_off) {
             return None;
         }
@@ -1624,33 +1692,6 @@ impl<B: Width> Replies<B> {
         )
     }
 
-    /// The position with the turn passed and what [`Replies::leap_adjustment`] keeps of it,
-    /// made once per parent.
-    fn leapers_before(&mut self, pos: &Position<B>) -> &mut LeapersBefore<B> {
-        let v = pos.variant;
-        let them = pos.side.flip();
-        let plain_leapers = self.plain_leapers;
-        self.leapers_before.get_or_insert_with(|| {
-            let mut before = Box::new(LeapersBefore {
-                ctx: GenContext::of(pos, them),
-                listed: [(Square(0), 0, 0, Bitboard::NONE); LISTED_LEAPERS],
-                len: 0,
-                unlisted: Bitboard::NONE,
-            });
-            for from in plain_leapers {
-                if before.len == LISTED_LEAPERS {
-                    before.unlisted.set(from);
-                    continue;
-                }
-                let k = super::moves::Piece::kind_of(pos.board[from.index()]);
-                let slot = Variant::slot(k, them, from);
-                before.listed[before.len] = (from, slot as u16, k, v.leap_reads_at(slot));
-                before.len += 1;
-            }
-            before
-        })
-    }
-
     /// How many replies O's plain uneven leapers gain when S plays the quiet move `m` (one of
     /// the adjusted ones): the moves of each such piece whose squares hold `m`'s start or end,
     /// counted after `m` less those counted with the turn passed. Such a piece is pinned
@@ -1678,56 +1719,37 @@ impl<B: Width> Replies<B> {
         }
         let v = pos.variant;
         let them = pos.side.flip();
-        let before = self.leapers_before(pos);
+        let before = GenContext::of(pos, them);
         // After `m`, as generated from the passed position (the same side, no en-passant
         // square) with `m`'s squares swapped in the context: the mover's piece, capturable
         // (see `quiet_targets`), leaves `a` empty and stands on `b`.
-        let after = moved_in(before.ctx, &m);
+        let after = moved_in(before, &m);
         let mut n = 0i64;
-        let LeapersBefore {
-            ctx,
-            listed,
-            len,
-            unlisted,
-        } = before;
-        let mut one = |slot: usize, k: u8| {
-            let gained = leaper_moves(v, &after, k as usize, slot);
-            let had = leaper_moves(v, ctx, k as usize, slot);
-            n += gained as i64 - had as i64;
-        };
-        #[cfg(test)]
-        let mut recounted = [0; 2];
-        for &(from, slot, k, reads) in &listed[..*len] {
-            if reads.intersects(touched) && !gone.has(from) {
-                one(slot as usize, k);
+        let theirs = self.plain_leapers & !gone;
+        let mut kinds = self.leaper_kinds;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as u8;
+            kinds &= kinds - 1;
+            // The pieces of this kind reading `a` or `b` (every plain uneven leaper is of a
+            // kind of `uneven_leap_kinds`, whose readers the table holds).
+            let readers = v.leap_readers_at::<B>(Variant::slot(k, them, m.from))
+                | v.leap_readers_at::<B>(Variant::slot(k, them, m.to));
+            for from in readers & theirs & pos.by_kind[k as usize] {
+                let slot = Variant::slot(k, them, from);
+                n += leaper_change(v, &before, &after, k as usize, slot);
                 #[cfg(test)]
                 {
-                    recounted[0] += 1;
+                    self.leapers_recounted += 1;
                 }
             }
-        }
-        for from in *unlisted & !gone {
-            let k = super::moves::Piece::kind_of(pos.board[from.index()]);
-            let slot = Variant::slot(k, them, from);
-            if v.leap_reads_at(slot).intersects(touched) {
-                one(slot, k);
-                #[cfg(test)]
-                {
-                    recounted[1] += 1;
-                }
-            }
-        }
-        #[cfg(test)]
-        {
-            self.leapers_recounted[0] += recounted[0];
-            self.leapers_recounted[1] += recounted[1];
         }
         n
     }
 
     /// How many replies O's plain slides gain when the piece on `a` moves to the empty `b`:
-    /// the squares they reach beyond `a` once it is lifted, less those beyond `b` once the
-    /// piece stands there.
+    /// the listed sliders' moves found again ([`Replies::listed_adjustment`]), and for the
+    /// others the squares they reach beyond `a` once it is lifted, less those beyond `b` once
+    /// the piece stands there.
     ///
     /// A plain slide whose ray first meets `a` reaches it, so `a` is then adjusted (it is not
     /// sensitive, or the move would not be adjusted); one that reaches `b` once `a` is lifted
@@ -1744,13 +1766,73 @@ impl<B: Width> Replies<B> {
         }
         let blockers = pos.occupied() | pos.neutral;
         let capturable = pos.capturable(pos.side);
-        let sliders = self.plain_sliders;
-        let gained = match a_reached {
-            true => self.beyond(pos, a, blockers, capturable, sliders),
-            false => 0,
-        };
+        let mut n = self.listed_adjustment(pos, a, b, blockers, capturable);
+        let sliders = self.unlisted_sliders;
+        if sliders.is_empty() {
+            return n;
+        }
+        #[cfg(test)]
+        {
+            let mut counted = self.sliders_adjusted.get();
+            counted[1] += 1;
+            self.sliders_adjusted.set(counted);
+        }
+        if a_reached {
+            n += i64::from(self.beyond(pos, a, blockers, capturable, sliders));
+        }
         let lost = self.beyond(pos, b, blockers & !Bitboard::of(a), capturable, sliders);
-        i64::from(gained) - i64::from(lost)
+        n - i64::from(lost)
+    }
+
+    /// [`Replies::adjustment`] for the listed plain sliders: each one whose slides reach `a`
+    /// or `b` with the turn passed has its slides found again with `a` lifted and `b` filled,
+    /// and its moves counted before and after.
+    ///
+    /// A slide reaching neither square is the same after the move (its squares up to its first
+    /// blocker are as before, and so is that blocker), and moves onto the same squares: only
+    /// `a` and `b` change, and both are squares a plain slide may move onto before and after
+    /// (`b` empty before, `a` after; the mover is capturable on either). So a plain slide's
+    /// moves are the squares it reaches that are empty or hold a capturable piece of S
+    /// (`movable`, the same before and after), each one move or one per promotion on O's last
+    /// rank, and the change is the listed sliders' moves after less before.
+    #[inline(always)]
+    fn listed_adjustment(
+        &self,
+        pos: &Position<B>,
+        a: Square,
+        b: Square,
+        blockers: Bitboard<B>,
+        capturable: Bitboard<B>,
+    ) -> i64 {
+        let v = pos.variant;
+        let touched = Bitboard::of(a) | Bitboard::of(b);
+        let after = (blockers & !Bitboard::of(a)) | Bitboard::of(b);
+        let movable = !blockers | capturable;
+        let them = pos.side.flip();
+        let last_rank = v.last_rank_bb[them.index()].to::<B>();
+        let mut n = 0i64;
+        let len = usize::from(self.listed_len);
+        for (&from, &before) in self.listed_from[..len]
+            .iter()
+            .zip(&self.listed_reach[..len])
+        {
+            if !before.intersects(touched) {
+                continue;
+            }
+            let kind = super::moves::Piece::kind_of(pos.board[from.index()]);
+            let sm = v.slot_moves_at(Variant::slot(kind, them, from));
+            let reach = v.planned_slides(sm.both_plan, from, after);
+            let promotions = v.promotion_kinds[kind as usize].len();
+            n += moves_onto(reach & movable, last_rank, promotions) as i64
+                - moves_onto(before & movable, last_rank, promotions) as i64;
+            #[cfg(test)]
+            {
+                let mut counted = self.sliders_adjusted.get();
+                counted[0] += 1;
+                self.sliders_adjusted.set(counted);
+            }
+        }
+        n
     }
 
     /// The moves the plain slides of O's `sliders` (some of `plain_sliders`) reaching `sq`
@@ -1831,10 +1913,12 @@ mod tests {
         second_free: usize,
         /// Adjusted moves where a piece of O first on S's lines from its royal is adjusted.
         shields_free: usize,
-        /// Plain uneven leapers recounted from the list and from the unlisted ones.
-        leapers_recounted: [usize; 2],
+        /// Plain uneven leapers recounted.
+        leapers_recounted: usize,
         /// Adjusted moves that skipped the walk from the start square.
         walks_skipped: usize,
+        /// Listed plain sliders found again, and adjustments walking unlisted ones.
+        sliders_adjusted: [usize; 2],
         /// Moves onto [`Replies::zone_onto`]'s squares whose replies
         /// [`Replies::after_zone_move`] gave, the royal's steps they took away, and the pins.
         zone_moves: usize,
@@ -1899,7 +1983,7 @@ mod tests {
             }
             if pos.board[m.to.index()] != 0 {
                 if replies.captures
-                    && let Some(n) = replies.after_capture(pos, m)
+                    && let Some(n) = replies.after_capture(pos, &legality, m)
                 {
                     assert_eq!(
                         n,
@@ -1961,9 +2045,11 @@ mod tests {
                 checked.second_free += usize::from(second_free.has(m.from));
             }
         }
-        checked.leapers_recounted[0] += replies.leapers_recounted[0];
-        checked.leapers_recounted[1] += replies.leapers_recounted[1];
+        checked.leapers_recounted += replies.leapers_recounted;
         checked.walks_skipped += replies.walks_skipped.get();
+        let sliders = replies.sliders_adjusted.get();
+        checked.sliders_adjusted[0] += sliders[0];
+        checked.sliders_adjusted[1] += sliders[1];
         checked.zone_moves += replies.zone_moves;
         checked.zone_steps_lost += replies.zone_steps_lost;
         checked.zone_pins += replies.zone_pins;
@@ -2042,9 +2128,14 @@ mod tests {
             second_free > 100,
             "{second_free} moves of free second pieces"
         );
+        let recounted: usize = by_variant.values().map(|c| c.leapers_recounted).sum();
+        assert!(
+            recounted > 100,
+            "{recounted} plain uneven leapers recounted"
+        );
         for (i, path) in ["listed", "unlisted"].iter().enumerate() {
-            let n: usize = by_variant.values().map(|c| c.leapers_recounted[i]).sum();
-            assert!(n > 100, "{n} {path} plain uneven leapers recounted");
+            let n: usize = by_variant.values().map(|c| c.sliders_adjusted[i]).sum();
+            assert!(n > 100, "{n} adjustments of {path} plain sliders");
         }
         let skipped: usize = by_variant.values().map(|c| c.walks_skipped).sum();
         assert!(skipped > 100, "{skipped} adjusted moves skipping a walk");

@@ -17,10 +17,10 @@ const _: () = assert!(std::mem::size_of::<Legality>() <= 128);
 /// (between its King and the pinning piece, the pinner included).
 #[derive(Clone, Copy, Debug)]
 pub struct Legality<B: Width = u128> {
-    /// Directions (bits) some enemy piece captures along.
-    enemy_dirs: u16,
-    /// The enemy pieces that capture by sliding.
-    enemy_sliders: Bitboard<B>,
+    /// Directions (bits) some enemy piece captures along (none without a royal piece).
+    pub(super) enemy_dirs: u16,
+    /// The enemy pieces that capture by sliding (none without a royal piece).
+    pub(super) enemy_sliders: Bitboard<B>,
     /// Squares the opponent's special moves capture on (see [`FastPathsAt::attack_map`]),
     /// with the side to move's royal piece lifted.
     pub(super) special_attacked: Bitboard<B>,

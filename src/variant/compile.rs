@@ -5,8 +5,8 @@ use super::declaration::{MAX_KINDS, MAX_OPTIONS, MovementSpec, VariantSpec};
 use super::hooks::VariantHooks;
 use super::lines::{LINE_KINDS, LINE_SQUARES, LineMasks, line_kind};
 use super::tables::{
-    KindCounting, LeapSet, MAX_DIRECTIONS, MAX_LEAP_PATH, Ride, SlotMoves, SpecError, SpecialLeap,
-    Variant, line_plan, padded,
+    KindCounting, LeapSet, MAX_DIRECTIONS, MAX_LEAP_PATH, Ride, SLOTS, SlotMoves, SpecError,
+    SpecialLeap, Variant, line_plan, padded,
 };
 use super::vocabulary::Colour;
 use crate::geometry::{Bitboard, Geometry, SQUARE_COUNT, STRIDE, Square, index_delta};
@@ -53,11 +53,13 @@ impl Variant {
                     })
             })
             .collect();
+        let leap_readers = leap_readers(&leap_reads, uneven_leap_kinds);
         let mut variant = Variant {
             geometry,
             slot_moves: padded(&slot_moves),
             special_leaps: placed.special_leaps,
             leap_reads: padded(&leap_reads),
+            leap_readers,
             ranged_rides,
             ride_capture_range: placed.ride_capture_range,
             leap_attackers: placed.leap_attackers,
@@ -314,6 +316,32 @@ fn uneven_leap_kinds(spec: &VariantSpec, placed: &Placed) -> [u16; 2] {
         }
     }
     bits
+}
+
+/// [`Variant::leap_readers`]: per slot of a kind of `uneven` (bits per colour) on a square,
+/// the squares from which such a piece reads that square (`leap_reads` turned around).
+fn leap_readers(leap_reads: &[Bitboard], uneven: [u16; 2]) -> Box<[Bitboard; SLOTS]> {
+    let mut readers = vec![Bitboard::EMPTY; SLOTS];
+    for k in 0..MAX_KINDS {
+        for colour in Colour::BOTH {
+            if uneven[colour.index()] >> k & 1 == 0 {
+                continue;
+            }
+            let base = Variant::slot(k as u8, colour, Square(0));
+            for from in 0..SQUARE_COUNT {
+                let Some(&read) = leap_reads.get(base + from) else {
+                    continue;
+                };
+                for t in read {
+                    readers[base + t.index()].set(Square(from as u8));
+                }
+            }
+        }
+    }
+    readers
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("length {SLOTS}"))
 }
 
 /// The lines slides run along.

@@ -67,6 +67,10 @@ pub struct Variant {
     /// paths and targets of its special leaps), padded to [`SLOTS`] entries like
     /// [`Variant::slot_moves`] (read by [`Variant::leap_reads_at`]).
     pub leap_reads: Box<[Bitboard; SLOTS]>,
+    /// Per slot of a kind of [`Variant::uneven_leap_kinds`] on a square: the squares from
+    /// which a piece of that kind and colour reads that square ([`Variant::leap_reads`] turned
+    /// around; empty for the other kinds). Read by [`Variant::leap_readers_at`].
+    pub leap_readers: Box<[Bitboard; SLOTS]>,
     /// Slides of limited range (unlimited ones are in [`Variant::slot_moves`]).
     pub ranged_rides: Vec<Vec<Ride>>,
     /// Per direction: the longest capturing slide (0 none, 255 unlimited).
@@ -427,6 +431,12 @@ impl Variant {
     #[inline(always)]
     pub fn leap_reads_at<B: Width>(&self, slot: usize) -> Bitboard<B> {
         self.leap_reads[slot % SLOTS].to::<B>()
+    }
+
+    /// `leap_readers[slot]`, masked like [`Variant::slot_moves_at`].
+    #[inline(always)]
+    pub fn leap_readers_at<B: Width>(&self, slot: usize) -> Bitboard<B> {
+        self.leap_readers[slot % SLOTS].to::<B>()
     }
 
     /// The backward ray of `dir` from `sq` (`back_ray_bb`, masked like

@@ -2,15 +2,26 @@
 //! most moves, and count the jewel jumps at perft leaves, without making them. Apart from the
 //! rules (the jumps themselves are in the parent module): none of this changes what is legal.
 
-use super::{Jumps, NO_LINE, colour_square, landing_squares};
-use crate::geometry::{Bitboard, Square};
+use super::{
+    BISHOP_PAIR, JumpStart, Jumps, KNIGHT_PAIR, NO_LINE, PLAIN_LETTERS, ROOK_PAIR, SQUARE_PAIRS,
+    boxed, colour_square, landing_squares, vector,
+};
+use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
+use crate::variant::tables::{COLOUR_SQUARES, MAX_DIRECTIONS};
 use crate::variant::{Colour, FastPathsAt, ReplySquares, Variant, Width};
 use std::sync::Arc;
 
+#[cfg(test)]
+mod reply_tests;
+
 impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     fn count_legal(&self, pos: &Position<B>, legality: &Legality<B>) -> Option<u64> {
-        Some(self.count_jumps(pos, legality))
+        // Most positions have no jump ([`Jumps::jump_start`]): then nothing else is set up.
+        Some(match self.jump_start(pos, pos.side()) {
+            Some(start) => self.count_jumps(pos, legality, start),
+            None => 0,
+        })
     }
 
     /// The map of the fast legality path (`Position::legality`), exact for the moves it
@@ -77,6 +88,91 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     }
 }
 
+/// Indices in [`ReplyTables::leaps`].
+const LANDS_OVER: usize = 0;
+const PASS_LANDS: usize = 1;
+const REACH: usize = 2;
+
+/// What only [`Jumps::reply_squares`] reads, from the declared atoms, built with the
+/// [`JumpTables`](super::JumpTables):
+///
+/// * `leaps`, per (colour, square `j`) and carrier pair, for the capturing leaps `d` of the
+///   plain piece: the squares `j + d` with `j - d` on the board (a jump of that colour from
+///   `j - d` over `j` lands there, `LANDS_OVER`), and the squares `j + 2d` with `j + d` on the
+///   board (a pass from `j` lands there, `PASS_LANDS`); and the squares an acquiring jump
+///   over `j` may start from, for a leap of any mode or a slide (`REACH`: the pair's
+///   `any_source` with the sources of its uneven leaps).
+/// * `capture_dirs`, per colour and pair: the directions the plain piece captures sliding
+///   along (bits); `dir_pairs`, per colour and direction, the same as pairs (bits).
+/// * `line_dirs`, per (square, square) pair: the directions whose back ray from the first
+///   holds the second (bits).
+pub(super) struct ReplyTables {
+    leaps: Box<[[[Bitboard; 3]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
+    capture_dirs: [[u16; PLAIN_LETTERS.len()]; 2],
+    dir_pairs: [[u8; MAX_DIRECTIONS]; 2],
+    line_dirs: Box<[u16; SQUARE_PAIRS]>,
+}
+
+impl ReplyTables {
+    /// The empty tables, filled by [`ReplyTables::build`].
+    pub(super) fn empty() -> ReplyTables {
+        ReplyTables {
+            leaps: boxed([[Bitboard::EMPTY; 3]; PLAIN_LETTERS.len()]),
+            capture_dirs: [[0; PLAIN_LETTERS.len()]; 2],
+            dir_pairs: [[0; MAX_DIRECTIONS]; 2],
+            line_dirs: boxed(0),
+        }
+    }
+
+    /// The tables of the variant `v`, for the kinds, slides and tables of `jumps`.
+    pub(super) fn build(v: &Variant, jumps: &Jumps) -> ReplyTables {
+        let mut r = ReplyTables::empty();
+        let g = &v.geometry;
+        for dir in 0..v.directions.len().min(MAX_DIRECTIONS) {
+            for sq in g.squares() {
+                for other in v.back_ray_bb[dir * SQUARE_COUNT + sq.index()] {
+                    r.line_dirs[sq.index() * SQUARE_COUNT + other.index()] |= 1 << dir;
+                }
+            }
+        }
+        let t = &jumps.tables;
+        for (i, &(plain, _)) in jumps.carriers.pairs.iter().enumerate() {
+            for by in Colour::BOTH {
+                for slide in jumps.slides(plain, by).iter().filter(|s| s.capture) {
+                    r.capture_dirs[by.index()][i] |= 1 << slide.dir;
+                    r.dir_pairs[by.index()][slide.dir as usize] |= 1 << i;
+                }
+                for j in g.squares() {
+                    let at = colour_square(by, j);
+                    let leaps = &mut r.leaps[at][i];
+                    for atom in v.atoms[plain as usize]
+                        .iter()
+                        .filter(|a| !a.rider && a.capture)
+                    {
+                        let (dx, dy) = vector(atom, by);
+                        if let (Some(_), Some(to)) = (g.offset(j, -dx, -dy), g.offset(j, dx, dy)) {
+                            leaps[LANDS_OVER].set(to);
+                        }
+                        if let (Some(_), Some(to)) =
+                            (g.offset(j, dx, dy), g.offset(j, 2 * dx, 2 * dy))
+                        {
+                            leaps[PASS_LANDS].set(to);
+                        }
+                    }
+                    leaps[REACH] = t.any_source[at][i] | t.uneven[at][i][0];
+                }
+            }
+        }
+        r
+    }
+
+    /// The directions whose back ray from `from` holds `sq` (bits).
+    #[inline(always)]
+    fn line_dirs(&self, from: Square, sq: Square) -> u16 {
+        self.line_dirs[(from.index() * SQUARE_COUNT + sq.index()) % SQUARE_PAIRS]
+    }
+}
+
 impl Jumps {
     /// The squares a quiet move of the side to move S (a capturable plain piece X from `a` to
     /// an empty `b`) must neither leave nor enter for the opponent O's legal replies to be those
@@ -135,6 +231,25 @@ impl Jumps {
     /// squares leaves as they are. A General that acquires becomes a King and is never in
     /// check; without a General O has no royal piece and the caller reuses nothing. `None`
     /// when there is no jewel.
+    ///
+    /// How the squares above are found without walking every pair, step and direction
+    /// ([`ReplyTables`]; `reply_squares_reference` in the tests is the plain walk):
+    ///
+    /// * A pair of O's is looked at only where O carries the jewel with its carrier or a plain
+    ///   piece of it stands on `REACH` (every square an acquiring jump over the jewel starts
+    ///   from, the uneven leaps' included): elsewhere it has neither slides nor uneven leaps to
+    ///   name. Without such a pair and without a carrier of O's, O has no jump at all, and the
+    ///   jumps are not enumerated.
+    /// * A leap jump of S from `z - 2d` over `z - d` lands on a step `z` over the jewel when
+    ///   `z = jewel + d` with `jewel - d` on the board (`LANDS_OVER`), and is a pass from the
+    ///   jewel when `z = jewel + 2d` with `jewel + d` on the board (`PASS_LANDS`, the square
+    ///   halfway jumped): one lookup per pair of S's instead of one per pair and step. Onto the
+    ///   General, a pass from the jewel goes over the square halfway, if that is a square
+    ///   jumped onto it.
+    /// * The lines from the General that hold a square the jewel may stand on are found from
+    ///   those squares (`line_dirs`) when they are few, and S's kinds and pieces along such a
+    ///   line from the pairs capturing along its direction (`dir_pairs`), only for the lines
+    ///   followed.
     fn reply_squares<B: Width>(
         &self,
         pos: &Position<B>,
@@ -144,6 +259,8 @@ impl Jumps {
         let v = pos.variant();
         let g = &v.geometry;
         let t = &self.tables;
+        let r = &self.reply;
+        let pairs = &self.carriers.pairs;
         let us = pos.side();
         let them = us.flip();
         let jewel = self.carriers.jewel_square(pos)?;
@@ -164,13 +281,34 @@ impl Jumps {
         // of the General's steps S's jumps attack (`steps_special`).
         let mut special = Bitboard::NONE;
         let mut steps_special = Bitboard::NONE;
-        // O's jumps, and where the jewel may stand after them.
-        for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
+        // One pass over the pairs: S's pieces of each (plain or carrier: `own`, `present`),
+        // and the pairs of O's whose plain pieces stand where they may acquire (`near`).
+        let at_them = colour_square(them, jewel);
+        let (mut own, mut present, mut near) = ([Bitboard::<B>::NONE; 5], 0u8, 0u8);
+        for (i, &(plain, carrier_kind)) in pairs.iter().enumerate() {
+            own[i] = (pos.kind_bb(plain) | pos.kind_bb(carrier_kind)) & ours;
+            present |= u8::from(!own[i].is_empty()) << i;
             let movers = pos.kind_bb(plain) & theirs;
-            let passing = they_carry && carrier.is_some_and(|p| p.kind == carrier_kind);
+            near |= u8::from(movers.intersects(r.leaps[at_them][i][REACH].to())) << i;
+        }
+        // The pair of O's carrier, if O carries the jewel.
+        let mut passing_pairs = 0u8;
+        if let Some(c) = carrier.filter(|_| they_carry) {
+            for (i, &(_, carrier_kind)) in pairs.iter().enumerate() {
+                passing_pairs |= u8::from(c.kind == carrier_kind) << i;
+            }
+        }
+        // O's jumps, and where the jewel may stand after them.
+        let mut work = near | passing_pairs;
+        while work != 0 {
+            let i = work.trailing_zeros() as usize;
+            work &= work - 1;
+            let (plain, _) = pairs[i % pairs.len()];
+            let movers = pos.kind_bb(plain) & theirs;
+            let passing = passing_pairs >> i & 1 != 0;
             // Where a slide of the plain piece may start to acquire (behind the jewel on its
             // lines): usually no mover stands there.
-            let slide_from = t.sources[colour_square(them, jewel)][i][2].to::<B>();
+            let slide_from = t.sources[at_them][i][2].to::<B>();
             let slides = match passing || movers.intersects(slide_from) {
                 true => self.slides(plain, them),
                 false => &[],
@@ -189,7 +327,7 @@ impl Jumps {
             }
             // Leaps that land only quietly or only capturing: an acquiring one mirrors its
             // mover about the jewel square.
-            let [from, pass_to] = t.uneven[colour_square(them, jewel)][i];
+            let [from, pass_to] = t.uneven[at_them][i];
             for from in movers & from.to() {
                 special.set(Square(2 * jewel.0 - from.0));
             }
@@ -200,17 +338,20 @@ impl Jumps {
         let mut jewels = Bitboard::of(jewel);
         // The squares O's jumps start from, land on (whatever stands there) and jump over: a
         // capture there takes a jump away (its mover, or the ally a pass jumps) or adds one
-        // (onto the captured piece's square).
+        // (onto the captured piece's square). Without a pair `near` and a carrier of O's, O
+        // has no jump.
         let mut captured = Bitboard::NONE;
-        self.for_each_jump(pos, them, blockers, g.mask.to(), |j| {
-            jewels |= if j.acquiring {
-                j.to
-            } else {
-                Bitboard::of(j.via)
-            };
-            captured |= Bitboard::of(j.from) | Bitboard::of(j.via) | j.to;
-            false
-        });
+        if near != 0 || they_carry {
+            self.for_each_jump(pos, them, blockers, g.mask.to(), |j| {
+                jewels |= if j.acquiring {
+                    j.to
+                } else {
+                    Bitboard::of(j.via)
+                };
+                captured |= Bitboard::of(j.from) | Bitboard::of(j.via) | j.to;
+                false
+            });
+        }
         if let Some(c) = carrier.filter(|_| they_carry) {
             let sm = &v.slot_moves[Variant::slot(c.kind, them, jewel)];
             jewels |= (sm.leap_quiet | sm.leap_capture).to::<B>()
@@ -220,79 +361,97 @@ impl Jumps {
         // file and rank: a leap jump's mover mirrors its landing square about the one jumped.
         let mirror = |over: Square, onto: Square| Square(2 * over.0 - onto.0);
         let steps = zone & !Bitboard::of(general);
+        let (at_general, at_jewel) = (colour_square(us, general), colour_square(us, jewel));
         let mut slide_dirs = 0u16;
-        // Per direction, S's plain kind sliding along it, with its carrier form.
-        let mut sliders = [(0u16, Bitboard::<B>::NONE); 16];
-        let mut overs = Bitboard::<B>::NONE;
-        for (i, &(plain, carrier_kind)) in self.carriers.pairs.iter().enumerate() {
-            if !(pos.kind_bb(plain) | pos.kind_bb(carrier_kind)).intersects(ours) {
-                continue;
-            }
-            for slide in self.slides(plain, us) {
-                if slide.capture {
-                    slide_dirs |= 1 << slide.dir;
-                    let (kinds, pieces) = &mut sliders[slide.dir as usize % 16];
-                    *kinds |= 1 << plain;
-                    *pieces |= (pos.kind_bb(plain) | pos.kind_bb(carrier_kind)) & ours;
-                }
-            }
-            let overs_onto = |onto: Square| t.capture_overs[colour_square(us, onto)][i].to::<B>();
-            overs |= overs_onto(general);
-            for z in steps {
-                let overs = overs_onto(z);
-                if overs.has(jewel) {
-                    steps_special.set(mirror(jewel, z));
-                }
-                // A pass from the jewel over the square halfway to `z`.
-                if we_carry && (jewel.0 + z.0) % 2 == 0 {
-                    let over = Square((jewel.0 + z.0) / 2);
-                    if overs.has(over) {
-                        steps_special.set(over);
-                    }
-                }
+        let (mut overs, mut lands_over, mut pass_lands) =
+            (Bitboard::NONE, Bitboard::NONE, Bitboard::NONE);
+        let mut bits = present;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            slide_dirs |= r.capture_dirs[us.index()][i];
+            overs |= t.capture_overs[at_general][i].to();
+            lands_over |= r.leaps[at_jewel][i][LANDS_OVER].to::<B>();
+            pass_lands |= r.leaps[at_jewel][i][PASS_LANDS].to::<B>();
+        }
+        // A leap jump over the jewel onto `z` (its mover mirrors `z` about the jewel).
+        for z in steps & lands_over {
+            steps_special.set(mirror(jewel, z));
+        }
+        // A pass from the jewel over the square halfway to `z`.
+        if we_carry {
+            for z in steps & pass_lands {
+                steps_special.set(Square((jewel.0 + z.0) / 2));
             }
         }
-        for over in overs {
-            if jewels.has(over) {
-                out.set(mirror(over, general));
-            }
-            if we_carry && mirror(over, general) == jewel {
-                out.set(over);
-            }
+        for over in overs & jewels {
+            out.set(mirror(over, general));
+        }
+        // A pass from the jewel over the square halfway to the General.
+        let (sum, mid) = (general.0 + jewel.0, Square((general.0 + jewel.0) / 2));
+        if we_carry && sum % 2 == 0 && overs.has(mid) {
+            out.set(mid);
         }
         let (mut kinds, mut for_kinds) = (0u16, Bitboard::NONE);
-        let mut dirs = slide_dirs;
+        // The directions of S's capturing slides whose line from the General holds a square
+        // the jewel may stand on: from those squares when they are few.
+        let mut dirs = 0u16;
+        if jewels.count() <= 4 {
+            for j in jewels {
+                dirs |= r.line_dirs(general, j);
+            }
+        } else {
+            let mut all = slide_dirs;
+            while all != 0 {
+                let dir = all.trailing_zeros() as u8;
+                all &= all - 1;
+                dirs |= u16::from(back(dir, general).intersects(jewels)) << dir;
+            }
+        }
+        dirs &= slide_dirs;
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
-            let line = back(dir, general);
             // Its square now is among them: a pass from it (S's carrier) is covered too.
-            if !line.intersects(jewels) {
-                continue;
+            let line = back(dir, general);
+            // S's kinds capturing along it, and their pieces.
+            let (mut dir_kinds, mut dir_pieces) = (0u16, Bitboard::NONE);
+            let mut bits = r.dir_pairs[us.index()][dir as usize % MAX_DIRECTIONS] & present;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                dir_kinds |= 1 << pairs[i].0;
+                dir_pieces |= own[i];
             }
             // Without a slider of S along it (a robbed carrier stays on its square), the line
             // matters only to a slider that enters it.
-            let (dir_kinds, dir_pieces) = sliders[dir as usize % 16];
             let squares = if line.intersects(dir_pieces) {
                 &mut out
             } else {
                 kinds |= dir_kinds;
                 &mut for_kinds
             };
-            let (mut at, mut seen, mut limit) = (general, 0, 3);
+            // The blockers on the line, nearest first: `nearest_back` from the General, then
+            // from each blocker found (the back ray from a square of `line` is the part of
+            // `line` beyond it, so it holds the blockers not yet taken).
+            let descending = v.descending(dir);
+            let mut hits = line & blockers;
+            let (mut seen, mut limit) = (0, 3);
             *squares |= loop {
-                match v.nearest_back(dir, at, blockers) {
-                    None => break line,
-                    Some(next) => {
-                        seen += 1;
-                        if next == jewel {
-                            limit = 4;
-                        }
-                        if seen == limit {
-                            break line & !back(dir, next);
-                        }
-                        at = next;
-                    }
+                if hits.is_empty() {
+                    break line;
+                }
+                let next = Square(match descending {
+                    true => hits.0.trailing_zeros(),
+                    false => B::WIDTH - 1 - hits.0.leading_zeros(),
+                } as u8);
+                hits.clear(next);
+                seen += 1;
+                if next == jewel {
+                    limit = 4;
+                }
+                if seen == limit {
+                    break line & !back(dir, next);
                 }
             };
         }
@@ -341,31 +500,25 @@ impl Jumps {
     /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
     /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
     /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
-    /// robbed, a plain slider along them; the eight neighbours are always kept.
+    /// robbed, a plain slider along them; the eight neighbours are always kept. Which of the
+    /// Knight, Rook and Bishop `them` has (plain or carrier) picks one of the eight unions of
+    /// [`JumpTables`]' `exposing` for the General's square, built from the same moves and lines
+    /// (`reference_exposing_squares` in the tests is the union made here).
+    #[inline(always)]
     fn exposing_squares<B: Width>(
         &self,
         pos: &Position<B>,
         general: Square,
         them: Colour,
     ) -> Bitboard<B> {
-        let v = pos.variant();
-        let t = &self.tables;
         let theirs = pos.colour_bb(them);
-        let has = |plain: u8| {
-            let carrier = self.carriers.carrier_of(plain).expect("a carrier form");
-            (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
+        let pairs = &self.carriers.pairs;
+        let has = |i: usize| {
+            let (plain, carrier) = pairs[i];
+            u8::from((pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs))
         };
-        let mut out = v.slot_moves[Variant::slot(self.king, them, general)].leap_capture;
-        if has(self.knight) {
-            out |= v.slot_moves[Variant::slot(self.knight, them, general)].leap_capture;
-        }
-        if has(self.rook) {
-            out |= t.orthogonal_lines[general.index()];
-        }
-        if has(self.bishop) {
-            out |= t.diagonal_lines[general.index()];
-        }
-        out.to()
+        let kinds = has(KNIGHT_PAIR) | has(ROOK_PAIR) << 1 | has(BISHOP_PAIR) << 2;
+        self.tables.exposing[colour_square(them, general)][kinds as usize].to()
     }
 
     /// Where the side to move's acquiring jumps over the unclaimed jewel on `jewel` may land,
@@ -412,8 +565,15 @@ impl Jumps {
     /// then carries it, so the enemy only acquires), which must lie in
     /// [`Jumps::exposing_squares`]. The General acquiring becomes a King and is never in check.
     /// Without a General, a jump is illegal only if it makes our King a General (its pass, or a
-    /// robbery of it). Every jump left undecided is made and tested.
-    fn count_jumps<B: Width>(&self, pos: &Position<B>, l: &Legality<B>) -> u64 {
+    /// robbery of it). Every jump left undecided is made and tested. The jumps start from
+    /// `start` ([`Jumps::jump_start`]); out of line, as most positions have none.
+    #[inline(never)]
+    fn count_jumps<B: Width>(
+        &self,
+        pos: &Position<B>,
+        l: &Legality<B>,
+        start: JumpStart<B>,
+    ) -> u64 {
         let v = pos.variant();
         let us = pos.side();
         let them = us.flip();
@@ -423,14 +583,13 @@ impl Jumps {
         let unclaimed = pos.neutral().first();
         let mut exposing: Option<Bitboard<B>> = None;
         let mut shield: Option<Bitboard<B>> = None;
+        let targets = pos.capturable(them);
         let mut count = 0;
-        self.for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
-            // Most positions have no jump: what only a jump needs is computed here.
-            let to = landing_squares(&j, blockers, pos.capturable(them));
+        self.for_each_jump_at(pos, us, start, blockers, v.geometry.mask.to(), |j| {
+            let to = landing_squares(&j, blockers, targets);
             if to.is_empty() {
                 return false;
             }
-            let piece = pos.piece_at(j.from).expect("a mover");
             let acquiring = j.acquiring;
             // The squares the jump may legally land on (`to`, narrowed), and those of them
             // known to be legal without making the move.
@@ -440,7 +599,7 @@ impl Jumps {
                         pos.piece_at(j.via)
                             .is_some_and(|p| p.kind == self.king && p.colour == us)
                     } else {
-                        piece.kind == self.king
+                        j.mover == self.king
                     };
                     (to, if makes_general { Bitboard::NONE } else { to })
                 }
@@ -464,8 +623,7 @@ impl Jumps {
                     (to, safe)
                 }
             };
-            let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
-            let promotions = &v.promotion_kinds[lands_as as usize];
+            let promotions = &v.promotion_kinds[j.lands_as as usize];
             count += moves_onto(safe, last_rank, promotions.len());
             for sq in to & !safe {
                 let mut m = Move::special(j.from, sq, j.via);
@@ -493,8 +651,24 @@ impl Jumps {
         blockers: Bitboard<B>,
         wanted: Bitboard<B>,
     ) -> Bitboard<B> {
+        match self.jump_start(pos, by) {
+            Some(start) => self.jump_attack_map_from(pos, by, start, blockers, wanted),
+            None => Bitboard::NONE,
+        }
+    }
+
+    /// [`Jumps::jump_attack_map`] from `start`, out of line: most positions have no jump.
+    #[inline(never)]
+    fn jump_attack_map_from<B: Width>(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        start: JumpStart<B>,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
+    ) -> Bitboard<B> {
         let mut map = Bitboard::NONE;
-        self.for_each_jump(pos, by, blockers, wanted, |j| {
+        self.for_each_jump_at(pos, by, start, blockers, wanted, |j| {
             if j.capture {
                 map |= j.to;
             }
@@ -544,7 +718,9 @@ impl Jumps {
     /// through the General may let a sliding jump of the other side land on it: the first or
     /// second blocker on such a line when the other one of the two is jumpable for the other
     /// side ([`Jumps::may_jump`]) and the third is a piece of that side sliding along the line
-    /// ([`Jumps::jump_pinned`]).
+    /// ([`Jumps::jump_pinned`]). The lines worth walking are picked here, inline, and walked
+    /// out of line ([`Jumps::jump_pinned_lines`]): usually there is none.
+    #[inline(always)]
     fn jump_pinned_pieces<B: Width>(
         &self,
         pos: &Position<B>,
@@ -554,7 +730,6 @@ impl Jumps {
     ) -> Bitboard<B> {
         let v = pos.variant();
         let them = us.flip();
-        let ours = pos.colour_bb(us);
         let theirs = pos.colour_bb(them);
         // Unless the enemy carries the jewel (and may pass over its own pieces), the jewel square
         // is the only square it may jump: only the line from the General through it matters.
@@ -575,6 +750,23 @@ impl Jumps {
                 dir => dir..dir + 1,
             }
         };
+        self.jump_pinned_lines(pos, us, general, jewel, dirs)
+    }
+
+    /// [`Jumps::jump_pinned_pieces`] on the lines from the General along `dirs`.
+    #[inline(never)]
+    fn jump_pinned_lines<B: Width>(
+        &self,
+        pos: &Position<B>,
+        us: Colour,
+        general: Square,
+        jewel: Square,
+        dirs: std::ops::Range<u8>,
+    ) -> Bitboard<B> {
+        let v = pos.variant();
+        let them = us.flip();
+        let ours = pos.colour_bb(us);
+        let theirs = pos.colour_bb(them);
         let mut tested = Bitboard::NONE;
         // Whether the enemy piece on `from` could jump `over` by a capturing slide along `dir`.
         let slides_over = |from: Square, over: Square, dir: u8| {
@@ -608,5 +800,154 @@ impl Jumps {
             }
         }
         tested
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{jumps, varied_positions};
+    use super::*;
+    use crate::notation::to_fen;
+
+    /// [`Jumps::exposing_squares`] as it was before the table: squares on which the jewel (carried by the side to move) would let an acquiring jump of
+    /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
+    /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
+    /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
+    /// robbed, a plain slider along them; the eight neighbours are always kept.
+    fn reference_exposing_squares(
+        this: &Jumps,
+        pos: &Position,
+        general: Square,
+        them: Colour,
+    ) -> Bitboard {
+        let v = pos.variant();
+        let t = &this.tables;
+        let theirs = pos.colour_bb(them);
+        let has = |plain: u8| {
+            let carrier = this.carriers.carrier_of(plain).expect("a carrier form");
+            (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
+        };
+        let mut out = v.slot_moves[Variant::slot(this.king, them, general)].leap_capture;
+        if has(this.knight) {
+            out |= v.slot_moves[Variant::slot(this.knight, them, general)].leap_capture;
+        }
+        if has(this.rook) {
+            out |= t.orthogonal_lines[general.index()];
+        }
+        if has(this.bishop) {
+            out |= t.diagonal_lines[general.index()];
+        }
+        out
+    }
+
+    /// The exposing squares read from the table are the union made from the moves and lines,
+    /// for both sides and every square a General could stand on.
+    #[test]
+    fn exposing_squares_match_the_reference() {
+        let compiled = jumps();
+        let mut kinds = [false; 8];
+        for pos in varied_positions() {
+            for them in Colour::BOTH {
+                let theirs = pos.colour_bb(them);
+                let has = |i: usize| {
+                    let (plain, carrier) = compiled.carriers.pairs[i];
+                    (pos.kind_bb(plain) | pos.kind_bb(carrier)).intersects(theirs)
+                };
+                let index = usize::from(has(KNIGHT_PAIR))
+                    | usize::from(has(ROOK_PAIR)) << 1
+                    | usize::from(has(BISHOP_PAIR)) << 2;
+                kinds[index] = true;
+                for general in pos.variant().geometry.squares() {
+                    let fast: Bitboard = compiled.exposing_squares(&pos, general, them);
+                    let slow = reference_exposing_squares(&compiled, &pos, general, them);
+                    assert_eq!(fast, slow, "{general} for {them:?} in {}", to_fen(&pos));
+                }
+            }
+        }
+        assert!(
+            kinds.iter().filter(|&&k| k).count() >= 4,
+            "too few sets of kinds: {kinds:?}"
+        );
+    }
+
+    /// [`Jumps::jump_pinned_pieces`] as it was before the lines were walked out of line.
+    fn reference_jump_pinned_pieces(
+        this: &Jumps,
+        pos: &Position,
+        us: Colour,
+        general: Square,
+        jewel: Square,
+    ) -> Bitboard {
+        let v = pos.variant();
+        let them = us.flip();
+        let ours = pos.colour_bb(us);
+        let theirs = pos.colour_bb(them);
+        let t = &this.tables;
+        let dirs = if theirs.has(jewel) {
+            0..v.directions.len() as u8
+        } else {
+            match t.line_dir(general, jewel) {
+                NO_LINE => return Bitboard::NONE,
+                dir if !v
+                    .back_ray::<u128>(dir, jewel)
+                    .intersects(theirs & (pos.kind_bb(this.rook) | pos.kind_bb(this.bishop))) =>
+                {
+                    return Bitboard::NONE;
+                }
+                dir => dir..dir + 1,
+            }
+        };
+        let mut tested = Bitboard::NONE;
+        let slides_over = |from: Square, over: Square, dir: u8| {
+            let mover = pos.piece_at(from).expect("a blocker of theirs");
+            this.jump_rule(mover.kind)
+                .is_some_and(|(plain, acquiring, _)| {
+                    this.may_jump(pos, them, acquiring, over, jewel)
+                        && this
+                            .slides(plain, them)
+                            .iter()
+                            .any(|r| r.dir == dir && r.capture)
+                })
+        };
+        let blockers = pos.occupied() | pos.neutral();
+        let behind = |sq: Square, dir: u8| v.nearest_back(dir, sq, blockers);
+        for dir in dirs {
+            let Some(first) = behind(general, dir) else {
+                continue;
+            };
+            let Some(second) = behind(first, dir) else {
+                continue;
+            };
+            let Some(third) = behind(second, dir).filter(|&t| theirs.has(t)) else {
+                continue;
+            };
+            if ours.has(first) && slides_over(third, second, dir) {
+                tested.set(first);
+            }
+            if ours.has(second) && slides_over(third, first, dir) {
+                tested.set(second);
+            }
+        }
+        tested
+    }
+
+    /// The pieces a slide jump pins are the same as before the split, for both sides' Generals
+    /// and every square a General could stand on.
+    #[test]
+    fn split_jump_pins_match_the_reference() {
+        let compiled = jumps();
+        let mut pinned = 0;
+        for pos in varied_positions() {
+            let jewel = compiled.carriers.jewel_square(&pos).expect("a jewel");
+            for us in Colour::BOTH {
+                for general in pos.variant().geometry.squares() {
+                    let fast = compiled.jump_pinned_pieces(&pos, us, general, jewel);
+                    let slow = reference_jump_pinned_pieces(&compiled, &pos, us, general, jewel);
+                    assert_eq!(fast, slow, "{general} for {us:?} in {}", to_fen(&pos));
+                    pinned += fast.count();
+                }
+            }
+        }
+        assert!(pinned > 1000, "too few pinned pieces: {pinned}");
     }
 }

@@ -34,6 +34,16 @@ use std::sync::Arc;
 /// carrier.
 const PLAIN_LETTERS: [&str; 5] = ["G", "R", "B", "N", "P"];
 
+/// The Rook's, Bishop's and Knight's places in [`PLAIN_LETTERS`] and [`Carriers::pairs`].
+const ROOK_PAIR: usize = 1;
+const BISHOP_PAIR: usize = 2;
+const KNIGHT_PAIR: usize = 3;
+const _: () = assert!(
+    PLAIN_LETTERS[ROOK_PAIR].as_bytes()[0] == b'R'
+        && PLAIN_LETTERS[BISHOP_PAIR].as_bytes()[0] == b'B'
+        && PLAIN_LETTERS[KNIGHT_PAIR].as_bytes()[0] == b'N'
+);
+
 /// (plain, carrier) kind pairs, looked up by letter, with each kind's other form.
 #[derive(Clone, Copy)]
 struct Carriers {
@@ -109,6 +119,8 @@ struct Jumps {
     /// Per kind and colour: the kind's slides (plain kinds only).
     slides: Vec<[Vec<Slide>; 2]>,
     tables: JumpTables,
+    /// What only [`Jumps::reply_squares`] reads.
+    reply: fast_paths::ReplyTables,
 }
 
 impl Jumps {
@@ -145,8 +157,10 @@ impl Jumps {
             knight: v.kind("N")?,
             slides,
             tables: JumpTables::empty(),
+            reply: fast_paths::ReplyTables::empty(),
         };
         jumps.tables = JumpTables::build(v, &jumps);
+        jumps.reply = fast_paths::ReplyTables::build(v, &jumps);
         Ok(jumps)
     }
 
@@ -204,28 +218,65 @@ impl Jumps {
         by: Colour,
         blockers: Bitboard<B>,
         wanted: Bitboard<B>,
+        f: impl FnMut(Jump<B>) -> bool,
+    ) -> bool {
+        match self.jump_start(pos, by) {
+            Some(start) => self.for_each_jump_at(pos, by, start, blockers, wanted, f),
+            None => false,
+        }
+    }
+
+    /// Where the jewel jumps of `by` may start, `None` when it has none: no jewel, no plain
+    /// piece of `by` on a square an acquiring jump of its kind starts from ([`JumpTables`]'
+    /// `any_source`, the leaps' and slides' sources together), and `by` does not carry the jewel
+    /// (a pass starts only from the carrier's square, and the only piece on the jewel square is
+    /// the carrier). Those are exactly the cases where [`Jumps::for_each_jump_at`] yields
+    /// nothing: it looks for acquiring jumps only from the kinds found here, and for passes only
+    /// from a carrier of `by`. One intersection per plain kind, folded for the one test: the hot
+    /// callers ask this first and set up nothing else when no jump is possible (most positions).
+    #[inline(always)]
+    fn jump_start<B: Width>(&self, pos: &Position<B>, by: Colour) -> Option<JumpStart<B>> {
+        let jewel = self.carriers.jewel_square(pos)?;
+        let ours = pos.colour_bb(by);
+        let any_from = &self.tables.any_source[colour_square(by, jewel)];
+        let mut sources = Bitboard::NONE;
+        for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
+            sources |= pos.kind_bb(plain) & any_from[i].to();
+        }
+        let sources = sources & ours;
+        (!sources.is_empty() || ours.has(jewel)).then_some(JumpStart { jewel, sources })
+    }
+
+    /// [`Jumps::for_each_jump`] from `start`, what [`Jumps::jump_start`] returned.
+    #[inline(always)]
+    fn for_each_jump_at<B: Width>(
+        &self,
+        pos: &Position<B>,
+        by: Colour,
+        start: JumpStart<B>,
+        blockers: Bitboard<B>,
+        wanted: Bitboard<B>,
         mut f: impl FnMut(Jump<B>) -> bool,
     ) -> bool {
         let v = pos.variant();
-        let Some(jewel) = self.carriers.jewel_square(pos) else {
-            return false;
-        };
         let t = &self.tables;
         let ours = pos.colour_bb(by);
+        let jewel = start.jewel;
         let at = colour_square(by, jewel);
-        // First which plain kinds stand where they could acquire (usually none), in a tight loop.
-        let any_from = &t.any_source[at];
+        // The plain kinds of `by` that stand where they could acquire: the kinds are disjoint,
+        // so a kind's pieces among the sources are those on its own sources.
+        let sources = start.sources;
         let mut acquiring = 0u8;
-        for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
-            if pos.kind_bb(plain).intersects(ours & any_from[i].to()) {
-                acquiring |= 1 << i;
+        if !sources.is_empty() {
+            for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
+                acquiring |= u8::from(pos.kind_bb(plain).intersects(sources)) << i;
             }
         }
         let sources = &t.sources[at];
         while acquiring != 0 {
             let i = acquiring.trailing_zeros() as usize;
             acquiring &= acquiring - 1;
-            let plain = self.carriers.pairs[i].0;
+            let (plain, carrier) = self.carriers.pairs[i];
             let movers = pos.kind_bb(plain) & ours;
             let [quiet_from, capture_from, slide_from] = sources[i].map(|b| b.to::<B>());
             for from in movers & (quiet_from | capture_from) {
@@ -239,6 +290,8 @@ impl Jumps {
                         to: Bitboard::<B>::of(to),
                         quiet: quiet_from.has(from),
                         capture: capture_from.has(from),
+                        mover: plain,
+                        lands_as: carrier,
                     })
                 {
                     return true;
@@ -263,16 +316,18 @@ impl Jumps {
                         to: v.slide(ride.dir, jewel, blockers).0,
                         quiet: ride.quiet,
                         capture: ride.capture,
+                        mover: plain,
+                        lands_as: carrier,
                     })
                 {
                     return true;
                 }
             }
         }
-        let Some(plain) = pos
+        let Some((carrier, plain)) = pos
             .piece_at(jewel)
             .filter(|p| p.colour == by)
-            .and_then(|p| self.carriers.plain_of(p.kind))
+            .and_then(|p| Some((p.kind, self.carriers.plain_of(p.kind)?)))
         else {
             return false;
         };
@@ -286,6 +341,8 @@ impl Jumps {
             to,
             quiet,
             capture,
+            mover: carrier,
+            lands_as: plain,
         };
         for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
             let (dx, dy) = vector(atom, by);
@@ -325,14 +382,27 @@ impl Jumps {
         us: Colour,
         out: &mut S,
     ) {
+        if let Some(start) = self.jump_start(pos, us) {
+            self.jewel_jumps_from(pos, us, start, out);
+        }
+    }
+
+    /// [`Jumps::jewel_jumps`] from `start`, out of line: most positions have no jump, and their
+    /// callers then set up nothing for it.
+    #[inline(never)]
+    fn jewel_jumps_from<B: Width, S: MoveSink<B> + ?Sized>(
+        &self,
+        pos: &Position<B>,
+        us: Colour,
+        start: JumpStart<B>,
+        out: &mut S,
+    ) {
         let v = pos.variant();
         let blockers = pos.occupied() | pos.neutral();
         let targets = pos.capturable(us.flip());
         let last_rank = v.last_rank_bb[us.index()].to();
-        self.for_each_jump(pos, us, blockers, v.geometry.mask.to(), |j| {
-            let piece = pos.piece_at(j.from).expect("a mover");
-            let (_, _, lands_as) = self.jump_rule(piece.kind).expect("a jumping kind");
-            let promotions = &v.promotion_kinds[lands_as as usize];
+        self.for_each_jump_at(pos, us, start, blockers, v.geometry.mask.to(), |j| {
+            let promotions = &v.promotion_kinds[j.lands_as as usize];
             for to in landing_squares(&j, blockers, targets) {
                 let m = Move::special(j.from, to, j.via);
                 add_promoting(out, pos, m, promotions, last_rank);
@@ -351,6 +421,15 @@ impl Jumps {
     }
 }
 
+/// Where a side's jewel jumps may start ([`Jumps::jump_start`]): the jewel's square, and the
+/// side's plain pieces that stand where a jump of their kind could acquire it (the bits of a
+/// bitboard).
+#[derive(Clone, Copy)]
+struct JumpStart<B: Width> {
+    jewel: Square,
+    sources: Bitboard<B>,
+}
+
 /// One jewel jump of one atom: whether it acquires, the mover's square, the square jumped, the
 /// squares the jump may end on as far as the board allows (a leap's one square; for a slide the
 /// empty squares beyond the jumped one and the first blocker after them), and the atom's modes,
@@ -362,6 +441,11 @@ struct Jump<B: Width> {
     to: Bitboard<B>,
     quiet: bool,
     capture: bool,
+    /// The mover's kind (the piece on `from`) and the kind it lands as
+    /// ([`Jumps::jump_rule`]): the walk knows both from the pair it looks at, so its callers
+    /// need not read the board for them.
+    mover: u8,
+    lands_as: u8,
 }
 
 /// The squares of `j.to` the jump may end on, by its atom's modes (PP-5: a Pawn's straight
@@ -390,6 +474,11 @@ fn landing_squares<B: Width>(
 /// Per square pair (General, jewel), the direction whose back ray from the General holds the
 /// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
 ///
+/// Per (colour, General's square) and set of kinds (bit 0 the Knight, 1 the Rook, 2 the
+/// Bishop, as plain pieces or carriers of that colour): the squares
+/// [`Jumps::exposing_squares`] returns, the King's capturing steps from the General's square
+/// with the Knight's leaps and the orthogonal and diagonal lines of the kinds in the set.
+///
 /// Per (colour, square) and carrier pair, the squares a capturing leap jump of the plain
 /// piece goes over to land on that square, from a square on the board (the mover's square
 /// mirrors the landing square about the one jumped); and per (colour, jewel square) and pair,
@@ -403,6 +492,7 @@ struct JumpTables {
     line_dir: Box<[u8; SQUARE_PAIRS]>,
     orthogonal_lines: Vec<Bitboard>,
     diagonal_lines: Vec<Bitboard>,
+    exposing: Box<[[Bitboard; 8]; COLOUR_SQUARES]>,
 }
 
 /// Room for every (General, jewel) square pair of [`JumpTables::line_dir`], a power of two
@@ -447,6 +537,7 @@ impl JumpTables {
             line_dir: boxed(NO_LINE),
             orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
+            exposing: boxed([Bitboard::EMPTY; 8]),
         }
     }
 }
@@ -521,6 +612,24 @@ impl JumpTables {
                         {
                             overs.set(over);
                         }
+                    }
+                }
+            }
+        }
+        for by in Colour::BOTH {
+            for sq in g.squares() {
+                let king = v.slot_moves[Variant::slot(jumps.king, by, sq)].leap_capture;
+                let knight = v.slot_moves[Variant::slot(jumps.knight, by, sq)].leap_capture;
+                for (kinds, out) in t.exposing[colour_square(by, sq)].iter_mut().enumerate() {
+                    *out = king;
+                    if kinds & 1 != 0 {
+                        *out |= knight;
+                    }
+                    if kinds & 2 != 0 {
+                        *out |= t.orthogonal_lines[sq.index()];
+                    }
+                    if kinds & 4 != 0 {
+                        *out |= t.diagonal_lines[sq.index()];
                     }
                 }
             }
@@ -744,7 +853,7 @@ pub(crate) mod tests {
     }
 
     /// The jumps as the variant compiled them.
-    fn jumps() -> Jumps {
+    pub(super) fn jumps() -> Jumps {
         Jumps::new(variants::get("pink-panther").expect("variant")).expect("jumps")
     }
 
@@ -840,6 +949,267 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    /// [`Jumps::for_each_jump`] as it was before [`Jumps::jump_start`]: the oracle for the
+    /// split into the early test and [`Jumps::for_each_jump_at`].
+    fn reference_for_each_jump(
+        jumps: &Jumps,
+        pos: &Position,
+        by: Colour,
+        blockers: Bitboard<u128>,
+        wanted: Bitboard<u128>,
+        mut f: impl FnMut(Jump<u128>) -> bool,
+    ) -> bool {
+        let this = jumps;
+        let v = pos.variant();
+        let Some(jewel) = this.carriers.jewel_square(pos) else {
+            return false;
+        };
+        // The mover's kind and the kind it lands as, read from the board.
+        let kind_on = |sq: Square| pos.piece_at(sq).expect("a mover").kind;
+        let lands_as = |sq: Square| this.jump_rule(kind_on(sq)).expect("a jumping kind").2;
+        let t = &this.tables;
+        let ours = pos.colour_bb(by);
+        let at = colour_square(by, jewel);
+        // First which plain kinds stand where they could acquire (usually none), in a tight loop.
+        let any_from = &t.any_source[at];
+        let mut acquiring = 0u8;
+        for (i, &(plain, _)) in this.carriers.pairs.iter().enumerate() {
+            if pos.kind_bb(plain).intersects(ours & any_from[i].to()) {
+                acquiring |= 1 << i;
+            }
+        }
+        let sources = &t.sources[at];
+        while acquiring != 0 {
+            let i = acquiring.trailing_zeros() as usize;
+            acquiring &= acquiring - 1;
+            let plain = this.carriers.pairs[i].0;
+            let movers = pos.kind_bb(plain) & ours;
+            let [quiet_from, capture_from, slide_from] = sources[i].map(|b| b.to::<u128>());
+            for from in movers & (quiet_from | capture_from) {
+                // Square indices are linear in file and rank: the landing square mirrors `from`.
+                let to = Square((2 * u16::from(jewel.0) - u16::from(from.0)) as u8);
+                if wanted.has(to)
+                    && f(Jump {
+                        acquiring: true,
+                        from,
+                        via: jewel,
+                        to: Bitboard::<u128>::of(to),
+                        quiet: quiet_from.has(from),
+                        capture: capture_from.has(from),
+                        mover: kind_on(from),
+                        lands_as: lands_as(from),
+                    })
+                {
+                    return true;
+                }
+            }
+            if !movers.intersects(slide_from) {
+                continue;
+            }
+            for ride in this.slides(plain, by) {
+                let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+                if !v.ray_bb[ray].to().intersects(wanted)
+                    || !v.back_ray::<u128>(ride.dir, jewel).intersects(movers)
+                {
+                    continue;
+                }
+                if let Some(from) = v.nearest_back(ride.dir, jewel, blockers)
+                    && movers.has(from)
+                    && f(Jump {
+                        acquiring: true,
+                        from,
+                        via: jewel,
+                        to: v.slide(ride.dir, jewel, blockers).0,
+                        quiet: ride.quiet,
+                        capture: ride.capture,
+                        mover: kind_on(from),
+                        lands_as: lands_as(from),
+                    })
+                {
+                    return true;
+                }
+            }
+        }
+        let Some(plain) = pos
+            .piece_at(jewel)
+            .filter(|p| p.colour == by)
+            .and_then(|p| this.carriers.plain_of(p.kind))
+        else {
+            return false;
+        };
+        // Passing: the carrier makes its plain piece's move over an ally an atom away (landing two
+        // atoms away), or over the first blocker of a slide.
+        let g = &v.geometry;
+        let jump = |via: Square, to: Bitboard<u128>, quiet: bool, capture: bool| Jump {
+            acquiring: false,
+            from: jewel,
+            via,
+            to,
+            quiet,
+            capture,
+            mover: kind_on(jewel),
+            lands_as: lands_as(jewel),
+        };
+        for atom in v.atoms[plain as usize].iter().filter(|a| !a.rider) {
+            let (dx, dy) = vector(atom, by);
+            if let Some(to) = g.offset(jewel, 2 * dx, 2 * dy)
+                && wanted.has(to)
+                && let Some(via) = g.offset(jewel, dx, dy)
+                && this.may_jump(pos, by, false, via, jewel)
+                && f(jump(
+                    via,
+                    Bitboard::<u128>::of(to),
+                    atom.quiet,
+                    atom.capture,
+                ))
+            {
+                return true;
+            }
+        }
+        for ride in this.slides(plain, by) {
+            let ray = ride.dir as usize * SQUARE_COUNT + jewel.index();
+            if !v.ray_bb[ray].to().intersects(wanted) {
+                continue;
+            }
+            if let Some(via) = v.slide(ride.dir, jewel, blockers).1
+                && this.may_jump(pos, by, false, via, jewel)
+                && f(jump(
+                    via,
+                    v.slide(ride.dir, via, blockers).0,
+                    ride.quiet,
+                    ride.capture,
+                ))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Positions of random games, and from every seventh of them set-ups with the jewel moved:
+    /// unclaimed on empty squares, and carried by plain pieces of either side (those that make
+    /// a position).
+    pub(super) fn varied_positions() -> Vec<Position> {
+        let mut rules = variants::rules("pink-panther").expect("variant");
+        rules.set("game-end", "movegen").expect("option");
+        let mut state: u64 = 0x0123_4567_89ab_cdef;
+        let mut next = |n: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let played = random_positions(60, 150);
+        let mut out = played.clone();
+        for pos in played.iter().step_by(7) {
+            let fen = to_fen(pos);
+            let (board, rest) = fen.split_once(' ').expect("a FEN");
+            let mut grid = cells(board);
+            for cell in grid.iter_mut().flatten() {
+                if cell == "*" {
+                    cell.clear();
+                } else if let Some(plain) = cell.strip_prefix('+') {
+                    *cell = plain.to_string();
+                }
+            }
+            let squares: Vec<(usize, usize)> = (0..grid.len())
+                .flat_map(|r| (0..grid[r].len()).map(move |f| (r, f)))
+                .collect();
+            let empties: Vec<_> = squares
+                .iter()
+                .filter(|&&(r, f)| grid[r][f].is_empty())
+                .collect();
+            let plains: Vec<_> = squares
+                .iter()
+                .filter(|&&(r, f)| {
+                    "GRBNPgrbnp".contains(grid[r][f].as_str()) && !grid[r][f].is_empty()
+                })
+                .collect();
+            for k in 0..6 {
+                let mut moved = grid.clone();
+                let &(r, f) = match k % 2 {
+                    0 => empties[next(empties.len())],
+                    _ if plains.is_empty() => continue,
+                    _ => plains[next(plains.len())],
+                };
+                moved[r][f] = match k % 2 {
+                    0 => "*".to_string(),
+                    _ => format!("+{}", moved[r][f]),
+                };
+                if let Ok(pos) = parse_position(rules, &format!("{} {rest}", board_of(&moved))) {
+                    out.push(pos);
+                }
+            }
+        }
+        out
+    }
+
+    /// The generator split into [`Jumps::jump_start`] and [`Jumps::for_each_jump_at`] yields
+    /// the same jumps in the same order as before, for every wanted set tried, and stops
+    /// where it stopped.
+    #[test]
+    fn split_jump_generator_matches_the_reference() {
+        let compiled = jumps();
+        let (mut yielded, mut carried, mut unclaimed) = (0, 0, 0);
+        let key = |j: &Jump<u128>| {
+            (
+                (j.acquiring, j.from, j.via, j.to, j.quiet, j.capture),
+                (j.mover, j.lands_as),
+            )
+        };
+        for pos in varied_positions() {
+            carried += usize::from(pos.neutral().is_empty());
+            unclaimed += usize::from(!pos.neutral().is_empty());
+            let blockers = pos.occupied() | pos.neutral();
+            let all: Bitboard<u128> = pos.variant().geometry.mask.to();
+            let wanted = [
+                all,
+                pos.colour_bb(Colour::White),
+                pos.colour_bb(Colour::Black),
+            ];
+            for by in Colour::BOTH {
+                for wanted in wanted {
+                    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                    let stopped = compiled.for_each_jump(&pos, by, blockers, wanted, |j| {
+                        fast.push(key(&j));
+                        false
+                    });
+                    assert!(!stopped);
+                    reference_for_each_jump(&compiled, &pos, by, blockers, wanted, |j| {
+                        slow.push(key(&j));
+                        false
+                    });
+                    assert_eq!(fast, slow, "{by:?} in {}", to_fen(&pos));
+                    assert!(
+                        fast.is_empty() || compiled.jump_start(&pos, by).is_some(),
+                        "{by:?} in {}",
+                        to_fen(&pos)
+                    );
+                    yielded += fast.len();
+                    // Stopping at the second jump.
+                    if fast.len() >= 2 {
+                        let mut seen = (0, 0);
+                        let a = compiled.for_each_jump(&pos, by, blockers, wanted, |_| {
+                            seen.0 += 1;
+                            seen.0 == 2
+                        });
+                        let b =
+                            reference_for_each_jump(&compiled, &pos, by, blockers, wanted, |_| {
+                                seen.1 += 1;
+                                seen.1 == 2
+                            });
+                        assert!(a && b && seen == (2, 2));
+                    }
+                }
+            }
+        }
+        assert!(yielded > 20000, "too few jumps: {yielded}");
+        assert!(
+            carried > 1000 && unclaimed > 1000,
+            "{carried} carried, {unclaimed} unclaimed"
+        );
     }
 
     #[test]
