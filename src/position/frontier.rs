@@ -638,6 +638,10 @@ struct Replies<B: Width> {
     /// Pins whose special moves were counted again (for the tests).
     #[cfg(test)]
     special_pins: usize,
+    /// Special-path moves whose child was not read (neither O's special moves nor S's
+    /// special attacks counted again, [`Replies::special_change`]): kept for the tests.
+    #[cfg(test)]
+    special_unread: usize,
 }
 
 impl<B: Width> Replies<B> {
@@ -700,6 +704,8 @@ impl<B: Width> Replies<B> {
             special_captures: 0,
             #[cfg(test)]
             special_pins: 0,
+            #[cfg(test)]
+            special_unread: 0,
         };
         let v = pos.variant;
         let us = pos.side;
@@ -1434,6 +1440,10 @@ impl<B: Width> Replies<B> {
             // read, and X need not be moved on the copy.
             let attacked = (before.legality.special_attacked | attacks) & before.steps;
             let steps_lost = moves_onto(attacked, before.last_rank, before.promotions);
+            #[cfg(test)]
+            {
+                self.special_unread += 1;
+            }
             return Some(before.steps_lost as i64 - steps_lost as i64);
         }
         let child = &mut before.passed;
@@ -1554,7 +1564,8 @@ impl<B: Width> Replies<B> {
     /// plus the captures of X on Y's square, adjusted as after a quiet move
     /// ([`Replies::after_adjusted`]) for the square X leaves. `None` when the child must be
     /// counted (`l`: the parent's legality). Asked only where the variant's own decision cannot
-    /// end the game after a capture ([`RuleHooksAt::capture_may_decide`](crate::variant::RuleHooksAt::capture_may_decide)).
+    /// end the game after a capture
+    /// ([`RuleHooksAt::capture_may_decide`](crate::variant::RuleHooksAt::capture_may_decide)).
     ///
     /// Let X move from `a` to `b`, where Y stands. `a` is not sensitive, `b` is not but for the
     /// walks along S's capturing slide lines from O's royal and zone (`capture_lines`), neither
@@ -1937,6 +1948,10 @@ mod tests {
         special_captures: usize,
         /// Pins of [`Replies::after_zone_move`] whose special moves were counted again.
         special_pins: usize,
+        /// Moves that reach [`Replies::after_special`] only with the piece's other targets
+        /// (as the sink hands them over), and special-path moves whose child was not read.
+        special_wide: usize,
+        special_unread: usize,
     }
 
     /// Compares, for every legal quiet move of `pos` that [`Replies`] reuses or adjusts, the
@@ -1954,7 +1969,16 @@ mod tests {
         let second_free = replies.second_free;
         let shields_free =
             !(replies.shields_free & (replies.plain_sliders | replies.plain_leapers)).is_empty();
-        for m in pos.legal_moves_unchecked() {
+        let moves = pos.legal_moves_unchecked();
+        // Each piece's legal plain moves, as the sink hands them over together
+        // (`Parent::add_targets`).
+        let mut plain_to = [Bitboard::<B>::NONE; crate::geometry::SQUARE_COUNT];
+        for m in &moves {
+            if m.flags == 0 && m.promotion == 0 && m.placement_list().next().is_none() {
+                plain_to[m.from.index()].set(m.to);
+            }
+        }
+        for m in moves {
             if m.promotion != 0 || m.placement_list().next().is_some() {
                 continue;
             }
@@ -2007,18 +2031,33 @@ mod tests {
             }
             let special =
                 replies.special_adjustable(pos, m.from, Bitboard::of(m.to) & !reused & !adjusted);
-            if special.has(m.to)
+            // The sink asks `special_adjustable` with every target the piece has left, so a
+            // move touching no special square gets there too when another target does.
+            let all_to = plain_to[m.from.index()];
+            let wide_reused = replies.reusable(pos, m.from, all_to);
+            let wide_adjusted = replies.adjustable(pos, m.from, all_to & !wide_reused);
+            let sink_special =
+                replies.special_adjustable(pos, m.from, all_to & !wide_reused & !wide_adjusted);
+            let asked = match (special.has(m.to), sink_special.has(m.to)) {
+                (true, _) => Some("alone"),
+                (false, true) => Some("with the piece's other targets"),
+                (false, false) => None,
+            };
+            if let Some(how) = asked
                 && let Some(n) = replies.after_special(pos, m)
             {
                 assert_eq!(
                     n,
                     counted,
-                    "special {:?} {}: {}",
+                    "special ({how}) {:?} {}: {}",
                     pos.rules,
                     to_fen(wide),
                     crate::notation::moves::move_text(wide, &m),
                 );
-                checked.special += 1;
+                match special.has(m.to) {
+                    true => checked.special += 1,
+                    false => checked.special_wide += 1,
+                }
             }
             let zoned = replies.zone_adjustable(pos, m.from, Bitboard::of(m.to));
             if replies.zone_king.is_some()
@@ -2058,6 +2097,7 @@ mod tests {
         checked.special_zone[1] += replies.special_zone[1];
         checked.special_captures += replies.special_captures;
         checked.special_pins += replies.special_pins;
+        checked.special_unread += replies.special_unread;
     }
 
     /// [`check_replies`] at every position of `games.0` random games of at most `games.1`
@@ -2166,6 +2206,14 @@ mod tests {
             (
                 pp.special_pins,
                 "pins with their special moves counted again",
+            ),
+            (
+                pp.special_wide,
+                "special-path moves reached with the piece's other targets",
+            ),
+            (
+                pp.special_unread,
+                "special-path moves not reading the child",
             ),
         ] {
             assert!(n > 100, "{n} {what}");

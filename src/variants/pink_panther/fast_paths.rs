@@ -809,8 +809,9 @@ mod tests {
     use super::*;
     use crate::notation::to_fen;
 
-    /// [`Jumps::exposing_squares`] as it was before the table: squares on which the jewel (carried by the side to move) would let an acquiring jump of
-    /// `them` land on `general`, a superset: every acquiring jump lands a plain atom beyond the
+    /// [`Jumps::exposing_squares`] as it was before the table: squares on which the jewel
+    /// (carried by the side to move) would let an acquiring jump of `them` land on `general`,
+    /// a superset: every acquiring jump lands a plain atom beyond the
     /// jewel square, so on a line through it (slides, and the General's and Pawn's steps) or a
     /// Knight's move from it. Lines are kept only when `them` has, or could get back by being
     /// robbed, a plain slider along them; the eight neighbours are always kept.
