@@ -1377,7 +1377,7 @@ fn pgn_tags_inside_a_variation_or_given_twice_are_refused() {
         ),
         (
             "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\"]\n\n1. e3 *\n",
-            "line 2, column 1: ply 1: tag `FEN` given twice with different values",
+            "line 2, column 1: tag `FEN` given twice with different values",
         ),
         (
             "[Variant \"Standard\"]\n[variant \"Pink Panther\"]\n\n1. e4 *\n",
