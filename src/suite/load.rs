@@ -104,11 +104,17 @@ pub enum LoadReason {
     /// A file stem holding a character check names cannot carry.
     #[error(
         "the file name holds {}, which check names (`<variant>::<file-stem>::<case-id>::<check>`) \
-         cannot carry: rename the file without control characters, white space or bidirectional \
-         controls",
+         cannot carry: rename the file without control characters, white space, bidirectional \
+         controls or `:`",
         stem_character(*.0)
     )]
     BadStem(char),
+    /// A file stem that is not UTF-8: it cannot be told apart from others in check names.
+    #[error(
+        "the file name is not valid UTF-8, which check names \
+         (`<variant>::<file-stem>::<case-id>::<check>`) are: rename the file"
+    )]
+    StemNotUtf8,
     /// A ruling id the variant's suites may not cite.
     #[error("unknown rule id `{rule}` ({variant} suites may cite: {})", .rulings.join(", "))]
     UnknownRule {
@@ -223,10 +229,12 @@ fn byte_order_mark_note(line: &Option<usize>) -> String {
 
 /// Writes `text` with control characters and line or paragraph separators escaped (`\r`,
 /// `\u{2028}`), so that text taken from a suite cannot break an error over several lines.
-/// A character of a file stem, for [`LoadReason::BadStem`]: `a space`, else `U+0009`.
+/// A character of a file stem, for [`LoadReason::BadStem`]: `a space`, `` `:` ``, else
+/// `U+0009`.
 fn stem_character(c: char) -> String {
     match c {
         ' ' => "a space".to_string(),
+        ':' => "`:`".to_string(),
         c => format!("U+{:04X}", u32::from(c)),
     }
 }
@@ -236,17 +244,20 @@ fn stem_character(c: char) -> String {
 /// # Errors
 /// A stem holding a character that a report, a terminal or an export would show otherwise or
 /// not at all (a control character, white space, a bidirectional control): the names `check`
-/// prints and the ids `export` writes would differ.
+/// prints and the ids `export` writes would differ; or one that would make names ambiguous:
+/// `:` (`a::b.yaml` would read as two parts), bytes that are not UTF-8 (two such names would
+/// give one stem).
 fn stem(path: &Path) -> Result<String, LoadReason> {
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "suite".into(), |s| s.to_string_lossy().into_owned());
+    let Some(stem) = path.file_stem() else {
+        return Ok("suite".into());
+    };
+    let stem = stem.to_str().ok_or(LoadReason::StemNotUtf8)?;
     match stem
         .chars()
-        .find(|&c| c.is_whitespace() || !crate::report::shows_as_itself(c))
+        .find(|&c| c.is_whitespace() || c == ':' || !crate::report::shows_as_itself(c))
     {
         Some(c) => Err(LoadReason::BadStem(c)),
-        None => Ok(stem),
+        None => Ok(stem.to_string()),
     }
 }
 
@@ -1299,7 +1310,7 @@ mod tests {
             e[0].to_string(),
             "dir/two words.yaml: the file name holds a space, which check names \
              (`<variant>::<file-stem>::<case-id>::<check>`) cannot carry: rename the file without \
-             control characters, white space or bidirectional controls"
+             control characters, white space, bidirectional controls or `:`"
         );
         let body = format!(
             "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    source: {{kind: hand, derivation: x}}\n"
@@ -1316,6 +1327,34 @@ mod tests {
                     .file_stem()
                     .and_then(|s| s.to_str())
                     .expect("stem")
+            );
+        }
+    }
+
+    #[test]
+    fn file_stems_that_would_make_check_names_ambiguous_are_refused() {
+        use std::os::unix::ffi::OsStrExt;
+        // `a::b.yaml` would name its checks `chess::a::b::<case>::<check>`.
+        for name in ["a::b.yaml", "a:b.yaml", ":.yaml"] {
+            let errors = load_str(HEADER, Path::new(name)).expect_err(name);
+            assert_eq!(*errors[0].reason, LoadReason::BadStem(':'), "{name}");
+            assert!(
+                errors[0]
+                    .to_string()
+                    .contains("holds `:`, which check names (`<variant>::<file-stem>::"),
+                "{}",
+                errors[0]
+            );
+        }
+        // Two names that are not UTF-8 would give one stem (`a\u{fffd}`).
+        for bytes in [&b"a\xff.yaml"[..], b"a\xfe.yaml"] {
+            let path = Path::new(std::ffi::OsStr::from_bytes(bytes));
+            let errors = load_str(HEADER, path).expect_err("not UTF-8");
+            assert_eq!(*errors[0].reason, LoadReason::StemNotUtf8);
+            assert_eq!(
+                errors[0].to_string(),
+                "a\u{fffd}.yaml: the file name is not valid UTF-8, which check names \
+                 (`<variant>::<file-stem>::<case-id>::<check>`) are: rename the file"
             );
         }
     }
