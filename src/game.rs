@@ -299,10 +299,10 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
         let games = match record::games(text, notation) {
             Ok(games) => games,
             Err(e) => {
-                let e = with_ply(text, notation, e);
+                let (e, read) = placed(text, notation, e);
                 attempts.push(Attempt {
                     notation,
-                    read: e.ply.map_or(0, |p| p.saturating_sub(1)),
+                    read,
                     error: Some(e),
                     unreadable: true,
                     games: 0,
@@ -411,7 +411,14 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
         .map(|(_, a)| a.clone())
         .expect("at least one notation tried");
     let mut error = best.error.expect("a failed attempt");
-    if attempts.len() > 1 {
+    // Every notation stopped at the same place for the same reason (an unclosed tag before any
+    // move): which one was chosen says nothing.
+    let alike = attempts.iter().all(|a| {
+        a.error.as_ref().is_some_and(|e| {
+            (e.line, e.column, &e.reason) == (error.line, error.column, &error.reason)
+        })
+    });
+    if attempts.len() > 1 && !alike {
         let others: Vec<String> = attempts
             .iter()
             .filter(|a| a.notation != best.notation)
@@ -425,11 +432,17 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
     Err(error)
 }
 
-/// A record error that names no ply (an unclosed comment, a stray `)`) given the ply it stands
-/// at: one more than the moves of its game written before it.
-fn with_ply(text: &str, notation: Notation, mut e: RecordError) -> RecordError {
-    if e.ply.is_some() {
-        return e;
+/// A move every notation splits a record into games with, written where an error stands to find
+/// the error's game (after a game's result, the next one).
+const PROBE: &str = "a1-a2";
+
+/// A record error that names no ply (an unclosed comment or tag, a stray `)`) placed in its
+/// game: how many of the game's moves are written before it (for choosing the notation that got
+/// furthest), and the error naming the ply it stands at, one more than those moves. An error
+/// before the game's first move names no ply, nor one in a tag pair (the game's header).
+fn placed(text: &str, notation: Notation, mut e: RecordError) -> (RecordError, usize) {
+    if let Some(ply) = e.ply {
+        return (e, ply.saturating_sub(1));
     }
     let (mut line, mut column) = (1, 1);
     let mut offset = text.len();
@@ -445,10 +458,23 @@ fn with_ply(text: &str, notation: Notation, mut e: RecordError) -> RecordError {
             column += 1;
         }
     }
-    if let Ok(games) = record::games(&text[..offset], notation) {
-        e.ply = games.last().map(|g| g.moves.len() + 1);
+    let prefix = &text[..offset];
+    let before = match record::games(&format!("{prefix}\n{PROBE}"), notation) {
+        Ok(games) => games.last().map_or(0, |g| g.moves.len().saturating_sub(1)),
+        // The probe took a record at the size limit over it: the last game before the error.
+        Err(_) => record::games(prefix, notation)
+            .ok()
+            .and_then(|games| Some(games.last()?.moves.len()))
+            .unwrap_or(0),
+    };
+    let header = matches!(
+        e.reason,
+        RecordReason::UnclosedTag | RecordReason::TagTwice(_) | RecordReason::TagInVariation { .. }
+    );
+    if before > 0 && !header {
+        e.ply = Some(before + 1);
     }
-    e
+    (e, before)
 }
 
 /// Refuses a record that two notations read to different games (an unlabelled Game Courier
@@ -566,6 +592,62 @@ mod tests {
         let e = read_game("1. e4 e5\n2. Nf3 { open", &chess, &ReadOptions::default())
             .expect_err("unclosed");
         assert_eq!((e.ply, e.line, e.column), (Some(4), 2, 8), "{e}");
+    }
+
+    #[test]
+    fn an_error_before_the_first_move_names_no_ply() {
+        let chess = start("chess");
+        let auto = ReadOptions::default();
+        // Every notation stops at the unclosed tag: no ply, and no list of notations tried.
+        let e = read_game("[Event \"x\"\n\n1. e4 e5 *\n", &chess, &auto).expect_err("unclosed");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: tag `[` is never closed by `]`"
+        );
+        // The same in the second game's header, after the first game's two moves.
+        let e =
+            read_game("1. e4 e5 *\n\n[Event \"x\"\n1. d4 *", &chess, &auto).expect_err("unclosed");
+        assert_eq!(
+            e.to_string(),
+            "line 3, column 1: tag `[` is never closed by `]`"
+        );
+        // A comment opened before any move; Game Courier stops elsewhere, so the notations
+        // tried are listed.
+        let e = read_game("{ open\n1. e4", &chess, &auto).expect_err("unclosed");
+        assert_eq!(e.ply, None, "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("line 1, column 1: comment `{` is never closed by `}` [read as "),
+            "{e}"
+        );
+        // After the first game's result a comment stands before the second game's first move.
+        let san = ReadOptions {
+            notation: Some(Notation::San),
+            ..ReadOptions::default()
+        };
+        let e = read_game("1. e4 e5 *\n{ open", &chess, &san).expect_err("unclosed");
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 1: comment `{` is never closed by `}`"
+        );
+        let e = read_game("1. e4 e5 { open", &chess, &san).expect_err("unclosed");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 10: ply 3: comment `{` is never closed by `}`"
+        );
+    }
+
+    #[test]
+    fn an_error_at_the_end_of_a_record_at_the_size_limit_names_its_ply() {
+        let mut text = String::from("1. e4 e5 ");
+        text.push_str(&" ".repeat(record::MAX_RECORD_BYTES - text.len() - 1));
+        text.push('{');
+        let san = ReadOptions {
+            notation: Some(Notation::San),
+            ..ReadOptions::default()
+        };
+        let e = read_game(&text, &start("chess"), &san).expect_err("unclosed");
+        assert_eq!((e.ply, e.reason), (Some(3), RecordReason::UnclosedComment));
     }
 
     #[test]

@@ -438,7 +438,7 @@ fn engine_hangs_and_its_group_is_killed() {
     let pids = pidfile("uci-hang");
     let uci = format!("{} hang {}", fixture("uci-faulty"), pids.display());
     let run = cvperft(&["diff", "2", "--engine", &uci, "--timeout", "0.5"]);
-    assert_one_line_error(&run, &uci, "no answer within 0.5 s");
+    assert_one_line_error(&run, &uci, "no answer within 500 ms");
     assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
     assert_gone(&pids);
 
@@ -461,6 +461,13 @@ fn engine_hangs_and_its_group_is_killed() {
     let silent = format!("{} silent", fixture("uci-faulty"));
     let run = cvperft(&["diff", "2", "--engine", &silent, "--timeout", "0.3"]);
     assert_one_line_error(&run, &silent, "waiting for uciok");
+    // A timeout under a millisecond is told as set, not rounded away.
+    let run = cvperft(&["diff", "2", "--engine", &silent, "--timeout", "0.0001"]);
+    assert_one_line_error(
+        &run,
+        &silent,
+        "no answer within 0.1 ms while waiting for uciok",
+    );
 }
 
 #[test]

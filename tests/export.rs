@@ -597,6 +597,63 @@ fn output_never_replaces_a_suite_it_reads_or_a_directory() {
     }
 }
 
+/// A one-case suite.
+const ONE_CASE: &str = "variant: chess\ndescription: t\ngame-end: rules\ncases:\n  - id: start\n    \
+                        perft: {1: 20}\n    source: {kind: hand, derivation: x}\n";
+
+#[test]
+fn export_ids_are_the_names_check_prints() {
+    let dir = scratch("stems");
+    // An unusual stem check names can carry: the EPD id is the name `check` prints.
+    let odd = dir.join("Odd_stem.v2+é\\\"q\".yaml");
+    std::fs::write(&odd, ONE_CASE).expect("suite");
+    let odd = odd.to_str().expect("utf-8");
+    let o = cvperft(&["check", odd, "--color", "never"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let printed = stdout(&o);
+    let (_, ops) = parse_epd(stdout(&cvperft(&["export", "--format", "epd", odd])).trim_end());
+    let id = &ops["id"];
+    assert_eq!(id, "chess::Odd_stem.v2+é\\\"q\"::start");
+    assert!(
+        printed.contains(&format!("PASS  {id} (1 check)")),
+        "{printed}"
+    );
+    // A stem with a control character, a tab or a line break would be shown one way by `check`
+    // and another by `export`: both refuse the file, with the same message naming it.
+    for (name, shown, character) in [
+        ("a\u{1}b", "a\\u{1}b.yaml", "U+0001"),
+        ("t\tb", "t\\tb.yaml", "U+0009"),
+        ("n\nl", "n\\nl.yaml", "U+000A"),
+    ] {
+        let path = dir.join(format!("{name}.yaml"));
+        std::fs::write(&path, ONE_CASE).expect("suite");
+        let path = path.to_str().expect("utf-8");
+        let refusals: Vec<String> = [
+            &["check", path][..],
+            &["export", "--format", "epd", path],
+            &["export", "--format", "jsonl", path],
+        ]
+        .iter()
+        .map(|args| {
+            let o = cvperft(args);
+            assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+            assert!(o.stdout.is_empty(), "{args:?}");
+            stderr(&o)
+        })
+        .collect();
+        let err = &refusals[0];
+        assert!(refusals.iter().all(|r| r == err), "{refusals:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(shown), "{err}");
+        assert!(
+            err.contains(&format!(
+                "the file name holds {character}, which check names"
+            )),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn bad_arguments_and_empty_selections_exit_2_on_one_line() {
     for (args, message) in [

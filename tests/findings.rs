@@ -22,13 +22,17 @@ fn engine(variant: &str, fault: &str) -> String {
 
 /// `check` of one suite against a planted-fault engine, with `extra` arguments.
 fn check(variant: &str, fault: &str, extra: &[&str]) -> Run {
+    check_against(variant, &engine(variant, fault), extra)
+}
+
+/// `check` of one suite against the perftree `engine`, with `extra` arguments.
+fn check_against(variant: &str, engine: &str, extra: &[&str]) -> Run {
     let suite = format!("suites/{variant}.yaml");
-    let engine = engine(variant, fault);
     let mut args = vec![
         "check",
         &suite,
         "--engine",
-        &engine,
+        engine,
         "--protocol",
         "perftree",
         "--max-nodes",
@@ -63,27 +67,8 @@ fn the_reproduce_line_runs_as_printed_and_shows_the_finding() {
         .lines()
         .find_map(|l| l.trim().strip_prefix("reproduce: cvperft diff"))
         .unwrap_or_else(|| panic!("no diff reproduce line:\n{}", run.stdout));
-    // Run it through a shell, as a person pasting it would, with `cvperft` on the PATH.
-    let bin = Path::new(CVPERFT).parent().expect("bin dir");
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!("cvperft diff{line}"))
-        .env("PATH", path)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("sh runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // Run it through a shell, as a person pasting it would.
+    let stdout = pasted("sh", &format!("cvperft diff{line}"));
     assert!(
         stdout.contains("first difference: the move lists differ"),
         "{stdout}"
@@ -92,6 +77,74 @@ fn the_reproduce_line_runs_as_printed_and_shows_the_finding() {
     // The check's own report names the same finding.
     assert!(run.stdout.contains("missing e5d6"), "{}", run.stdout);
     assert!(run.stdout.contains("e5d6 (en passant, FIDE-EN-PASSANT)"));
+}
+
+/// The standard output of `command` run by `shell` with `cvperft` on the PATH, as a person
+/// pasting it would; it must find a difference (exit 1).
+fn pasted(shell: &str, command: &str) -> String {
+    let bin = Path::new(CVPERFT).parent().expect("bin dir");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(shell)
+        .arg("-c")
+        .arg(command)
+        .env("PATH", path)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("{shell}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Undoes the HTML report's escaping of an attribute value.
+fn unescape_attribute(value: &str) -> String {
+    value
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn the_html_reproduce_command_keeps_control_characters_of_the_engine_path() {
+    // The engine is the planted-fault generator under a name holding a newline and an escape:
+    // the page's command must name that file, not one without them.
+    let dir = support::scratch_dir("findings", "control-path");
+    let link = dir.join("cv\nperft\u{1b}[1m");
+    std::os::unix::fs::symlink(CVPERFT, &link).expect("symlink");
+    let engine = format!(
+        "'{}' perftree -v chess --inject no-en-passant",
+        link.to_str().expect("utf-8")
+    );
+    let run = check_against(
+        "chess",
+        &engine,
+        &["--filter", "::ep-basic::", "--format", "html"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let copied = run
+        .stdout
+        .split("data-copy=\"")
+        .skip(1)
+        .map(|rest| unescape_attribute(rest.split('"').next().unwrap_or("")))
+        .find(|cmd| cmd.starts_with("cvperft diff "))
+        .unwrap_or_else(|| panic!("no diff command to copy:\n{}", run.stdout));
+    assert!(copied.contains("$'\\'"), "{copied}");
+    assert!(copied.contains("cv\\nperft\\x1b[1m"), "{copied}");
+    assert!(copied.chars().all(|c| !c.is_control()), "{copied:?}");
+    // Pasted into bash (the `$'...'` form is not in every sh), it runs the same engine.
+    let stdout = pasted("bash", &copied);
+    assert!(stdout.contains("missing:   e5d6"), "{stdout}");
 }
 
 #[test]

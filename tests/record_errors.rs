@@ -34,7 +34,7 @@ const CASES: &[Case] = &[
         1,
         None,
         "[Event \"x\"\n1. e4",
-        "line 1, column 1: ply 1: tag `[` is never closed by `]`",
+        "line 1, column 1: tag `[` is never closed by `]`",
     ),
     (
         "chess",
@@ -399,7 +399,7 @@ fn header_errors_read_as_before() {
     assert_eq!(
         e.to_string(),
         format!(
-            "line 1, column 1: ply 1: {} bytes, larger than the limit of 1048576",
+            "line 1, column 1: {} bytes, larger than the limit of 1048576",
             huge.len()
         )
     );

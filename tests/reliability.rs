@@ -1377,7 +1377,7 @@ fn pgn_tags_inside_a_variation_or_given_twice_are_refused() {
         ),
         (
             "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\"]\n\n1. e3 *\n",
-            "line 2, column 1: ply 1: tag `FEN` given twice with different values",
+            "line 2, column 1: tag `FEN` given twice with different values",
         ),
         (
             "[Variant \"Standard\"]\n[variant \"Pink Panther\"]\n\n1. e4 *\n",
@@ -1498,15 +1498,18 @@ fn text_from_engines_and_files_cannot_act_on_the_terminal() {
         !err.contains('\u{202e}') && err.contains("che\\u{202e}zz"),
         "{err}"
     );
-    // A suite's reading and a suite file name on check's human stdout.
-    let suite = dir.join("x\u{1b}[2J.yaml");
-    std::fs::write(
-        &suite,
-        "variant: chess\ndescription: t\ngame-end: rules\ncases:\n  - id: a\n    perft: {1: 20}\n    source: {kind: hand, derivation: x}\n    status: disputed\n    reason: r\n    alternatives:\n      - reading: \"R \\e]0;T\\a\"\n        perft: {1: 20}\n",
-    )
-    .expect("suite");
+    // A suite's reading on check's human stdout.
+    let text = "variant: chess\ndescription: t\ngame-end: rules\ncases:\n  - id: a\n    perft: {1: 20}\n    source: {kind: hand, derivation: x}\n    status: disputed\n    reason: r\n    alternatives:\n      - reading: \"R \\e]0;T\\a\"\n        perft: {1: 20}\n";
+    let suite = dir.join("reading.yaml");
+    std::fs::write(&suite, text).expect("suite");
     let o = run(&["check", suite.to_str().expect("utf-8"), "--color", "never"]);
     let out = stdout(&o);
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
-    assert!(out.contains("\\u{1b}"), "{out}");
+    assert!(out.contains("R \\u{1b}]0;T\\u{7}"), "{out}");
+    // A suite file name, refused on stderr (a check name cannot carry it).
+    let suite = dir.join("x\u{1b}[2J.yaml");
+    std::fs::write(&suite, text).expect("suite");
+    let o = run(&["check", suite.to_str().expect("utf-8"), "--color", "never"]);
+    assert_refused(&o, "x\\u{1b}[2J.yaml: the file name holds U+001B");
+    assert!(!stderr(&o).contains('\u{1b}'), "{:?}", stderr(&o));
 }

@@ -10,13 +10,12 @@
 //! `e1g1` is never mistaken for a castling), and falls back to the castling declarations of the
 //! variant when it cannot. [`MappedEngine`] applies a map around any engine, both ways.
 
-use super::{Divide, Engine, EngineError, Query};
+use super::{Deadline, Divide, Engine, EngineError, Query};
 use crate::notation::{move_text, parse_move, parse_position};
 use crate::perft::DivideEntry;
 use crate::position::{Move, Position, flags};
 use crate::variant::{CastleSpec, Colour, Rules, Wing};
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 /// How an engine writes castling.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -276,7 +275,7 @@ impl<E: Engine> Engine for MappedEngine<E> {
         self.translated(query, |inner, asked| inner.divide(asked))
     }
 
-    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+    fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
         self.translated(query, |inner, asked| inner.divide_by(asked, deadline))
     }
 

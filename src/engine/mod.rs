@@ -139,8 +139,8 @@ pub enum EngineErrorKind {
     },
     /// It did not answer within the timeout (its process group was killed).
     Timeout {
-        /// The timeout in milliseconds.
-        millis: u64,
+        /// The time it was given (to the nanosecond, as the timeout was set).
+        allowed: Duration,
         /// What it was waiting for.
         waiting_for: String,
     },
@@ -241,14 +241,12 @@ impl fmt::Display for EngineErrorKind {
                 Ok(())
             }
             EngineErrorKind::Timeout {
-                millis,
+                allowed,
                 waiting_for,
             } => write!(
                 f,
-                "no answer within {} s while waiting for {waiting_for}; killed its process group",
-                // To the hundredth: the time left when the question was put is a hair short of
-                // the timeout given.
-                (*millis as f64 / 10.0).round() / 100.0
+                "no answer within {} while waiting for {waiting_for}; killed its process group",
+                span(*allowed)
             ),
             EngineErrorKind::Malformed { line, expected } => {
                 write!(f, "malformed line {line:?} (expected {expected})")
@@ -266,6 +264,47 @@ impl fmt::Display for EngineErrorKind {
             ),
             EngineErrorKind::Io(m) => write!(f, "i/o error: {m}"),
         }
+    }
+}
+
+/// When an answer is due, and how long the question was given (what a time-out tells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline {
+    /// When the answer is due.
+    pub at: Instant,
+    /// The time given, from when the question was put to `at`.
+    pub allowed: Duration,
+}
+
+impl Deadline {
+    /// A question put now and given `allowed`.
+    pub fn after(allowed: Duration) -> Deadline {
+        Deadline {
+            at: Instant::now() + allowed,
+            allowed,
+        }
+    }
+
+    /// The earlier of two deadlines (the first when they are the same).
+    pub fn min(self, other: Deadline) -> Deadline {
+        if other.at < self.at { other } else { self }
+    }
+}
+
+/// A time span, exactly (to the nanosecond) and in the unit a reader expects: under a second in
+/// milliseconds (`0.1 ms`, `500 ms`), else in seconds (`1 s`, `2.5 s`), no trailing zeros.
+fn span(d: Duration) -> String {
+    let (whole, fraction, digits, unit) = match d.as_secs() {
+        0 => {
+            let nanos = d.subsec_nanos();
+            (u64::from(nanos / 1_000_000), nanos % 1_000_000, 6, "ms")
+        }
+        secs => (secs, d.subsec_nanos(), 9, "s"),
+    };
+    let fraction = format!("{fraction:0digits$}");
+    match fraction.trim_end_matches('0') {
+        "" => format!("{whole} {unit}"),
+        decimals => format!("{whole}.{decimals} {unit}"),
     }
 }
 
@@ -298,7 +337,7 @@ pub trait Engine: Send {
     ///
     /// # Errors
     /// As [`Engine::divide`].
-    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+    fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
         let _ = deadline;
         self.divide(query)
     }
@@ -330,7 +369,7 @@ impl<E: Engine + ?Sized> Engine for Box<E> {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
         (**self).divide(query)
     }
-    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+    fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
         (**self).divide_by(query, deadline)
     }
     fn stopped(&self) -> Option<String> {
@@ -476,5 +515,35 @@ mod tests {
         assert!(text.contains("depth 3"), "{text}");
         assert!(text.contains("moves \"a1a2\""), "{text}");
         assert!(!text.contains('\n'));
+    }
+
+    #[test]
+    fn a_timeout_is_told_exactly_in_a_readable_unit() {
+        let told = |seconds: f64| {
+            EngineErrorKind::Timeout {
+                allowed: Duration::from_secs_f64(seconds),
+                waiting_for: "its output".into(),
+            }
+            .to_string()
+        };
+        for (seconds, within) in [
+            (1e-9, "0.000001 ms"),
+            (0.0001, "0.1 ms"),
+            (0.0049, "4.9 ms"),
+            (0.3, "300 ms"),
+            (0.999_999_999, "999.999999 ms"),
+            (1.0, "1 s"),
+            (2.5, "2.5 s"),
+            (1.000_000_001, "1.000000001 s"),
+            (86_400.0, "86400 s"),
+        ] {
+            assert_eq!(
+                told(seconds),
+                format!(
+                    "no answer within {within} while waiting for its output; killed its \
+                     process group"
+                )
+            );
+        }
     }
 }

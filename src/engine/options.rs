@@ -11,6 +11,9 @@ use std::time::Duration;
 
 /// Longest time one question may be given, in seconds (a day).
 pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+/// Shortest time one question may be given, in seconds (a nanosecond, the clock's step: a
+/// shorter timeout would be no time at all).
+pub const MIN_TIMEOUT_SECS: f64 = 1e-9;
 
 /// How to start and talk to one external engine, unchecked.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,7 +95,7 @@ impl EngineOptions {
         for o in &self.options {
             config.options.push(parse_option(o)?);
         }
-        if !(self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_SECS) {
+        if !(self.timeout >= MIN_TIMEOUT_SECS && self.timeout <= MAX_TIMEOUT_SECS) {
             return Err(EngineOptionError::Timeout(self.timeout));
         }
         config.timeout = Duration::from_secs_f64(self.timeout);
@@ -132,8 +135,8 @@ pub enum EngineOptionError {
     /// An engine option without `=` or without a name.
     #[error("engine option `{0}` is not of the form name=value")]
     NotAnOption(String),
-    /// A timeout of at most 0 or more than [`MAX_TIMEOUT_SECS`] (or not a number).
-    #[error("--timeout {0}: expected more than 0 and at most 86400 seconds")]
+    /// A timeout under [`MIN_TIMEOUT_SECS`] or over [`MAX_TIMEOUT_SECS`] (or not a number).
+    #[error("--timeout {0}: expected at least 0.000000001 and at most 86400 seconds")]
     Timeout(f64),
     /// Neither `king-move` nor `king-to-rook`.
     #[error("unknown castling style `{0}`")]
@@ -183,11 +186,23 @@ mod tests {
         );
         assert_eq!(
             refused(|o| o.timeout = 0.0),
-            "--timeout 0: expected more than 0 and at most 86400 seconds"
+            "--timeout 0: expected at least 0.000000001 and at most 86400 seconds"
+        );
+        assert_eq!(
+            refused(|o| o.timeout = 4e-10),
+            "--timeout 0.0000000004: expected at least 0.000000001 and at most 86400 seconds"
+        );
+        assert!(
+            EngineOptions {
+                timeout: 1e-9,
+                ..good.clone()
+            }
+            .config()
+            .is_ok()
         );
         assert_eq!(
             refused(|o| o.timeout = f64::NAN),
-            "--timeout NaN: expected more than 0 and at most 86400 seconds"
+            "--timeout NaN: expected at least 0.000000001 and at most 86400 seconds"
         );
         assert_eq!(
             refused(|o| o.castling = "rook".into()),

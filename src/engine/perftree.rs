@@ -4,9 +4,9 @@
 
 use super::process::{EngineProcess, ReadLine, SpawnError};
 use super::uci::describe_exit;
-use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
+use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::perft::DivideEntry;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Most output lines accepted from one run.
 pub const MAX_LINES: usize = 100_000;
@@ -39,12 +39,15 @@ impl PerftreeEngine {
 
 impl Engine for PerftreeEngine {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
-        self.divide_by(query, Instant::now() + self.timeout)
+        self.divide_by(query, Deadline::after(self.timeout))
     }
 
     /// One run of the command, all of it (output and exit) by `deadline`.
-    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
-        let allowed = deadline.saturating_duration_since(Instant::now());
+    fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
+        let Deadline {
+            at: deadline,
+            allowed,
+        } = deadline;
         let mut argv = self.argv.clone();
         argv.push(query.depth.to_string());
         argv.push(query.fen.clone());
@@ -113,7 +116,7 @@ impl Engine for PerftreeEngine {
                     return Err(self.error(
                         query,
                         EngineErrorKind::Timeout {
-                            millis: allowed.as_millis() as u64,
+                            allowed,
                             waiting_for: waiting_for.into(),
                         },
                     ));

@@ -188,7 +188,7 @@ mod tests {
                     "slow",
                     Some(query),
                     EngineErrorKind::Timeout {
-                        millis: 1,
+                        allowed: Duration::from_millis(1),
                         waiting_for: "its answer".into(),
                     },
                 ));

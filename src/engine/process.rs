@@ -103,17 +103,40 @@ pub fn split_command(text: &str) -> Result<Vec<String>, CommandError> {
     Ok(words)
 }
 
-/// Quotes a word for a POSIX shell when it needs it (for printed command lines).
+/// Quotes a word for a shell when it needs it (for printed command lines): a plain word as it
+/// is, others in single quotes, and a word holding a character that a terminal, a page or a
+/// copy of it would not show as itself (a control character, a bidirectional control, see
+/// [`crate::report::shows_as_itself`]) in the `$'...'` form of bash, zsh, ksh and POSIX.1-2024,
+/// every such character escaped (`\n`, `\t`, else its UTF-8 bytes as `\xNN`), so that the
+/// command shown is the command run.
 pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c));
     if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
+        return word.to_string();
     }
+    if word.chars().all(crate::report::shows_as_itself) {
+        return format!("'{}'", word.replace('\'', r"'\''"));
+    }
+    let mut out = String::from("$'");
+    for c in word.chars() {
+        match c {
+            '\\' => out.push_str(r"\\"),
+            '\'' => out.push_str(r"\'"),
+            '\n' => out.push_str(r"\n"),
+            '\t' => out.push_str(r"\t"),
+            c if crate::report::shows_as_itself(c) => out.push(c),
+            c => {
+                for byte in c.encode_utf8(&mut [0; 4]).bytes() {
+                    out.push_str(&format!("\\x{byte:02x}"));
+                }
+            }
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// What the reader of a child's stdout saw.
@@ -416,6 +439,36 @@ mod tests {
             let q = shell_quote(w);
             assert_eq!(split_command(&q).unwrap(), vec![w.to_string()]);
         }
+    }
+
+    #[test]
+    fn words_a_page_would_not_show_as_themselves_are_quoted_with_escapes() {
+        assert_eq!(shell_quote("plain/path-1.0"), "plain/path-1.0");
+        assert_eq!(shell_quote("two words"), "'two words'");
+        assert_eq!(shell_quote("a\nb\u{1b}[1m"), r"$'a\nb\x1b[1m'");
+        assert_eq!(shell_quote("it's\t\\"), r"$'it\'s\t\\'");
+        assert_eq!(
+            shell_quote("x\u{85}\u{202e}y"),
+            r"$'x\xc2\x85\xe2\x80\xaey'"
+        );
+        // bash reads each back as the word quoted.
+        let words = [
+            "a\nb\u{1b}[1m",
+            "it's\t\\ \"q\" $HOME `x`",
+            "\u{7f}\u{85}\u{202e}\u{2028}\u{ffff}é♞",
+            "\u{1}\r",
+        ];
+        let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!("printf '%s\\0' {}", quoted.join(" ")))
+            .output()
+            .expect("bash runs");
+        let read: Vec<&str> = std::str::from_utf8(&out.stdout)
+            .expect("utf-8")
+            .split_terminator('\0')
+            .collect();
+        assert_eq!(read, words, "{quoted:?}");
     }
 
     #[test]

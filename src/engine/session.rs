@@ -11,8 +11,8 @@
 //! failure (an engine that hangs after its first answer would otherwise alternate between an
 //! answer and a time-out for ever). A pool of engine processes runs one session per process.
 
-use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
-use std::time::{Duration, Instant};
+use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
+use std::time::Duration;
 
 /// Consecutive time-outs or crashes after which a session stops asking its engine.
 pub const DEFAULT_FAILURE_LIMIT: usize = 3;
@@ -72,10 +72,10 @@ fn is_failure(kind: &EngineErrorKind) -> bool {
 
 impl Engine for EngineSession {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
-        self.divide_by(query, Instant::now() + self.timeout)
+        self.divide_by(query, Deadline::after(self.timeout))
     }
 
-    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+    fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
         if let Some(reason) = &self.stopped {
             return Err(EngineError::new(
                 &self.inner.name(),
@@ -83,18 +83,9 @@ impl Engine for EngineSession {
                 EngineErrorKind::Stopped(reason.clone()),
             ));
         }
-        let now = Instant::now();
-        let deadline = deadline.min(now + self.timeout);
-        let mut result = self.inner.divide_by(query, deadline);
-        if let Err(EngineError {
-            kind: EngineErrorKind::Timeout { millis, .. },
-            ..
-        }) = &mut result
-        {
-            // The time the question was given, as the user set it (the engine measured from
-            // when it got the question, a little later).
-            *millis = deadline.saturating_duration_since(now).as_millis() as u64;
-        }
+        let result = self
+            .inner
+            .divide_by(query, deadline.min(Deadline::after(self.timeout)));
         self.record(&result);
         result
     }
@@ -132,7 +123,7 @@ mod tests {
 
     fn timeout() -> EngineErrorKind {
         EngineErrorKind::Timeout {
-            millis: 10,
+            allowed: Duration::from_millis(10),
             waiting_for: "its output".into(),
         }
     }
@@ -176,6 +167,44 @@ mod tests {
             reason.starts_with("the last 3 questions timed out"),
             "{reason}"
         );
+    }
+
+    /// Times out, telling the time it was given.
+    struct Hangs;
+
+    impl Engine for Hangs {
+        fn divide(&mut self, _: &Query) -> Result<Divide, EngineError> {
+            unreachable!("asked with a deadline")
+        }
+        fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
+            let kind = EngineErrorKind::Timeout {
+                allowed: deadline.allowed,
+                waiting_for: "its output".into(),
+            };
+            Err(EngineError::new("hangs", Some(query), kind))
+        }
+        fn name(&self) -> String {
+            "hangs".into()
+        }
+    }
+
+    #[test]
+    fn a_time_out_tells_the_timeout_as_set() {
+        let timeout = Duration::from_secs_f64(0.0001);
+        let mut session = EngineSession::new(Box::new(Hangs), timeout, 0);
+        let e = session
+            .divide(&Query::new("fen", &[], 1))
+            .expect_err("timed out");
+        assert!(e.to_string().contains("no answer within 0.1 ms"), "{e}");
+        // A caller's deadline before the timeout is the one told, and the timeout when later.
+        let mut session = EngineSession::new(Box::new(Hangs), Duration::from_secs(1), 0);
+        for (given, told) in [(2, "2 ms"), (5_000, "1 s")] {
+            let deadline = Deadline::after(Duration::from_millis(given));
+            let e = session
+                .divide_by(&Query::new("fen", &[], 1), deadline)
+                .expect_err("timed out");
+            assert!(e.to_string().contains(&format!("within {told} ")), "{e}");
+        }
     }
 
     #[test]

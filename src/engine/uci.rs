@@ -9,7 +9,7 @@
 //! and other chatter.
 
 use super::process::{EngineProcess, ReadLine, SpawnError};
-use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
+use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::perft::DivideEntry;
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
@@ -31,8 +31,7 @@ pub struct UciEngine {
     /// Questions the running process has answered.
     answers: usize,
     /// When the question in progress must be answered, and how long it was given.
-    deadline: Instant,
-    allowed: Duration,
+    deadline: Deadline,
 }
 
 /// What the `uci` handshake reported.
@@ -60,15 +59,8 @@ impl UciEngine {
             process: None,
             answered: 0,
             answers: 0,
-            deadline: Instant::now(),
-            allowed: timeout,
+            deadline: Deadline::after(timeout),
         }
-    }
-
-    /// Starts a question that must be answered by `deadline`.
-    fn ask_by(&mut self, deadline: Instant) {
-        self.deadline = deadline;
-        self.allowed = deadline.saturating_duration_since(Instant::now());
     }
 
     fn error(&self, query: Option<&Query>, kind: EngineErrorKind) -> EngineError {
@@ -77,7 +69,7 @@ impl UciEngine {
 
     /// Starts the engine; the handshake is one question, with the engine's own timeout.
     fn start(&mut self) -> Result<(), EngineError> {
-        self.ask_by(Instant::now() + self.timeout);
+        self.deadline = Deadline::after(self.timeout);
         let process = EngineProcess::spawn(&self.argv).map_err(|e| {
             self.error(
                 None,
@@ -215,7 +207,7 @@ impl UciEngine {
     /// Reads one line before the question's deadline (however many lines came before it: a
     /// chattering engine does not get more time); end of output and timeouts become errors.
     fn read(&mut self, query: Option<&Query>, waiting_for: &str) -> Result<String, EngineError> {
-        let deadline = self.deadline;
+        let deadline = self.deadline.at;
         let Some(p) = self.process.as_mut() else {
             return Err(self.error(query, EngineErrorKind::Io("engine not running".into())));
         };
@@ -234,7 +226,7 @@ impl UciEngine {
                 Err(self.error(
                     query,
                     EngineErrorKind::Timeout {
-                        millis: self.allowed.as_millis() as u64,
+                        allowed: self.deadline.allowed,
                         waiting_for: waiting_for.to_string(),
                     },
                 ))
@@ -269,8 +261,8 @@ impl UciEngine {
         }
     }
 
-    fn run_query(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
-        self.ask_by(deadline);
+    fn run_query(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
+        self.deadline = deadline;
         // Counted from here: a failure while sending belongs to this question, not the last.
         self.answered = 0;
         self.sync(query)?;
@@ -365,10 +357,10 @@ impl UciEngine {
 
 impl Engine for UciEngine {
     fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
-        self.divide_by(query, Instant::now() + self.timeout)
+        self.divide_by(query, Deadline::after(self.timeout))
     }
 
-    fn divide_by(&mut self, query: &Query, deadline: Instant) -> Result<Divide, EngineError> {
+    fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
         if self.process.is_none() {
             self.start().map_err(|mut e| {
                 // The handshake failed while answering this query.

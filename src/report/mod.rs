@@ -32,6 +32,13 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// Whether `c` shows as itself everywhere a command line is shown and copied from: not a control
+/// character (the tab included), nor one [`printable`] or [`escape`] shows as `\u{..}` or drops
+/// (the bidirectional controls, U+2028, U+2029, U+FFFE, U+FFFF).
+pub fn shows_as_itself(c: char) -> bool {
+    !(c.is_control() || acts_on_terminal(c) || matches!(c, '\u{fffe}' | '\u{ffff}'))
+}
+
 /// `\u{..}` for `c`, as [`printable`] and [`escape`] show a character instead of obeying it.
 fn shown(c: char) -> String {
     format!("\\u{{{:x}}}", c as u32)

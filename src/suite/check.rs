@@ -10,6 +10,7 @@ use super::budget::{Counted, Divided, divide_within, perft_within};
 use super::load::{Case, Divide, Expectations, Status as CaseStatus, Suite};
 use super::model::OutcomeFile;
 use super::result::{AlternativeInfo, CheckResult, DiffLine, DiffTag, Mismatch, Status};
+use crate::engine::process::shell_quote;
 use crate::notation::{move_text, normalise_move_text, to_fen};
 use crate::perft::{divide, perft};
 use crate::position::Position;
@@ -261,11 +262,6 @@ pub fn reproduce_command(pos: &Position, kind: CheckKind) -> String {
         ));
     }
     cmd
-}
-
-/// Single-quotes `text` for a POSIX shell.
-pub fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// A raw comparison: `Ok(message)` when the expectation held, `Err((message, mismatch))` when

@@ -101,6 +101,20 @@ pub enum LoadReason {
     /// A case id that is not `[a-z0-9][a-z0-9-]*`.
     #[error("id must be lower-case letters, digits and `-`, starting with a letter or digit")]
     BadId,
+    /// A file stem holding a character check names cannot carry.
+    #[error(
+        "the file name holds {}, which check names (`<variant>::<file-stem>::<case-id>::<check>`) \
+         cannot carry: rename the file without control characters, white space, bidirectional \
+         controls or `:`",
+        stem_character(*.0)
+    )]
+    BadStem(char),
+    /// A file stem that is not UTF-8: it cannot be told apart from others in check names.
+    #[error(
+        "the file name is not valid UTF-8, which check names \
+         (`<variant>::<file-stem>::<case-id>::<check>`) are: rename the file"
+    )]
+    StemNotUtf8,
     /// A ruling id the variant's suites may not cite.
     #[error("unknown rule id `{rule}` ({variant} suites may cite: {})", .rulings.join(", "))]
     UnknownRule {
@@ -215,6 +229,38 @@ fn byte_order_mark_note(line: &Option<usize>) -> String {
 
 /// Writes `text` with control characters and line or paragraph separators escaped (`\r`,
 /// `\u{2028}`), so that text taken from a suite cannot break an error over several lines.
+/// A character of a file stem, for [`LoadReason::BadStem`]: `a space`, `` `:` ``, else
+/// `U+0009`.
+fn stem_character(c: char) -> String {
+    match c {
+        ' ' => "a space".to_string(),
+        ':' => "`:`".to_string(),
+        c => format!("U+{:04X}", u32::from(c)),
+    }
+}
+
+/// The file stem of a suite, which begins the name of each of its checks.
+///
+/// # Errors
+/// A stem holding a character that a report, a terminal or an export would show otherwise or
+/// not at all (a control character, white space, a bidirectional control): the names `check`
+/// prints and the ids `export` writes would differ; or one that would make names ambiguous:
+/// `:` (`a::b.yaml` would read as two parts), bytes that are not UTF-8 (two such names would
+/// give one stem).
+fn stem(path: &Path) -> Result<String, LoadReason> {
+    let Some(stem) = path.file_stem() else {
+        return Ok("suite".into());
+    };
+    let stem = stem.to_str().ok_or(LoadReason::StemNotUtf8)?;
+    match stem
+        .chars()
+        .find(|&c| c.is_whitespace() || c == ':' || !crate::report::shows_as_itself(c))
+    {
+        Some(c) => Err(LoadReason::BadStem(c)),
+        None => Ok(stem.to_string()),
+    }
+}
+
 fn write_one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
     for c in text.chars() {
         if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
@@ -521,6 +567,15 @@ pub fn load_bytes(bytes: Vec<u8>, path: &Path) -> Result<Suite, Vec<LoadError>> 
 /// # Errors
 /// Every problem found, each naming file, line and (inside a case) the case id.
 pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
+    let stem = stem(path).map_err(|reason| {
+        vec![LoadError {
+            file: path.to_path_buf(),
+            line: None,
+            column: None,
+            case: None,
+            reason: Box::new(reason),
+        }]
+    })?;
     // A byte-order mark may open a YAML stream; anywhere else it is refused below.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let map = SourceMap::scan(text);
@@ -567,6 +622,7 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
     let file: SuiteFile = serde_yaml::from_str(text).map_err(located)?;
     Validator {
         path,
+        stem,
         map: &map,
         errors: Vec::new(),
         alternative: None,
@@ -683,6 +739,7 @@ fn yaml_error(e: &serde_yaml::Error, path: &Path, map: &SourceMap) -> LoadError 
 
 struct Validator<'a> {
     path: &'a Path,
+    stem: String,
     map: &'a SourceMap,
     errors: Vec<LoadError>,
     /// The alternative being validated (1-based): its problems are reported as its own.
@@ -771,14 +828,9 @@ impl Validator<'_> {
         if !self.errors.is_empty() {
             return Err(self.errors);
         }
-        let stem = self
-            .path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "suite".into());
         Ok(Suite {
             path: self.path.to_path_buf(),
-            stem,
+            stem: self.stem,
             variant,
             description: file.description,
             game_end,
@@ -1235,6 +1287,76 @@ mod tests {
             e.to_string(),
             "a\\nb.yaml:3: case `x\\u{2028}y`: unknown variant `c\\nd\\u{85}`"
         );
+    }
+
+    #[test]
+    fn file_stems_are_refused_when_a_check_name_cannot_carry_them() {
+        for (name, character) in [
+            ("a\u{1}b.yaml", '\u{1}'),
+            ("t\tb.yaml", '\t'),
+            ("two words.yaml", ' '),
+            ("l\u{2028}s.yaml", '\u{2028}'),
+            ("x\u{202e}y.yaml", '\u{202e}'),
+            ("c\u{85}1.yaml", '\u{85}'),
+            ("del\u{7f}.yaml", '\u{7f}'),
+        ] {
+            let errors = load_str(HEADER, Path::new(name)).expect_err(name);
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert_eq!(*errors[0].reason, LoadReason::BadStem(character), "{name}");
+            assert_eq!(errors[0].line, None, "{name}");
+        }
+        let e = load_str(HEADER, Path::new("dir/two words.yaml")).expect_err("space");
+        assert_eq!(
+            e[0].to_string(),
+            "dir/two words.yaml: the file name holds a space, which check names \
+             (`<variant>::<file-stem>::<case-id>::<check>`) cannot carry: rename the file without \
+             control characters, white space, bidirectional controls or `:`"
+        );
+        let body = format!(
+            "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    source: {{kind: hand, derivation: x}}\n"
+        );
+        for name in [
+            "chess.yaml",
+            "Chess_960.v2+é.yaml",
+            "dir with space/a-b.yaml",
+        ] {
+            let suite = load_str(&body, Path::new(name)).expect(name);
+            assert_eq!(
+                suite.stem,
+                Path::new(name)
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .expect("stem")
+            );
+        }
+    }
+
+    #[test]
+    fn file_stems_that_would_make_check_names_ambiguous_are_refused() {
+        use std::os::unix::ffi::OsStrExt;
+        // `a::b.yaml` would name its checks `chess::a::b::<case>::<check>`.
+        for name in ["a::b.yaml", "a:b.yaml", ":.yaml"] {
+            let errors = load_str(HEADER, Path::new(name)).expect_err(name);
+            assert_eq!(*errors[0].reason, LoadReason::BadStem(':'), "{name}");
+            assert!(
+                errors[0]
+                    .to_string()
+                    .contains("holds `:`, which check names (`<variant>::<file-stem>::"),
+                "{}",
+                errors[0]
+            );
+        }
+        // Two names that are not UTF-8 would give one stem (`a\u{fffd}`).
+        for bytes in [&b"a\xff.yaml"[..], b"a\xfe.yaml"] {
+            let path = Path::new(std::ffi::OsStr::from_bytes(bytes));
+            let errors = load_str(HEADER, path).expect_err("not UTF-8");
+            assert_eq!(*errors[0].reason, LoadReason::StemNotUtf8);
+            assert_eq!(
+                errors[0].to_string(),
+                "a\u{fffd}.yaml: the file name is not valid UTF-8, which check names \
+                 (`<variant>::<file-stem>::<case-id>::<check>`) are: rename the file"
+            );
+        }
     }
 
     #[test]
