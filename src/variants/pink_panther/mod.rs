@@ -472,7 +472,9 @@ fn landing_squares<B: Width>(
 /// jewel square on its slides' lines); and all three together.
 ///
 /// Per square pair (General, jewel), the direction whose back ray from the General holds the
-/// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
+/// jewel, or [`NO_LINE`]; per square `j`, the squares with a direction to it (`lines`: those
+/// whose back ray along some direction holds `j`); per square, its orthogonal and diagonal
+/// lines.
 ///
 /// Per (colour, General's square) and set of kinds (bit 0 the Knight, 1 the Rook, 2 the
 /// Bishop, as plain pieces or carriers of that colour): the squares
@@ -490,6 +492,7 @@ struct JumpTables {
     capture_overs: Box<[[Bitboard; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
     uneven: Box<[[[Bitboard; 2]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
     line_dir: Box<[u8; SQUARE_PAIRS]>,
+    lines: Box<[Bitboard; SQUARE_COUNT]>,
     orthogonal_lines: Vec<Bitboard>,
     diagonal_lines: Vec<Bitboard>,
     exposing: Box<[[Bitboard; 8]; COLOUR_SQUARES]>,
@@ -535,6 +538,7 @@ impl JumpTables {
             capture_overs: boxed([Bitboard::EMPTY; PLAIN_LETTERS.len()]),
             uneven: boxed([[Bitboard::EMPTY; 2]; PLAIN_LETTERS.len()]),
             line_dir: boxed(NO_LINE),
+            lines: boxed(Bitboard::EMPTY),
             orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             exposing: boxed([Bitboard::EMPTY; 8]),
@@ -555,6 +559,7 @@ impl JumpTables {
                 let at = dir * SQUARE_COUNT + sq.index();
                 for other in v.back_ray_bb[at] {
                     t.line_dir[sq.index() * SQUARE_COUNT + other.index()] = dir as u8;
+                    t.lines[other.index()].set(sq);
                 }
                 if dx == 0 || dy == 0 {
                     t.orthogonal_lines[sq.index()] |= v.ray_bb[at];
