@@ -52,6 +52,8 @@ struct Carriers {
     /// [`Carriers::NONE`].
     carrier: [u8; MAX_KINDS],
     plain: [u8; MAX_KINDS],
+    /// Per plain kind: the index of its pair in `pairs`, else [`Carriers::NONE`].
+    pair: [u8; MAX_KINDS],
 }
 
 impl Carriers {
@@ -62,11 +64,13 @@ impl Carriers {
             pairs: [(0, 0); 5],
             carrier: [Carriers::NONE; MAX_KINDS],
             plain: [Carriers::NONE; MAX_KINDS],
+            pair: [Carriers::NONE; MAX_KINDS],
         };
-        for (pair, plain) in c.pairs.iter_mut().zip(PLAIN_LETTERS) {
+        for (i, (pair, plain)) in c.pairs.iter_mut().zip(PLAIN_LETTERS).enumerate() {
             *pair = (v.kind(plain)?, v.kind(&format!("+{plain}"))?);
             c.carrier[pair.0 as usize] = pair.1;
             c.plain[pair.1 as usize] = pair.0;
+            c.pair[pair.0 as usize] = i as u8;
         }
         Ok(c)
     }
@@ -264,13 +268,14 @@ impl Jumps {
         let jewel = start.jewel;
         let at = colour_square(by, jewel);
         // The plain kinds of `by` that stand where they could acquire: the kinds are disjoint,
-        // so a kind's pieces among the sources are those on its own sources.
-        let sources = start.sources;
+        // so a kind's pieces among the sources are those on its own sources. The sources are
+        // few (usually one or two pieces, each of a plain kind): their kinds read from the
+        // board.
         let mut acquiring = 0u8;
-        if !sources.is_empty() {
-            for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
-                acquiring |= u8::from(pos.kind_bb(plain).intersects(sources)) << i;
-            }
+        for from in start.sources {
+            let i = self.carriers.pair[usize::from(pos.kind_on(from)) % MAX_KINDS];
+            debug_assert!(usize::from(i) < self.carriers.pairs.len());
+            acquiring |= 1 << (i % 8);
         }
         let sources = &t.sources[at];
         while acquiring != 0 {
