@@ -1162,10 +1162,13 @@ impl<B: Width> Replies<B> {
         // none of them), a pin takes the pinned piece's special moves off the line too: O's
         // special moves are counted again below, with the pin. The royal's steps that S's
         // special moves attacked with the turn passed were not replies before either.
-        let mut special_attacked = Bitboard::NONE;
+        // With them, the royal's steps safe from S's table attacks with the turn passed are
+        // kept by `SpecialBefore` (its `steps`): X takes those it attacks that S's special
+        // moves did not attack already.
+        let mut safe_before = None;
         if !v.fast_legality {
             let before = SpecialBefore::kept(&mut self.special_before, &mut self.count, pos)?;
-            special_attacked = before.legality.special_attacked;
+            safe_before = Some(before.steps & !before.legality.special_attacked);
         }
         // The pieces of O that X pins: their moves off the line between X and the royal are
         // lost.
@@ -1174,21 +1177,29 @@ impl<B: Width> Replies<B> {
             true => self.special_change(pos, m, Bitboard::NONE, pinned)?,
             false => 0,
         };
-        let royal = v.royal_kinds[0];
-        let ksm = v.slot_moves_at(Variant::slot(royal, them, king));
-        let steps = (ksm.leap_quiet.to::<B>() & !occupied & v.geometry.mask.to())
-            | (ksm.leap_capture.to::<B>() & pos.capturable(us));
-        let without_king = occupied & !Bitboard::of(king);
-        let ours = pos.by_colour[us.index()];
-        let mut lost = 0;
-        for t in attacked & steps & self.zone & !special_attacked {
-            if pos
-                .table_attackers(t, us, without_king, v.all_dirs(), ours, true)
-                .is_empty()
-            {
-                lost += 1;
+        // The royal's steps (a target of its leaps, empty or a capturable piece of S) that no
+        // table piece of S attacked with the royal lifted: those X attacks are lost.
+        let lost = match safe_before {
+            Some(safe) => (attacked & safe & self.zone).count() as usize,
+            None => {
+                let royal = v.royal_kinds[0];
+                let ksm = v.slot_moves_at(Variant::slot(royal, them, king));
+                let steps = (ksm.leap_quiet.to::<B>() & !occupied & v.geometry.mask.to())
+                    | (ksm.leap_capture.to::<B>() & pos.capturable(us));
+                let without_king = occupied & !Bitboard::of(king);
+                let ours = pos.by_colour[us.index()];
+                let mut lost = 0;
+                for t in attacked & steps & self.zone {
+                    if pos
+                        .table_attackers(t, us, without_king, v.all_dirs(), ours, true)
+                        .is_empty()
+                    {
+                        lost += 1;
+                    }
+                }
+                lost
             }
-        }
+        };
         #[cfg(test)]
         {
             self.zone_moves += 1;

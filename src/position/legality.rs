@@ -399,9 +399,15 @@ impl<B: Width> Position<B> {
             } else if by_piece || kind.has_rides {
                 // Slides piece by piece, and the leaps too when they were not counted as sets.
                 for from in free {
-                    let sm = v.slot_moves_at(Variant::slot(k as u8, self.side, from));
+                    let slot = Variant::slot(k as u8, self.side, from);
+                    let sm = v.slot_moves_at(slot);
                     if sm.irregular {
                         self.piece_moves(&mut counter, &ctx, k, from, by_piece);
+                        continue;
+                    }
+                    // In check, a piece none of whose leaps and whole slide rays meets the
+                    // checker or the squares between has no move.
+                    if in_check && !v.plain_reach_at::<B>(slot).intersects(l.check_mask) {
                         continue;
                     }
                     let mut to = self.slide_targets(sm, from, &ctx);

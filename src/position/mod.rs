@@ -108,6 +108,11 @@ impl<B: Width> Position<B> {
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         Piece::decode(*self.board.get(sq.index())?)
     }
+    /// The kind of the piece on `sq`, which must hold one (for a hot path that knows it does).
+    #[inline(always)]
+    pub(crate) fn kind_on(&self, sq: Square) -> u8 {
+        Piece::kind_of(self.board[sq.index() % SQUARE_COUNT])
+    }
     /// Squares of `colour`'s pieces.
     pub fn colour_bb(&self, colour: Colour) -> Bitboard<B> {
         self.by_colour[colour.index()]

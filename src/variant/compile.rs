@@ -54,12 +54,14 @@ impl Variant {
             })
             .collect();
         let leap_readers = leap_readers(&leap_reads, uneven_leap_kinds);
+        let plain_reach = plain_reach(&slot_moves, &lines);
         let mut variant = Variant {
             geometry,
             slot_moves: padded(&slot_moves),
             special_leaps: placed.special_leaps,
             leap_reads: padded(&leap_reads),
             leap_readers,
+            plain_reach,
             ranged_rides,
             ride_capture_range: placed.ride_capture_range,
             leap_attackers: placed.leap_attackers,
@@ -316,6 +318,25 @@ fn uneven_leap_kinds(spec: &VariantSpec, placed: &Placed) -> [u16; 2] {
         }
     }
     bits
+}
+
+/// [`Variant::plain_reach`]: per slot, the plain leap targets and the whole rays of the
+/// unlimited slides.
+fn plain_reach(slot_moves: &[SlotMoves], lines: &Lines) -> Vec<Bitboard> {
+    slot_moves
+        .iter()
+        .enumerate()
+        .map(|(slot, m)| {
+            let mut reach = m.leap_quiet | m.leap_capture;
+            let mut dirs = m.slides();
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                reach |= lines.ray_bb[d * SQUARE_COUNT + slot % SQUARE_COUNT];
+            }
+            reach
+        })
+        .collect()
 }
 
 /// [`Variant::leap_readers`]: per slot of a kind of `uneven` (bits per colour) on a square,

@@ -71,6 +71,10 @@ pub struct Variant {
     /// which a piece of that kind and colour reads that square ([`Variant::leap_reads`] turned
     /// around; empty for the other kinds). Read by [`Variant::leap_readers_at`].
     pub leap_readers: Box<[Bitboard; SLOTS]>,
+    /// Per slot: every square the slot's plain moves may end on with nothing in the way (its
+    /// plain leap targets and the whole rays of its unlimited slides; not its special leaps or
+    /// limited slides), indexed by [`Variant::slot`] (read by [`Variant::plain_reach_at`]).
+    pub plain_reach: Vec<Bitboard>,
     /// Slides of limited range (unlimited ones are in [`Variant::slot_moves`]).
     pub ranged_rides: Vec<Vec<Ride>>,
     /// Per direction: the longest capturing slide (0 none, 255 unlimited).
@@ -431,6 +435,12 @@ impl Variant {
     #[inline(always)]
     pub fn leap_reads_at<B: Width>(&self, slot: usize) -> Bitboard<B> {
         self.leap_reads[slot % SLOTS].to::<B>()
+    }
+
+    /// `plain_reach[slot]` (bounds-checked: read only by positions in check).
+    #[inline(always)]
+    pub fn plain_reach_at<B: Width>(&self, slot: usize) -> Bitboard<B> {
+        self.plain_reach[slot].to::<B>()
     }
 
     /// `leap_readers[slot]`, masked like [`Variant::slot_moves_at`].

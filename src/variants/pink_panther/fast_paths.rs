@@ -3,8 +3,8 @@
 //! rules (the jumps themselves are in the parent module): none of this changes what is legal.
 
 use super::{
-    BISHOP_PAIR, JumpStart, Jumps, KNIGHT_PAIR, NO_LINE, PLAIN_LETTERS, ROOK_PAIR, SQUARE_PAIRS,
-    boxed, colour_square, landing_squares, vector,
+    BISHOP_PAIR, JumpStart, Jumps, KNIGHT_PAIR, NO_LINE, PLAIN_LETTERS, ROOK_PAIR, boxed,
+    colour_square, landing_squares, vector,
 };
 use crate::geometry::{Bitboard, SQUARE_COUNT, Square};
 use crate::position::{Legality, Move, Position, moves_onto};
@@ -88,10 +88,13 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
     }
 }
 
+// `reply_squares` turns a direction into its bit by a shift in 32 bits kept to 16: every
+// direction has a bit there, and `NO_LINE` none.
+const _: () = assert!(MAX_DIRECTIONS <= 16 && NO_LINE % 32 >= 16);
+
 /// Indices in [`ReplyTables::leaps`].
 const LANDS_OVER: usize = 0;
 const PASS_LANDS: usize = 1;
-const REACH: usize = 2;
 
 /// What only [`Jumps::reply_squares`] reads, from the declared atoms, built with the
 /// [`JumpTables`](super::JumpTables):
@@ -99,28 +102,28 @@ const REACH: usize = 2;
 /// * `leaps`, per (colour, square `j`) and carrier pair, for the capturing leaps `d` of the
 ///   plain piece: the squares `j + d` with `j - d` on the board (a jump of that colour from
 ///   `j - d` over `j` lands there, `LANDS_OVER`), and the squares `j + 2d` with `j + d` on the
-///   board (a pass from `j` lands there, `PASS_LANDS`); and the squares an acquiring jump
-///   over `j` may start from, for a leap of any mode or a slide (`REACH`: the pair's
-///   `any_source` with the sources of its uneven leaps).
+///   board (a pass from `j` lands there, `PASS_LANDS`). The squares an acquiring jump over
+///   `j` may start from, for a leap of any mode or a slide, are the [`JumpTables`]'
+///   `any_source` (which holds the sources of the uneven leaps too).
 /// * `capture_dirs`, per colour and pair: the directions the plain piece captures sliding
 ///   along (bits); `dir_pairs`, per colour and direction, the same as pairs (bits).
-/// * `line_dirs`, per (square, square) pair: the directions whose back ray from the first
-///   holds the second (bits).
+///
+/// The directions between two squares are the [`JumpTables`]' `line_dir`.
+///
+/// [`JumpTables`]: super::JumpTables
 pub(super) struct ReplyTables {
-    leaps: Box<[[[Bitboard; 3]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
+    leaps: Box<[[[Bitboard; 2]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
     capture_dirs: [[u16; PLAIN_LETTERS.len()]; 2],
     dir_pairs: [[u8; MAX_DIRECTIONS]; 2],
-    line_dirs: Box<[u16; SQUARE_PAIRS]>,
 }
 
 impl ReplyTables {
     /// The empty tables, filled by [`ReplyTables::build`].
     pub(super) fn empty() -> ReplyTables {
         ReplyTables {
-            leaps: boxed([[Bitboard::EMPTY; 3]; PLAIN_LETTERS.len()]),
+            leaps: boxed([[Bitboard::EMPTY; 2]; PLAIN_LETTERS.len()]),
             capture_dirs: [[0; PLAIN_LETTERS.len()]; 2],
             dir_pairs: [[0; MAX_DIRECTIONS]; 2],
-            line_dirs: boxed(0),
         }
     }
 
@@ -128,14 +131,6 @@ impl ReplyTables {
     pub(super) fn build(v: &Variant, jumps: &Jumps) -> ReplyTables {
         let mut r = ReplyTables::empty();
         let g = &v.geometry;
-        for dir in 0..v.directions.len().min(MAX_DIRECTIONS) {
-            for sq in g.squares() {
-                for other in v.back_ray_bb[dir * SQUARE_COUNT + sq.index()] {
-                    r.line_dirs[sq.index() * SQUARE_COUNT + other.index()] |= 1 << dir;
-                }
-            }
-        }
-        let t = &jumps.tables;
         for (i, &(plain, _)) in jumps.carriers.pairs.iter().enumerate() {
             for by in Colour::BOTH {
                 for slide in jumps.slides(plain, by).iter().filter(|s| s.capture) {
@@ -159,17 +154,10 @@ impl ReplyTables {
                             leaps[PASS_LANDS].set(to);
                         }
                     }
-                    leaps[REACH] = t.any_source[at][i] | t.uneven[at][i][0];
                 }
             }
         }
         r
-    }
-
-    /// The directions whose back ray from `from` holds `sq` (bits).
-    #[inline(always)]
-    fn line_dirs(&self, from: Square, sq: Square) -> u16 {
-        self.line_dirs[(from.index() * SQUARE_COUNT + sq.index()) % SQUARE_PAIRS]
     }
 }
 
@@ -236,7 +224,7 @@ impl Jumps {
     /// ([`ReplyTables`]; `reply_squares_reference` in the tests is the plain walk):
     ///
     /// * A pair of O's is looked at only where O carries the jewel with its carrier or a plain
-    ///   piece of it stands on `REACH` (every square an acquiring jump over the jewel starts
+    ///   piece of it stands on `any_source` (every square an acquiring jump over the jewel starts
     ///   from, the uneven leaps' included): elsewhere it has neither slides nor uneven leaps to
     ///   name. Without such a pair and without a carrier of O's, O has no jump at all, and the
     ///   jumps are not enumerated.
@@ -247,7 +235,7 @@ impl Jumps {
     ///   General, a pass from the jewel goes over the square halfway, if that is a square
     ///   jumped onto it.
     /// * The lines from the General that hold a square the jewel may stand on are found from
-    ///   those squares (`line_dirs`) when they are few, and S's kinds and pieces along such a
+    ///   those squares (`line_dir`) when they are few, and S's kinds and pieces along such a
     ///   line from the pairs capturing along its direction (`dir_pairs`), only for the lines
     ///   followed.
     fn reply_squares<B: Width>(
@@ -289,7 +277,7 @@ impl Jumps {
             own[i] = (pos.kind_bb(plain) | pos.kind_bb(carrier_kind)) & ours;
             present |= u8::from(!own[i].is_empty()) << i;
             let movers = pos.kind_bb(plain) & theirs;
-            near |= u8::from(movers.intersects(r.leaps[at_them][i][REACH].to())) << i;
+            near |= u8::from(movers.intersects(t.any_source[at_them][i].to())) << i;
         }
         // The pair of O's carrier, if O carries the jewel.
         let mut passing_pairs = 0u8;
@@ -398,7 +386,8 @@ impl Jumps {
         let mut dirs = 0u16;
         if jewels.count() <= 4 {
             for j in jewels {
-                dirs |= r.line_dirs(general, j);
+                // Directions are below 16: `NO_LINE` (no direction) sets a bit cut off here.
+                dirs |= (1u32 << (t.line_dir(general, j) % 32)) as u16;
             }
         } else {
             let mut all = slide_dirs;
@@ -465,7 +454,8 @@ impl Jumps {
             }
         }
         let lifted = blockers & !Bitboard::of(general);
-        for z in steps {
+        // Only the steps on a line through the jewel have a direction to it.
+        for z in steps & t.lines[jewel.index() % SQUARE_COUNT].to() {
             let dir = t.line_dir(z, jewel);
             if dir == NO_LINE || slide_dirs >> dir & 1 == 0 {
                 continue;
@@ -839,6 +829,26 @@ mod tests {
             out |= t.diagonal_lines[general.index()];
         }
         out
+    }
+
+    /// The squares an uneven leap's acquiring jump starts from are among `any_source`, which
+    /// [`Jumps::reply_squares`] reads alone for them; the squares with a direction to a square
+    /// are those `line_dir` names, which its loop over the General's steps reads.
+    #[test]
+    fn reply_squares_tables_cover_their_reads() {
+        let compiled = jumps();
+        let t = &compiled.tables;
+        for (any, uneven) in t.any_source.iter().zip(t.uneven.iter()) {
+            for (a, [from, _]) in any.iter().zip(uneven) {
+                assert_eq!(*from & !*a, Bitboard::EMPTY);
+            }
+        }
+        for j in 0..SQUARE_COUNT {
+            for z in 0..SQUARE_COUNT {
+                let (j, z) = (Square(j as u8), Square(z as u8));
+                assert_eq!(t.lines[j.index()].has(z), t.line_dir(z, j) != NO_LINE);
+            }
+        }
     }
 
     /// The exposing squares read from the table are the union made from the moves and lines,

@@ -52,6 +52,8 @@ struct Carriers {
     /// [`Carriers::NONE`].
     carrier: [u8; MAX_KINDS],
     plain: [u8; MAX_KINDS],
+    /// Per plain kind: the index of its pair in `pairs`, else [`Carriers::NONE`].
+    pair: [u8; MAX_KINDS],
 }
 
 impl Carriers {
@@ -62,11 +64,13 @@ impl Carriers {
             pairs: [(0, 0); 5],
             carrier: [Carriers::NONE; MAX_KINDS],
             plain: [Carriers::NONE; MAX_KINDS],
+            pair: [Carriers::NONE; MAX_KINDS],
         };
-        for (pair, plain) in c.pairs.iter_mut().zip(PLAIN_LETTERS) {
+        for (i, (pair, plain)) in c.pairs.iter_mut().zip(PLAIN_LETTERS).enumerate() {
             *pair = (v.kind(plain)?, v.kind(&format!("+{plain}"))?);
             c.carrier[pair.0 as usize] = pair.1;
             c.plain[pair.1 as usize] = pair.0;
+            c.pair[pair.0 as usize] = i as u8;
         }
         Ok(c)
     }
@@ -264,13 +268,14 @@ impl Jumps {
         let jewel = start.jewel;
         let at = colour_square(by, jewel);
         // The plain kinds of `by` that stand where they could acquire: the kinds are disjoint,
-        // so a kind's pieces among the sources are those on its own sources.
-        let sources = start.sources;
+        // so a kind's pieces among the sources are those on its own sources. The sources are
+        // few (usually one or two pieces, each of a plain kind): their kinds read from the
+        // board.
         let mut acquiring = 0u8;
-        if !sources.is_empty() {
-            for (i, &(plain, _)) in self.carriers.pairs.iter().enumerate() {
-                acquiring |= u8::from(pos.kind_bb(plain).intersects(sources)) << i;
-            }
+        for from in start.sources {
+            let i = self.carriers.pair[usize::from(pos.kind_on(from)) % MAX_KINDS];
+            debug_assert!(usize::from(i) < self.carriers.pairs.len());
+            acquiring |= 1 << (i % 8);
         }
         let sources = &t.sources[at];
         while acquiring != 0 {
@@ -472,7 +477,9 @@ fn landing_squares<B: Width>(
 /// jewel square on its slides' lines); and all three together.
 ///
 /// Per square pair (General, jewel), the direction whose back ray from the General holds the
-/// jewel, or [`NO_LINE`]; per square, its orthogonal and diagonal lines.
+/// jewel, or [`NO_LINE`]; per square `j`, the squares with a direction to it (`lines`: those
+/// whose back ray along some direction holds `j`); per square, its orthogonal and diagonal
+/// lines.
 ///
 /// Per (colour, General's square) and set of kinds (bit 0 the Knight, 1 the Rook, 2 the
 /// Bishop, as plain pieces or carriers of that colour): the squares
@@ -490,6 +497,7 @@ struct JumpTables {
     capture_overs: Box<[[Bitboard; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
     uneven: Box<[[[Bitboard; 2]; PLAIN_LETTERS.len()]; COLOUR_SQUARES]>,
     line_dir: Box<[u8; SQUARE_PAIRS]>,
+    lines: Box<[Bitboard; SQUARE_COUNT]>,
     orthogonal_lines: Vec<Bitboard>,
     diagonal_lines: Vec<Bitboard>,
     exposing: Box<[[Bitboard; 8]; COLOUR_SQUARES]>,
@@ -535,6 +543,7 @@ impl JumpTables {
             capture_overs: boxed([Bitboard::EMPTY; PLAIN_LETTERS.len()]),
             uneven: boxed([[Bitboard::EMPTY; 2]; PLAIN_LETTERS.len()]),
             line_dir: boxed(NO_LINE),
+            lines: boxed(Bitboard::EMPTY),
             orthogonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             diagonal_lines: vec![Bitboard::EMPTY; SQUARE_COUNT],
             exposing: boxed([Bitboard::EMPTY; 8]),
@@ -555,6 +564,7 @@ impl JumpTables {
                 let at = dir * SQUARE_COUNT + sq.index();
                 for other in v.back_ray_bb[at] {
                     t.line_dir[sq.index() * SQUARE_COUNT + other.index()] = dir as u8;
+                    t.lines[other.index()].set(sq);
                 }
                 if dx == 0 || dy == 0 {
                     t.orthogonal_lines[sq.index()] |= v.ray_bb[at];
