@@ -466,7 +466,7 @@ fn engine_hangs_and_its_group_is_killed() {
     assert_one_line_error(
         &run,
         &silent,
-        "no answer within 0.1 ms while waiting for uciok",
+        "no answer within 100 µs while waiting for uciok",
     );
 }
 

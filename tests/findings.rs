@@ -140,7 +140,7 @@ fn the_html_reproduce_command_keeps_control_characters_of_the_engine_path() {
         .find(|cmd| cmd.starts_with("cvperft diff "))
         .unwrap_or_else(|| panic!("no diff command to copy:\n{}", run.stdout));
     assert!(copied.contains("$'\\'"), "{copied}");
-    assert!(copied.contains("cv\\nperft\\x1b[1m"), "{copied}");
+    assert!(copied.contains("cv\\nperft\\033[1m"), "{copied}");
     assert!(copied.chars().all(|c| !c.is_control()), "{copied:?}");
     // Pasted into bash (the `$'...'` form is not in every sh), it runs the same engine.
     let stdout = pasted("bash", &copied);

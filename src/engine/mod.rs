@@ -291,15 +291,16 @@ impl Deadline {
     }
 }
 
-/// A time span, exactly (to the nanosecond) and in the unit a reader expects: under a second in
-/// milliseconds (`0.1 ms`, `500 ms`), else in seconds (`1 s`, `2.5 s`), no trailing zeros.
+/// A time span, exactly (to the nanosecond) and in the unit a reader expects: from a second in
+/// seconds (`1 s`, `2.5 s`), from a millisecond in milliseconds (`500 ms`), from a microsecond
+/// in microseconds (`100 µs`), else in nanoseconds; no trailing zeros.
 fn span(d: Duration) -> String {
-    let (whole, fraction, digits, unit) = match d.as_secs() {
-        0 => {
-            let nanos = d.subsec_nanos();
-            (u64::from(nanos / 1_000_000), nanos % 1_000_000, 6, "ms")
-        }
-        secs => (secs, d.subsec_nanos(), 9, "s"),
+    let nanos = d.subsec_nanos();
+    let (whole, fraction, digits, unit) = match (d.as_secs(), nanos) {
+        (0, 1_000_000..) => (u64::from(nanos / 1_000_000), nanos % 1_000_000, 6, "ms"),
+        (0, 1_000..) => (u64::from(nanos / 1_000), nanos % 1_000, 3, "µs"),
+        (0, _) => (u64::from(nanos), 0, 1, "ns"),
+        (secs, _) => (secs, nanos, 9, "s"),
     };
     let fraction = format!("{fraction:0digits$}");
     match fraction.trim_end_matches('0') {
@@ -527,8 +528,11 @@ mod tests {
             .to_string()
         };
         for (seconds, within) in [
-            (1e-9, "0.000001 ms"),
-            (0.0001, "0.1 ms"),
+            (1e-9, "1 ns"),
+            (0.000_000_999, "999 ns"),
+            (0.000_001_5, "1.5 µs"),
+            (0.0001, "100 µs"),
+            (0.001, "1 ms"),
             (0.0049, "4.9 ms"),
             (0.3, "300 ms"),
             (0.999_999_999, "999.999999 ms"),

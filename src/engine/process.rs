@@ -107,8 +107,9 @@ pub fn split_command(text: &str) -> Result<Vec<String>, CommandError> {
 /// is, others in single quotes, and a word holding a character that a terminal, a page or a
 /// copy of it would not show as itself (a control character, a bidirectional control, see
 /// [`crate::report::shows_as_itself`]) in the `$'...'` form of bash, zsh, ksh and POSIX.1-2024,
-/// every such character escaped (`\n`, `\t`, else its UTF-8 bytes as `\xNN`), so that the
-/// command shown is the command run.
+/// every such character escaped (`\n`, `\t`, else its UTF-8 bytes as three octal digits,
+/// `\NNN`: a `\xNN` escape followed by a hex digit is read on by ksh), so that the command
+/// shown is the command run.
 pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
@@ -130,7 +131,7 @@ pub fn shell_quote(word: &str) -> String {
             c if crate::report::shows_as_itself(c) => out.push(c),
             c => {
                 for byte in c.encode_utf8(&mut [0; 4]).bytes() {
-                    out.push_str(&format!("\\x{byte:02x}"));
+                    out.push_str(&format!("\\{byte:03o}"));
                 }
             }
         }
@@ -445,30 +446,39 @@ mod tests {
     fn words_a_page_would_not_show_as_themselves_are_quoted_with_escapes() {
         assert_eq!(shell_quote("plain/path-1.0"), "plain/path-1.0");
         assert_eq!(shell_quote("two words"), "'two words'");
-        assert_eq!(shell_quote("a\nb\u{1b}[1m"), r"$'a\nb\x1b[1m'");
+        assert_eq!(shell_quote("a\nb\u{1b}[1m"), r"$'a\nb\033[1m'");
         assert_eq!(shell_quote("it's\t\\"), r"$'it\'s\t\\'");
         assert_eq!(
             shell_quote("x\u{85}\u{202e}y"),
-            r"$'x\xc2\x85\xe2\x80\xaey'"
+            r"$'x\302\205\342\200\256y'"
         );
-        // bash reads each back as the word quoted.
+        // bash reads each back as the word quoted, and so do zsh and ksh where installed (a
+        // digit after an escape: ksh reads a `\xNN` escape on through every hex digit).
         let words = [
             "a\nb\u{1b}[1m",
             "it's\t\\ \"q\" $HOME `x`",
             "\u{7f}\u{85}\u{202e}\u{2028}\u{ffff}é♞",
             "\u{1}\r",
+            "\u{1}b",
+            "\u{1}7",
+            "\u{202e}ab",
         ];
         let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
-        let out = std::process::Command::new("bash")
-            .arg("-c")
-            .arg(format!("printf '%s\\0' {}", quoted.join(" ")))
-            .output()
-            .expect("bash runs");
-        let read: Vec<&str> = std::str::from_utf8(&out.stdout)
-            .expect("utf-8")
-            .split_terminator('\0')
-            .collect();
-        assert_eq!(read, words, "{quoted:?}");
+        for shell in ["bash", "zsh", "ksh"] {
+            let Ok(out) = std::process::Command::new(shell)
+                .arg("-c")
+                .arg(format!("printf '%s\\0' {}", quoted.join(" ")))
+                .output()
+            else {
+                assert_ne!(shell, "bash", "bash runs");
+                continue;
+            };
+            let read: Vec<&str> = std::str::from_utf8(&out.stdout)
+                .expect("utf-8")
+                .split_terminator('\0')
+                .collect();
+            assert_eq!(read, words, "{shell}: {quoted:?}");
+        }
     }
 
     #[test]

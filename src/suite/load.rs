@@ -104,8 +104,8 @@ pub enum LoadReason {
     /// A file stem holding a character check names cannot carry.
     #[error(
         "the file name holds {}, which check names (`<variant>::<file-stem>::<case-id>::<check>`) \
-         cannot carry: rename the file without control characters, white space, bidirectional \
-         controls or `:`",
+         cannot carry: rename the file without control characters, white space other than single \
+         spaces between words, bidirectional controls, invisible characters or `:`",
         stem_character(*.0)
     )]
     BadStem(char),
@@ -227,8 +227,6 @@ fn byte_order_mark_note(line: &Option<usize>) -> String {
     .unwrap_or_default()
 }
 
-/// Writes `text` with control characters and line or paragraph separators escaped (`\r`,
-/// `\u{2028}`), so that text taken from a suite cannot break an error over several lines.
 /// A character of a file stem, for [`LoadReason::BadStem`]: `a space`, `` `:` ``, else
 /// `U+0009`.
 fn stem_character(c: char) -> String {
@@ -239,28 +237,48 @@ fn stem_character(c: char) -> String {
     }
 }
 
+/// Characters that show as nothing at all (a zero-width space or joiner, a soft hyphen, a
+/// word joiner, a byte-order mark): a name holding one looks like a name without it.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}' | '\u{180e}' | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
+    )
+}
+
 /// The file stem of a suite, which begins the name of each of its checks.
 ///
 /// # Errors
 /// A stem holding a character that a report, a terminal or an export would show otherwise or
-/// not at all (a control character, white space, a bidirectional control): the names `check`
-/// prints and the ids `export` writes would differ; or one that would make names ambiguous:
-/// `:` (`a::b.yaml` would read as two parts), bytes that are not UTF-8 (two such names would
-/// give one stem).
+/// not at all (a control character, white space other than single spaces between other
+/// characters, a bidirectional control, an invisible character): the names `check` prints
+/// and the ids `export` writes would differ, or look alike; or one that would make names
+/// ambiguous: `:` (`a::b.yaml` would read as two parts), bytes that are not UTF-8 (two such
+/// names would give one stem).
 fn stem(path: &Path) -> Result<String, LoadReason> {
     let Some(stem) = path.file_stem() else {
         return Ok("suite".into());
     };
     let stem = stem.to_str().ok_or(LoadReason::StemNotUtf8)?;
-    match stem
-        .chars()
-        .find(|&c| c.is_whitespace() || c == ':' || !crate::report::shows_as_itself(c))
-    {
-        Some(c) => Err(LoadReason::BadStem(c)),
+    // A space is kept between two other characters (`chess copy.yaml`): exports fold runs of
+    // white space to one space and reports trim the ends.
+    let chars: Vec<char> = stem.chars().collect();
+    let lone_space =
+        |i: usize| i > 0 && i + 1 < chars.len() && chars[i - 1] != ' ' && chars[i + 1] != ' ';
+    let bad = chars.iter().enumerate().find(|&(i, &c)| {
+        (c.is_whitespace() && !(c == ' ' && lone_space(i)))
+            || c == ':'
+            || invisible(c)
+            || !crate::report::shows_as_itself(c)
+    });
+    match bad {
+        Some((_, &c)) => Err(LoadReason::BadStem(c)),
         None => Ok(stem.to_string()),
     }
 }
 
+/// Writes `text` with control characters and line or paragraph separators escaped (`\r`,
+/// `\u{2028}`), so that text taken from a suite cannot break an error over several lines.
 fn write_one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
     for c in text.chars() {
         if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
@@ -1294,7 +1312,12 @@ mod tests {
         for (name, character) in [
             ("a\u{1}b.yaml", '\u{1}'),
             ("t\tb.yaml", '\t'),
-            ("two words.yaml", ' '),
+            ("two  spaces.yaml", ' '),
+            (" lead.yaml", ' '),
+            ("trail .yaml", ' '),
+            ("x\u{200b}y.yaml", '\u{200b}'),
+            ("soft\u{ad}hyphen.yaml", '\u{ad}'),
+            ("bom\u{feff}.yaml", '\u{feff}'),
             ("l\u{2028}s.yaml", '\u{2028}'),
             ("x\u{202e}y.yaml", '\u{202e}'),
             ("c\u{85}1.yaml", '\u{85}'),
@@ -1305,12 +1328,13 @@ mod tests {
             assert_eq!(*errors[0].reason, LoadReason::BadStem(character), "{name}");
             assert_eq!(errors[0].line, None, "{name}");
         }
-        let e = load_str(HEADER, Path::new("dir/two words.yaml")).expect_err("space");
+        let e = load_str(HEADER, Path::new("dir/two  spaces.yaml")).expect_err("spaces");
         assert_eq!(
             e[0].to_string(),
-            "dir/two words.yaml: the file name holds a space, which check names \
+            "dir/two  spaces.yaml: the file name holds a space, which check names \
              (`<variant>::<file-stem>::<case-id>::<check>`) cannot carry: rename the file without \
-             control characters, white space, bidirectional controls or `:`"
+             control characters, white space other than single spaces between words, \
+             bidirectional controls, invisible characters or `:`"
         );
         let body = format!(
             "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    source: {{kind: hand, derivation: x}}\n"
@@ -1319,6 +1343,8 @@ mod tests {
             "chess.yaml",
             "Chess_960.v2+é.yaml",
             "dir with space/a-b.yaml",
+            "chess copy.yaml",
+            "a b c.yaml",
         ] {
             let suite = load_str(&body, Path::new(name)).expect(name);
             assert_eq!(
