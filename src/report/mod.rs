@@ -20,16 +20,19 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// Whether `c` would act on a terminal rather than show: control characters (C0 but the tab,
-/// DEL, C1), the bidirectional controls (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the
+/// DEL, C1), the bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the
 /// line and paragraph separators (U+2028, U+2029).
 fn acts_on_terminal(c: char) -> bool {
     (c.is_control() && c != '\t') || is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
-/// The bidirectional controls: marks and embeddings, overrides and isolates, which reorder
-/// the text that follows them.
+/// The bidirectional controls: marks (the Arabic letter mark, U+061C, among them) and
+/// embeddings, overrides and isolates, which reorder the text that follows them.
 fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    matches!(
+        c,
+        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
 }
 
 /// Whether `c` shows as itself everywhere a command line is shown and copied from: not a control
@@ -158,5 +161,7 @@ mod tests {
             "a\\u{1b}[2J\\u{7}b\\u{202e}c\\u{2028}\\u{85}\td"
         );
         assert_eq!(escape("x\u{202e}<y>\u{1b}"), "x\\u{202e}&lt;y&gt;");
+        assert_eq!(printable("a\u{61c}b"), "a\\u{61c}b");
+        assert_eq!(escape("a\u{61c}b"), "a\\u{61c}b");
     }
 }
