@@ -243,6 +243,7 @@ impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
                     None => count_after(pos, m, self.decide),
                 };
             }
+            None if !pos.may_evade(&m, self.legality) => {}
             None => {
                 let next = pos.play(m);
                 if !next.royal_attacked(pos.side) {
