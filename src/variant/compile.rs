@@ -824,7 +824,12 @@ mod tests {
                         .iter()
                         .filter(|m| !pos.play(**m).royal_attacked(pos.side()))
                         .count() as u64;
-                    assert_eq!(pos.count_legal(), tested, "{}", crate::notation::to_fen(&pos));
+                    assert_eq!(
+                        pos.count_legal(),
+                        tested,
+                        "{}",
+                        crate::notation::to_fen(&pos)
+                    );
                     assert_eq!(moves.len() as u64, tested);
                     let ours = |m: &&crate::position::Move| {
                         let kind = pos.piece_at(m.from).map(|p| p.kind);
