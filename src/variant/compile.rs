@@ -798,7 +798,7 @@ mod tests {
         let variant: &'static Variant =
             Box::leak(Box::new(Variant::compile(spec).expect("compiles")));
         for letter in ["B", "R"] {
-            let k = variant.kind(letter).expect("kind") as u8;
+            let k = variant.kind(letter).expect("kind");
             let slot = Variant::slot(k, Colour::White, Square::new(3, 3));
             let m = &variant.slot_moves[slot];
             assert!(m.slide_quiet != 0 && m.slide_capture != 0 && m.slide_both == 0);
