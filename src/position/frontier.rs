@@ -567,12 +567,14 @@ struct Replies<B: Width> {
     castle_zone: Bitboard<B>,
     /// O's single royal piece, where a piece of S may move onto a square from which it attacks
     /// the zone ([`Replies::zone_onto`]) by [`Replies::after_zone_move`], or by
-    /// [`Replies::after_special`] with special moves (not where the variant's own decision
-    /// may end the game after a quiet move).
+    /// [`Replies::after_special`] with special moves, or capture there by
+    /// [`Replies::after_capture`] (not where the variant's own decision may end the game after
+    /// a quiet move).
     zone_king: Option<Square>,
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
     /// square of the zone (its pieces may not leave them; they enter them only by
-    /// [`Replies::after_zone_move`] or [`Replies::after_special`]).
+    /// [`Replies::after_zone_move`], [`Replies::after_special`] or, capturing,
+    /// [`Replies::after_capture`]).
     zone_leapers: [Bitboard<B>; MAX_KINDS],
     /// Whether captures may take their replies from those with the turn passed
     /// ([`Replies::after_capture`]): the fast paths name the squares the special moves read,
@@ -1610,7 +1612,8 @@ impl<B: Width> Replies<B> {
     ///   [`ReplySquares::special_only`]'s squares: there O's special moves and the royal's
     ///   steps S's special moves attack are counted again ([`Replies::special_change`]), and
     ///   nothing else changes by that contract. The royal's steps are the same squares (it
-    ///   does not attack `b`), attacked by S's table pieces as before.
+    ///   does not attack `b`), attacked by S's table pieces as before, and by X from `b`
+    ///   (taken above).
     /// - Y's table moves with the turn passed are legal there (O not in check, Y neither
     ///   pinned, nor named by `reply_unadjusted`, nor royal) and gone (its special moves, if
     ///   any, would have put `b` in `capture_counted`).

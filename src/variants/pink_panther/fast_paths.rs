@@ -965,6 +965,9 @@ mod tests {
     fn jumps_ruled_out_in_check_are_illegal() {
         let compiled = jumps();
         let (mut in_check, mut ruled_out, mut kept) = (0, 0, 0);
+        // Legal jumps kept by each exception: made by the General, passing to it, and landing
+        // on or jumping over the check line.
+        let (mut by_general, mut to_general, mut on_line) = (0, 0, 0);
         let mut positions = super::super::tests::random_positions(400, 150);
         positions.extend(varied_positions());
         for pos in positions {
@@ -995,11 +998,22 @@ mod tests {
                     true => kept += 1,
                     false => ruled_out += 1,
                 }
+                if legal {
+                    let line = legality.check_mask;
+                    by_general += usize::from(legality.royals.has(m.from));
+                    to_general += usize::from(legality.royals.has(m.special_square));
+                    on_line += usize::from(line.has(m.to) || line.has(m.special_square));
+                }
             }
         }
         assert!(
             in_check > 1000 && ruled_out > 1000 && kept > 500,
             "{in_check} positions in check, {ruled_out} jumps ruled out, {kept} kept"
+        );
+        assert!(
+            by_general > 50 && to_general > 20 && on_line > 50,
+            "legal jumps by the General {by_general}, passing to it {to_general}, \
+             onto or over the check line {on_line}"
         );
     }
 
