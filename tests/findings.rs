@@ -132,6 +132,9 @@ fn the_html_reproduce_command_keeps_control_characters_of_the_engine_path() {
         &["--filter", "::ep-basic::", "--format", "html"],
     );
     assert_eq!(run.code, 1, "{}", run.stderr);
+    // The page's own text names the engine with its escape shown, not dropped.
+    assert!(run.stdout.contains("perft\\u{1b}[1m"), "{}", run.stdout);
+    assert!(!run.stdout.contains('\u{1b}'), "a raw escape on the page");
     let copied = run
         .stdout
         .split("data-copy=\"")

@@ -1513,3 +1513,43 @@ fn text_from_engines_and_files_cannot_act_on_the_terminal() {
     assert_refused(&o, "x\\u{1b}[2J.yaml: the file name holds U+001B");
     assert!(!stderr(&o).contains('\u{1b}'), "{:?}", stderr(&o));
 }
+
+#[test]
+fn suites_whose_check_names_would_clash_are_refused() {
+    // The same variant and file stem in two folders: every check name would read alike
+    // (`chess::chess::...`), so a CI system would merge their results.
+    let dir = scratch("same-name");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    for d in [&a, &b] {
+        std::fs::create_dir_all(d).expect("dir");
+        std::fs::copy(root().join("suites/chess.yaml"), d.join("chess.yaml")).expect("copy");
+    }
+    let o = run(&[
+        "check",
+        a.to_str().expect("utf-8"),
+        b.to_str().expect("utf-8"),
+    ]);
+    let first = a.join("chess.yaml");
+    assert_refused(
+        &o,
+        &format!("`chess::chess` is also the name of `{}`", first.display()),
+    );
+    assert!(stderr(&o).contains("b/chess.yaml"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    // One file named twice is one suite, and another stem is another name.
+    let o = run(&[
+        "check",
+        a.to_str().expect("utf-8"),
+        first.to_str().expect("utf-8"),
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::rename(b.join("chess.yaml"), b.join("chess-copy.yaml")).expect("rename");
+    let o = run(&[
+        "check",
+        a.to_str().expect("utf-8"),
+        b.to_str().expect("utf-8"),
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -243,6 +243,7 @@ impl<B: Width, const CAPTURES: bool> MoveSink<B> for Parent<'_, B, CAPTURES> {
                     None => count_after(pos, m, self.decide),
                 };
             }
+            None if !pos.may_evade(&m, self.legality) => {}
             None => {
                 let next = pos.play(m);
                 if !next.royal_attacked(pos.side) {
@@ -566,12 +567,14 @@ struct Replies<B: Width> {
     castle_zone: Bitboard<B>,
     /// O's single royal piece, where a piece of S may move onto a square from which it attacks
     /// the zone ([`Replies::zone_onto`]) by [`Replies::after_zone_move`], or by
-    /// [`Replies::after_special`] with special moves (not where the variant's own decision
-    /// may end the game after a quiet move).
+    /// [`Replies::after_special`] with special moves, or capture there by
+    /// [`Replies::after_capture`] (not where the variant's own decision may end the game after
+    /// a quiet move).
     zone_king: Option<Square>,
     /// Per kind of S: the squares from which such a piece captures by a plain leap onto a
     /// square of the zone (its pieces may not leave them; they enter them only by
-    /// [`Replies::after_zone_move`] or [`Replies::after_special`]).
+    /// [`Replies::after_zone_move`], [`Replies::after_special`] or, capturing,
+    /// [`Replies::after_capture`]).
     zone_leapers: [Bitboard<B>; MAX_KINDS],
     /// Whether captures may take their replies from those with the turn passed
     /// ([`Replies::after_capture`]): the fast paths name the squares the special moves read,
@@ -635,6 +638,9 @@ struct Replies<B: Width> {
     /// Captures whose special moves were counted again (for the tests).
     #[cfg(test)]
     special_captures: usize,
+    /// Captures by a piece attacking the zone from its new square (for the tests).
+    #[cfg(test)]
+    zone_captures: usize,
     /// Pins whose special moves were counted again (for the tests).
     #[cfg(test)]
     special_pins: usize,
@@ -702,6 +708,8 @@ impl<B: Width> Replies<B> {
             special_zone: [0; 2],
             #[cfg(test)]
             special_captures: 0,
+            #[cfg(test)]
+            zone_captures: 0,
             #[cfg(test)]
             special_pins: 0,
             #[cfg(test)]
@@ -1582,25 +1590,30 @@ impl<B: Width> Replies<B> {
     /// walks along S's capturing slide lines from O's royal and zone (`capture_lines`), neither
     /// is kind-sensitive for X's kind nor one where a capture changes the special moves
     /// (`capture_counted`), X is capturable and attacks no zone square by a plain leap from
-    /// either, Y is neither royal, nor named by `reply_unadjusted`, nor one S may pin, and
-    /// none of those attacks `b` (with `a` emptied):
+    /// `a`, Y is neither royal, nor named by `reply_unadjusted`, nor one S may pin, and none
+    /// of those attacks `b` (with `a` emptied):
     ///
-    /// - O is not in check after the move and keeps its pins: `b` holds a piece before and
-    ///   after, so no line of S through it opens or closes, and lifting X from `a` uncovers
-    ///   none (`a` is not sensitive). X on `b` attacks no zone square and pins nothing: a
-    ///   piece that does not slide attacks from there by leaps only (none onto the zone); a
-    ///   slider is counted in full where `b` lies on those lines and its slides from `b`
-    ///   reach the zone, or would through one piece of O; elsewhere a slider attacking a zone
-    ///   square from `b` would have made it sensitive (the first piece on that line from the
-    ///   zone square), as would one pinning (`b` second on a line from O's royal behind a
-    ///   piece of O). Y, first on a line from O's royal, is not pinned: where a slider of S
+    /// - O keeps its pins but those X makes: `b` holds a piece before and after, so no line
+    ///   of S through it opens or closes, and lifting X from `a` uncovers none (`a` is not
+    ///   sensitive). X on `b` attacks the zone only where it leaps onto it from `b` (a zone
+    ///   leaper there), or slides onto it from `b` on those lines (or would through one piece
+    ///   of O): elsewhere a slider attacking a zone square from `b` would have made it
+    ///   sensitive (the first piece on that line from the zone square), as would one pinning
+    ///   (`b` second on a line from O's royal behind a piece of O). Then what X attacks from
+    ///   `b` ([`Replies::arrival`], the occupancy after the move) is counted in full when it
+    ///   checks O's royal, attacks a castling's square or pins a piece of O; else it takes
+    ///   the royal's steps it attacks that were safe from S's table and special attacks with
+    ///   the turn passed, as a quiet move onto a zone-attacking square does
+    ///   ([`Replies::after_zone_move`]; [`Replies::special_change`] takes each step once).
+    ///   Y, first on a line from O's royal, is not pinned: where a slider of S
     ///   stands second behind a piece of O, those pieces are ones S may pin. The special moves
     ///   of both sides, and their checks, pins and attacks on the royal's steps, are as before
     ///   by the fast paths' contract, but where `a` or `b` is one of
     ///   [`ReplySquares::special_only`]'s squares: there O's special moves and the royal's
     ///   steps S's special moves attack are counted again ([`Replies::special_change`]), and
     ///   nothing else changes by that contract. The royal's steps are the same squares (it
-    ///   does not attack `b`), attacked by S's table pieces as before.
+    ///   does not attack `b`), attacked by S's table pieces as before, and by X from `b`
+    ///   (taken above).
     /// - Y's table moves with the turn passed are legal there (O not in check, Y neither
     ///   pinned, nor named by `reply_unadjusted`, nor royal) and gone (its special moves, if
     ///   any, would have put `b` in `capture_counted`).
@@ -1633,7 +1646,6 @@ impl<B: Width> Replies<B> {
             || self.capture_off.has(b)
             || v.uncapturable_kinds >> kind & 1 != 0
             || leapers.has(a)
-            || leapers.has(b)
         {
             return None;
         }
@@ -1641,19 +1653,33 @@ impl<B: Width> Replies<B> {
         let theirs = pos.by_colour[them.index()];
         let blockers = pos.occupied() | pos.neutral;
         let after = blockers & !Bitboard::of(a);
-        if self.capture_lines.has(b) && v.slider_kinds[pos.side.index()] >> kind & 1 != 0 {
-            // A slider on a line of S from O's royal or zone: it may not reach the zone (nor
-            // the royal) from `b`, nor do so through one piece of O (a pin).
+        // X attacking the zone from `b`: by a plain leap, or by sliding from a square on a
+        // line of S from O's royal or zone (reaching the zone, or the royal through one
+        // piece of O: a pin). Its attacks there take the royal's steps (below); a check, an
+        // attack on a castling's square or a pin is counted in full.
+        let mut zone_attacks = leapers.has(b);
+        if !zone_attacks
+            && self.capture_lines.has(b)
+            && v.slider_kinds[pos.side.index()] >> kind & 1 != 0
+        {
             let sm = v.slot_moves_at(Variant::slot(kind, pos.side, b));
             if sm.irregular {
                 return None;
             }
             let reach = v.slot_slides(sm, b, after);
             let through = v.slot_slides(sm, b, after & !(reach & theirs));
-            if (reach | through).intersects(self.zone) {
-                return None;
-            }
+            zone_attacks = (reach | through).intersects(self.zone);
         }
+        let attacks = match zone_attacks {
+            true => {
+                let arrival = self.arrival(pos, m, self.zone_king?)?;
+                if arrival.pins {
+                    return None;
+                }
+                arrival.attacked
+            }
+            false => Bitboard::NONE,
+        };
         // Only O's pieces of kinds that capture by sliding take back along a line: those the
         // parent's legality found (it found none when S has no royal piece).
         let (dirs, sliders) = match l.royals.is_empty() {
@@ -1696,15 +1722,22 @@ impl<B: Width> Replies<B> {
         let touched = Bitboard::of(a) | Bitboard::of(b);
         let special = match touched.intersects(self.special_moves | self.special_steps) {
             true => {
-                let change = self.special_change(pos, m, Bitboard::NONE, Bitboard::NONE)?;
+                let change = self.special_change(pos, m, attacks, Bitboard::NONE)?;
                 #[cfg(test)]
                 {
                     self.special_captures += 1;
                 }
                 change
             }
+            // X's attacks take the royal's steps safe from S's table and special attacks with
+            // the turn passed ([`Replies::special_change`], not reading the child).
+            false if zone_attacks => self.special_change(pos, m, attacks, Bitboard::NONE)?,
             false => 0,
         };
+        #[cfg(test)]
+        if zone_attacks {
+            self.zone_captures += 1;
+        }
         let count = self.passed_count(pos);
         let leaps = self.leap_recount(pos, m, self.leap_read, Bitboard::of(b));
         Some(
@@ -1957,6 +1990,8 @@ mod tests {
         /// whose special moves were counted again ([`Replies::special_change`]).
         captures: usize,
         special_captures: usize,
+        /// Of those, captures by a piece attacking the zone from its new square.
+        zone_captures: usize,
         /// Pins of [`Replies::after_zone_move`] whose special moves were counted again.
         special_pins: usize,
         /// Moves that reach [`Replies::after_special`] only with the piece's other targets
@@ -2107,6 +2142,7 @@ mod tests {
         checked.special_zone[0] += replies.special_zone[0];
         checked.special_zone[1] += replies.special_zone[1];
         checked.special_captures += replies.special_captures;
+        checked.zone_captures += replies.zone_captures;
         checked.special_pins += replies.special_pins;
         checked.special_unread += replies.special_unread;
     }
@@ -2213,6 +2249,10 @@ mod tests {
             (
                 pp.special_captures,
                 "captures with their special moves counted again",
+            ),
+            (
+                pp.zone_captures,
+                "Pink Panther captures by pieces attacking the zone",
             ),
             (
                 pp.special_pins,

@@ -230,6 +230,18 @@ impl<B: Width> Position<B> {
         }
     }
 
+    /// Whether `m`, which [`Position::quick_legal`] leaves to be made and tested, may be
+    /// legal: false only for a special move in check by one table piece that the fast paths
+    /// rule out ([`FastPathsAt::may_evade`]).
+    #[inline(always)]
+    pub(super) fn may_evade(&self, m: &Move, l: &Legality<B>) -> bool {
+        l.check_mask == Bitboard::ALL
+            || m.flags & flags::SPECIAL == 0
+            || self
+                .fast_paths()
+                .is_none_or(|paths| paths.may_evade(self, l, m))
+    }
+
     /// The squares of `to` where the side to move's royal piece would be attacked by no
     /// table piece (slides passing through the square it leaves), and those of them a
     /// special move attacks by `l`.
@@ -464,7 +476,7 @@ impl<B: Width> MoveSink<B> for LeafCounter<'_, B> {
     fn add(&mut self, pos: &Position<B>, m: Move) {
         let legal = match pos.quick_legal(&m, self.legality) {
             Some(known) => known,
-            None => !pos.play(m).royal_attacked(pos.side),
+            None => pos.may_evade(&m, self.legality) && !pos.play(m).royal_attacked(pos.side),
         };
         if legal {
             self.count += 1;

@@ -153,10 +153,22 @@ mod tests {
     use super::escape;
 
     #[test]
-    fn escapes_markup_and_drops_forbidden_characters() {
+    fn escapes_markup_and_shows_forbidden_characters() {
         assert_eq!(
             escape("a<b & \"c\" 'd'>\u{1}\u{1b}[31m"),
-            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;[31m"
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\\u{1}\\u{1b}[31m"
         );
+        // What XML 1.0 forbids is written as text: the document still parses.
+        let doc = format!(
+            "<a b=\"{}\">{}</a>",
+            escape("\u{0}\u{8}\u{fffe}"),
+            escape("\u{1f}x")
+        );
+        let parsed = roxmltree::Document::parse(&doc).expect("well-formed");
+        assert_eq!(
+            parsed.root_element().attribute("b"),
+            Some("\\u{0}\\u{8}\\u{fffe}")
+        );
+        assert_eq!(parsed.root_element().text(), Some("\\u{1f}x"));
     }
 }

@@ -36,8 +36,8 @@ fn is_bidi_control(c: char) -> bool {
 }
 
 /// Whether `c` shows as itself everywhere a command line is shown and copied from: not a control
-/// character (the tab included), nor one [`printable`] or [`escape`] shows as `\u{..}` or drops
-/// (the bidirectional controls, U+2028, U+2029, U+FFFE, U+FFFF).
+/// character (the tab included), nor one [`printable`] or [`escape`] shows as `\u{..}` (the
+/// bidirectional controls, U+2028, U+2029, U+FFFE, U+FFFF).
 pub fn shows_as_itself(c: char) -> bool {
     !(c.is_control() || acts_on_terminal(c) || matches!(c, '\u{fffe}' | '\u{ffff}'))
 }
@@ -88,21 +88,22 @@ pub trait Renderer {
     ) -> io::Result<()>;
 }
 
-/// Escapes text for XML (and HTML) attributes and content, dropping characters XML 1.0
-/// forbids; the bidirectional controls are shown as `\u{202e}` (a right-to-left override in a
-/// suite's text would reorder what the page shows of it).
+/// Escapes text for XML (and HTML) attributes and content. Control characters but the tab,
+/// newline and carriage return (those XML 1.0 forbids, DEL and C1 too), U+FFFE, U+FFFF and the
+/// bidirectional controls are shown as `\u{1b}`, `\u{202e}`: an engine's name or a suite's
+/// text keeps every character it has on the page (a right-to-left override would reorder
+/// what follows it; dropped, an escape would make two names read alike).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            c if is_bidi_control(c) => out.push_str(&shown(c)),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c if !shows_as_itself(c) => out.push_str(&shown(c)),
             c => out.push(c),
         }
     }
@@ -160,7 +161,11 @@ mod tests {
             printable("a\u{1b}[2J\u{7}b\u{202e}c\u{2028}\u{85}\td"),
             "a\\u{1b}[2J\\u{7}b\\u{202e}c\\u{2028}\\u{85}\td"
         );
-        assert_eq!(escape("x\u{202e}<y>\u{1b}"), "x\\u{202e}&lt;y&gt;");
+        assert_eq!(escape("x\u{202e}<y>\u{1b}"), "x\\u{202e}&lt;y&gt;\\u{1b}");
+        assert_eq!(
+            escape("a\u{1}\u{7f}\u{85}\u{fffe}\u{2028}\tb\nc"),
+            "a\\u{1}\\u{7f}\\u{85}\\u{fffe}\\u{2028}\tb\nc"
+        );
         assert_eq!(printable("a\u{61c}b"), "a\\u{61c}b");
         assert_eq!(escape("a\u{61c}b"), "a\\u{61c}b");
     }

@@ -109,6 +109,20 @@ pub enum LoadReason {
         stem_character(*.0)
     )]
     BadStem(char),
+    /// A suite whose name (`<variant>::<file-stem>`) another suite of the same run has: every
+    /// check name of both would read alike (a CI system shows them as one test).
+    #[error(
+        "`{name}` is also the name of `{}`, loaded first: every check name \
+         (`<variant>::<file-stem>::<case-id>::<check>`) would be the same in both suites; rename \
+         one of the files or check them in separate runs",
+        crate::report::printable(&.first.display().to_string())
+    )]
+    SameName {
+        /// The name both have.
+        name: String,
+        /// The suite loaded first under that name.
+        first: PathBuf,
+    },
     /// A file stem that is not UTF-8: it cannot be told apart from others in check names.
     #[error(
         "the file name is not valid UTF-8, which check names \

@@ -784,6 +784,71 @@ mod tests {
         assert_eq!(pos.count_legal(), pos.legal_moves().len() as u64);
     }
 
+    /// Slides that only move and slides that only capture reach their whole rays in
+    /// `plain_reach`, which the leaf counter reads in check to skip pieces that cannot end on
+    /// the check line: counted in check, they give the moves made and tested one by one.
+    #[test]
+    fn quiet_only_and_capture_only_slides_are_counted_in_check() {
+        let spec = VariantSpec {
+            id: "one-way-sliders-test",
+            ..chess::spec()
+        }
+        .replacing("B", PieceSpec::new("B", "Mover", "mRcB"))
+        .replacing("R", PieceSpec::new("R", "Taker", "cRmB"));
+        let variant: &'static Variant =
+            Box::leak(Box::new(Variant::compile(spec).expect("compiles")));
+        for letter in ["B", "R"] {
+            let k = variant.kind(letter).expect("kind");
+            let slot = Variant::slot(k, Colour::White, Square::new(3, 3));
+            let m = &variant.slot_moves[slot];
+            assert!(m.slide_quiet != 0 && m.slide_capture != 0 && m.slide_both == 0);
+            // From d4: every square of its file, rank and diagonals.
+            assert_eq!(variant.plain_reach_at::<u128>(slot).count(), 27, "{letter}");
+        }
+        let rules = Rules::new(variant);
+        let start = parse_position(rules, &rules.start_fen()).expect("start");
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let (mut in_check, mut moved) = (0, 0);
+        for _ in 0..300 {
+            let mut pos = start;
+            for _ in 0..80 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if pos.in_check() {
+                    in_check += 1;
+                    let mut pseudo = Vec::new();
+                    pos.pseudo_moves(&mut pseudo);
+                    let tested = pseudo
+                        .iter()
+                        .filter(|m| !pos.play(**m).royal_attacked(pos.side()))
+                        .count() as u64;
+                    assert_eq!(
+                        pos.count_legal(),
+                        tested,
+                        "{}",
+                        crate::notation::to_fen(&pos)
+                    );
+                    assert_eq!(moves.len() as u64, tested);
+                    let ours = |m: &&crate::position::Move| {
+                        let kind = pos.piece_at(m.from).map(|p| p.kind);
+                        ["B", "R"].iter().any(|l| variant.kind(l).ok() == kind)
+                    };
+                    moved += moves.iter().filter(ours).count();
+                }
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play(moves[(state >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(
+            in_check > 200 && moved > 50,
+            "{in_check} positions in check, {moved} evasions by the one-way sliders"
+        );
+    }
+
     /// A declaration built from another's by letter keeps the pieces in the order asked for.
     #[test]
     fn a_declaration_may_start_from_another() {

@@ -259,6 +259,14 @@ pub trait FastPathsAt<B: Width>: Send + Sync {
     /// the squares may open or create a special capture onto `royal` (the side to move's
     /// royal piece); their other moves are decided as any piece's.
     fn must_test(&self, pos: &Position<B>, royal: Square) -> (Bitboard<B>, Bitboard<B>);
+    /// Whether the special move `m` of the side to move, in check by one table piece
+    /// (`legality.check_mask`: the checker's square and the squares between it and the royal
+    /// piece), may be legal: `false` only where it certainly leaves the royal piece attacked,
+    /// so that it need not be made and tested. Default: `true` (every special move is made
+    /// and tested).
+    fn may_evade(&self, _pos: &Position<B>, _legality: &Legality<B>, _m: &Move) -> bool {
+        true
+    }
     /// Squares where a quiet move of the side to move (a capturable piece leaving one square
     /// for an empty one, no flag, no promotion) may change the opponent's legal replies
     /// through special moves, beyond what the piece tables show: every square the opponent's

@@ -58,6 +58,22 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
         self.jump_pinned(pos, general)
     }
 
+    /// In check by one table piece C (a jump attacking the General leaves the legality
+    /// undecided), a jump `m` leaves the General plain and attacked by C (PP-7) unless the
+    /// General is the mover (acquiring, it becomes a King), or the ally a pass jumps over
+    /// (`m.special_square`: it becomes a King), or the jump changes C or its line. A jump
+    /// newly fills only its landing square (an acquiring one takes the PP there; a pass
+    /// leaves the PP on the ally's square, which was filled), empties only squares (its start,
+    /// the unclaimed PP's), captures only on its landing square, and changes a piece only on
+    /// the square it jumps over (a carrier robbed there becomes its plain piece). So C still
+    /// attacks the General unless the landing square or the jumped square lies on C's square
+    /// or between it and the General (`check_mask`): such jumps are made and tested, the
+    /// others are illegal.
+    fn may_evade(&self, _pos: &Position<B>, legality: &Legality<B>, m: &Move) -> bool {
+        let evading = legality.check_mask | legality.royals;
+        legality.royals.has(m.from) || evading.has(m.to) || evading.has(m.special_square)
+    }
+
     fn reply_sensitive(
         &self,
         pos: &Position<B>,
@@ -940,6 +956,65 @@ mod tests {
             }
         }
         tested
+    }
+
+    /// In check by one table piece, every jump [`FastPathsAt::may_evade`] rules out is illegal when
+    /// made and tested, at the positions of random games and their varied copies, on 128-bit
+    /// and 64-bit masks.
+    #[test]
+    fn jumps_ruled_out_in_check_are_illegal() {
+        let compiled = jumps();
+        let (mut in_check, mut ruled_out, mut kept) = (0, 0, 0);
+        // Legal jumps kept by each exception: made by the General, passing to it, and landing
+        // on or jumping over the check line.
+        let (mut by_general, mut to_general, mut on_line) = (0, 0, 0);
+        let mut positions = super::super::tests::random_positions(400, 150);
+        positions.extend(varied_positions());
+        for pos in positions {
+            let Some(legality) = pos.legality() else {
+                continue;
+            };
+            if legality.check_mask == Bitboard::ALL {
+                continue;
+            }
+            in_check += 1;
+            let mut jumps = Vec::new();
+            compiled.jewel_jumps(&pos, pos.side(), &mut jumps);
+            let narrow = pos.narrowed();
+            let narrow_legality = narrow.legality().expect("the same legality");
+            for m in jumps {
+                let legal = !pos.play(m).royal_attacked(pos.side());
+                let paths = pos.fast_paths().expect("fast paths");
+                let evades = paths.may_evade(&pos, &legality, &m);
+                let narrow_paths = narrow.fast_paths().expect("fast paths");
+                let narrow_evades = narrow_paths.may_evade(&narrow, &narrow_legality, &m);
+                assert_eq!(evades, narrow_evades, "{m:?} in {}", to_fen(&pos));
+                assert!(
+                    evades || !legal,
+                    "{m:?} ruled out but legal in {}",
+                    to_fen(&pos)
+                );
+                match evades {
+                    true => kept += 1,
+                    false => ruled_out += 1,
+                }
+                if legal {
+                    let line = legality.check_mask;
+                    by_general += usize::from(legality.royals.has(m.from));
+                    to_general += usize::from(legality.royals.has(m.special_square));
+                    on_line += usize::from(line.has(m.to) || line.has(m.special_square));
+                }
+            }
+        }
+        assert!(
+            in_check > 1000 && ruled_out > 1000 && kept > 500,
+            "{in_check} positions in check, {ruled_out} jumps ruled out, {kept} kept"
+        );
+        assert!(
+            by_general > 50 && to_general > 20 && on_line > 50,
+            "legal jumps by the General {by_general}, passing to it {to_general}, \
+             onto or over the check line {on_line}"
+        );
     }
 
     /// The pieces a slide jump pins are the same as before the split, for both sides' Generals
