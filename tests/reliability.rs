@@ -1524,11 +1524,12 @@ fn suites_whose_check_names_would_clash_are_refused() {
         std::fs::create_dir_all(d).expect("dir");
         std::fs::copy(root().join("suites/chess.yaml"), d.join("chess.yaml")).expect("copy");
     }
-    let o = run(&[
-        "check",
-        a.to_str().expect("utf-8"),
-        b.to_str().expect("utf-8"),
-    ]);
+    // `check` of two paths, quietly.
+    let check = |x: &Path, y: &Path| {
+        let (x, y) = (x.to_str().expect("utf-8"), y.to_str().expect("utf-8"));
+        run(&["check", x, y, "-q"])
+    };
+    let o = check(&a, &b);
     let first = a.join("chess.yaml");
     assert_refused(
         &o,
@@ -1537,19 +1538,9 @@ fn suites_whose_check_names_would_clash_are_refused() {
     assert!(stderr(&o).contains("b/chess.yaml"), "{}", stderr(&o));
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
     // One file named twice is one suite, and another stem is another name.
-    let o = run(&[
-        "check",
-        a.to_str().expect("utf-8"),
-        first.to_str().expect("utf-8"),
-        "-q",
-    ]);
+    let o = check(&a, &first);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     std::fs::rename(b.join("chess.yaml"), b.join("chess-copy.yaml")).expect("rename");
-    let o = run(&[
-        "check",
-        a.to_str().expect("utf-8"),
-        b.to_str().expect("utf-8"),
-        "-q",
-    ]);
+    let o = check(&a, &b);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

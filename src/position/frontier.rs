@@ -1718,20 +1718,20 @@ impl<B: Width> Replies<B> {
         };
         let ctx = GenContext::of(pos, them);
         pos.piece_moves_of(&mut lost, &ctx, captured as usize, b, true, them, None);
-        // What `a` and `b` change of the special moves is counted again.
+        // What `a` and `b` change of the special moves is counted again; X's attacks take the
+        // royal's steps safe from S's table and special attacks with the turn passed (without
+        // reading the child when the squares change nothing special).
         let touched = Bitboard::of(a) | Bitboard::of(b);
-        let special = match touched.intersects(self.special_moves | self.special_steps) {
+        let touched_special = touched.intersects(self.special_moves | self.special_steps);
+        let special = match touched_special || zone_attacks {
             true => {
                 let change = self.special_change(pos, m, attacks, Bitboard::NONE)?;
                 #[cfg(test)]
                 {
-                    self.special_captures += 1;
+                    self.special_captures += usize::from(touched_special);
                 }
                 change
             }
-            // X's attacks take the royal's steps safe from S's table and special attacks with
-            // the turn passed ([`Replies::special_change`], not reading the child).
-            false if zone_attacks => self.special_change(pos, m, attacks, Bitboard::NONE)?,
             false => 0,
         };
         #[cfg(test)]

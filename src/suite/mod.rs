@@ -27,6 +27,7 @@ pub use plan::{PlannedCheck, Selection, SelectionError, Shard, ShardTextError, p
 pub use result::{CheckResult, RunReport, Status, SuiteInfo, Summary};
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::path::PathBuf;
 
 /// Discovers and loads every suite under `paths`.
@@ -35,26 +36,26 @@ use std::path::PathBuf;
 /// Every problem of every file (a missing path stops at once).
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Suite>, Vec<LoadError>> {
     let files = discover(paths).map_err(|e| vec![e])?;
-    let mut suites: Vec<Suite> = Vec::new();
+    let mut suites = Vec::new();
     let mut errors = Vec::new();
     // Two suites of one variant with one file stem (in different folders) would give every
     // check the same name: the second is refused.
     let mut names: BTreeMap<String, PathBuf> = BTreeMap::new();
     for file in files {
         match load_file(&file) {
-            Ok(s) => match names.get(&s.prefix()) {
-                Some(first) => errors.push(LoadError {
-                    file: file.clone(),
+            Ok(s) => match names.entry(s.prefix()) {
+                Entry::Occupied(first) => errors.push(LoadError {
+                    file,
                     line: None,
                     column: None,
                     case: None,
                     reason: Box::new(load::LoadReason::SameName {
-                        name: s.prefix(),
-                        first: first.clone(),
+                        name: first.key().clone(),
+                        first: first.get().clone(),
                     }),
                 }),
-                None => {
-                    names.insert(s.prefix(), file.clone());
+                Entry::Vacant(slot) => {
+                    slot.insert(file);
                     suites.push(s);
                 }
             },

@@ -982,11 +982,11 @@ mod tests {
             compiled.jewel_jumps(&pos, pos.side(), &mut jumps);
             let narrow = pos.narrowed();
             let narrow_legality = narrow.legality().expect("the same legality");
+            let paths = pos.fast_paths().expect("fast paths");
+            let narrow_paths = narrow.fast_paths().expect("fast paths");
             for m in jumps {
                 let legal = !pos.play(m).royal_attacked(pos.side());
-                let paths = pos.fast_paths().expect("fast paths");
                 let evades = paths.may_evade(&pos, &legality, &m);
-                let narrow_paths = narrow.fast_paths().expect("fast paths");
                 let narrow_evades = narrow_paths.may_evade(&narrow, &narrow_legality, &m);
                 assert_eq!(evades, narrow_evades, "{m:?} in {}", to_fen(&pos));
                 assert!(
