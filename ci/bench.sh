@@ -11,7 +11,10 @@
 #   --baseline   a commit (any git revision) or the path of a cvperft binary
 #   --rounds N   N rounds (default 1); in each, the engines run one after the other on each
 #                position, starting with a different one every round (A B, B A, ...), and the
-#                medians over the rounds are printed with their ratios and the spread
+#                medians over the rounds are printed with their ratios and the spread, then
+#                the median and spread of each round's own ratio (the two runs of a round
+#                are next to each other in time, so a drift of the machine's speed between
+#                rounds moves both)
 #   --only NAMES only these positions, comma-separated (variant names as `cvperft variants`
 #                lists them, and kiwipete): e.g. --only pink-panther --rounds 7 for the one
 #                being worked on
@@ -169,6 +172,30 @@ for i in "${!names[@]}"; do
   done
   echo "$line"
 done
+# With several rounds, each round's own ratio too (the two engines ran one right after the
+# other in it, so a machine that drifts between rounds moves both): their median and spread.
+if [ "$rounds" -gt 1 ]; then
+  header="each round's ratio (other's time / ours in that round): median (min-max) over $rounds rounds"
+  for i in "${!names[@]}"; do
+    line=$(printf '%-16s %-3s' "${names[$i]}" "${depths[$i]}")
+    paired=0
+    for e in base stockfish; do
+      if [ -n "${times[$i,$e]:-}" ]; then
+        # shellcheck disable=SC2086 # the times are words
+        ratios=$(paste -d ' ' <(echo ${times[$i,$e]} | tr ' ' '\n') <(echo ${times[$i,ours]} | tr ' ' '\n') \
+          | awk '{ printf "%.6f\n", $1 / $2 }')
+        m=$(echo "$ratios" | median)
+        range=$(echo "$ratios" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }')
+        line="$line $(printf '%10s %5.2fx (%s)' "$e:" "$m" "$range")"
+        paired=1
+      fi
+    done
+    if [ "$paired" = 1 ]; then
+      [ -n "$header" ] && { echo; echo "$header"; header=""; }
+      echo "$line"
+    fi
+  done
+fi
 # Issue 11 asks the fairy variants to count within 2x of Silver Elephant's leaf rate.
 for i in "${!names[@]}"; do
   [ "${names[$i]}" = silver-elephant ] && se=$i
