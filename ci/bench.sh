@@ -12,9 +12,9 @@
 #   --rounds N   N rounds (default 1); in each, the engines run one after the other on each
 #                position, starting with a different one every round (A B, B A, ...), and the
 #                medians over the rounds are printed with their ratios and the spread, then
-#                the median and spread of each round's own ratio (the two runs of a round
-#                are next to each other in time, so a drift of the machine's speed between
-#                rounds moves both)
+#                the median and spread of each round's own ratio (the runs of a round are
+#                close in time, so a drift of the machine's speed between rounds moves them
+#                alike)
 #   --only NAMES only these positions, comma-separated (variant names as `cvperft variants`
 #                lists them, and kiwipete): e.g. --only pink-panther --rounds 7 for the one
 #                being worked on
@@ -172,8 +172,8 @@ for i in "${!names[@]}"; do
   done
   echo "$line"
 done
-# With several rounds, each round's own ratio too (the two engines ran one right after the
-# other in it, so a machine that drifts between rounds moves both): their median and spread.
+# With several rounds, each round's own ratio too (the engines of a round ran close together
+# in time, so a drift of the machine between rounds moves them alike): median and spread.
 if [ "$rounds" -gt 1 ]; then
   header="each round's ratio (other's time / ours in that round): median (min-max) over $rounds rounds"
   for i in "${!names[@]}"; do
@@ -186,7 +186,8 @@ if [ "$rounds" -gt 1 ]; then
           | awk '{ printf "%.6f\n", $1 / $2 }')
         m=$(echo "$ratios" | median)
         range=$(echo "$ratios" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }')
-        line="$line $(printf '%10s %5.2fx (%s)' "$e:" "$m" "$range")"
+        label=$e; [ "$e" = base ] && label=baseline
+        line="$line $(printf '%10s %5.2fx (%s)' "$label:" "$m" "$range")"
         paired=1
       fi
     done
