@@ -205,6 +205,12 @@ pub fn read_header(text: &str, options: &ReadOptions) -> Result<Header, RecordEr
         header.variant = Some((id, tag.clone()));
     }
     let setup = game.tag("SetUp");
+    if let Some(tag) = setup.filter(|t| !matches!(t.value.trim(), "0" | "1")) {
+        return Err(tag_error(
+            tag,
+            RecordReason::SetUpValue(record::shown(&tag.value)),
+        ));
+    }
     match (game.tag("FEN"), setup.map(|t| t.value.trim())) {
         (Some(fen), Some("0")) => {
             return Err(tag_error(fen, RecordReason::FenWithoutSetUp));

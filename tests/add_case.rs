@@ -323,3 +323,41 @@ fn a_dispute_in_the_counts_per_move_alone_is_described_as_such() {
         "{out}"
     );
 }
+
+#[test]
+fn a_record_whose_fen_tag_is_mistyped_adds_no_case() {
+    // `[FEN ...]` without quotes used to be passed over as no tag: the game replayed from the
+    // usual start, and the start's counts went into the suite with exit 0.
+    let (suite, before) = copy("mistyped-fen", "suites/chess.yaml");
+    let dir = suite.parent().expect("scratch dir");
+    let game = dir.join("mistyped.pgn");
+    std::fs::write(
+        &game,
+        "[Event \"x\"]\n[FEN 4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1]\n\n1. e4 e5 *\n",
+    )
+    .expect("game");
+    let o = cvperft(&[
+        "add-case",
+        "--suite",
+        suite.to_str().expect("utf-8 path"),
+        "--game",
+        game.to_str().expect("utf-8 path"),
+        "--depth",
+        "2",
+        "--id",
+        "mistyped",
+    ]);
+    assert_eq!(code(&o), 2, "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(
+            "line 2, column 1: `[FEN 4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1]` is not a tag pair"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&suite).expect("suite"),
+        before,
+        "the suite is untouched"
+    );
+}

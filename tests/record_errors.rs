@@ -36,6 +36,54 @@ const CASES: &[Case] = &[
         "[Event \"x\"\n1. e4",
         "line 1, column 1: tag `[` is never closed by `]`",
     ),
+    // Bracketed text that is no tag pair: taken as no tag, `[FEN ...]` without quotes let the
+    // game start from the usual position with exit 0.
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "[Event \"x\"]\n[FEN 4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1]\n\n1. e4 e5 *",
+        "line 2, column 1: `[FEN 4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1]` is not a tag pair: write \
+         `[Name \"value\"]`, the value in double quotes",
+    ),
+    (
+        "pink-panther",
+        None,
+        1,
+        None,
+        "[Variant Pink Panther]\n1. c2-c3 *",
+        "line 1, column 1: `[Variant Pink Panther]` is not a tag pair: write `[Name \"value\"]`, \
+         the value in double quotes",
+    ),
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\" extra]\n1. e4 *",
+        "line 1, column 1: `[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\" extra]` is not a tag pair: \
+         write `[Name \"value\"]`, the value in double quotes",
+    ),
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. P e2-e4; [Bad\u{1}] 1... p e7-e5",
+        "line 1, column 13: `[Bad\\u{1}]` is not a tag pair: write `[Name \"value\"]`, the value in \
+         double quotes",
+    ),
+    // A promotion in brackets glued to its square is the word's, checked as the others.
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "[FEN \"8/P6k/8/8/8/8/7p/K7 w - - 0 1\"]\n1. a8(Z)",
+        "line 2, column 6: ply 1 `a8(Z)`: not SAN: `(Z)` after the destination is not a promotion \
+         of chess",
+    ),
     (
         "chess",
         Some("san"),
@@ -385,6 +433,11 @@ fn header_errors_read_as_before() {
     assert_eq!(
         header("[SetUp \"1\"]\n1. e4"),
         "line 1, column 1: [SetUp \"1\"] without a [FEN] tag"
+    );
+    assert_eq!(
+        header("[SetUp \"yes\"]\n1. e4"),
+        "line 1, column 1: [SetUp \"yes\"]: the value is \"0\" (the usual start) or \"1\" (the \
+         start in [FEN])"
     );
     assert_eq!(header("1. e4 *"), "read");
     let mut huge = String::from("1. e4 ");

@@ -125,6 +125,13 @@ pub enum RecordReason {
     /// `[` without `]`.
     #[error("tag `[` is never closed by `]`")]
     UnclosedTag,
+    /// Bracketed text that is not a tag pair `[Name "value"]` (taken as no tag, it would let a
+    /// mistyped `[FEN ...]` start the game from the usual position).
+    #[error("`[{0}]` is not a tag pair: write `[Name \"value\"]`, the value in double quotes")]
+    NotATagPair(String),
+    /// A `[SetUp]` value other than `0` and `1`.
+    #[error("[SetUp \"{0}\"]: the value is \"0\" (the usual start) or \"1\" (the start in [FEN])")]
+    SetUpValue(String),
     /// `)` without `(`.
     #[error("`)` closes no variation")]
     UnopenedVariation,
@@ -506,6 +513,8 @@ pub(crate) struct Lexed {
 pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed, RecordError> {
     let chars: Vec<char> = text.chars().collect();
     let mut plain: Vec<char> = Vec::with_capacity(chars.len());
+    // Characters of `own` that belong to the word they stand in (`e8(Q)`).
+    let mut glued: Vec<bool> = Vec::with_capacity(chars.len());
     let mut tags = Vec::new();
     let (mut line, mut column) = (1usize, 1usize);
     let mut positions = Vec::with_capacity(chars.len());
@@ -543,27 +552,41 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
         } else if c == '[' {
             let end = tag_end(&chars, i).ok_or_else(|| unclosed(i, RecordReason::UnclosedTag))?;
             let inner: String = chars[i + 1..end - 1].iter().collect();
-            if let Some((name, value)) = tag_pair(&inner) {
-                let (line, column) = positions[i];
-                tags.push((
-                    i,
-                    Tag {
-                        name,
-                        value,
-                        line,
-                        column,
-                    },
+            let (line, column) = positions[i];
+            let Some((name, value)) = tag_pair(&inner) else {
+                return Err(RecordError::at(
+                    line,
+                    column,
+                    RecordReason::NotATagPair(shown(&inner)),
                 ));
-            }
+            };
+            tags.push((
+                i,
+                Tag {
+                    name,
+                    value,
+                    line,
+                    column,
+                },
+            ));
             end
+        } else if own.contains(&c) && glued_promotion(&chars, i) {
+            // `e8(Q)`: a promotion written in brackets, glued to its square, is part of the
+            // word (a variation holding a piece letter alone would hold no move).
+            plain.extend_from_slice(&chars[i..i + 3]);
+            glued.extend([true; 3]);
+            i += 3;
+            continue;
         } else {
             plain.push(c);
+            glued.push(false);
             i += 1;
             continue;
         };
         // Blank, keeping newlines.
         for &b in &chars[i..end] {
             plain.push(if b == '\n' { '\n' } else { ' ' });
+            glued.push(false);
         }
         i = end;
     }
@@ -572,11 +595,12 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     for (i, &c) in plain.iter().enumerate() {
         let (line, column) = positions[i];
         // A byte-order mark (files saved by some Windows tools start with one) is a space.
-        if c.is_whitespace() || c == '\u{feff}' || own.contains(&c) {
+        let own_word = own.contains(&c) && !glued[i];
+        if c.is_whitespace() || c == '\u{feff}' || own_word {
             if let Some(w) = current.take() {
                 words.push(w);
             }
-            if own.contains(&c) {
+            if own_word {
                 words.push(Word {
                     text: c.to_string(),
                     line,
@@ -602,6 +626,31 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
         words.push(w);
     }
     Ok(Lexed { words, tags })
+}
+
+/// Whether the `(` at `open` starts a promotion glued to a square, as in `e8(Q)`: after a
+/// digit, one letter, then `)`.
+fn glued_promotion(chars: &[char], open: usize) -> bool {
+    chars[open] == '('
+        && open > 0
+        && chars[open - 1].is_ascii_digit()
+        && chars.get(open + 1).is_some_and(char::is_ascii_alphabetic)
+        && chars.get(open + 2) == Some(&')')
+}
+
+/// Bracketed text as an error shows it: control characters escaped, at most 60 characters.
+pub(crate) fn shown(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(60) {
+        match c.is_control() {
+            true => out.extend(c.escape_debug()),
+            false => out.push(c),
+        }
+    }
+    if text.chars().count() > 60 {
+        out.push_str("...");
+    }
+    out
 }
 
 /// The index just past the `]` closing the tag opened at `open`; a `]` inside a quoted value
@@ -744,6 +793,18 @@ mod tests {
             .map(|(_, t)| (t.name.as_str(), t.value.as_str()))
             .collect();
         assert_eq!(tags, [("Event", "a ] b"), ("FEN", "x\"y")]);
+    }
+
+    #[test]
+    fn a_promotion_in_brackets_stays_in_its_word() {
+        let lexed = lex("1. a8(Q) Kg6 2. Qb8(2. Qa1 Kf5) *", ALL, &['(', ')']).expect("lexes");
+        let words: Vec<&str> = lexed.words.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(
+            words,
+            [
+                "1.", "a8(Q)", "Kg6", "2.", "Qb8", "(", "2.", "Qa1", "Kf5", ")", "*"
+            ]
+        );
     }
 
     #[test]
