@@ -287,3 +287,14 @@ fn a_unit_that_is_no_position_is_named() {
          (expected exactly one); Black has 0 royal pieces (expected exactly one)"
     );
 }
+
+#[test]
+fn a_plan_saved_with_a_byte_order_mark_reads_as_without() {
+    // Some Windows editors save a byte-order mark: it used to make the plan's header unreadable
+    // (and `merge` took the file for a shard report).
+    let text = format!("{}\n", lines().join("\n"));
+    let plain = plan::read(&mut text.as_bytes(), "p").expect("the plan");
+    let marked = plan::read(&mut format!("\u{feff}{text}").as_bytes(), "p").expect("with a mark");
+    assert_eq!(marked.units.len(), plain.units.len());
+    assert_eq!(marked.header.id, plain.header.id);
+}

@@ -1544,3 +1544,33 @@ fn suites_whose_check_names_would_clash_are_refused() {
     let o = check(&a, &b);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+#[test]
+fn a_shard_report_saved_with_a_byte_order_mark_merges() {
+    // Some Windows editors save a byte-order mark: `merge` used to refuse the report with
+    // serde's place repeated after ours.
+    let dir = scratch("shard-bom");
+    let o = run(&[
+        "perft", "2", "--split", "1", "--shard", "1/1", "--format", "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report = dir.join("s.json");
+    let mut bytes = "\u{feff}".as_bytes().to_vec();
+    bytes.extend_from_slice(&o.stdout);
+    std::fs::write(&report, bytes).expect("report");
+    let merged = run(&["merge", report.to_str().expect("utf-8 path")]);
+    assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+    assert_eq!(String::from_utf8_lossy(&merged.stdout).trim(), "400");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"oops\":").expect("bad report");
+    let refused = run(&["merge", bad.to_str().expect("utf-8 path")]);
+    assert_refused(
+        &refused,
+        "bad.json: line 1, column 7: not a shard report: unknown field `oops`",
+    );
+    assert!(
+        !stderr(&refused).contains("at line"),
+        "{}",
+        stderr(&refused)
+    );
+}

@@ -40,9 +40,16 @@ pub fn merge(files: &[std::path::PathBuf]) -> Result<u128> {
         let name = file.display().to_string();
         let bytes = fsio::read_capped(file, MAX_REPORT_BYTES)
             .map_err(|e| Failure::input(format!("cannot read {name}: {}", e.reason)))?;
-        let report: ShardReport = serde_json::from_slice(&bytes).map_err(|e| {
+        // A byte-order mark (some Windows editors save one) is not part of the report.
+        let json = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+        let report: ShardReport = serde_json::from_slice(json).map_err(|e| {
+            // serde's own ` at line .. column ..` is dropped: the place is given first.
+            let text = e.to_string();
+            let message = text
+                .rfind(" at line ")
+                .map_or(text.as_str(), |i| &text[..i]);
             Failure::input(format!(
-                "{name}: line {}, column {}: not a shard report: {e}",
+                "{name}: line {}, column {}: not a shard report: {message}",
                 e.line(),
                 e.column()
             ))

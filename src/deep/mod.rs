@@ -472,8 +472,12 @@ pub fn read_line(
     if bytes.len() > MAX_LINE {
         return Err(DeepError::at(file, line, DeepReason::LineTooLong));
     }
-    let text =
+    let mut text =
         String::from_utf8(bytes).map_err(|_| DeepError::at(file, line, DeepReason::NotUtf8))?;
+    // A byte-order mark (some Windows editors save one) is not part of the first line.
+    if line == 1 && text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
     Ok(Some(Line { text, complete }))
 }
 
