@@ -425,6 +425,9 @@ pub enum CourierReason {
     /// An emptied square the move does not capture on.
     #[error("this turn captures nothing on {0}, so it cannot be emptied")]
     CapturesNothing(Square),
+    /// An emptied square the move captures on by landing there (its own piece would go).
+    #[error("this turn's move lands on {0}, capturing there, so {0} cannot be emptied")]
+    EmptiesLanding(Square),
 }
 
 impl CourierReason {
@@ -703,6 +706,11 @@ pub fn interpret(pos: &Position, written: &Written, labels: &Labels) -> Result<M
     let after = pos.play(m);
     for (sq, p) in emptied {
         let enemy = pos.piece_at(sq).is_some_and(|q| q.colour != pos.side());
+        // The move lands there: it does capture, but its own piece would be emptied.
+        let landed = after.piece_at(sq).is_some_and(|q| q.colour == pos.side());
+        if enemy && landed {
+            return Err(problem(p, 0, CourierReason::EmptiesLanding(sq)));
+        }
         if !enemy || after.piece_at(sq).is_some() {
             return Err(problem(p, 0, CourierReason::CapturesNothing(sq)));
         }
@@ -864,6 +872,11 @@ mod tests {
             ("N a1-a7", 1, "holds a Rook"),
             ("Z a1-a7", 1, "unknown piece label `Z`"),
             ("P e5-e6; d5-", 10, "captures nothing on d5"),
+            (
+                "R a1-a8; a8-",
+                10,
+                "lands on a8, capturing there, so a8 cannot be emptied",
+            ),
         ] {
             let e = read(&chess, turn).expect_err(turn);
             assert!(
