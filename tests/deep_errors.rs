@@ -136,6 +136,15 @@ fn plan_files_are_refused_naming_line_and_field() {
         read_bytes(text.as_bytes()),
         "p: line 21: cut short (no newline): the plan was not written completely"
     );
+    // Cut inside a line's JSON: the same, not the JSON reader's "EOF while parsing".
+    for cut_at in [text.len() - 5, lines()[0].len() - 5] {
+        assert!(
+            read_bytes(&text.as_bytes()[..cut_at])
+                .ends_with(": cut short (no newline): the plan was not written completely"),
+            "{}",
+            read_bytes(&text.as_bytes()[..cut_at])
+        );
+    }
     let mut bytes = format!("{}\n", lines()[0]).into_bytes();
     bytes.extend_from_slice(b"\xff\n");
     assert_eq!(read_bytes(&bytes), "p: line 2: not UTF-8 text");

@@ -329,8 +329,13 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
     let Some(first) = read_line(input, file, 1)? else {
         return Err(DeepError::of(file, DeepReason::EmptyPlan));
     };
-    let header: PlanHeader =
-        serde_json::from_str(&first.text).map_err(|e| json_error(file, 1, "a plan header", &e))?;
+    // A line without its newline that does not parse was cut short, not mistyped.
+    let cut = |line_no: usize| DeepError::at(file, line_no, DeepReason::PlanCutShort);
+    let header: PlanHeader = match serde_json::from_str(&first.text) {
+        Ok(header) => header,
+        Err(_) if !first.complete => return Err(cut(1)),
+        Err(e) => return Err(json_error(file, 1, "a plan header", &e)),
+    };
     if header.format != PLAN_FORMAT {
         return Err(DeepError::at(
             file,
@@ -371,8 +376,11 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
                 DeepReason::MoreUnits(header.units),
             ));
         }
-        let unit: Unit = serde_json::from_str(&line.text)
-            .map_err(|e| json_error(file, line_no, "a plan unit", &e))?;
+        let unit: Unit = match serde_json::from_str(&line.text) {
+            Ok(unit) => unit,
+            Err(_) if !complete => return Err(cut(line_no)),
+            Err(e) => return Err(json_error(file, line_no, "a plan unit", &e)),
+        };
         let at = |reason: DeepReason| DeepError::at(file, line_no, reason);
         if unit.unit != units.len() {
             return Err(at(DeepReason::UnitField {
@@ -405,7 +413,7 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
         units.push(unit);
     }
     if !complete {
-        return Err(DeepError::at(file, line_no, DeepReason::PlanCutShort));
+        return Err(cut(line_no));
     }
     if units.len() != header.units {
         return Err(DeepError::of(
