@@ -43,15 +43,11 @@ pub fn merge(files: &[std::path::PathBuf]) -> Result<u128> {
         // A byte-order mark (some Windows editors save one) is not part of the report.
         let json = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
         let report: ShardReport = serde_json::from_slice(json).map_err(|e| {
-            // serde's own ` at line .. column ..` is dropped: the place is given first.
-            let text = e.to_string();
-            let message = text
-                .rfind(" at line ")
-                .map_or(text.as_str(), |i| &text[..i]);
             Failure::input(format!(
-                "{name}: line {}, column {}: not a shard report: {message}",
+                "{name}: line {}, column {}: not a shard report: {}",
                 e.line(),
-                e.column()
+                e.column(),
+                cvperft::deep::json_message(&e)
             ))
         })?;
         reports.push((name, report));

@@ -394,20 +394,25 @@ fn lacking_shards(shards: &Option<(Vec<usize>, usize)>) -> String {
 /// A JSON error on one line of a file: `FILE: line L: column C: not WHAT: MESSAGE` (serde's own
 /// ` at line .. column ..` suffix dropped, since the line is ours).
 pub fn json_error(file: &str, line: usize, what: &'static str, e: &serde_json::Error) -> DeepError {
-    let text = e.to_string();
-    let message = match text.rfind(" at line ") {
-        Some(i) => &text[..i],
-        None => &text,
-    };
     DeepError::at(
         file,
         line,
         DeepReason::Json {
             column: e.column(),
             what,
-            message: message.to_string(),
+            message: json_message(e),
         },
     )
+}
+
+/// serde's message for `e` without its ` at line .. column ..` suffix, for messages that name
+/// the place themselves.
+pub fn json_message(e: &serde_json::Error) -> String {
+    let mut text = e.to_string();
+    if let Some(i) = text.rfind(" at line ") {
+        text.truncate(i);
+    }
+    text
 }
 
 /// Longest line accepted in a plan or result file (a unit line is a few hundred bytes).
