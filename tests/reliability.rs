@@ -1574,3 +1574,59 @@ fn a_shard_report_saved_with_a_byte_order_mark_merges() {
         stderr(&refused)
     );
 }
+
+// ----- the attack of session 19a: full disks and results files -----
+
+/// `perft DEPTH` by the binary itself, the total a merge must reproduce.
+fn perft_total(depth: &str) -> String {
+    let o = run(&["perft", depth]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o).trim().to_string()
+}
+
+/// `merge PLAN RESULTS`: exit 0 and the total.
+fn merged_total(plan: &Path, results: &Path) -> String {
+    let o = run(&[
+        "merge",
+        plan.to_str().expect("utf-8"),
+        results.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o).trim().to_string()
+}
+
+/// Every line of a results file complete and JSON: what a rerun and `merge` read.
+fn assert_whole_lines(path: &Path) {
+    let text = std::fs::read_to_string(path).expect("results");
+    assert!(text.ends_with('\n'), "a line cut short was left: {text:?}");
+    for line in text.lines() {
+        serde_json::from_str::<serde_json::Value>(line.trim_start_matches('\u{feff}'))
+            .unwrap_or_else(|e| panic!("{line:?}: {e}"));
+    }
+}
+
+#[test]
+fn work_resumes_a_results_file_saved_with_a_byte_order_mark() {
+    // The mark is not in the first line's text: the cut of a line left short was counted from
+    // the text, so it fell three bytes into the last complete result, the next result was
+    // appended to that one's remains, and `work` said "counted" with exit 0 over a file that
+    // neither a rerun nor `merge` would read again.
+    let dir = scratch("work-bom");
+    let plan = planned(&dir, "3");
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let whole = std::fs::read(&results).expect("results");
+    let cut = whole.len() / 2;
+    assert_ne!(whole[cut - 1], b'\n', "the cut must fall inside a line");
+    let mut bytes = "\u{feff}".as_bytes().to_vec();
+    bytes.extend_from_slice(&whole[..cut]);
+    std::fs::write(&results, bytes).expect("marked");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_whole_lines(&results);
+    assert_eq!(merged_total(&plan, &results), perft_total("3"));
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("0 counted now"), "{}", stdout(&o));
+}

@@ -96,7 +96,9 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
             out.cut_short = true;
             break;
         }
-        out.complete_bytes += line.text.len() as u64 + 1;
+        // Counted as read, not as kept: a byte-order mark opening the file is not in the text,
+        // and a cut counted from the text cut into the last complete line.
+        out.complete_bytes += line.bytes;
         let json = |what: &'static str, e: serde_json::Error| json_error(&name, line_no, what, &e);
         if line_no == 1 {
             let header: ResultsHeader =
