@@ -1575,7 +1575,7 @@ fn a_shard_report_saved_with_a_byte_order_mark_merges() {
     );
 }
 
-// ----- the attack of session 19a: full disks and results files -----
+// ----- the attack of session 19a: full disks -----
 
 /// `perft DEPTH` by the binary itself, the total a merge must reproduce.
 fn perft_total(depth: &str) -> String {
@@ -1605,6 +1605,76 @@ fn assert_whole_lines(path: &Path) {
     }
 }
 
+/// Runs `cvperft args` with its files limited to `bytes` (RLIMIT_FSIZE, SIGXFSZ ignored): a
+/// write past the limit is cut short and then fails, as on a full disk, on any machine and
+/// without privileges.
+fn run_with_file_size_limit(args: &[&str], bytes: u64) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut c = command(args);
+    // SAFETY: between fork and exec only async-signal-safe calls (setrlimit, signal) are made.
+    unsafe {
+        c.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let child = c
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    finish(child, Duration::from_secs(60), &format!("{args:?}"))
+}
+
+#[test]
+fn work_cut_short_by_a_full_disk_leaves_whole_lines_and_resumes() {
+    let dir = scratch("work-full-disk");
+    let plan = planned(&dir, "4");
+    let results = dir.join("results.jsonl");
+    let args = [
+        "work",
+        plan.to_str().expect("utf-8"),
+        "--shard",
+        "1/1",
+        "--threads",
+        "2",
+        "-q",
+        "--output",
+        results.to_str().expect("utf-8"),
+    ];
+    // The header and five bytes of the first result fit: that write is cut short.
+    let header = {
+        let whole = dir.join("whole.jsonl");
+        let o = work_shard(&plan, "1/1", &whole);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&whole).expect("whole");
+        text.lines().next().expect("header").len() as u64 + 1
+    };
+    let o = run_with_file_size_limit(&args, header + 5);
+    assert_refused(&o, "cannot write");
+    assert!(stderr(&o).contains("results.jsonl"), "{}", stderr(&o));
+    // The fragment was cut off at once: a worker appending after it (once space was freed)
+    // made the file unreadable to the rerun and to `merge`.
+    assert_eq!(
+        std::fs::metadata(&results).expect("results").len(),
+        header,
+        "{:?}",
+        std::fs::read_to_string(&results)
+    );
+    assert_whole_lines(&results);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_whole_lines(&results);
+    assert_eq!(merged_total(&plan, &results), perft_total("4"));
+}
+
 #[test]
 fn work_resumes_a_results_file_saved_with_a_byte_order_mark() {
     // The mark is not in the first line's text: the cut of a line left short was counted from
@@ -1629,4 +1699,153 @@ fn work_resumes_a_results_file_saved_with_a_byte_order_mark() {
     let o = work_shard(&plan, "1/1", &results);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("0 counted now"), "{}", stdout(&o));
+}
+
+/// A tmpfs of 256 KiB mounted at `dir` (unmounted when dropped), or why it cannot be.
+struct SmallDisk {
+    dir: PathBuf,
+}
+
+impl SmallDisk {
+    fn mount(dir: &Path) -> Result<SmallDisk, String> {
+        let c = |s: &str| std::ffi::CString::new(s).expect("no NUL");
+        let target = c(dir.to_str().expect("utf-8"));
+        let (fs, data) = (c("tmpfs"), c("size=256k,mode=0755"));
+        // SAFETY: mount(2) reads the NUL-terminated strings we own.
+        let rc = unsafe {
+            libc::mount(
+                fs.as_ptr(),
+                target.as_ptr(),
+                fs.as_ptr(),
+                0,
+                data.as_ptr().cast(),
+            )
+        };
+        if rc != 0 {
+            return Err(std::io::Error::last_os_error().to_string());
+        }
+        Ok(SmallDisk {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// Fills the disk but for `free` bytes (rounded to whole pages by the file system).
+    fn fill(&self, free: u64) {
+        use std::io::Write;
+        let filler = self.dir.join("filler");
+        let mut file = std::fs::File::create(&filler).expect("filler");
+        let block = [0u8; 4096];
+        while file.write_all(&block).is_ok() {}
+        let len = file.metadata().expect("filler").len();
+        file.set_len(len.saturating_sub(free)).expect("free");
+    }
+
+    fn empty(&self) {
+        std::fs::remove_file(self.dir.join("filler")).expect("filler removed");
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let target = std::ffi::CString::new(self.dir.to_str().expect("utf-8")).expect("no NUL");
+        // SAFETY: umount2(2) reads the NUL-terminated path we own.
+        unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) };
+    }
+}
+
+#[test]
+fn a_full_disk_loses_nothing_in_any_writer() {
+    let dir = scratch("full-disk");
+    let disk_dir = dir.join("disk");
+    std::fs::create_dir_all(&disk_dir).expect("mount point");
+    let disk = match SmallDisk::mount(&disk_dir) {
+        Ok(disk) => disk,
+        Err(why) => {
+            // The file size limit test above covers `work` everywhere; this one needs a real
+            // file system that fills (root, or CAP_SYS_ADMIN, in a container that allows it).
+            println!("skipped: cannot mount a small tmpfs to fill ({why})");
+            return;
+        }
+    };
+    // 400 units: their results take more than a page.
+    let plan = dir.join("plan.jsonl");
+    let o = run(&[
+        "plan",
+        "4",
+        "--split",
+        "2",
+        "--output",
+        plan.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let d = |name: &str| disk_dir.join(name);
+    let t = |p: &Path| p.to_str().expect("utf-8").to_string();
+    // Files that a full disk must leave as they were.
+    let suite_path = d("suite.yaml");
+    std::fs::write(&suite_path, SUITE).expect("suite");
+    for name in ["report.json", "export.jsonl", "plan.jsonl"] {
+        std::fs::write(d(name), "old\n").expect("old file");
+    }
+    disk.fill(0);
+    let o = add_case(&suite_path, "e2e4", "full", &[])
+        .output()
+        .expect("runs");
+    assert_refused(&o, "No space left on device");
+    assert_eq!(std::fs::read_to_string(&suite_path).expect("suite"), SUITE);
+    let suite_in_repo = t(&root().join("suites/chess.yaml"));
+    let report = t(&d("report.json"));
+    let export = t(&d("export.jsonl"));
+    let plan_out = t(&d("plan.jsonl"));
+    for args in [
+        vec![
+            "check",
+            &suite_in_repo,
+            "--max-nodes",
+            "1000",
+            "--format",
+            "json",
+            "--output",
+            &report,
+        ],
+        vec![
+            "export",
+            &suite_in_repo,
+            "--format",
+            "jsonl",
+            "--output",
+            &export,
+        ],
+        vec!["plan", "4", "--split", "2", "--output", &plan_out],
+    ] {
+        let o = run(&args);
+        assert_refused(&o, "No space left on device");
+    }
+    for name in ["report.json", "export.jsonl", "plan.jsonl"] {
+        assert_eq!(std::fs::read_to_string(d(name)).expect("old"), "old\n");
+    }
+    assert!(
+        leftovers(&disk_dir).is_empty(),
+        "{:?}",
+        leftovers(&disk_dir)
+    );
+    // `work` with one page free: the header and some results fit, a result written across
+    // the page's end is cut short by the full disk.
+    disk.empty();
+    disk.fill(4096);
+    let results = d("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_refused(&o, "No space left on device");
+    assert_whole_lines(&results);
+    let kept = std::fs::read_to_string(&results).expect("results");
+    assert!(kept.lines().count() >= 2, "{kept}");
+    disk.empty();
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::read_to_string(&results)
+            .expect("results")
+            .starts_with(&kept)
+    );
+    assert_eq!(merged_total(&plan, &results), perft_total("4"));
+    drop(disk);
 }

@@ -232,10 +232,12 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
     let mut writer = writer
         .into_inner()
         .map_err(|_| Failure::input("a worker thread failed"))?;
-    writer.sync().map_err(input)?;
+    // The lines written are forced to disk even after a failure, which is the one reported.
+    let synced = writer.sync();
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(Failure::input(e.to_string()).into());
     }
+    synced.map_err(input)?;
     let mut differ = differ.into_inner().unwrap_or_default();
     differ.sort_unstable();
     for &(u, a, b) in &differ {
