@@ -1849,3 +1849,55 @@ fn a_full_disk_loses_nothing_in_any_writer() {
     assert_eq!(merged_total(&plan, &results), perft_total("4"));
     drop(disk);
 }
+
+/// `cvperft args` with `input` written to its standard input through a pipe.
+fn run_with_piped_input(args: &[&str], input: Vec<u8>) -> Output {
+    use std::io::Write;
+    let mut child = command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Written from a thread: a run that refuses early closes the pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let o = finish(child, Duration::from_secs(60), &format!("{args:?}"));
+    writer.join().expect("writer");
+    o
+}
+
+#[test]
+fn merge_reads_results_and_reports_given_through_a_pipe() {
+    // `merge` looked for a plan in every file by reading its first line: from a pipe that ate
+    // the beginning of a results file or shard report, which was then refused as malformed.
+    let dir = scratch("merge-pipe");
+    let plan = planned(&dir, "3");
+    let plan_text = plan.to_str().expect("utf-8");
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_with_piped_input(
+        &["merge", plan_text, "/dev/stdin"],
+        std::fs::read(&results).expect("results"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), perft_total("3"));
+    let report = run(&[
+        "perft", "2", "--split", "1", "--shard", "1/1", "--format", "json",
+    ]);
+    assert_eq!(report.status.code(), Some(0), "{}", stderr(&report));
+    let o = run_with_piped_input(&["merge", "/dev/stdin"], report.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "400");
+    // A plan is read only from a regular file, and a results file without its plan is named.
+    let o = run_with_piped_input(
+        &["merge", "/dev/stdin", results.to_str().expect("utf-8")],
+        std::fs::read(&plan).expect("plan"),
+    );
+    assert_refused(&o, "/dev/stdin: is a plan given as a pipe");
+    let o = run(&["merge", results.to_str().expect("utf-8")]);
+    assert_refused(&o, "is a results file of `work`; give its plan too");
+}
