@@ -1734,7 +1734,7 @@ impl SmallDisk {
         use std::io::Write;
         let filler = self.dir.join("filler");
         let mut file = std::fs::File::create(&filler).expect("filler");
-        let block = [0u8; 4096];
+        let block = [0u8; 512];
         while file.write_all(&block).is_ok() {}
         let len = file.metadata().expect("filler").len();
         file.set_len(len.saturating_sub(free)).expect("free");
@@ -1767,13 +1767,13 @@ fn a_full_disk_loses_nothing_in_any_writer() {
             return;
         }
     };
-    // 400 units: their results take more than a page.
+    // 5362 units: their results take more than a page, even of 64 KiB.
     let plan = dir.join("plan.jsonl");
     let o = run(&[
         "plan",
-        "4",
+        "5",
         "--split",
-        "2",
+        "3",
         "--output",
         plan.to_str().expect("utf-8"),
     ]);
@@ -1831,7 +1831,9 @@ fn a_full_disk_loses_nothing_in_any_writer() {
     // `work` with one page free: the header and some results fit, a result written across
     // the page's end is cut short by the full disk.
     disk.empty();
-    disk.fill(4096);
+    // SAFETY: sysconf has no preconditions.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    disk.fill(page);
     let results = d("results.jsonl");
     let o = work_shard(&plan, "1/1", &results);
     assert_refused(&o, "No space left on device");
@@ -1846,7 +1848,7 @@ fn a_full_disk_loses_nothing_in_any_writer() {
             .expect("results")
             .starts_with(&kept)
     );
-    assert_eq!(merged_total(&plan, &results), perft_total("4"));
+    assert_eq!(merged_total(&plan, &results), perft_total("5"));
     drop(disk);
 }
 
