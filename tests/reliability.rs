@@ -1903,3 +1903,60 @@ fn merge_reads_results_and_reports_given_through_a_pipe() {
     let o = run(&["merge", results.to_str().expect("utf-8")]);
     assert_refused(&o, "is a results file of `work`; give its plan too");
 }
+
+#[test]
+fn a_report_never_replaces_the_file_standard_output_or_error_goes_to() {
+    // `check --output /dev/stdout >> build.log`: the report was renamed over build.log, and
+    // the log it held was gone (so for `plan` and `export`, and for /dev/stderr).
+    let dir = scratch("report-to-stream");
+    let log = dir.join("build.log");
+    let chess = root().join("suites/chess.yaml");
+    let chess = chess.to_str().expect("utf-8");
+    let commands: [&[&str]; 3] = [
+        &["check", chess, "--max-nodes", "100", "--format", "json"],
+        &["export", chess, "--format", "epd"],
+        &["plan", "2", "--split", "1"],
+    ];
+    for args in commands {
+        for stream in ["/dev/stdout", "/dev/stderr"] {
+            std::fs::write(&log, "precious log line\n").expect("log");
+            let appending = || {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&log)
+                    .expect("log")
+            };
+            let mut all = args.to_vec();
+            all.extend(["--output", stream]);
+            let mut c = command(&all);
+            if stream == "/dev/stdout" {
+                c.stdout(appending()).stderr(Stdio::piped());
+            } else {
+                c.stdout(Stdio::piped()).stderr(appending());
+            }
+            let o = finish(c.spawn().expect("runs"), Duration::from_secs(60), stream);
+            assert_eq!(o.status.code(), Some(2), "{all:?}");
+            let text = std::fs::read_to_string(&log).expect("log");
+            assert!(text.starts_with("precious log line\n"), "{all:?}: {text}");
+            let name = if stream == "/dev/stdout" {
+                "standard output"
+            } else {
+                "standard error"
+            };
+            let message = if stream == "/dev/stdout" {
+                stderr(&o)
+            } else {
+                text["precious log line\n".len()..].to_string()
+            };
+            assert!(
+                message.starts_with(&format!("cvperft: --output {stream}: is {name}, a file")),
+                "{all:?}: {message}"
+            );
+            assert_eq!(message.lines().count(), 1, "{message}");
+        }
+    }
+    // A pipe is still written directly.
+    let o = run(&["plan", "2", "--split", "1", "--output", "/dev/stdout"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("{\"format\":\"cvperft-plan-1\""));
+}
