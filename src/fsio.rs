@@ -180,6 +180,12 @@ pub enum FileReason {
     /// The report would overwrite an input of the run.
     #[error("is an input of this run; writing the report there would destroy it")]
     OutputIsInput,
+    /// The report path is the regular file standard output or standard error is written to.
+    #[error(
+        "is {0}, a file that the report would replace, losing what it held (leave out --output \
+         to write to standard output, or give the report a file of its own)"
+    )]
+    OutputIsStream(&'static str),
     /// The report path is a directory.
     #[error("is a directory; give a file name for the report")]
     OutputDirectory,
@@ -777,8 +783,33 @@ pub enum OutputTarget {
     Direct(PathBuf),
 }
 
+/// Which standard stream, `"standard output"` or `"standard error"`, is open on the regular
+/// file `meta` describes. Such a file is no place for a report renamed over it (`--output
+/// /dev/stdout >> log` replaced the whole log) nor for results appended and read back (the
+/// run's own messages would overwrite them).
+pub fn standard_stream(meta: &Metadata) -> Option<&'static str> {
+    if !meta.is_file() {
+        return None;
+    }
+    use std::os::fd::AsFd;
+    // The streams' descriptors, duplicated to read their metadata (a closed one is none).
+    let identity = |fd: std::os::fd::BorrowedFd<'_>| {
+        let meta = File::from(fd.try_clone_to_owned().ok()?).metadata().ok()?;
+        Some((meta.dev(), meta.ino()))
+    };
+    let file = Some((meta.dev(), meta.ino()));
+    if identity(std::io::stdout().as_fd()) == file {
+        Some("standard output")
+    } else if identity(std::io::stderr().as_fd()) == file {
+        Some("standard error")
+    } else {
+        None
+    }
+}
+
 /// Decides how to write a report to `path`, refusing the run's `inputs` (device and inode, see
-/// [`identity`]), directories and sockets.
+/// [`identity`]), the regular file standard output or standard error goes to, directories and
+/// sockets.
 ///
 /// # Errors
 /// Any refusal, naming the path.
@@ -787,6 +818,9 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
         Ok(meta) => {
             if inputs.contains(&(meta.dev(), meta.ino())) {
                 return Err(fail(path, FileReason::OutputIsInput));
+            }
+            if let Some(stream) = standard_stream(&meta) {
+                return Err(fail(path, FileReason::OutputIsStream(stream)));
             }
             let kind = meta.file_type();
             if kind.is_dir() {

@@ -1574,3 +1574,389 @@ fn a_shard_report_saved_with_a_byte_order_mark_merges() {
         stderr(&refused)
     );
 }
+
+// ----- the attack of session 19a: full disks -----
+
+/// `perft DEPTH` by the binary itself, the total a merge must reproduce.
+fn perft_total(depth: &str) -> String {
+    let o = run(&["perft", depth]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o).trim().to_string()
+}
+
+/// `merge PLAN RESULTS`: exit 0 and the total.
+fn merged_total(plan: &Path, results: &Path) -> String {
+    let o = run(&[
+        "merge",
+        plan.to_str().expect("utf-8"),
+        results.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o).trim().to_string()
+}
+
+/// Every line of a results file complete and JSON: what a rerun and `merge` read.
+fn assert_whole_lines(path: &Path) {
+    let text = std::fs::read_to_string(path).expect("results");
+    assert!(text.ends_with('\n'), "a line cut short was left: {text:?}");
+    for line in text.lines() {
+        serde_json::from_str::<serde_json::Value>(line.trim_start_matches('\u{feff}'))
+            .unwrap_or_else(|e| panic!("{line:?}: {e}"));
+    }
+}
+
+/// Runs `cvperft args` with its files limited to `bytes` (RLIMIT_FSIZE, SIGXFSZ ignored): a
+/// write past the limit is cut short and then fails, as on a full disk, on any machine and
+/// without privileges.
+fn run_with_file_size_limit(args: &[&str], bytes: u64) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut c = command(args);
+    // SAFETY: between fork and exec only async-signal-safe calls (setrlimit, signal) are made.
+    unsafe {
+        c.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let child = c
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    finish(child, Duration::from_secs(60), &format!("{args:?}"))
+}
+
+#[test]
+fn work_cut_short_by_a_full_disk_leaves_whole_lines_and_resumes() {
+    let dir = scratch("work-full-disk");
+    let plan = planned(&dir, "4");
+    let results = dir.join("results.jsonl");
+    let args = [
+        "work",
+        plan.to_str().expect("utf-8"),
+        "--shard",
+        "1/1",
+        "--threads",
+        "2",
+        "-q",
+        "--output",
+        results.to_str().expect("utf-8"),
+    ];
+    // The header and five bytes of the first result fit: that write is cut short.
+    let header = {
+        let whole = dir.join("whole.jsonl");
+        let o = work_shard(&plan, "1/1", &whole);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&whole).expect("whole");
+        text.lines().next().expect("header").len() as u64 + 1
+    };
+    let o = run_with_file_size_limit(&args, header + 5);
+    assert_refused(&o, "cannot write");
+    assert!(stderr(&o).contains("results.jsonl"), "{}", stderr(&o));
+    // The fragment was cut off at once: a worker appending after it (once space was freed)
+    // made the file unreadable to the rerun and to `merge`.
+    assert_eq!(
+        std::fs::metadata(&results).expect("results").len(),
+        header,
+        "{:?}",
+        std::fs::read_to_string(&results)
+    );
+    assert_whole_lines(&results);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_whole_lines(&results);
+    assert_eq!(merged_total(&plan, &results), perft_total("4"));
+}
+
+#[test]
+fn work_resumes_a_results_file_saved_with_a_byte_order_mark() {
+    // The mark is not in the first line's text: the cut of a line left short was counted from
+    // the text, so it fell three bytes into the last complete result, the next result was
+    // appended to that one's remains, and `work` said "counted" with exit 0 over a file that
+    // neither a rerun nor `merge` would read again.
+    let dir = scratch("work-bom");
+    let plan = planned(&dir, "3");
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let whole = std::fs::read(&results).expect("results");
+    let cut = whole.len() / 2;
+    assert_ne!(whole[cut - 1], b'\n', "the cut must fall inside a line");
+    let mut bytes = "\u{feff}".as_bytes().to_vec();
+    bytes.extend_from_slice(&whole[..cut]);
+    std::fs::write(&results, bytes).expect("marked");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_whole_lines(&results);
+    assert_eq!(merged_total(&plan, &results), perft_total("3"));
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("0 counted now"), "{}", stdout(&o));
+}
+
+/// A tmpfs of 256 KiB mounted at `dir` (unmounted when dropped), or why it cannot be.
+struct SmallDisk {
+    dir: PathBuf,
+}
+
+impl SmallDisk {
+    fn mount(dir: &Path) -> Result<SmallDisk, String> {
+        let c = |s: &str| std::ffi::CString::new(s).expect("no NUL");
+        let target = c(dir.to_str().expect("utf-8"));
+        let (fs, data) = (c("tmpfs"), c("size=256k,mode=0755"));
+        // SAFETY: mount(2) reads the NUL-terminated strings we own.
+        let rc = unsafe {
+            libc::mount(
+                fs.as_ptr(),
+                target.as_ptr(),
+                fs.as_ptr(),
+                0,
+                data.as_ptr().cast(),
+            )
+        };
+        if rc != 0 {
+            return Err(std::io::Error::last_os_error().to_string());
+        }
+        Ok(SmallDisk {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// Fills the disk but for `free` bytes (rounded to whole pages by the file system).
+    fn fill(&self, free: u64) {
+        use std::io::Write;
+        let filler = self.dir.join("filler");
+        let mut file = std::fs::File::create(&filler).expect("filler");
+        let block = [0u8; 512];
+        while file.write_all(&block).is_ok() {}
+        let len = file.metadata().expect("filler").len();
+        file.set_len(len.saturating_sub(free)).expect("free");
+    }
+
+    fn empty(&self) {
+        std::fs::remove_file(self.dir.join("filler")).expect("filler removed");
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let target = std::ffi::CString::new(self.dir.to_str().expect("utf-8")).expect("no NUL");
+        // SAFETY: umount2(2) reads the NUL-terminated path we own.
+        unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) };
+    }
+}
+
+#[test]
+fn a_full_disk_loses_nothing_in_any_writer() {
+    let dir = scratch("full-disk");
+    let disk_dir = dir.join("disk");
+    std::fs::create_dir_all(&disk_dir).expect("mount point");
+    let disk = match SmallDisk::mount(&disk_dir) {
+        Ok(disk) => disk,
+        Err(why) => {
+            // The file size limit test above covers `work` everywhere; this one needs a real
+            // file system that fills (root, or CAP_SYS_ADMIN, in a container that allows it).
+            println!("skipped: cannot mount a small tmpfs to fill ({why})");
+            return;
+        }
+    };
+    // 5362 units: their results take more than a page, even of 64 KiB.
+    let plan = dir.join("plan.jsonl");
+    let o = run(&[
+        "plan",
+        "5",
+        "--split",
+        "3",
+        "--output",
+        plan.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let d = |name: &str| disk_dir.join(name);
+    let t = |p: &Path| p.to_str().expect("utf-8").to_string();
+    // Files that a full disk must leave as they were.
+    let suite_path = d("suite.yaml");
+    std::fs::write(&suite_path, SUITE).expect("suite");
+    for name in ["report.json", "export.jsonl", "plan.jsonl"] {
+        std::fs::write(d(name), "old\n").expect("old file");
+    }
+    disk.fill(0);
+    let o = add_case(&suite_path, "e2e4", "full", &[])
+        .output()
+        .expect("runs");
+    assert_refused(&o, "No space left on device");
+    assert_eq!(std::fs::read_to_string(&suite_path).expect("suite"), SUITE);
+    let suite_in_repo = t(&root().join("suites/chess.yaml"));
+    let report = t(&d("report.json"));
+    let export = t(&d("export.jsonl"));
+    let plan_out = t(&d("plan.jsonl"));
+    for args in [
+        vec![
+            "check",
+            &suite_in_repo,
+            "--max-nodes",
+            "1000",
+            "--format",
+            "json",
+            "--output",
+            &report,
+        ],
+        vec![
+            "export",
+            &suite_in_repo,
+            "--format",
+            "jsonl",
+            "--output",
+            &export,
+        ],
+        vec!["plan", "4", "--split", "2", "--output", &plan_out],
+    ] {
+        let o = run(&args);
+        assert_refused(&o, "No space left on device");
+    }
+    for name in ["report.json", "export.jsonl", "plan.jsonl"] {
+        assert_eq!(std::fs::read_to_string(d(name)).expect("old"), "old\n");
+    }
+    assert!(
+        leftovers(&disk_dir).is_empty(),
+        "{:?}",
+        leftovers(&disk_dir)
+    );
+    // `work` with one page free: the header and some results fit, a result written across
+    // the page's end is cut short by the full disk.
+    disk.empty();
+    // SAFETY: sysconf has no preconditions.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    disk.fill(page);
+    let results = d("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_refused(&o, "No space left on device");
+    assert_whole_lines(&results);
+    let kept = std::fs::read_to_string(&results).expect("results");
+    assert!(kept.lines().count() >= 2, "{kept}");
+    disk.empty();
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::read_to_string(&results)
+            .expect("results")
+            .starts_with(&kept)
+    );
+    assert_eq!(merged_total(&plan, &results), perft_total("5"));
+    drop(disk);
+}
+
+/// `cvperft args` with `input` written to its standard input through a pipe.
+fn run_with_piped_input(args: &[&str], input: Vec<u8>) -> Output {
+    use std::io::Write;
+    let mut child = command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Written from a thread: a run that refuses early closes the pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let o = finish(child, Duration::from_secs(60), &format!("{args:?}"));
+    writer.join().expect("writer");
+    o
+}
+
+#[test]
+fn merge_reads_results_and_reports_given_through_a_pipe() {
+    // `merge` looked for a plan in every file by reading its first line: from a pipe that ate
+    // the beginning of a results file or shard report, which was then refused as malformed.
+    let dir = scratch("merge-pipe");
+    let plan = planned(&dir, "3");
+    let plan_text = plan.to_str().expect("utf-8");
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_with_piped_input(
+        &["merge", plan_text, "/dev/stdin"],
+        std::fs::read(&results).expect("results"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), perft_total("3"));
+    let report = run(&[
+        "perft", "2", "--split", "1", "--shard", "1/1", "--format", "json",
+    ]);
+    assert_eq!(report.status.code(), Some(0), "{}", stderr(&report));
+    let o = run_with_piped_input(&["merge", "/dev/stdin"], report.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "400");
+    // A plan is read only from a regular file, and a results file without its plan is named.
+    let o = run_with_piped_input(
+        &["merge", "/dev/stdin", results.to_str().expect("utf-8")],
+        std::fs::read(&plan).expect("plan"),
+    );
+    assert_refused(&o, "/dev/stdin: is a plan given as a pipe");
+    let o = run(&["merge", results.to_str().expect("utf-8")]);
+    assert_refused(&o, "is a results file of `work`; give its plan too");
+}
+
+#[test]
+fn a_report_never_replaces_the_file_standard_output_or_error_goes_to() {
+    // `check --output /dev/stdout >> build.log`: the report was renamed over build.log, and
+    // the log it held was gone (so for `plan` and `export`, and for /dev/stderr).
+    let dir = scratch("report-to-stream");
+    let log = dir.join("build.log");
+    let chess = root().join("suites/chess.yaml");
+    let chess = chess.to_str().expect("utf-8");
+    let commands: [&[&str]; 3] = [
+        &["check", chess, "--max-nodes", "100", "--format", "json"],
+        &["export", chess, "--format", "epd"],
+        &["plan", "2", "--split", "1"],
+    ];
+    for args in commands {
+        for stream in ["/dev/stdout", "/dev/stderr"] {
+            std::fs::write(&log, "precious log line\n").expect("log");
+            let appending = || {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&log)
+                    .expect("log")
+            };
+            let mut all = args.to_vec();
+            all.extend(["--output", stream]);
+            let mut c = command(&all);
+            if stream == "/dev/stdout" {
+                c.stdout(appending()).stderr(Stdio::piped());
+            } else {
+                c.stdout(Stdio::piped()).stderr(appending());
+            }
+            let o = finish(c.spawn().expect("runs"), Duration::from_secs(60), stream);
+            assert_eq!(o.status.code(), Some(2), "{all:?}");
+            let text = std::fs::read_to_string(&log).expect("log");
+            assert!(text.starts_with("precious log line\n"), "{all:?}: {text}");
+            let name = if stream == "/dev/stdout" {
+                "standard output"
+            } else {
+                "standard error"
+            };
+            let message = if stream == "/dev/stdout" {
+                stderr(&o)
+            } else {
+                text["precious log line\n".len()..].to_string()
+            };
+            assert!(
+                message.starts_with(&format!("cvperft: --output {stream}: is {name}, a file")),
+                "{all:?}: {message}"
+            );
+            assert_eq!(message.lines().count(), 1, "{message}");
+        }
+    }
+    // A pipe is still written directly.
+    let o = run(&["plan", "2", "--split", "1", "--output", "/dev/stdout"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("{\"format\":\"cvperft-plan-1\""));
+}

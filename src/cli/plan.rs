@@ -95,9 +95,13 @@ pub fn run(args: PlanArgs, out: &mut impl Write) -> Result<()> {
 }
 
 /// Whether `path` starts with a plan header (a file that cannot be read is not one; reading it
-/// again reports why).
+/// again reports why). Only a regular file is looked into: a pipe, FIFO or device can be read
+/// once, and the look would eat the beginning of a results file or shard report given as
+/// `/dev/stdin` or `<(...)`, which was then refused as malformed.
 fn is_plan(path: &std::path::Path) -> bool {
-    // Not blocking on a FIFO without a writer (it reads as empty, so is no plan).
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(file) = cvperft::fsio::open_read(path) else {
         return false;
     };

@@ -43,6 +43,9 @@ pub fn merge(files: &[std::path::PathBuf]) -> Result<u128> {
         // A byte-order mark (some Windows editors save one) is not part of the report.
         let json = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
         let report: ShardReport = serde_json::from_slice(json).map_err(|e| {
+            if let Some(what) = deep_file(json) {
+                return Failure::input(format!("{name}: {what}"));
+            }
             Failure::input(format!(
                 "{name}: line {}, column {}: not a shard report: {}",
                 e.line(),
@@ -53,4 +56,22 @@ pub fn merge(files: &[std::path::PathBuf]) -> Result<u128> {
         reports.push((name, report));
     }
     Ok(shards::merge(&reports).map_err(|e| Failure::input(e.to_string()))?)
+}
+
+/// What a file given to `merge` as a shard report is instead, when its first line says it is a
+/// plan or a results file of `work` (a plan is looked for only in regular files: one given as
+/// a pipe, FIFO or device is read as a shard report).
+fn deep_file(bytes: &[u8]) -> Option<&'static str> {
+    let first = bytes.split(|&b| b == b'\n').next()?;
+    let value: serde_json::Value = serde_json::from_slice(first).ok()?;
+    match value.get("format")?.as_str()? {
+        cvperft::deep::plan::PLAN_FORMAT => Some(
+            "is a plan given as a pipe, FIFO or device; `merge` reads a plan only from a \
+             regular file (save it to one first)",
+        ),
+        cvperft::deep::results::RESULTS_FORMAT => {
+            Some("is a results file of `work`; give its plan too: `merge PLAN RESULTS...`")
+        }
+        _ => None,
+    }
 }

@@ -12,7 +12,6 @@ use cvperft::deep::work::{Counter, UnitCount, shard_units};
 use cvperft::deep::{DeepError, DeepReason};
 use rayon::prelude::*;
 use std::io::Write;
-use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -68,15 +67,6 @@ fn results_path(args: &WorkArgs, plan_id: &str, shard: (usize, usize)) -> PathBu
     }
 }
 
-/// The device and inode of a standard stream, when it is open.
-fn standard_stream_identity(fd: std::os::fd::BorrowedFd<'_>) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::File::from(fd.try_clone_to_owned().ok()?)
-        .metadata()
-        .ok()?;
-    Some((meta.dev(), meta.ino()))
-}
-
 /// Runs `cvperft work`.
 ///
 /// # Errors
@@ -117,29 +107,15 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
     // The results file read back and appended to must not be where the summary or messages
     // go too (`--output /dev/stdout` with standard output sent to a file): they would
     // overwrite its header.
-    if let Ok(meta) = std::fs::metadata(&path)
-        && meta.is_file()
+    if let Some(name) = std::fs::metadata(&path)
+        .ok()
+        .and_then(|meta| cvperft::fsio::standard_stream(&meta))
     {
-        use std::os::unix::fs::MetadataExt;
-        let id = Some((meta.dev(), meta.ino()));
-        for (stream, name) in [
-            (
-                standard_stream_identity(std::io::stdout().as_fd()),
-                "standard output",
-            ),
-            (
-                standard_stream_identity(std::io::stderr().as_fd()),
-                "standard error",
-            ),
-        ] {
-            if stream == id {
-                return Err(Failure::input(format!(
-                    "--output {}: is {name}; give the results file a name of its own",
-                    path.display()
-                ))
-                .into());
-            }
-        }
+        return Err(Failure::input(format!(
+            "--output {}: is {name}; give the results file a name of its own",
+            path.display()
+        ))
+        .into());
     }
     let (writer, done) = ResultsWriter::open(&path, &header).map_err(input)?;
     let mine = shard_units(&plan, k, n);
@@ -232,10 +208,12 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
     let mut writer = writer
         .into_inner()
         .map_err(|_| Failure::input("a worker thread failed"))?;
-    writer.sync().map_err(input)?;
+    // The lines written are forced to disk even after a failure, which is the one reported.
+    let synced = writer.sync();
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(Failure::input(e.to_string()).into());
     }
+    synced.map_err(input)?;
     let mut differ = differ.into_inner().unwrap_or_default();
     differ.sort_unstable();
     for &(u, a, b) in &differ {

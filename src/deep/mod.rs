@@ -451,6 +451,9 @@ pub struct Line {
     pub text: String,
     /// Whether a newline ended it.
     pub complete: bool,
+    /// Bytes it took in the file, newline and byte-order mark included (the text may be
+    /// shorter: a byte-order mark opening the file is dropped from it).
+    pub bytes: u64,
 }
 
 /// Reads one line of at most [`MAX_LINE`] bytes; `None` at the end of the input.
@@ -470,6 +473,7 @@ pub fn read_line(
     if bytes.is_empty() {
         return Ok(None);
     }
+    let taken = bytes.len() as u64;
     let complete = bytes.last() == Some(&b'\n');
     if complete {
         bytes.pop();
@@ -483,7 +487,11 @@ pub fn read_line(
     if line == 1 && text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
     }
-    Ok(Some(Line { text, complete }))
+    Ok(Some(Line {
+        text,
+        complete,
+        bytes: taken,
+    }))
 }
 
 /// A count in JSON: a number up to 2^53 (exact in every JSON reader), a decimal string above.

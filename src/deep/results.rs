@@ -96,7 +96,9 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
             out.cut_short = true;
             break;
         }
-        out.complete_bytes += line.text.len() as u64 + 1;
+        // Counted as read, not as kept: a byte-order mark opening the file is not in the text,
+        // and a cut counted from the text cut into the last complete line.
+        out.complete_bytes += line.bytes;
         let json = |what: &'static str, e: serde_json::Error| json_error(&name, line_no, what, &e);
         if line_no == 1 {
             let header: ResultsHeader =
@@ -157,10 +159,19 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
 /// Appends unit results to a result file, one complete line per write, synchronised to disk
 /// at most once a second and at the end (a killed process loses nothing written; a machine
 /// that stops loses at most the last second, counted again on the rerun).
+///
+/// A write that fails part-way (a full disk, a file size limit) leaves part of a line; it is
+/// cut off again at once, and the writer refuses every later line: another worker's complete
+/// line appended after the fragment (once space was freed) made the file unreadable, so that
+/// neither a rerun nor `merge` would take it.
 pub struct ResultsWriter {
     file: File,
     name: String,
     last_sync: Instant,
+    /// Bytes of complete lines in the file.
+    len: u64,
+    /// The error of a failed write, after which nothing more is appended.
+    broken: Option<String>,
 }
 
 /// Holds an exclusive lock on the file so that two runs never append to one file.
@@ -207,6 +218,8 @@ impl ResultsWriter {
             file,
             name: name.clone(),
             last_sync: Instant::now(),
+            len: existing.complete_bytes,
+            broken: None,
         };
         match &existing.header {
             Some(found) if found != header => {
@@ -233,19 +246,38 @@ impl ResultsWriter {
                     return Err(DeepError::at(&name, 1, DeepReason::NotResults));
                 }
                 writer.file.set_len(0).map_err(cannot)?;
+                writer.len = 0;
                 writer.write_line(&line)?;
             }
         }
         Ok((writer, existing.units))
     }
 
+    /// Appends `line` and its newline whole, or cuts off whatever part of it was written.
     fn write_line(&mut self, line: &str) -> Result<(), DeepError> {
+        if let Some(error) = &self.broken {
+            return Err(DeepReason::CannotWrite {
+                file: self.name.clone(),
+                error: error.clone(),
+            }
+            .into());
+        }
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
-        self.file
-            .write_all(&bytes)
-            .map_err(|e| cannot_write(&self.name, &e))
+        match self.file.write_all(&bytes) {
+            Ok(()) => {
+                self.len += bytes.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                // Shrinking a file needs no space. Should even that fail, the fragment stays
+                // without its newline, which a rerun cuts off and `merge` refuses.
+                let _ = self.file.set_len(self.len);
+                self.broken = Some(e.to_string());
+                Err(cannot_write(&self.name, &e))
+            }
+        }
     }
 
     /// Appends one result.
