@@ -1574,3 +1574,75 @@ fn a_shard_report_saved_with_a_byte_order_mark_merges() {
         stderr(&refused)
     );
 }
+
+// ----- the attack of the nineteenth session (B) -----
+
+/// The process ids of running processes whose command line contains `needle`.
+fn processes_with(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(needle) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_uci_engine_flooding_counts_is_stopped_with_bounded_memory() {
+    // `a0: 1`, `a1: 1`, ... without end: every line a new move, so none is a duplicate and
+    // none is chatter. The counts were kept without limit, each checked against all before
+    // it, and lines waiting in the reader's unbounded queue were read past the deadline: with
+    // `--timeout 3` the run was still going after 60 s, at 5.8 GB.
+    let engine = root().join("fixtures/engines/uci-faulty");
+    let engine = format!("{} flood", engine.display());
+    let o = run_within(
+        &["diff", "1", "--engine", &engine, "--timeout", "3"],
+        Duration::from_secs(30),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("malformed line \"<more than 100000 move counts>\"")
+            || err.contains("no answer within 3 s"),
+        "{err}"
+    );
+    assert!(err.contains("uci-faulty flood"), "{err}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with("uci-faulty flood"), Vec::<String>::new());
+}
+
+#[test]
+fn a_perftree_answer_of_many_moves_is_read_in_linear_time() {
+    // 99,990 made-up moves and a2a3, within the line limit: each move was compared with all
+    // before it (5 * 10^9 comparisons, 50 s in a debug build), after the engine had exited
+    // and so past any deadline. The answer is read, and the made-up moves are extra.
+    let engine = root().join("fixtures/engines/perftree-faulty");
+    let engine = format!("{} many", engine.display());
+    let o = run_within(
+        &[
+            "diff",
+            "1",
+            "--engine",
+            &engine,
+            "--protocol",
+            "perftree",
+            "--timeout",
+            "10",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("19 missing, 99990 extra"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -11,12 +11,15 @@
 use super::process::{EngineProcess, ReadLine, SpawnError};
 use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::perft::DivideEntry;
+use std::collections::HashSet;
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 /// Most lines of chatter accepted while waiting for one answer.
 pub const MAX_CHATTER: usize = 100_000;
+/// Most `move: count` lines accepted in one answer (as many as a perftree answer's lines).
+pub const MAX_COUNTS: usize = super::perftree::MAX_LINES;
 
 /// A running UCI engine (started on the first query, restarted after a failure).
 pub struct UciEngine {
@@ -274,12 +277,22 @@ impl UciEngine {
         self.send(Some(query), &position)?;
         self.send(Some(query), &format!("go perft {}", query.depth))?;
         let mut entries: Vec<DivideEntry> = Vec::new();
+        let mut seen = HashSet::new();
         let mut chatter = 0;
         loop {
             let line = self.read(Some(query), "`Nodes searched: N`")?;
             match classify(&line) {
                 Line::Count(text, count) => {
-                    if entries.iter().any(|e| e.text == text) {
+                    if entries.len() == MAX_COUNTS {
+                        return Err(self.error(
+                            Some(query),
+                            EngineErrorKind::Malformed {
+                                line: format!("<more than {MAX_COUNTS} move counts>"),
+                                expected: "one count per legal move".into(),
+                            },
+                        ));
+                    }
+                    if !seen.insert(text.clone()) {
                         return Err(self.error(
                             Some(query),
                             EngineErrorKind::Malformed {
