@@ -1646,3 +1646,28 @@ fn a_perftree_answer_of_many_moves_is_read_in_linear_time() {
         stdout(&o)
     );
 }
+
+#[test]
+fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
+    // An engine that closes its stdout and lives on was given two seconds to exit, whatever
+    // the question's deadline: `--timeout 0.2` took 2.2 s.
+    let engine = root().join("fixtures/engines/uci-faulty");
+    let engine = format!("{} closeout", engine.display());
+    let started = Instant::now();
+    let o = run_within(
+        &["diff", "1", "--engine", &engine, "--timeout", "0.2"],
+        Duration::from_secs(30),
+    );
+    let took = started.elapsed();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    // On a loaded machine the handshake may be what times out instead.
+    assert!(
+        err.contains("ended without answering (closed its output and was killed)")
+            || err.contains("no answer within 200 ms"),
+        "{err}"
+    );
+    assert!(took < Duration::from_millis(1900), "{took:?}: {err}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
+}

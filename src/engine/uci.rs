@@ -241,7 +241,10 @@ impl UciEngine {
     fn crash(&mut self, query: Option<&Query>) -> EngineError {
         let (how, stderr) = match self.process.as_mut() {
             Some(p) => {
-                let status = p.wait_until(Instant::now() + Duration::from_secs(2));
+                // Two seconds to exit after closing its output, but never past the question's
+                // deadline: an engine that closes stdout and lives on is killed at the deadline.
+                let grace = (Instant::now() + Duration::from_secs(2)).min(self.deadline.at);
+                let status = p.wait_until(grace);
                 (describe_exit(status), p.stderr_tail())
             }
             None => ("not running".to_string(), String::new()),
