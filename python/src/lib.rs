@@ -6,14 +6,14 @@
 //! typed errors into `ValueError` subclasses carrying the field and column they name. No rule
 //! of any game is written here, so the module answers exactly as the `cvperft` binary does.
 //! Long work (perft, divide, check) runs with the interpreter released (`Python::detach`), so
-//! other Python threads go on meanwhile.
+//! other Python threads go on meanwhile; perft and divide also stop on Ctrl-C.
 
 use cvperft::conformance::{self, CheckError, CheckOptions};
 use cvperft::diagram::svg::{self, SvgOptions};
 use cvperft::diagram::{Board, Overlay};
 use cvperft::notation::{MoveError as MoveTextError, PlyError, PositionTextError};
 use cvperft::notation::{move_text, parse_move, to_fen};
-use cvperft::perft::{PerftConfig, divide_with, perft_with};
+use cvperft::perft::{divide_until, perft_until};
 use cvperft::position::Position;
 use cvperft::report::Renderer;
 use cvperft::report::json::Json;
@@ -28,6 +28,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
 
 create_exception!(
     cvperft,
@@ -341,6 +345,66 @@ fn options_text(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     Ok(out)
 }
 
+/// A count that ended without an answer (its thread panicked, which the library never does).
+fn stopped() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err("the count stopped without an answer")
+}
+
+/// How often a count running for Python looks for a signal (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `count` on a thread of its own while the caller waits with the interpreter released,
+/// waking every [`SIGNAL_POLL`] to let Python run its signal handlers. When one raises (Ctrl-C's
+/// KeyboardInterrupt), the count is told to stop, waited for (it stops within one subtree of
+/// [`cvperft::perft::STOP_UNIT_DEPTH`] plies) and the exception raised: a long perft is
+/// interrupted, and leaves nothing counting behind it.
+///
+/// A count of at most that depth is one such subtree anyway: it runs on the caller's thread,
+/// so that the small counts a Python loop makes cost no thread.
+fn interruptible<R: Send + 'static>(
+    py: Python<'_>,
+    depth: u32,
+    count: impl FnOnce(&AtomicBool) -> Option<R> + Send + 'static,
+) -> PyResult<R> {
+    let stop = Arc::new(AtomicBool::new(false));
+    if depth <= cvperft::perft::STOP_UNIT_DEPTH {
+        return py.detach(move || count(&stop)).ok_or_else(stopped);
+    }
+    let (tx, rx) = channel();
+    let flag = Arc::clone(&stop);
+    std::thread::Builder::new()
+        .name("cvperft-count".into())
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = tx.send(count(&flag));
+        })
+        .map_err(|e| {
+            pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
+        })?;
+    // Behind a lock only because a receiver may not be shared with the thread `detach` runs
+    // its closure on; nothing else ever takes it.
+    let rx = std::sync::Mutex::new(rx);
+    let wait = |limit: Option<Duration>| -> Result<Option<R>, RecvTimeoutError> {
+        let rx = rx.lock().map_err(|_| RecvTimeoutError::Disconnected)?;
+        match limit {
+            Some(limit) => rx.recv_timeout(limit),
+            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        }
+    };
+    loop {
+        match py.detach(|| wait(Some(SIGNAL_POLL))) {
+            Ok(Some(answer)) => return Ok(answer),
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => return Err(stopped()),
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+        if let Err(raised) = py.check_signals() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = py.detach(|| wait(None));
+            return Err(raised);
+        }
+    }
+}
+
 /// A position of one variant under its rule options.
 ///
 /// `Position(variant, fen=None, moves=(), options={})`: the start position of `variant`
@@ -433,26 +497,21 @@ impl PyPosition {
     }
 
     /// The number of leaf nodes `depth` plies below (0 to 15, as the command line), counted
-    /// on `threads` threads (1 to 256) with the interpreter released.
+    /// on `threads` threads (1 to 256) with the interpreter released; Ctrl-C interrupts it
+    /// (KeyboardInterrupt).
     #[pyo3(signature = (depth, threads=1))]
     fn perft(&self, py: Python<'_>, depth: i64, threads: i64) -> PyResult<u64> {
         let depth = check_depth(py, depth)?;
         let threads = check_threads(py, threads)?;
         let pos = self.pos;
-        Ok(py.detach(move || {
-            perft_with(
-                &pos,
-                depth,
-                &PerftConfig {
-                    threads,
-                    ..PerftConfig::default()
-                },
-            )
-        }))
+        interruptible(py, depth, move |stop| {
+            perft_until(&pos, depth, threads, stop)
+        })
     }
 
     /// Perft(depth - 1) below each legal move: a dict of move text to count, in move-text
-    /// order (empty for depth 0), counted with the interpreter released.
+    /// order (empty for depth 0), counted with the interpreter released; Ctrl-C interrupts it
+    /// (KeyboardInterrupt).
     #[pyo3(signature = (depth, threads=1))]
     fn divide<'py>(
         &self,
@@ -463,16 +522,9 @@ impl PyPosition {
         let depth = check_depth(py, depth)?;
         let threads = check_threads(py, threads)?;
         let pos = self.pos;
-        let entries = py.detach(move || {
-            divide_with(
-                &pos,
-                depth,
-                &PerftConfig {
-                    threads,
-                    ..PerftConfig::default()
-                },
-            )
-        });
+        let entries = interruptible(py, depth, move |stop| {
+            divide_until(&pos, depth, threads, stop)
+        })?;
         let dict = PyDict::new(py);
         for e in entries {
             dict.set_item(e.text, e.count)?;
