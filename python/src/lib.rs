@@ -8,7 +8,7 @@
 //! Long work (perft, divide, check) runs with the interpreter released (`Python::detach`), so
 //! other Python threads go on meanwhile; perft and divide also stop on Ctrl-C.
 
-use cvperft::conformance::{self, CheckError, CheckOptions};
+use cvperft::conformance::{self, CheckError, CheckOptions, MAX_JOBS};
 use cvperft::diagram::svg::{self, SvgOptions};
 use cvperft::diagram::{Board, Overlay};
 use cvperft::notation::{MoveError as MoveTextError, PlyError, PositionTextError};
@@ -26,7 +26,7 @@ use cvperft::variant::{GameEnd, Rules};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -118,28 +118,52 @@ fn out_of_range(py: Python<'_>, field: &'static str, message: String) -> PyErr {
     )
 }
 
-/// Refuses a depth the command line refuses.
-fn check_depth(py: Python<'_>, depth: i64) -> PyResult<u32> {
-    match u32::try_from(depth) {
-        Ok(d) if d <= MAX_DEPTH => Ok(d),
+/// An integer argument within `low..=high`, else CvperftError naming `field` as `message`
+/// does (given the number as Python writes it): a number of any size, negative or beyond 64
+/// bits, is refused this way rather than as an OverflowError that names no argument. Not an
+/// `int` (a `bool` is one): TypeError.
+fn int_within(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    field: &'static str,
+    low: u64,
+    high: u64,
+    message: impl Fn(&str) -> String,
+) -> PyResult<u64> {
+    let Ok(int) = value.cast::<PyInt>() else {
+        let kind = value.get_type().name()?;
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{field}: expected an int, not {kind}"
+        )));
+    };
+    match int.extract::<u64>() {
+        Ok(n) if (low..=high).contains(&n) => Ok(n),
         _ => Err(out_of_range(
             py,
-            "depth",
-            format!("depth {depth}: expected 0 to {MAX_DEPTH}"),
+            field,
+            message(&int.str()?.to_string_lossy()),
         )),
     }
 }
 
+/// Refuses a depth the command line refuses.
+fn check_depth(py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let max = u64::from(MAX_DEPTH);
+    let depth = int_within(py, depth, "depth", 0, max, |n| {
+        format!("depth {n}: expected 0 to {MAX_DEPTH}")
+    })?;
+    // Within 0..=MAX_DEPTH.
+    Ok(depth as u32)
+}
+
 /// Refuses a number of threads the command line refuses.
-fn check_threads(py: Python<'_>, threads: i64) -> PyResult<usize> {
-    match usize::try_from(threads) {
-        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
-        _ => Err(out_of_range(
-            py,
-            "threads",
-            format!("threads {threads}: expected 1 to {MAX_THREADS}"),
-        )),
-    }
+fn check_threads(py: Python<'_>, threads: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let max = MAX_THREADS as u64;
+    let threads = int_within(py, threads, "threads", 1, max, |n| {
+        format!("threads {n}: expected 1 to {MAX_THREADS}")
+    })?;
+    // Within 1..=MAX_THREADS.
+    Ok(threads as usize)
 }
 
 fn move_error(py: Python<'_>, e: MoveTextError, field: &'static str, ply: Option<usize>) -> PyErr {
@@ -499,10 +523,18 @@ impl PyPosition {
     /// The number of leaf nodes `depth` plies below (0 to 15, as the command line), counted
     /// on `threads` threads (1 to 256) with the interpreter released; Ctrl-C interrupts it
     /// (KeyboardInterrupt).
-    #[pyo3(signature = (depth, threads=1))]
-    fn perft(&self, py: Python<'_>, depth: i64, threads: i64) -> PyResult<u64> {
+    #[pyo3(signature = (depth, threads=None), text_signature = "(self, depth, threads=1)")]
+    fn perft(
+        &self,
+        py: Python<'_>,
+        depth: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
         let depth = check_depth(py, depth)?;
-        let threads = check_threads(py, threads)?;
+        let threads = match threads {
+            Some(threads) => check_threads(py, threads)?,
+            None => 1,
+        };
         let pos = self.pos;
         interruptible(py, depth, move |stop| {
             perft_until(&pos, depth, threads, stop)
@@ -512,15 +544,18 @@ impl PyPosition {
     /// Perft(depth - 1) below each legal move: a dict of move text to count, in move-text
     /// order (empty for depth 0), counted with the interpreter released; Ctrl-C interrupts it
     /// (KeyboardInterrupt).
-    #[pyo3(signature = (depth, threads=1))]
+    #[pyo3(signature = (depth, threads=None), text_signature = "(self, depth, threads=1)")]
     fn divide<'py>(
         &self,
         py: Python<'py>,
-        depth: i64,
-        threads: i64,
+        depth: &Bound<'py, PyAny>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let depth = check_depth(py, depth)?;
-        let threads = check_threads(py, threads)?;
+        let threads = match threads {
+            Some(threads) => check_threads(py, threads)?,
+            None => 1,
+        };
         let pos = self.pos;
         let entries = interruptible(py, depth, move |stop| {
             divide_until(&pos, depth, threads, stop)
@@ -675,11 +710,24 @@ fn run_check<'py>(
     filter: Option<String>,
     slow: bool,
     deep: bool,
-    max_nodes: Option<u64>,
+    max_nodes: Option<&Bound<'py, PyAny>>,
     shard: Option<&str>,
-    jobs: Option<usize>,
+    jobs: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let paths = paths_arg(paths)?;
+    let max_nodes = match max_nodes {
+        None => None,
+        Some(n) => Some(int_within(py, n, "max_nodes", 0, u64::MAX, |n| {
+            format!("max_nodes {n}: expected 0 to {}", u64::MAX)
+        })?),
+    };
+    // Out of range as `CheckError::Jobs` says it, whatever the number's size or sign.
+    let jobs = match jobs {
+        None => None,
+        Some(n) => Some(int_within(py, n, "jobs", 1, MAX_JOBS as u64, |n| {
+            format!("--jobs {n}: expected 1 to {MAX_JOBS}")
+        })? as usize),
+    };
     let shard = match shard {
         None => None,
         Some(text) => Some(text.parse::<Shard>().map_err(|e| {
