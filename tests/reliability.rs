@@ -1671,3 +1671,81 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
 }
+
+/// The pid a helper wrote to `file`, waiting for it.
+fn helper_pid(file: &Path) -> u32 {
+    let mut pid = None;
+    wait_for("the helper's pid file", || {
+        pid = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok());
+        pid.is_some()
+    });
+    pid.expect("pid")
+}
+
+#[test]
+fn helpers_an_engine_starts_in_a_session_of_their_own_end_with_it() {
+    // A helper started with `setsid` leaves the engine's process group, so killing the group
+    // missed it: it outlived cvperft (reparented to init), after a clean end, a time-out and
+    // a signal alike. cvperft is now the reaper of its orphans and kills them once no engine
+    // runs.
+    let dir = scratch("setsid");
+    // The engine goes on once the helper has left its group (and written its pid).
+    let helper = |file: &str| {
+        let file = dir.join(file);
+        format!(
+            "setsid sh -c 'echo $$ > {0}.new; mv {0}.new {0}; exec sleep 300' \
+             >/dev/null 2>&1 </dev/null &
+while [ ! -s {0} ]; do sleep 0.01; done;",
+            file.display()
+        )
+    };
+    // perftree: answers (the helper's output elsewhere) and exits.
+    let engine = script(
+        &dir,
+        "perftree-helper",
+        &format!("{}\necho 'a2a3 1'; echo; echo 1\n", helper("perftree.pid")),
+    );
+    let o = perftree_diff(&engine, "20");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let pid = helper_pid(&dir.join("perftree.pid"));
+    wait_for(&format!("the end of helper {pid}"), || !alive(pid));
+    // UCI: answers, then is sent `quit` and exits.
+    let uci = |name: &str, answer: &str| {
+        script(
+            &dir,
+            name,
+            &format!(
+                "while IFS= read -r line; do case \"$line\" in\n\
+                 uci) echo uciok ;; isready) echo readyok ;;\n\
+                 \"go perft \"*) {} {answer} ;;\n\
+                 quit) exit 0 ;; esac; done\n",
+                helper(&format!("{name}.pid"))
+            ),
+        )
+    };
+    let engine = uci("uci-helper", "echo 'a2a3: 1'; echo 'Nodes searched: 1'");
+    let o = run(&["diff", "1", "--engine", &engine, "--timeout", "20"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let pid = helper_pid(&dir.join("uci-helper.pid"));
+    wait_for(&format!("the end of helper {pid}"), || !alive(pid));
+    // UCI, timed out.
+    let engine = uci("uci-hang", "sleep 300");
+    let o = run(&["diff", "1", "--engine", &engine, "--timeout", "1"]);
+    assert_refused(&o, "no answer within 1 s");
+    let pid = helper_pid(&dir.join("uci-hang.pid"));
+    wait_for(&format!("the end of helper {pid}"), || !alive(pid));
+    // UCI, cvperft interrupted while the engine hangs.
+    let engine = uci("uci-signal", "sleep 300");
+    let child = command(&["diff", "1", "--engine", &engine, "--timeout", "60"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let pid = helper_pid(&dir.join("uci-signal.pid"));
+    signal(&child, libc::SIGTERM);
+    let o = finish(child, Duration::from_secs(20), "interrupted diff");
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    wait_for(&format!("the end of helper {pid}"), || !alive(pid));
+}

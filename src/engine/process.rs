@@ -348,7 +348,10 @@ impl EngineProcess {
                 self.kill_group();
                 self.forget_group();
                 self.finished = true;
-                return self.child.wait().ok();
+                let status = self.child.wait().ok();
+                // Helpers it started in a session of their own, handed to us as it died.
+                cleanup::reaped(self.child.id() as i32);
+                return status;
             }
             if Instant::now() >= deadline {
                 self.kill();
@@ -365,6 +368,7 @@ impl EngineProcess {
             self.kill_group();
             self.forget_group();
             let _ = self.child.wait();
+            cleanup::reaped(self.child.id() as i32);
             self.finished = true;
         }
     }
