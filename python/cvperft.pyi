@@ -145,4 +145,5 @@ def check(
     returns the report `cvperft check --format json` writes, as Python objects.
 
     The filters are `check`'s selection flags; a failed check is in `report["summary"]
-    ["failed"]` and `report["results"]`, not raised. Raises SuiteError or CvperftError."""
+    ["failed"]` and `report["results"]`, not raised. Raises SuiteError or CvperftError;
+    Ctrl-C interrupts it (KeyboardInterrupt) once the checks running have finished."""

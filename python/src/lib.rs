@@ -390,17 +390,28 @@ fn interruptible<R: Send + 'static>(
     depth: u32,
     count: impl FnOnce(&AtomicBool) -> Option<R> + Send + 'static,
 ) -> PyResult<R> {
-    let stop = Arc::new(AtomicBool::new(false));
     if depth <= cvperft::perft::STOP_UNIT_DEPTH {
+        let stop = AtomicBool::new(false);
         return py.detach(move || count(&stop)).ok_or_else(stopped);
     }
+    on_own_thread(py, count)
+}
+
+/// Runs `work` on a thread of its own, the caller waiting with the interpreter released and
+/// waking every [`SIGNAL_POLL`] for Python's signal handlers; when one raises, `work`'s flag is
+/// set, `work` waited for, and the exception raised (see [`interruptible`]).
+fn on_own_thread<R: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> Option<R> + Send + 'static,
+) -> PyResult<R> {
+    let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = channel();
     let flag = Arc::clone(&stop);
     std::thread::Builder::new()
         .name("cvperft-count".into())
         .stack_size(8 << 20)
         .spawn(move || {
-            let _ = tx.send(count(&flag));
+            let _ = tx.send(work(&flag));
         })
         .map_err(|e| {
             pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
@@ -697,7 +708,8 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// in the check's name), `slow`, `deep`, `max_nodes`, `shard` ("K/N"); `jobs` worker threads
 /// (default: the number of CPUs). A failed check is reported in the result, not raised; raises
 /// SuiteError for suites that cannot be loaded or a selection choosing nothing. Runs with the
-/// interpreter released.
+/// interpreter released; Ctrl-C interrupts it (KeyboardInterrupt) once the checks running
+/// then have finished.
 #[pyfunction(name = "check")]
 #[pyo3(signature = (paths, *, variant=None, rule=None, filter=None, slow=false, deep=false,
     max_nodes=None, shard=None, jobs=None))]
@@ -754,13 +766,21 @@ fn run_check<'py>(
         jobs,
         ..CheckOptions::default()
     };
-    let rendered = py.detach(move || -> Result<Vec<u8>, CheckError> {
-        let outcome = conformance::check(&paths, &selection, &options)?;
-        let mut out = Vec::new();
-        // Writing to memory does not fail.
-        let _ = Json.finish(&mut out, &outcome.report, &outcome.diagnosis);
-        Ok(out)
-    });
+    // `conformance::check`, with a run that stops starting checks once Ctrl-C is pressed (the
+    // checks running then finish first).
+    let rendered = on_own_thread(py, move |stop| {
+        let run = || -> Result<Vec<u8>, CheckError> {
+            conformance::validate(&selection, &options)?;
+            let suites = conformance::load_suites(&paths)?;
+            let run = conformance::CheckRun::prepare(&suites, &selection, &options)?;
+            let outcome = run.run(|_| !stop.load(Ordering::Relaxed));
+            let mut out = Vec::new();
+            // Writing to memory does not fail.
+            let _ = Json.finish(&mut out, &outcome.report, &outcome.diagnosis);
+            Ok(out)
+        };
+        Some(run())
+    })?;
     let rendered = rendered.map_err(|e| check_error(py, e))?;
     let text = String::from_utf8_lossy(&rendered);
     py.import("json")?.call_method1("loads", (text,))

@@ -65,8 +65,9 @@ def test_check_releases_the_interpreter(repo):
     assert wakeups >= 10, f"the main thread woke {wakeups} times during check"
 
 
-# A count that would take days (chess perft 10), interrupted by SIGINT half a second in, in a
-# child interpreter: before, Ctrl-C was only noticed when the count ended.
+# A count that would take days (chess perft 10), or every suite's checks, interrupted by SIGINT
+# half a second in, in a child interpreter: before, Ctrl-C was only noticed when the count
+# ended.
 INTERRUPTED = """
 import os, signal, sys, threading, time
 import cvperft
@@ -77,8 +78,11 @@ started = time.monotonic()
 try:
     if call == "perft":
         cvperft.Position("chess").perft(10, threads=int(sys.argv[2]))
-    else:
+    elif call == "divide":
         cvperft.Position("chess").divide(10, threads=int(sys.argv[2]))
+    else:
+        # Every suite, slow cases included: minutes of work, stopped between checks.
+        cvperft.check(sys.argv[3], slow=True, jobs=int(sys.argv[2]))
     print("finished")
 except KeyboardInterrupt:
     print("interrupted", time.monotonic() - started)
@@ -89,10 +93,11 @@ print("cpu", time.process_time() - before)
 """
 
 
-def test_ctrl_c_interrupts_a_long_count():
-    for call, threads in [("perft", 1), ("perft", 2), ("divide", 1), ("divide", 2)]:
+def test_ctrl_c_interrupts_a_long_count(repo):
+    calls = [("perft", 1), ("perft", 2), ("divide", 1), ("divide", 2), ("check", 1)]
+    for call, threads in calls:
         done = subprocess.run(
-            [sys.executable, "-c", INTERRUPTED, call, str(threads)],
+            [sys.executable, "-c", INTERRUPTED, call, str(threads), str(repo / "suites")],
             capture_output=True,
             text=True,
             timeout=60,
