@@ -344,7 +344,7 @@ fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Opti
 
 /// Options given as a mapping of names to values (in the mapping's order), or as a sequence
 /// of `name=value` texts as on the command line.
-fn options_text(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+fn options_text(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     let wrong_type = || {
         pyo3::exceptions::PyTypeError::new_err(
             "options: expected a dict of str to str (or a list of \"name=value\" str)",
@@ -362,6 +362,18 @@ fn options_text(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     let mut out = Vec::with_capacity(dict.len());
     for (name, value) in dict.iter() {
         match (name.extract::<String>(), value.extract::<String>()) {
+            // Joined as `name=value`, a name holding `=` would be read as another name and
+            // value (`{"game-end=rules": "movegen"}` as game-end = `rules=movegen`).
+            (Ok(name), Ok(_)) if name.contains('=') => {
+                return Err(error::<VariantError>(
+                    py,
+                    format!("option name `{name}` holds `=`: give names and values apart"),
+                    Details {
+                        field: "option",
+                        ..Details::default()
+                    },
+                ));
+            }
             (Ok(name), Ok(value)) => out.push(format!("{name}={value}")),
             _ => return Err(wrong_type()),
         }
@@ -473,7 +485,7 @@ impl PyPosition {
     ) -> PyResult<PyPosition> {
         let request = PositionRequest {
             variant: variant.to_string(),
-            options: options_text(options)?,
+            options: options_text(py, options)?,
             fen,
             moves: moves_text(py, moves)?,
         };

@@ -112,6 +112,13 @@ def test_depth_and_threads_are_bounded_as_on_the_command_line():
     assert pos.perft(True) == 20 and pos.perft(2, threads=True) == 400
 
 
+def test_an_option_name_holding_an_equals_sign_is_refused_as_such():
+    # Joined as "name=value", it was read as another option: game-end = "rules=movegen".
+    options = {"game-end=rules": "movegen"}
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("chess", options=options))
+    assert e.field == "option" and "option name `game-end=rules` holds `=`" in str(e)
+
+
 def test_wrong_types_are_type_errors():
     raised(TypeError, lambda: cvperft.Position(3))
     raised(TypeError, lambda: cvperft.Position("chess", fen=3))
