@@ -548,7 +548,7 @@ impl PyPosition {
     /// (KeyboardInterrupt).
     #[pyo3(signature = (depth, threads=None), text_signature = "(self, depth, threads=1)")]
     fn perft(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         depth: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
@@ -558,7 +558,9 @@ impl PyPosition {
             Some(threads) => check_threads(py, threads)?,
             None => 1,
         };
-        let pos = self.pos;
+        // A copy: the position is not borrowed while it is counted, so another thread may
+        // play on it meanwhile (it was "RuntimeError: Already borrowed").
+        let pos = slf.borrow().pos;
         interruptible(py, depth, move |stop| {
             perft_until(&pos, depth, threads, stop)
         })
@@ -569,7 +571,7 @@ impl PyPosition {
     /// (KeyboardInterrupt).
     #[pyo3(signature = (depth, threads=None), text_signature = "(self, depth, threads=1)")]
     fn divide<'py>(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'py>,
         depth: &Bound<'py, PyAny>,
         threads: Option<&Bound<'py, PyAny>>,
@@ -579,7 +581,9 @@ impl PyPosition {
             Some(threads) => check_threads(py, threads)?,
             None => 1,
         };
-        let pos = self.pos;
+        // A copy: the position is not borrowed while it is counted, so another thread may
+        // play on it meanwhile (it was "RuntimeError: Already borrowed").
+        let pos = slf.borrow().pos;
         let entries = interruptible(py, depth, move |stop| {
             divide_until(&pos, depth, threads, stop)
         })?;

@@ -107,3 +107,28 @@ def test_ctrl_c_interrupts_a_long_count(repo):
         assert lines[0].startswith("interrupted"), (call, threads, done.stdout, done.stderr)
         assert float(lines[0].split()[1]) < 30, (call, threads, lines)
         assert float(lines[1].split()[1]) < 0.25, (call, threads, lines)
+
+
+def test_a_position_may_be_played_on_while_another_thread_counts_it():
+    # The count borrowed the position for its whole length: `push` from another thread
+    # raised "RuntimeError: Already borrowed". The count is of the position as it was.
+    pos = cvperft.Position("chess")
+    started = threading.Event()
+    result = {}
+
+    def count():
+        started.set()
+        result["perft"] = pos.perft(6)
+        result["divide"] = pos.divide(6)
+
+    worker = threading.Thread(target=count)
+    worker.start()
+    started.wait()
+    time.sleep(0.05)
+    pos.push("e2e4")
+    assert pos.fen().split()[1] == "b"
+    worker.join()
+    assert result["perft"] == 119_060_324 or result["perft"] == cvperft.Position(
+        "chess", moves="e2e4"
+    ).perft(6)
+    assert len(result["divide"]) == 20
