@@ -104,9 +104,11 @@ class Position:
         """A copy with `moves` played. Raises MoveError (with `ply`)."""
     def perft(self, depth: int, threads: int = 1) -> int:
         """Leaf nodes `depth` plies below (0 to MAX_DEPTH), on `threads` threads, with the
-        interpreter released. Raises CvperftError for a depth or thread count out of range."""
+        interpreter released; Ctrl-C interrupts it (KeyboardInterrupt). Raises CvperftError
+        for a depth or thread count out of range."""
     def divide(self, depth: int, threads: int = 1) -> dict[str, int]:
-        """perft(depth - 1) below each legal move, keyed by move text in sorted order."""
+        """perft(depth - 1) below each legal move, keyed by move text in sorted order;
+        Ctrl-C interrupts it (KeyboardInterrupt)."""
     def san(self, move: str) -> str:
         """The SAN of `move` (move text). Raises MoveError if it is not legal here."""
     def parse_san(self, text: str) -> str:
@@ -143,4 +145,5 @@ def check(
     returns the report `cvperft check --format json` writes, as Python objects.
 
     The filters are `check`'s selection flags; a failed check is in `report["summary"]
-    ["failed"]` and `report["results"]`, not raised. Raises SuiteError or CvperftError."""
+    ["failed"]` and `report["results"]`, not raised. Raises SuiteError or CvperftError;
+    Ctrl-C interrupts it (KeyboardInterrupt) once the checks running have finished."""

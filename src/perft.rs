@@ -10,7 +10,7 @@ use crate::deep::keys::SeededKeys;
 use crate::notation::move_text;
 use crate::position::Position;
 use crate::variant::Width;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The number of legal move sequences of length `depth`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -271,6 +271,83 @@ fn split_below(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
     children.par_iter().map(|c| count(c, depth - 1, cfg)).sum()
 }
 
+/// Depth of the subtrees [`perft_until`] and [`divide_until`] count between two looks at their
+/// stop flag: each is one call of [`perft`], so the counting itself is untouched.
+pub const STOP_UNIT_DEPTH: u32 = 4;
+
+/// [`perft_with`]'s count on `threads` threads (without a hash table), stopping early once
+/// `stop` is set: `None` then. The flag is read between subtrees of at most
+/// [`STOP_UNIT_DEPTH`] plies, so a count stops within one such subtree per thread (for the
+/// Python module, whose caller presses Ctrl-C).
+pub fn perft_until(pos: &Position, depth: u32, threads: usize, stop: &AtomicBool) -> Option<u64> {
+    if depth <= STOP_UNIT_DEPTH {
+        return (!stop.load(Ordering::Relaxed)).then(|| perft(pos, depth));
+    }
+    let entries = divide_until(pos, depth, threads, stop)?;
+    Some(entries.iter().map(|e| e.count).sum())
+}
+
+/// [`divide_with`]'s divide on `threads` threads (without a hash table), stopping early once
+/// `stop` is set: `None` then (see [`perft_until`]).
+pub fn divide_until(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<Vec<DivideEntry>> {
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    let mut children = Vec::new();
+    pos.for_each_legal(|m, next| children.push((move_text(pos, &m), *next)));
+    let mut out: Vec<DivideEntry> = if threads <= 1 {
+        children
+            .into_iter()
+            .map(|(text, next)| {
+                let count = walk_until(&next, depth - 1, stop, false)?;
+                Some(DivideEntry { text, count })
+            })
+            .collect::<Option<_>>()?
+    } else {
+        use rayon::prelude::*;
+        let run = || {
+            children
+                .into_par_iter()
+                .map(|(text, next)| {
+                    let count = walk_until(&next, depth - 1, stop, true)?;
+                    Some(DivideEntry { text, count })
+                })
+                .collect::<Option<Vec<_>>>()
+        };
+        on_threads(threads, run)?
+    };
+    out.sort_by(|a, b| a.text.cmp(&b.text));
+    Some(out)
+}
+
+/// The leaves `depth` plies below `pos`, counted subtree by subtree, `None` once `stop` is set;
+/// `split`: the children of `pos` are counted in parallel (on the current rayon pool).
+fn walk_until(pos: &Position, depth: u32, stop: &AtomicBool, split: bool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= STOP_UNIT_DEPTH {
+        return Some(perft(pos, depth));
+    }
+    let mut children = Vec::new();
+    pos.for_each_legal(|_, next| children.push(*next));
+    if split {
+        use rayon::prelude::*;
+        return children
+            .par_iter()
+            .map(|c| walk_until(c, depth - 1, stop, false))
+            .sum();
+    }
+    children.iter().try_fold(0u64, |total, c| {
+        Some(total + walk_until(c, depth - 1, stop, false)?)
+    })
+}
+
 /// Visits every move path of exactly `plies` legal moves from `pos` with the position reached,
 /// in a deterministic order: sorted by the space-joined move text (children are visited in
 /// move-text order; a space sorts before every character of move text, so this is the same
@@ -313,6 +390,59 @@ mod tests {
     use super::*;
     use crate::notation::parse_position;
     use crate::variants;
+
+    /// The stoppable counts are the counts, on one thread and on several, for every variant;
+    /// a flag set before or during a count stops it.
+    #[test]
+    fn counts_that_can_be_stopped_count_the_same_and_stop() {
+        let go = AtomicBool::new(false);
+        for v in variants::all() {
+            let rules = crate::variant::Rules::new(v);
+            let start = parse_position(rules, &rules.start_fen()).expect("start");
+            for depth in [0, 1, 3] {
+                let expected = perft(&start, depth);
+                let entries = divide(&start, depth);
+                for threads in [1, 3] {
+                    assert_eq!(
+                        perft_until(&start, depth, threads, &go),
+                        Some(expected),
+                        "{} perft {depth} on {threads}",
+                        v.spec.id
+                    );
+                    assert_eq!(
+                        divide_until(&start, depth, threads, &go).as_ref(),
+                        Some(&entries),
+                        "{} divide {depth} on {threads}",
+                        v.spec.id
+                    );
+                }
+            }
+        }
+        // Deep enough to walk two levels above the subtrees counted whole.
+        let rules = crate::variant::Rules::new(variants::get("chess").expect("chess"));
+        let pawn = parse_position(rules, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").expect("fen");
+        for threads in [1, 3] {
+            let expected = perft(&pawn, 7);
+            assert_eq!(perft_until(&pawn, 7, threads, &go), Some(expected));
+            assert_eq!(divide_until(&pawn, 7, threads, &go), Some(divide(&pawn, 7)));
+        }
+        let start = parse_position(rules, &rules.start_fen()).expect("start");
+        let stopped = AtomicBool::new(true);
+        assert_eq!(perft_until(&start, 5, 1, &stopped), None);
+        assert_eq!(divide_until(&start, 5, 2, &stopped), None);
+        assert_eq!(divide_until(&start, 0, 1, &stopped), Some(Vec::new()));
+        // Perft 10 of chess would take days: set the flag from another thread meanwhile.
+        for threads in [1, 2] {
+            let stop = AtomicBool::new(false);
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    stop.store(true, Ordering::Relaxed);
+                });
+                assert_eq!(perft_until(&start, 10, threads, &stop), None);
+            });
+        }
+    }
 
     /// Every variant whose board fits 64 bits counts the same on 64-bit masks as on 128-bit
     /// ones, from the start and along fixed-seed random games (jumps, carriers, promotions and

@@ -1959,4 +1959,177 @@ fn a_report_never_replaces_the_file_standard_output_or_error_goes_to() {
     let o = run(&["plan", "2", "--split", "1", "--output", "/dev/stdout"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("{\"format\":\"cvperft-plan-1\""));
+// ----- the attack of the nineteenth session (B) -----
+
+/// The process ids of running processes whose command line contains `needle`.
+fn processes_with(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(needle) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_uci_engine_flooding_counts_is_stopped_with_bounded_memory() {
+    // `a0: 1`, `a1: 1`, ... without end: every line a new move, so none is a duplicate and
+    // none is chatter. The counts were kept without limit, each checked against all before
+    // it, and lines waiting in the reader's unbounded queue were read past the deadline: with
+    // `--timeout 3` the run was still going after 60 s, at 5.8 GB.
+    let engine = root().join("fixtures/engines/uci-faulty");
+    let engine = format!("{} flood", engine.display());
+    let o = run_within(
+        &["diff", "1", "--engine", &engine, "--timeout", "3"],
+        Duration::from_secs(30),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("malformed line \"<more than 100000 move counts>\"")
+            || err.contains("no answer within 3 s"),
+        "{err}"
+    );
+    assert!(err.contains("uci-faulty flood"), "{err}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with("uci-faulty flood"), Vec::<String>::new());
+}
+
+#[test]
+fn a_perftree_answer_of_many_moves_is_read_in_linear_time() {
+    // 99,990 made-up moves and a2a3, within the line limit: each move was compared with all
+    // before it (5 * 10^9 comparisons, 50 s in a debug build), after the engine had exited
+    // and so past any deadline. The answer is read, and the made-up moves are extra.
+    let engine = root().join("fixtures/engines/perftree-faulty");
+    let engine = format!("{} many", engine.display());
+    let o = run_within(
+        &[
+            "diff",
+            "1",
+            "--engine",
+            &engine,
+            "--protocol",
+            "perftree",
+            "--timeout",
+            "10",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("19 missing, 99990 extra"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
+    // An engine that closes its stdout and lives on was given two seconds to exit, whatever
+    // the question's deadline: `--timeout 0.2` took 2.2 s.
+    let engine = root().join("fixtures/engines/uci-faulty");
+    let engine = format!("{} closeout", engine.display());
+    let started = Instant::now();
+    let o = run_within(
+        &["diff", "1", "--engine", &engine, "--timeout", "0.2"],
+        Duration::from_secs(30),
+    );
+    let took = started.elapsed();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    // On a loaded machine the handshake may be what times out instead.
+    assert!(
+        err.contains("ended without answering (closed its output and was killed)")
+            || err.contains("no answer within 200 ms"),
+        "{err}"
+    );
+    assert!(took < Duration::from_millis(1900), "{took:?}: {err}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
+}
+
+/// The pid a helper wrote to `file`, waiting for it.
+fn helper_pid(file: &Path) -> u32 {
+    let mut pid = None;
+    wait_for("the helper's pid file", || {
+        pid = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok());
+        pid.is_some()
+    });
+    pid.expect("pid")
+}
+
+#[test]
+fn helpers_an_engine_starts_in_a_session_of_their_own_end_with_it() {
+    // A helper started with `setsid` leaves the engine's process group, so killing the group
+    // missed it: it outlived cvperft (reparented to init), after a clean end, a time-out and
+    // a signal alike. cvperft is now the reaper of its orphans and kills them once no engine
+    // runs.
+    let dir = scratch("setsid");
+    // The engine goes on once the helper has left its group (and written its pid).
+    let helper = |file: &str| {
+        let file = dir.join(file);
+        format!(
+            "setsid sh -c 'echo $$ > {0}.new; mv {0}.new {0}; exec sleep 300' \
+             >/dev/null 2>&1 </dev/null &
+while [ ! -s {0} ]; do sleep 0.01; done;",
+            file.display()
+        )
+    };
+    // perftree: answers (the helper's output elsewhere) and exits.
+    let engine = script(
+        &dir,
+        "perftree-helper",
+        &format!("{}\necho 'a2a3 1'; echo; echo 1\n", helper("perftree.pid")),
+    );
+    let o = perftree_diff(&engine, "20");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let pid = helper_pid(&dir.join("perftree.pid"));
+    wait_for(&format!("the end of helper {pid}"), || !alive(pid));
+    // UCI: answers, then is sent `quit` and exits.
+    let uci = |name: &str, answer: &str| {
+        script(
+            &dir,
+            name,
+            &format!(
+                "while IFS= read -r line; do case \"$line\" in\n\
+                 uci) echo uciok ;; isready) echo readyok ;;\n\
+                 \"go perft \"*) {} {answer} ;;\n\
+                 quit) exit 0 ;; esac; done\n",
+                helper(&format!("{name}.pid"))
+            ),
+        )
+    };
+    let engine = uci("uci-helper", "echo 'a2a3: 1'; echo 'Nodes searched: 1'");
+    let o = run(&["diff", "1", "--engine", &engine, "--timeout", "20"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let pid = helper_pid(&dir.join("uci-helper.pid"));
+    wait_for(&format!("the end of helper {pid}"), || !alive(pid));
+    // UCI, timed out.
+    let engine = uci("uci-hang", "sleep 300");
+    let o = run(&["diff", "1", "--engine", &engine, "--timeout", "1"]);
+    assert_refused(&o, "no answer within 1 s");
+    let pid = helper_pid(&dir.join("uci-hang.pid"));
+    wait_for(&format!("the end of helper {pid}"), || !alive(pid));
+    // UCI, cvperft interrupted while the engine hangs.
+    let engine = uci("uci-signal", "sleep 300");
+    let child = command(&["diff", "1", "--engine", &engine, "--timeout", "60"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let pid = helper_pid(&dir.join("uci-signal.pid"));
+    signal(&child, libc::SIGTERM);
+    let o = finish(child, Duration::from_secs(20), "interrupted diff");
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    wait_for(&format!("the end of helper {pid}"), || !alive(pid));
 }

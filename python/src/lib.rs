@@ -6,14 +6,14 @@
 //! typed errors into `ValueError` subclasses carrying the field and column they name. No rule
 //! of any game is written here, so the module answers exactly as the `cvperft` binary does.
 //! Long work (perft, divide, check) runs with the interpreter released (`Python::detach`), so
-//! other Python threads go on meanwhile.
+//! other Python threads go on meanwhile; perft and divide also stop on Ctrl-C.
 
-use cvperft::conformance::{self, CheckError, CheckOptions};
+use cvperft::conformance::{self, CheckError, CheckOptions, MAX_JOBS};
 use cvperft::diagram::svg::{self, SvgOptions};
 use cvperft::diagram::{Board, Overlay};
 use cvperft::notation::{MoveError as MoveTextError, PlyError, PositionTextError};
 use cvperft::notation::{move_text, parse_move, to_fen};
-use cvperft::perft::{PerftConfig, divide_with, perft_with};
+use cvperft::perft::{divide_until, perft_until};
 use cvperft::position::Position;
 use cvperft::report::Renderer;
 use cvperft::report::json::Json;
@@ -26,8 +26,12 @@ use cvperft::variant::{GameEnd, Rules};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
 
 create_exception!(
     cvperft,
@@ -114,28 +118,52 @@ fn out_of_range(py: Python<'_>, field: &'static str, message: String) -> PyErr {
     )
 }
 
-/// Refuses a depth the command line refuses.
-fn check_depth(py: Python<'_>, depth: i64) -> PyResult<u32> {
-    match u32::try_from(depth) {
-        Ok(d) if d <= MAX_DEPTH => Ok(d),
+/// An integer argument within `low..=high`, else CvperftError naming `field` as `message`
+/// does (given the number as Python writes it): a number of any size, negative or beyond 64
+/// bits, is refused this way rather than as an OverflowError that names no argument. Not an
+/// `int` (a `bool` is one): TypeError.
+fn int_within(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    field: &'static str,
+    low: u64,
+    high: u64,
+    message: impl Fn(&str) -> String,
+) -> PyResult<u64> {
+    let Ok(int) = value.cast::<PyInt>() else {
+        let kind = value.get_type().name()?;
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{field}: expected an int, not {kind}"
+        )));
+    };
+    match int.extract::<u64>() {
+        Ok(n) if (low..=high).contains(&n) => Ok(n),
         _ => Err(out_of_range(
             py,
-            "depth",
-            format!("depth {depth}: expected 0 to {MAX_DEPTH}"),
+            field,
+            message(&int.str()?.to_string_lossy()),
         )),
     }
 }
 
+/// Refuses a depth the command line refuses.
+fn check_depth(py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let max = u64::from(MAX_DEPTH);
+    let depth = int_within(py, depth, "depth", 0, max, |n| {
+        format!("depth {n}: expected 0 to {MAX_DEPTH}")
+    })?;
+    // Within 0..=MAX_DEPTH.
+    Ok(depth as u32)
+}
+
 /// Refuses a number of threads the command line refuses.
-fn check_threads(py: Python<'_>, threads: i64) -> PyResult<usize> {
-    match usize::try_from(threads) {
-        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
-        _ => Err(out_of_range(
-            py,
-            "threads",
-            format!("threads {threads}: expected 1 to {MAX_THREADS}"),
-        )),
-    }
+fn check_threads(py: Python<'_>, threads: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let max = MAX_THREADS as u64;
+    let threads = int_within(py, threads, "threads", 1, max, |n| {
+        format!("threads {n}: expected 1 to {MAX_THREADS}")
+    })?;
+    // Within 1..=MAX_THREADS.
+    Ok(threads as usize)
 }
 
 fn move_error(py: Python<'_>, e: MoveTextError, field: &'static str, ply: Option<usize>) -> PyErr {
@@ -316,7 +344,7 @@ fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Opti
 
 /// Options given as a mapping of names to values (in the mapping's order), or as a sequence
 /// of `name=value` texts as on the command line.
-fn options_text(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+fn options_text(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     let wrong_type = || {
         pyo3::exceptions::PyTypeError::new_err(
             "options: expected a dict of str to str (or a list of \"name=value\" str)",
@@ -334,11 +362,94 @@ fn options_text(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     let mut out = Vec::with_capacity(dict.len());
     for (name, value) in dict.iter() {
         match (name.extract::<String>(), value.extract::<String>()) {
+            // Joined as `name=value`, a name holding `=` would be read as another name and
+            // value (`{"game-end=rules": "movegen"}` as game-end = `rules=movegen`).
+            (Ok(name), Ok(_)) if name.contains('=') => {
+                return Err(error::<VariantError>(
+                    py,
+                    format!("option name `{name}` holds `=`: give names and values apart"),
+                    Details {
+                        field: "option",
+                        ..Details::default()
+                    },
+                ));
+            }
             (Ok(name), Ok(value)) => out.push(format!("{name}={value}")),
             _ => return Err(wrong_type()),
         }
     }
     Ok(out)
+}
+
+/// A count that ended without an answer (its thread panicked, which the library never does).
+fn stopped() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err("the count stopped without an answer")
+}
+
+/// How often a count running for Python looks for a signal (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `count` on a thread of its own while the caller waits with the interpreter released,
+/// waking every [`SIGNAL_POLL`] to let Python run its signal handlers. When one raises (Ctrl-C's
+/// KeyboardInterrupt), the count is told to stop, waited for (it stops within one subtree of
+/// [`cvperft::perft::STOP_UNIT_DEPTH`] plies) and the exception raised: a long perft is
+/// interrupted, and leaves nothing counting behind it.
+///
+/// A count of at most that depth is one such subtree anyway: it runs on the caller's thread,
+/// so that the small counts a Python loop makes cost no thread.
+fn interruptible<R: Send + 'static>(
+    py: Python<'_>,
+    depth: u32,
+    count: impl FnOnce(&AtomicBool) -> Option<R> + Send + 'static,
+) -> PyResult<R> {
+    if depth <= cvperft::perft::STOP_UNIT_DEPTH {
+        let stop = AtomicBool::new(false);
+        return py.detach(move || count(&stop)).ok_or_else(stopped);
+    }
+    on_own_thread(py, count)
+}
+
+/// Runs `work` on a thread of its own, the caller waiting with the interpreter released and
+/// waking every [`SIGNAL_POLL`] for Python's signal handlers; when one raises, `work`'s flag is
+/// set, `work` waited for, and the exception raised (see [`interruptible`]).
+fn on_own_thread<R: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> Option<R> + Send + 'static,
+) -> PyResult<R> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = channel();
+    let flag = Arc::clone(&stop);
+    std::thread::Builder::new()
+        .name("cvperft-count".into())
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = tx.send(work(&flag));
+        })
+        .map_err(|e| {
+            pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
+        })?;
+    // Behind a lock only because a receiver may not be shared with the thread `detach` runs
+    // its closure on; nothing else ever takes it.
+    let rx = std::sync::Mutex::new(rx);
+    let wait = |limit: Option<Duration>| -> Result<Option<R>, RecvTimeoutError> {
+        let rx = rx.lock().map_err(|_| RecvTimeoutError::Disconnected)?;
+        match limit {
+            Some(limit) => rx.recv_timeout(limit),
+            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        }
+    };
+    loop {
+        match py.detach(|| wait(Some(SIGNAL_POLL))) {
+            Ok(Some(answer)) => return Ok(answer),
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => return Err(stopped()),
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+        if let Err(raised) = py.check_signals() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = py.detach(|| wait(None));
+            return Err(raised);
+        }
+    }
 }
 
 /// A position of one variant under its rule options.
@@ -374,7 +485,7 @@ impl PyPosition {
     ) -> PyResult<PyPosition> {
         let request = PositionRequest {
             variant: variant.to_string(),
-            options: options_text(options)?,
+            options: options_text(py, options)?,
             fen,
             moves: moves_text(py, moves)?,
         };
@@ -433,46 +544,49 @@ impl PyPosition {
     }
 
     /// The number of leaf nodes `depth` plies below (0 to 15, as the command line), counted
-    /// on `threads` threads (1 to 256) with the interpreter released.
-    #[pyo3(signature = (depth, threads=1))]
-    fn perft(&self, py: Python<'_>, depth: i64, threads: i64) -> PyResult<u64> {
+    /// on `threads` threads (1 to 256) with the interpreter released; Ctrl-C interrupts it
+    /// (KeyboardInterrupt).
+    #[pyo3(signature = (depth, threads=None), text_signature = "(self, depth, threads=1)")]
+    fn perft(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        depth: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
         let depth = check_depth(py, depth)?;
-        let threads = check_threads(py, threads)?;
-        let pos = self.pos;
-        Ok(py.detach(move || {
-            perft_with(
-                &pos,
-                depth,
-                &PerftConfig {
-                    threads,
-                    ..PerftConfig::default()
-                },
-            )
-        }))
+        let threads = match threads {
+            Some(threads) => check_threads(py, threads)?,
+            None => 1,
+        };
+        // A copy: the position is not borrowed while it is counted, so another thread may
+        // play on it meanwhile (it was "RuntimeError: Already borrowed").
+        let pos = slf.borrow().pos;
+        interruptible(py, depth, move |stop| {
+            perft_until(&pos, depth, threads, stop)
+        })
     }
 
     /// Perft(depth - 1) below each legal move: a dict of move text to count, in move-text
-    /// order (empty for depth 0), counted with the interpreter released.
-    #[pyo3(signature = (depth, threads=1))]
+    /// order (empty for depth 0), counted with the interpreter released; Ctrl-C interrupts it
+    /// (KeyboardInterrupt).
+    #[pyo3(signature = (depth, threads=None), text_signature = "(self, depth, threads=1)")]
     fn divide<'py>(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'py>,
-        depth: i64,
-        threads: i64,
+        depth: &Bound<'py, PyAny>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let depth = check_depth(py, depth)?;
-        let threads = check_threads(py, threads)?;
-        let pos = self.pos;
-        let entries = py.detach(move || {
-            divide_with(
-                &pos,
-                depth,
-                &PerftConfig {
-                    threads,
-                    ..PerftConfig::default()
-                },
-            )
-        });
+        let threads = match threads {
+            Some(threads) => check_threads(py, threads)?,
+            None => 1,
+        };
+        // A copy: the position is not borrowed while it is counted, so another thread may
+        // play on it meanwhile (it was "RuntimeError: Already borrowed").
+        let pos = slf.borrow().pos;
+        let entries = interruptible(py, depth, move |stop| {
+            divide_until(&pos, depth, threads, stop)
+        })?;
         let dict = PyDict::new(py);
         for e in entries {
             dict.set_item(e.text, e.count)?;
@@ -610,7 +724,8 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// in the check's name), `slow`, `deep`, `max_nodes`, `shard` ("K/N"); `jobs` worker threads
 /// (default: the number of CPUs). A failed check is reported in the result, not raised; raises
 /// SuiteError for suites that cannot be loaded or a selection choosing nothing. Runs with the
-/// interpreter released.
+/// interpreter released; Ctrl-C interrupts it (KeyboardInterrupt) once the checks running
+/// then have finished.
 #[pyfunction(name = "check")]
 #[pyo3(signature = (paths, *, variant=None, rule=None, filter=None, slow=false, deep=false,
     max_nodes=None, shard=None, jobs=None))]
@@ -623,11 +738,24 @@ fn run_check<'py>(
     filter: Option<String>,
     slow: bool,
     deep: bool,
-    max_nodes: Option<u64>,
+    max_nodes: Option<&Bound<'py, PyAny>>,
     shard: Option<&str>,
-    jobs: Option<usize>,
+    jobs: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let paths = paths_arg(paths)?;
+    let max_nodes = match max_nodes {
+        None => None,
+        Some(n) => Some(int_within(py, n, "max_nodes", 0, u64::MAX, |n| {
+            format!("max_nodes {n}: expected 0 to {}", u64::MAX)
+        })?),
+    };
+    // Out of range as `CheckError::Jobs` says it, whatever the number's size or sign.
+    let jobs = match jobs {
+        None => None,
+        Some(n) => Some(int_within(py, n, "jobs", 1, MAX_JOBS as u64, |n| {
+            format!("--jobs {n}: expected 1 to {MAX_JOBS}")
+        })? as usize),
+    };
     let shard = match shard {
         None => None,
         Some(text) => Some(text.parse::<Shard>().map_err(|e| {
@@ -654,13 +782,21 @@ fn run_check<'py>(
         jobs,
         ..CheckOptions::default()
     };
-    let rendered = py.detach(move || -> Result<Vec<u8>, CheckError> {
-        let outcome = conformance::check(&paths, &selection, &options)?;
-        let mut out = Vec::new();
-        // Writing to memory does not fail.
-        let _ = Json.finish(&mut out, &outcome.report, &outcome.diagnosis);
-        Ok(out)
-    });
+    // `conformance::check`, with a run that stops starting checks once Ctrl-C is pressed (the
+    // checks running then finish first).
+    let rendered = on_own_thread(py, move |stop| {
+        let run = || -> Result<Vec<u8>, CheckError> {
+            conformance::validate(&selection, &options)?;
+            let suites = conformance::load_suites(&paths)?;
+            let run = conformance::CheckRun::prepare(&suites, &selection, &options)?;
+            let outcome = run.run(|_| !stop.load(Ordering::Relaxed));
+            let mut out = Vec::new();
+            // Writing to memory does not fail.
+            let _ = Json.finish(&mut out, &outcome.report, &outcome.diagnosis);
+            Ok(out)
+        };
+        Some(run())
+    })?;
     let rendered = rendered.map_err(|e| check_error(py, e))?;
     let text = String::from_utf8_lossy(&rendered);
     py.import("json")?.call_method1("loads", (text,))

@@ -92,15 +92,31 @@ def test_bad_san_names_kind_and_column():
 
 def test_depth_and_threads_are_bounded_as_on_the_command_line():
     pos = cvperft.Position("chess")
-    for depth in (cvperft.MAX_DEPTH + 1, 10**30, -1):
-        e = raised((cvperft.CvperftError, OverflowError), lambda: pos.perft(depth))
-        if isinstance(e, cvperft.CvperftError):
-            assert e.field == "depth" and "expected 0 to 15" in str(e)
-    e = raised(cvperft.CvperftError, lambda: pos.divide(99))
-    assert e.field == "depth"
-    for threads in (0, cvperft.MAX_THREADS + 1, -3):
-        e = raised(cvperft.CvperftError, lambda: pos.perft(1, threads=threads))
-        assert e.field == "threads"
+    # Numbers of any size or sign are refused naming the argument (10**30 and -2**70 were an
+    # OverflowError, "Python int too large to convert to C long", naming none).
+    for depth in (cvperft.MAX_DEPTH + 1, 10**30, -1, -(2**70), 2**64 + 1):
+        for count in (pos.perft, pos.divide):
+            e = raised(cvperft.CvperftError, lambda: count(depth))
+            assert e.field == "depth" and str(e) == f"depth {depth}: expected 0 to 15"
+    for threads in (0, cvperft.MAX_THREADS + 1, -3, 2**64, -(2**64)):
+        for count in (pos.perft, pos.divide):
+            e = raised(cvperft.CvperftError, lambda: count(1, threads=threads))
+            assert e.field == "threads" and str(e) == f"threads {threads}: expected 1 to 256"
+    for jobs in (0, -1, 2**70):
+        e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", jobs=jobs))
+        assert e.field == "jobs" and str(e) == f"--jobs {jobs}: expected 1 to 256"
+    for max_nodes in (-1, 2**64):
+        e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", max_nodes=max_nodes))
+        assert e.field == "max_nodes" and f"max_nodes {max_nodes}: expected 0" in str(e)
+    # A bool is an int, as Python has it.
+    assert pos.perft(True) == 20 and pos.perft(2, threads=True) == 400
+
+
+def test_an_option_name_holding_an_equals_sign_is_refused_as_such():
+    # Joined as "name=value", it was read as another option: game-end = "rules=movegen".
+    options = {"game-end=rules": "movegen"}
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("chess", options=options))
+    assert e.field == "option" and "option name `game-end=rules` holds `=`" in str(e)
 
 
 def test_wrong_types_are_type_errors():
@@ -114,6 +130,9 @@ def test_wrong_types_are_type_errors():
     pos = cvperft.Position("chess")
     raised(TypeError, lambda: pos.perft("3"))
     raised(TypeError, lambda: pos.perft(3.0))
+    raised(TypeError, lambda: pos.divide(None))
+    raised(TypeError, lambda: pos.perft(1, threads=1.0))
+    raised(TypeError, lambda: cvperft.check("suites", jobs="2"))
     raised(TypeError, lambda: pos.push(None))
     raised(TypeError, lambda: cvperft.check(3))
     raised(TypeError, lambda: cvperft.check("suites", max_nodes="x"))

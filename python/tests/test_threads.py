@@ -1,6 +1,8 @@
 """perft, divide and check run with the interpreter released: another Python thread makes
 progress while they count."""
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -61,3 +63,72 @@ def test_check_releases_the_interpreter(repo):
     )
     assert report["summary"]["failed"] == 0
     assert wakeups >= 10, f"the main thread woke {wakeups} times during check"
+
+
+# A count that would take days (chess perft 10), or every suite's checks, interrupted by SIGINT
+# half a second in, in a child interpreter: before, Ctrl-C was only noticed when the count
+# ended.
+INTERRUPTED = """
+import os, signal, sys, threading, time
+import cvperft
+signal.signal(signal.SIGINT, signal.default_int_handler)
+call = sys.argv[1]
+threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+started = time.monotonic()
+try:
+    if call == "perft":
+        cvperft.Position("chess").perft(10, threads=int(sys.argv[2]))
+    elif call == "divide":
+        cvperft.Position("chess").divide(10, threads=int(sys.argv[2]))
+    else:
+        # Every suite, slow cases included: minutes of work, stopped between checks.
+        cvperft.check(sys.argv[3], slow=True, jobs=int(sys.argv[2]))
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic() - started)
+# The count stopped: its threads no longer count (the process's CPU time stays put).
+before = time.process_time()
+time.sleep(0.5)
+print("cpu", time.process_time() - before)
+"""
+
+
+def test_ctrl_c_interrupts_a_long_count(repo):
+    calls = [("perft", 1), ("perft", 2), ("divide", 1), ("divide", 2), ("check", 1)]
+    for call, threads in calls:
+        done = subprocess.run(
+            [sys.executable, "-c", INTERRUPTED, call, str(threads), str(repo / "suites")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.split("\n")
+        assert lines[0].startswith("interrupted"), (call, threads, done.stdout, done.stderr)
+        assert float(lines[0].split()[1]) < 30, (call, threads, lines)
+        assert float(lines[1].split()[1]) < 0.25, (call, threads, lines)
+
+
+def test_a_position_may_be_played_on_while_another_thread_counts_it():
+    # The count borrowed the position for its whole length: `push` from another thread
+    # raised "RuntimeError: Already borrowed". The count is of the position as it was.
+    pos = cvperft.Position("chess")
+    started = threading.Event()
+    result = {}
+
+    def count():
+        started.set()
+        result["perft"] = pos.perft(6)
+        result["divide"] = pos.divide(6)
+
+    worker = threading.Thread(target=count)
+    worker.start()
+    started.wait()
+    time.sleep(0.05)
+    pos.push("e2e4")
+    assert pos.fen().split()[1] == "b"
+    worker.join()
+    assert result["perft"] == 119_060_324 or result["perft"] == cvperft.Position(
+        "chess", moves="e2e4"
+    ).perft(6)
+    assert len(result["divide"]) == 20

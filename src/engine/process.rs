@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -19,6 +19,9 @@ pub const MAX_LINE: usize = 64 * 1024;
 pub const STDERR_TAIL_LINES: usize = 8;
 /// Characters kept of each stderr line.
 pub const STDERR_LINE_CHARS: usize = 300;
+/// Lines read ahead of the consumer: the reader waits (and the engine with it, its pipe full)
+/// rather than keep more, so a flooding engine costs at most this many lines of memory.
+pub const READ_AHEAD_LINES: usize = 1024;
 
 /// A command line that cannot be split into words (the line quoted in full).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -216,7 +219,7 @@ impl EngineProcess {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr_pipe = child.stderr.take();
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(READ_AHEAD_LINES);
         if let Some(out) = stdout {
             thread::spawn(move || {
                 let mut reader = BufReader::new(out);
@@ -309,9 +312,15 @@ impl EngineProcess {
         self.stdin = None;
     }
 
-    /// Reads the next stdout line, waiting at most until `deadline`.
+    /// Reads the next stdout line, waiting at most until `deadline`. Once the deadline has
+    /// passed this is a time-out even when lines are waiting: an engine that floods faster
+    /// than its lines are handled does not keep the question alive past its deadline.
     pub fn read_line(&mut self, deadline: Instant) -> ReadLine {
-        let wait = deadline.saturating_duration_since(Instant::now());
+        let now = Instant::now();
+        if now >= deadline {
+            return ReadLine::Timeout;
+        }
+        let wait = deadline.saturating_duration_since(now);
         match self.lines.recv_timeout(wait) {
             Ok(Event::Line(l)) => ReadLine::Line(l),
             Ok(Event::Overlong(start)) => ReadLine::Overlong(start),
@@ -339,7 +348,10 @@ impl EngineProcess {
                 self.kill_group();
                 self.forget_group();
                 self.finished = true;
-                return self.child.wait().ok();
+                let status = self.child.wait().ok();
+                // Helpers it started in a session of their own, handed to us as it died.
+                cleanup::reaped(self.child.id() as i32);
+                return status;
             }
             if Instant::now() >= deadline {
                 self.kill();
@@ -356,6 +368,7 @@ impl EngineProcess {
             self.kill_group();
             self.forget_group();
             let _ = self.child.wait();
+            cleanup::reaped(self.child.id() as i32);
             self.finished = true;
         }
     }

@@ -11,12 +11,15 @@
 use super::process::{EngineProcess, ReadLine, SpawnError};
 use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::perft::DivideEntry;
+use std::collections::HashSet;
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 /// Most lines of chatter accepted while waiting for one answer.
 pub const MAX_CHATTER: usize = 100_000;
+/// Most `move: count` lines accepted in one answer (as many as a perftree answer's lines).
+pub const MAX_COUNTS: usize = super::perftree::MAX_LINES;
 
 /// A running UCI engine (started on the first query, restarted after a failure).
 pub struct UciEngine {
@@ -238,7 +241,10 @@ impl UciEngine {
     fn crash(&mut self, query: Option<&Query>) -> EngineError {
         let (how, stderr) = match self.process.as_mut() {
             Some(p) => {
-                let status = p.wait_until(Instant::now() + Duration::from_secs(2));
+                // Two seconds to exit after closing its output, but never past the question's
+                // deadline: an engine that closes stdout and lives on is killed at the deadline.
+                let grace = (Instant::now() + Duration::from_secs(2)).min(self.deadline.at);
+                let status = p.wait_until(grace);
                 (describe_exit(status), p.stderr_tail())
             }
             None => ("not running".to_string(), String::new()),
@@ -274,12 +280,22 @@ impl UciEngine {
         self.send(Some(query), &position)?;
         self.send(Some(query), &format!("go perft {}", query.depth))?;
         let mut entries: Vec<DivideEntry> = Vec::new();
+        let mut seen = HashSet::new();
         let mut chatter = 0;
         loop {
             let line = self.read(Some(query), "`Nodes searched: N`")?;
             match classify(&line) {
                 Line::Count(text, count) => {
-                    if entries.iter().any(|e| e.text == text) {
+                    if entries.len() == MAX_COUNTS {
+                        return Err(self.error(
+                            Some(query),
+                            EngineErrorKind::Malformed {
+                                line: format!("<more than {MAX_COUNTS} move counts>"),
+                                expected: "one count per legal move".into(),
+                            },
+                        ));
+                    }
+                    if !seen.insert(text.clone()) {
                         return Err(self.error(
                             Some(query),
                             EngineErrorKind::Malformed {
