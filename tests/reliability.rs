@@ -1959,6 +1959,8 @@ fn a_report_never_replaces_the_file_standard_output_or_error_goes_to() {
     let o = run(&["plan", "2", "--split", "1", "--output", "/dev/stdout"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("{\"format\":\"cvperft-plan-1\""));
+}
+
 // ----- the attack of the nineteenth session (B) -----
 
 /// The process ids of running processes whose command line contains `needle`.
