@@ -226,6 +226,7 @@ impl<'a> CheckRun<'a> {
         let summary = Summary::of(&results);
         // Asked before the bisections, which may use up an engine's patience too.
         let stopped = self.engines.as_ref().map(EngineSuites::stopped);
+        let refusing = self.engines.as_ref().map(EngineSuites::refusing);
         let bisected = self.bisect_failures(&results);
         let cited: Vec<&[String]> = self.planned[..results.len()]
             .iter()
@@ -258,9 +259,38 @@ impl<'a> CheckRun<'a> {
                     reasons,
                 })
             });
+        let refusing = refusing.unwrap_or_default();
+        let engine_refused = self
+            .engines
+            .as_ref()
+            .filter(|_| refusing.iter().any(|(none, _)| *none))
+            .map(|engines| EngineRefused {
+                engine: engines.name(),
+                reasons: refusing
+                    .iter()
+                    .filter(|(none, _)| *none)
+                    .map(|(_, r)| r.clone())
+                    .collect(),
+            });
+        let refusal_warnings = match &self.engines {
+            Some(engines) => refusing
+                .iter()
+                .filter(|(none, _)| !*none)
+                .map(|(_, r)| {
+                    format!(
+                        "engine `{}` refused most of what it was asked ({r}): those checks are \
+                         skipped, not passed",
+                        engines.name()
+                    )
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         CheckOutcome {
             report,
             engine_stopped,
+            engine_refused,
+            refusal_warnings,
             diagnosis,
         }
     }
@@ -361,14 +391,23 @@ pub struct CheckOutcome {
     pub report: RunReport,
     /// The engine given up on after repeated time-outs or crashes, if it was.
     pub engine_stopped: Option<EngineStopped>,
+    /// An engine that refused every question it was asked for some variant: it was tested on
+    /// nothing there, though each refusal alone is a skipped check.
+    pub engine_refused: Option<EngineRefused>,
+    /// Engines that answered some questions but refused more than they answered, one line
+    /// each: a warning, as the run still tested what they answered.
+    pub refusal_warnings: Vec<String>,
     /// Findings, likely rulings and the per-ruling table.
     pub diagnosis: Diagnosis,
 }
 
 impl CheckOutcome {
-    /// Whether the run counts as a success: no check failed and no engine was given up on.
+    /// Whether the run counts as a success: no check failed, no engine was given up on and
+    /// none refused every question.
     pub fn succeeded(&self) -> bool {
-        self.report.summary.failed == 0 && self.engine_stopped.is_none()
+        self.report.summary.failed == 0
+            && self.engine_stopped.is_none()
+            && self.engine_refused.is_none()
     }
 }
 
@@ -391,6 +430,27 @@ impl fmt::Display for EngineStopped {
             self.engine,
             self.reasons.join("; "),
             self.skipped
+        )
+    }
+}
+
+/// An engine that answered none of the questions of a variant's checks, refusing each one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineRefused {
+    /// The engine's command line.
+    pub engine: String,
+    /// Per variant: how many questions it refused, and the first refusal.
+    pub reasons: Vec<String>,
+}
+
+impl fmt::Display for EngineRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "engine `{}` answered none of the questions it was asked ({}): nothing was tested \
+             there; see docs/engines.md",
+            self.engine,
+            self.reasons.join("; ")
         )
     }
 }

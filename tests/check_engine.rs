@@ -300,3 +300,84 @@ fn a_variant_map_runs_the_mapped_variants_only() {
     }
     assert!(ran_plutonian, "{report}");
 }
+
+/// `check SUITE --protocol perftree --engine ENGINE --format json`.
+fn over_perftree(suite: &Path, engine: &str) -> Output {
+    cvperft(&[
+        "check",
+        suite.to_str().unwrap(),
+        "--protocol",
+        "perftree",
+        "--engine",
+        engine,
+        "--format",
+        "json",
+    ])
+}
+
+/// An engine that answers only the start probe and refuses every other position (perftree
+/// `invalid fen`): where it refused every question of a variant's checks, nothing was tested
+/// and the run ends with exit 2 naming it, though each refusal alone is a skipped check; where
+/// it answered some but refused more, exit 0 with a warning on stderr.
+#[test]
+fn an_engine_refusing_every_position_is_not_a_pass() {
+    let engine = format!(
+        "{}/fixtures/engines/perftree-faulty startonly",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let dir = std::env::temp_dir().join(format!("cvperft-refusing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let castling: String = SUITE
+        .split("  - id: ")
+        .filter(|part| !part.starts_with("start") && !part.starts_with("ep-capture"))
+        .collect::<Vec<_>>()
+        .join("  - id: ");
+    let only_others = dir.join("others.yaml");
+    std::fs::write(&only_others, &castling).expect("write");
+    let o = over_perftree(&only_others, &engine);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("answered none of the questions it was asked (chess: refused 3 of 3")
+            && stderr.contains("the first: rejected the request: invalid fen"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    // The report is still written, every engine check skipped with its reason.
+    let report = json(&o);
+    assert_eq!(report["summary"]["passed"], 0, "{report}");
+    assert!(
+        report["summary"]["skipped"].as_u64().unwrap() >= 2,
+        "{report}"
+    );
+
+    // The start position's depth 1 is answered, the rest refused: a warning, exit 0.
+    let suite = temp_suite("refusing");
+    let o = over_perftree(&suite, &engine);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let warning = stderr
+        .lines()
+        .find(|l| l.starts_with("cvperft: warning: "))
+        .unwrap_or_else(|| panic!("no warning: {stderr}"));
+    assert!(
+        warning.contains("refused most of what it was asked (chess: refused ")
+            && warning.contains("those checks are skipped, not passed"),
+        "{warning}"
+    );
+    let report = json(&o);
+    assert!(
+        report["summary"]["passed"].as_u64().unwrap() >= 1,
+        "{report}"
+    );
+
+    // A faithful engine draws neither.
+    let faithful = format!("{CVPERFT} perftree");
+    let o = over_perftree(&suite, &faithful);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("refused"),
+        "{}",
+        text(&o)
+    );
+}

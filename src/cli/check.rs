@@ -194,6 +194,16 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     if to_file {
         super::output::stderr_line(&outcome.report.summary.line());
     }
+    for warning in &outcome.refusal_warnings {
+        super::output::stderr_line(&format!("cvperft: warning: {warning}"));
+    }
+    if let Some(refused) = &outcome.engine_refused {
+        return Err(Failure {
+            code: 2,
+            message: refused.to_string(),
+        }
+        .into());
+    }
     if let Some(stopped) = &outcome.engine_stopped {
         return Err(Failure {
             code: 1,

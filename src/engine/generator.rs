@@ -13,12 +13,23 @@ use crate::notation::to_fen;
 use crate::position::Position;
 use crate::suite::check::{Generator, NoAnswer};
 use crate::variant::Outcome;
+use std::sync::Mutex;
 
 /// An engine shared by the suite runner's threads: a pool of copies of it, each asked one
 /// question at a time ([`EnginePool`]).
 pub struct EngineGenerator {
     name: String,
     pool: EnginePool,
+    /// Questions answered, questions refused, and the first refusal's words.
+    tally: Mutex<Tally>,
+}
+
+/// What an engine did with the questions of the checks.
+#[derive(Default)]
+struct Tally {
+    answered: u64,
+    refused: u64,
+    first_refusal: Option<String>,
 }
 
 impl EngineGenerator {
@@ -32,7 +43,16 @@ impl EngineGenerator {
         EngineGenerator {
             name: pool.name().to_string(),
             pool,
+            tally: Mutex::new(Tally::default()),
         }
+    }
+
+    /// How many questions of the checks the engine answered and how many it refused, with
+    /// the first refusal's words (`None` when it refused none). A refusal alone is only a
+    /// skipped check; an engine that refuses all or most of them was tested on little.
+    pub fn refusals(&self) -> (u64, u64, Option<String>) {
+        let tally = self.tally.lock().unwrap_or_else(|e| e.into_inner());
+        (tally.answered, tally.refused, tally.first_refusal.clone())
     }
 
     /// The pool, for callers that ask the engine their own questions (a bisection).
@@ -54,7 +74,20 @@ impl EngineGenerator {
 
     fn ask(&self, pos: &Position, depth: u32) -> Result<super::Divide, NoAnswer> {
         let query = Query::new(to_fen(pos), &[], depth);
-        self.pool.divide(&query).map_err(no_answer)
+        let answer = self.pool.divide(&query);
+        let mut tally = self.tally.lock().unwrap_or_else(|e| e.into_inner());
+        match &answer {
+            Ok(_) => tally.answered += 1,
+            Err(e) if matches!(e.kind, EngineErrorKind::Rejected(_)) => {
+                tally.refused += 1;
+                if tally.first_refusal.is_none() {
+                    tally.first_refusal = Some(e.kind.to_string());
+                }
+            }
+            Err(_) => {}
+        }
+        drop(tally);
+        answer.map_err(no_answer)
     }
 }
 

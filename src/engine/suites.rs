@@ -106,6 +106,25 @@ impl EngineSuites {
             .collect()
     }
 
+    /// Per variant whose engine refused more questions of the checks than it answered: whether
+    /// it answered none, and what it did (`chess: refused 12 of 13 questions (the first:
+    /// ...)`).
+    pub fn refusing(&self) -> Vec<(bool, String)> {
+        self.engines
+            .iter()
+            .filter_map(|(id, e)| {
+                let (answered, refused, first) = e.refusals();
+                let first = first.filter(|_| refused > answered)?;
+                let asked = answered + refused;
+                let questions = if asked == 1 { "question" } else { "questions" };
+                Some((
+                    answered == 0,
+                    format!("{id}: refused {refused} of {asked} {questions}, the first: {first}"),
+                ))
+            })
+            .collect()
+    }
+
     /// The pool of engines asked about positions of `variant` (an id), if it was started:
     /// for callers that ask their own questions (a bisection after a failed check).
     pub fn pool(&self, variant: &str) -> Option<&EnginePool> {
