@@ -14,7 +14,6 @@
 //! ([`unblock_signals`]), as a child inherits its parent's mask.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// Something to undo if the process is interrupted.
@@ -28,17 +27,9 @@ pub enum Tracked {
 
 struct Registry {
     items: Vec<Tracked>,
-    /// Engine leaders started and not reaped yet (listed or not): never taken for orphans.
-    leaders: Vec<i32>,
 }
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    items: Vec::new(),
-    leaders: Vec::new(),
-});
-
-/// Whether this process reaps its orphaned descendants ([`become_subreaper`]).
-static SUBREAPER: AtomicBool = AtomicBool::new(false);
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry { items: Vec::new() });
 
 fn registry() -> MutexGuard<'static, Registry> {
     // A panic elsewhere while the lock was held leaves a list that is still valid.
@@ -52,106 +43,8 @@ fn registry() -> MutexGuard<'static, Registry> {
 pub fn track<T, E>(create: impl FnOnce() -> Result<(T, Tracked), E>) -> Result<T, E> {
     let mut guard = registry();
     let (value, item) = create()?;
-    if let Tracked::ProcessGroup(leader) = item {
-        guard.leaders.push(leader);
-    }
     guard.items.push(item);
     Ok(value)
-}
-
-/// Makes this process the reaper of its orphaned descendants (Linux's
-/// `PR_SET_CHILD_SUBREAPER`): a helper an engine started in a session or process group of its
-/// own (`setsid`), out of reach of the engine's group, is handed to this process instead of
-/// init when the engine dies, and [`reaped`] then kills it. Called once by the binary;
-/// a program using the library decides for itself. Returns whether it took effect.
-pub fn become_subreaper() -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: prctl(2) with PR_SET_CHILD_SUBREAPER only sets a flag of this process.
-        let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
-        if rc == 0 {
-            SUBREAPER.store(true, Ordering::SeqCst);
-        }
-    }
-    SUBREAPER.load(Ordering::SeqCst)
-}
-
-/// An engine leader was reaped: forget it, then, when it was the last engine running (in a
-/// subreaper), kill and reap every child of this process, orphans handed over by the engines
-/// that died, until none is left (killing one may hand over its own orphans). Returns how many
-/// were killed. While another engine runs, nothing is swept: an orphan cannot be told apart
-/// from a helper that engine started and still uses (a double fork hands it over at once).
-pub fn reaped(leader: i32) -> usize {
-    let mut guard = registry();
-    if let Some(i) = guard.leaders.iter().position(|&l| l == leader) {
-        guard.leaders.swap_remove(i);
-    }
-    if !SUBREAPER.load(Ordering::SeqCst) || !guard.leaders.is_empty() {
-        return 0;
-    }
-    sweep_orphans(&[])
-}
-
-/// Kills and reaps the children of this process that are not in `leaders` (with the registry
-/// locked, so that no engine is being started meanwhile).
-fn sweep_orphans(leaders: &[i32]) -> usize {
-    let me = std::process::id() as i32;
-    let mut killed = 0;
-    // Each round reaps the orphans found, whose own orphans are ours by then; a bound in case
-    // something keeps forking faster than it is killed.
-    for _ in 0..100 {
-        let orphans: Vec<i32> = children_of(me)
-            .into_iter()
-            .filter(|pid| !leaders.contains(pid))
-            .collect();
-        if orphans.is_empty() {
-            break;
-        }
-        for pid in orphans {
-            // SAFETY: kill(2) and waitpid(2) on a child of this process, which is not reaped
-            // until the waitpid below, so its id (and its group's, when it leads one) is its
-            // own. Killing the group first takes the orphan's own helpers with it.
-            unsafe {
-                if libc::getpgid(pid) == pid {
-                    libc::kill(-pid, libc::SIGKILL);
-                }
-                libc::kill(pid, libc::SIGKILL);
-                let mut status = 0;
-                libc::waitpid(pid, &mut status, 0);
-            }
-            killed += 1;
-        }
-    }
-    killed
-}
-
-/// The processes whose parent is `parent` (from `/proc`; none where it cannot be read).
-fn children_of(parent: i32) -> Vec<i32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut children = Vec::new();
-    for entry in dir.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `pid (comm) state ppid ...`: the command may hold spaces and parentheses.
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-            .and_then(|p| p.parse::<i32>().ok());
-        if ppid == Some(parent) {
-            children.push(pid);
-        }
-    }
-    children
 }
 
 /// Removes an item from the list (its owner has undone it, or it needs no undoing any more).
@@ -186,8 +79,7 @@ pub struct Undone {
 fn undo_all() -> (MutexGuard<'static, Registry>, Undone) {
     let mut guard = registry();
     let mut undone = Undone::default();
-    let items: Vec<Tracked> = guard.items.drain(..).collect();
-    for item in items {
+    for item in guard.items.drain(..) {
         match item {
             Tracked::ProcessGroup(pgid) if pgid > 1 => {
                 undone.groups += 1;
@@ -202,24 +94,6 @@ fn undo_all() -> (MutexGuard<'static, Registry>, Undone) {
                 undone.files += usize::from(std::fs::remove_file(path).is_ok());
             }
         }
-    }
-    if SUBREAPER.load(Ordering::SeqCst) {
-        // The killed leaders hand their orphans over as they die: reap the leaders (killed
-        // above, they die at once; a leader stuck in the kernel is waited for at most 200 ms),
-        // then the orphans.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
-        let mut leaders = std::mem::take(&mut guard.leaders);
-        while !leaders.is_empty() && std::time::Instant::now() < deadline {
-            leaders.retain(|&pid| {
-                let mut status = 0;
-                // SAFETY: waitpid(2) on a child of this process, without blocking.
-                unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) == 0 }
-            });
-            if !leaders.is_empty() {
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-        }
-        sweep_orphans(&leaders);
     }
     (guard, undone)
 }

@@ -127,9 +127,6 @@ pub fn run() -> ExitCode {
         say(&format!("cannot set up signal handling: {e}"));
         return ExitCode::from(2);
     }
-    // Helpers an engine starts in a session of its own are handed to us when it dies, and
-    // killed with it (where the system offers this; elsewhere they outlive it).
-    cvperft::cleanup::become_subreaper();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {

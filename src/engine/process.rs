@@ -348,10 +348,7 @@ impl EngineProcess {
                 self.kill_group();
                 self.forget_group();
                 self.finished = true;
-                let status = self.child.wait().ok();
-                // Helpers it started in a session of their own, handed to us as it died.
-                cleanup::reaped(self.child.id() as i32);
-                return status;
+                return self.child.wait().ok();
             }
             if Instant::now() >= deadline {
                 self.kill();
@@ -368,7 +365,6 @@ impl EngineProcess {
             self.kill_group();
             self.forget_group();
             let _ = self.child.wait();
-            cleanup::reaped(self.child.id() as i32);
             self.finished = true;
         }
     }
