@@ -434,7 +434,7 @@ impl fmt::Display for EngineStopped {
     }
 }
 
-/// An engine that answered none of the questions of a variant's checks, refusing each one.
+/// An engine that refused every question of a variant's checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineRefused {
     /// The engine's command line.
@@ -447,7 +447,7 @@ impl fmt::Display for EngineRefused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "engine `{}` answered none of the questions it was asked ({}): nothing was tested \
+            "engine `{}` refused every question it was asked ({}): nothing was tested \
              there; see docs/engines.md",
             self.engine,
             self.reasons.join("; ")

@@ -338,7 +338,7 @@ fn an_engine_refusing_every_position_is_not_a_pass() {
     assert_eq!(code(&o), 2, "{}", text(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
-        stderr.contains("answered none of the questions it was asked (chess: refused 3 of 3")
+        stderr.contains("refused every question it was asked (chess: refused 3 of 3")
             && stderr.contains("the first: rejected the request: invalid fen"),
         "{stderr}"
     );
@@ -380,4 +380,74 @@ fn an_engine_refusing_every_position_is_not_a_pass() {
         "{}",
         text(&o)
     );
+}
+
+/// The refusals do not hide failures: with a chess engine missing en passant (checks fail) and
+/// a Bachelor Kamil engine that answers only its start probe, the run exits 1 as for the
+/// failures alone, and says besides that the Bachelor Kamil engine refused every question.
+#[test]
+fn refusals_are_said_beside_failures_which_decide_the_exit() {
+    let dir = std::env::temp_dir().join(format!("cvperft-refusing-mixed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let chess = dir.join("chess.yaml");
+    std::fs::write(&chess, SUITE).expect("write");
+    let kamil = dir.join("bachelor-kamil.yaml");
+    std::fs::write(
+        &kamil,
+        r#"
+variant: bachelor-kamil
+description: one position other than the start
+game-end: rules
+cases:
+  - id: e-pawn-moved
+    moves: "e2e4"
+    perft: {1: 1}
+    source:
+      kind: hand
+      derivation: "Not counted: the engine under test refuses the position."
+"#,
+    )
+    .expect("write");
+    // `{variant}` first: chess goes to a faithful engine with en passant left out, Bachelor
+    // Kamil to one that answers depth 1 of its start position (the probe) and refuses the rest.
+    let engine = dir.join("split-engine");
+    std::fs::write(
+        &engine,
+        format!(
+            "#!/bin/sh\nv=$1; shift\n\
+             if [ \"$v\" = chess ]; then exec {CVPERFT} perftree --inject no-en-passant \"$@\"; fi\n\
+             if [ \"$1\" = 1 ] && [ -z \"$3\" ] && [ \"$2\" = \"$({CVPERFT} variants | sed -n '/^bachelor-kamil /{{n;s/^  start: //p}}')\" ]; then\n\
+             exec {CVPERFT} perftree -v \"$v\" \"$@\"\nfi\n\
+             echo \"invalid fen: $2\" >&2\nexit 1\n"
+        ),
+    )
+    .expect("write");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let command = format!("{} {{variant}}", engine.display());
+    let o = cvperft(&[
+        "check",
+        chess.to_str().unwrap(),
+        kamil.to_str().unwrap(),
+        "--protocol",
+        "perftree",
+        "--engine",
+        &command,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 1, "{}", text(&o));
+    let report = json(&o);
+    assert!(
+        report["summary"]["failed"].as_u64().unwrap() >= 1,
+        "{report}"
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(
+            "refused every question it was asked (bachelor-kamil: refused 1 of 1 question,"
+        ),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

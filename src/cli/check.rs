@@ -198,11 +198,17 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
         super::output::stderr_line(&format!("cvperft: warning: {warning}"));
     }
     if let Some(refused) = &outcome.engine_refused {
-        return Err(Failure {
-            code: 2,
-            message: refused.to_string(),
+        // Checks that failed, or an engine given up on, are the run's verdict (exit 1); the
+        // refusals are said besides. Alone, an engine tested on nothing is unusable (exit 2).
+        if outcome.report.summary.failed > 0 || outcome.engine_stopped.is_some() {
+            super::output::stderr_line(&format!("cvperft: {refused}"));
+        } else {
+            return Err(Failure {
+                code: 2,
+                message: refused.to_string(),
+            }
+            .into());
         }
-        .into());
     }
     if let Some(stopped) = &outcome.engine_stopped {
         return Err(Failure {

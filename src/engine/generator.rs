@@ -29,6 +29,9 @@ pub struct EngineGenerator {
 struct Tally {
     answered: u64,
     refused: u64,
+    /// Questions that failed otherwise (a crash, a time-out, malformed output) or were not
+    /// asked once the engine was given up on.
+    failed: u64,
     first_refusal: Option<String>,
 }
 
@@ -47,12 +50,18 @@ impl EngineGenerator {
         }
     }
 
-    /// How many questions of the checks the engine answered and how many it refused, with
-    /// the first refusal's words (`None` when it refused none). A refusal alone is only a
+    /// How many questions of the checks the engine answered, refused and failed otherwise
+    /// (crashes, time-outs, malformed output, questions not asked once it was given up on),
+    /// with the first refusal's words (`None` when it refused none). A refusal alone is only a
     /// skipped check; an engine that refuses all or most of them was tested on little.
-    pub fn refusals(&self) -> (u64, u64, Option<String>) {
+    pub fn refusals(&self) -> (u64, u64, u64, Option<String>) {
         let tally = self.tally.lock().unwrap_or_else(|e| e.into_inner());
-        (tally.answered, tally.refused, tally.first_refusal.clone())
+        (
+            tally.answered,
+            tally.refused,
+            tally.failed,
+            tally.first_refusal.clone(),
+        )
     }
 
     /// The pool, for callers that ask the engine their own questions (a bisection).
@@ -84,7 +93,7 @@ impl EngineGenerator {
                     tally.first_refusal = Some(e.kind.to_string());
                 }
             }
-            Err(_) => {}
+            Err(_) => tally.failed += 1,
         }
         drop(tally);
         answer.map_err(no_answer)

@@ -106,19 +106,19 @@ impl EngineSuites {
             .collect()
     }
 
-    /// Per variant whose engine refused more questions of the checks than it answered: whether
-    /// it answered none, and what it did (`chess: refused 12 of 13 questions (the first:
-    /// ...)`).
+    /// Per variant whose engine refused most of the questions of the checks: whether it
+    /// refused every one (none answered, none failed otherwise), and what it did (`chess:
+    /// refused 12 of 13 questions, the first: ...`).
     pub fn refusing(&self) -> Vec<(bool, String)> {
         self.engines
             .iter()
             .filter_map(|(id, e)| {
-                let (answered, refused, first) = e.refusals();
-                let first = first.filter(|_| refused > answered)?;
-                let asked = answered + refused;
+                let (answered, refused, failed, first) = e.refusals();
+                let asked = answered + refused + failed;
+                let first = first.filter(|_| 2 * refused > asked)?;
                 let questions = if asked == 1 { "question" } else { "questions" };
                 Some((
-                    answered == 0,
+                    refused == asked,
                     format!("{id}: refused {refused} of {asked} {questions}, the first: {first}"),
                 ))
             })
