@@ -120,8 +120,9 @@ fn out_of_range(py: Python<'_>, field: &'static str, message: String) -> PyErr {
 
 /// An integer argument within `low..=high`, else CvperftError naming `field` as `message`
 /// does (given the number as Python writes it): a number of any size, negative or beyond 64
-/// bits, is refused this way rather than as an OverflowError that names no argument. Not an
-/// `int` (a `bool` is one): TypeError.
+/// bits, is refused this way rather than as an OverflowError that names no argument. Anything
+/// Python takes as an index is an integer here (`operator.index`: an `int`, a `bool`, a NumPy
+/// integer); anything else: TypeError.
 fn int_within(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
@@ -130,12 +131,16 @@ fn int_within(
     high: u64,
     message: impl Fn(&str) -> String,
 ) -> PyResult<u64> {
-    let Ok(int) = value.cast::<PyInt>() else {
+    let index = py
+        .import("operator")
+        .and_then(|operator| operator.call_method1("index", (value,)));
+    let Some(index) = index.ok().filter(|i| i.is_instance_of::<PyInt>()) else {
         let kind = value.get_type().name()?;
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "{field}: expected an int, not {kind}"
         )));
     };
+    let int = index.cast::<PyInt>()?;
     match int.extract::<u64>() {
         Ok(n) if (low..=high).contains(&n) => Ok(n),
         _ => Err(out_of_range(

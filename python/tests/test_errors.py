@@ -139,6 +139,25 @@ def test_wrong_types_are_type_errors():
     raised(TypeError, lambda: cvperft.check("suites", "chess"))
 
 
+class Index:
+    """An integer-like object as NumPy's integers are: not an int, but an index."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __index__(self):
+        return self.n
+
+
+def test_integer_like_arguments_are_taken_as_python_takes_indices():
+    pos = cvperft.Position("chess")
+    assert pos.perft(Index(3)) == pos.perft(3) == 8902
+    assert pos.perft(Index(2), threads=Index(2)) == 400
+    e = raised(cvperft.CvperftError, lambda: pos.perft(Index(10**30)))
+    assert e.field == "depth"
+    raised(TypeError, lambda: pos.perft(Index("3")))
+
+
 def test_suite_errors(tmp_path):
     missing = tmp_path / "missing.yaml"
     e = raised(cvperft.SuiteError, lambda: cvperft.check(missing))
