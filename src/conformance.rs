@@ -259,33 +259,26 @@ impl<'a> CheckRun<'a> {
                     reasons,
                 })
             });
-        let refusing = refusing.unwrap_or_default();
-        let engine_refused = self
-            .engines
-            .as_ref()
-            .filter(|_| refusing.iter().any(|(none, _)| *none))
-            .map(|engines| EngineRefused {
-                engine: engines.name(),
-                reasons: refusing
-                    .iter()
-                    .filter(|(none, _)| *none)
-                    .map(|(_, r)| r.clone())
-                    .collect(),
-            });
-        let refusal_warnings = match &self.engines {
-            Some(engines) => refusing
-                .iter()
-                .filter(|(none, _)| !*none)
-                .map(|(_, r)| {
-                    format!(
-                        "engine `{}` refused most of what it was asked ({r}): those checks are \
-                         skipped, not passed",
-                        engines.name()
-                    )
-                })
-                .collect(),
-            None => Vec::new(),
-        };
+        // Engines that refused every question, and those that refused most of them (there
+        // are none without engines).
+        let (all, most): (Vec<_>, Vec<_>) = refusing
+            .unwrap_or_default()
+            .into_iter()
+            .partition(|(every, _)| *every);
+        let engine = self.engines.as_ref().map(|e| e.name()).unwrap_or_default();
+        let refusal_warnings = most
+            .into_iter()
+            .map(|(_, r)| {
+                format!(
+                    "engine `{engine}` refused most of what it was asked ({r}): those checks are \
+                     skipped, not passed"
+                )
+            })
+            .collect();
+        let engine_refused = (!all.is_empty()).then(|| EngineRefused {
+            engine,
+            reasons: all.into_iter().map(|(_, r)| r).collect(),
+        });
         CheckOutcome {
             report,
             engine_stopped,
@@ -394,8 +387,8 @@ pub struct CheckOutcome {
     /// An engine that refused every question it was asked for some variant: it was tested on
     /// nothing there, though each refusal alone is a skipped check.
     pub engine_refused: Option<EngineRefused>,
-    /// Engines that answered some questions but refused more than they answered, one line
-    /// each: a warning, as the run still tested what they answered.
+    /// Engines that refused more than half of their questions but not all, one line each: a
+    /// warning, as the run still tested what they answered.
     pub refusal_warnings: Vec<String>,
     /// Findings, likely rulings and the per-ruling table.
     pub diagnosis: Diagnosis,

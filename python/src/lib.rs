@@ -161,8 +161,11 @@ fn check_depth(py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u32> {
     Ok(depth as u32)
 }
 
-/// Refuses a number of threads the command line refuses.
-fn check_threads(py: Python<'_>, threads: &Bound<'_, PyAny>) -> PyResult<usize> {
+/// Refuses a number of threads the command line refuses; none given is one.
+fn check_threads(py: Python<'_>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let Some(threads) = threads else {
+        return Ok(1);
+    };
     let max = MAX_THREADS as u64;
     let threads = int_within(py, threads, "threads", 1, max, |n| {
         format!("threads {n}: expected 1 to {MAX_THREADS}")
@@ -559,10 +562,7 @@ impl PyPosition {
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u64> {
         let depth = check_depth(py, depth)?;
-        let threads = match threads {
-            Some(threads) => check_threads(py, threads)?,
-            None => 1,
-        };
+        let threads = check_threads(py, threads)?;
         // A copy: the position is not borrowed while it is counted, so another thread may
         // play on it meanwhile (it was "RuntimeError: Already borrowed").
         let pos = slf.borrow().pos;
@@ -582,10 +582,7 @@ impl PyPosition {
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let depth = check_depth(py, depth)?;
-        let threads = match threads {
-            Some(threads) => check_threads(py, threads)?,
-            None => 1,
-        };
+        let threads = check_threads(py, threads)?;
         // A copy: the position is not borrowed while it is counted, so another thread may
         // play on it meanwhile (it was "RuntimeError: Already borrowed").
         let pos = slf.borrow().pos;
@@ -748,19 +745,22 @@ fn run_check<'py>(
     jobs: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let paths = paths_arg(paths)?;
-    let max_nodes = match max_nodes {
-        None => None,
-        Some(n) => Some(int_within(py, n, "max_nodes", 0, u64::MAX, |n| {
-            format!("max_nodes {n}: expected 0 to {}", u64::MAX)
-        })?),
-    };
+    let max_nodes = max_nodes
+        .map(|n| {
+            int_within(py, n, "max_nodes", 0, u64::MAX, |n| {
+                format!("max_nodes {n}: expected 0 to {}", u64::MAX)
+            })
+        })
+        .transpose()?;
     // Out of range as `CheckError::Jobs` says it, whatever the number's size or sign.
-    let jobs = match jobs {
-        None => None,
-        Some(n) => Some(int_within(py, n, "jobs", 1, MAX_JOBS as u64, |n| {
-            format!("--jobs {n}: expected 1 to {MAX_JOBS}")
-        })? as usize),
-    };
+    let jobs = jobs
+        .map(|n| {
+            int_within(py, n, "jobs", 1, MAX_JOBS as u64, |n| {
+                format!("--jobs {n}: expected 1 to {MAX_JOBS}")
+            })
+        })
+        .transpose()?
+        .map(|n| n as usize);
     let shard = match shard {
         None => None,
         Some(text) => Some(text.parse::<Shard>().map_err(|e| {
