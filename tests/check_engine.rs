@@ -401,10 +401,13 @@ game-end: rules
 cases:
   - id: e-pawn-moved
     moves: "e2e4"
-    perft: {1: 1}
+    perft: {1: 26}
     source:
-      kind: hand
-      derivation: "Not counted: the engine under test refuses the position."
+      kind: reference
+      command: "cvperft perft 1 -v bachelor-kamil --moves e2e4"
+      cross-check: >
+        The e2e4 line of the start position's divide 2, whose total suites/bachelor-kamil.yaml
+        cross-checks against Fairy-Stockfish. The engine under test refuses the position.
 "#,
     )
     .expect("write");
