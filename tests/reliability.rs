@@ -1441,7 +1441,20 @@ fn a_flooding_perftree_engine_is_refused_with_bounded_memory() {
         "flood",
         "line=$(head -c 60000 /dev/zero | tr '\\0' x)\nwhile :; do echo \"$line\" || exit 0; done\n",
     );
-    let o = perftree_diff(&engine, "50");
+    // Within 1 GiB of address space: an exit code (not an abort on a failed allocation).
+    let o = run_with_memory_limit(
+        &[
+            "diff",
+            "1",
+            "--engine",
+            &engine,
+            "--protocol",
+            "perftree",
+            "--timeout",
+            "50",
+        ],
+        Duration::from_secs(60),
+    );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("malformed line \"<more than 16 MiB of output>\""),
@@ -1609,16 +1622,39 @@ fn assert_whole_lines(path: &Path) {
 /// write past the limit is cut short and then fails, as on a full disk, on any machine and
 /// without privileges.
 fn run_with_file_size_limit(args: &[&str], bytes: u64) -> Output {
+    run_limited(args, libc::RLIMIT_FSIZE, bytes, Duration::from_secs(60))
+}
+
+/// How much address space a run limited by [`run_with_memory_limit`] may take: far above
+/// what cvperft needs (tens of MB, its threads' reserved stacks and allocator arenas
+/// included), far below what reading a flood without bound took (gigabytes).
+const MEMORY_LIMIT: u64 = 1 << 30;
+
+/// Runs `cvperft args` with its address space limited to [`MEMORY_LIMIT`] (RLIMIT_AS): a run
+/// that keeps what it reads without bound fails to allocate and aborts (no exit code), so
+/// an exit code is the proof that its memory stayed bounded.
+fn run_with_memory_limit(args: &[&str], limit: Duration) -> Output {
+    run_limited(args, libc::RLIMIT_AS, MEMORY_LIMIT, limit)
+}
+
+/// Runs `cvperft args` with `resource` limited to `value` (SIGXFSZ ignored, so that a write
+/// past RLIMIT_FSIZE fails instead of killing it), within `limit`.
+fn run_limited(
+    args: &[&str],
+    resource: libc::__rlimit_resource_t,
+    value: u64,
+    limit: Duration,
+) -> Output {
     use std::os::unix::process::CommandExt;
     let mut c = command(args);
     // SAFETY: between fork and exec only async-signal-safe calls (setrlimit, signal) are made.
     unsafe {
         c.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
+            let rlimit = libc::rlimit {
+                rlim_cur: value,
+                rlim_max: value,
             };
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+            if libc::setrlimit(resource, &rlimit) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
             libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
@@ -1630,7 +1666,7 @@ fn run_with_file_size_limit(args: &[&str], bytes: u64) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("cvperft starts");
-    finish(child, Duration::from_secs(60), &format!("{args:?}"))
+    finish(child, limit, &format!("{args:?}"))
 }
 
 #[test]
@@ -1989,7 +2025,8 @@ fn a_uci_engine_flooding_counts_is_stopped_with_bounded_memory() {
     // `--timeout 3` the run was still going after 60 s, at 5.8 GB.
     let engine = root().join("fixtures/engines/uci-faulty");
     let engine = format!("{} flood", engine.display());
-    let o = run_within(
+    // Within 1 GiB of address space: an exit code (not an abort on a failed allocation).
+    let o = run_with_memory_limit(
         &["diff", "1", "--engine", &engine, "--timeout", "3"],
         Duration::from_secs(30),
     );
@@ -2039,12 +2076,11 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
     // the question's deadline: `--timeout 0.2` took 2.2 s.
     let engine = root().join("fixtures/engines/uci-faulty");
     let engine = format!("{} closeout", engine.display());
-    let started = Instant::now();
+    // The wait is capped by `exit_grace` (unit-tested in src/engine/uci.rs, not timed here).
     let o = run_within(
         &["diff", "1", "--engine", &engine, "--timeout", "0.2"],
         Duration::from_secs(30),
     );
-    let took = started.elapsed();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     // On a loaded machine the handshake may be what times out instead.
@@ -2053,7 +2089,6 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
             || err.contains("no answer within 200 ms"),
         "{err}"
     );
-    assert!(took < Duration::from_millis(1900), "{took:?}: {err}");
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
 }
