@@ -1939,6 +1939,20 @@ fn run_with_piped_input(args: &[&str], input: Vec<u8>) -> Output {
 }
 
 #[test]
+fn a_game_record_on_standard_input_past_the_limit_is_refused_as_too_large() {
+    // Read up to the limit and one byte more, it was refused as a record of 1048577 bytes at
+    // line 1, column 1, however much came; and, where the cut split a character, as not UTF-8.
+    let limit = 1 << 20;
+    for input in [vec![b' '; 3 * limit], "é".repeat(limit).into_bytes()] {
+        let o = run_with_piped_input(&["game", "-"], input);
+        assert_refused(
+            &o,
+            "standard input: more than 1048576 bytes, the limit for this input",
+        );
+    }
+}
+
+#[test]
 fn merge_reads_results_and_reports_given_through_a_pipe() {
     // `merge` looked for a plan in every file by reading its first line: from a pipe that ate
     // the beginning of a results file or shard report, which was then refused as malformed.
