@@ -55,6 +55,14 @@ fn check_passes(path: &Path) {
     );
 }
 
+/// `add-case --suite PATH --moves MOVES --depth 1`.
+fn add_at_depth_1(path: &Path, moves: &str) -> Output {
+    let suite = path.to_str().expect("utf-8 path");
+    cvperft(&[
+        "add-case", "--suite", suite, "--moves", moves, "--depth", "1",
+    ])
+}
+
 const GAME: &str = "fixtures/games/silver-elephant-en-passant.txt";
 const SE_SUITE: &str = "fixtures/games/silver-elephant.yaml";
 
@@ -132,6 +140,26 @@ fn a_file_without_final_newline_and_a_game_on_stdin() {
 }
 
 #[test]
+fn a_suite_in_crlf_gets_its_case_in_crlf() {
+    let (path, lf) = copy("crlf", "suites/chess.yaml");
+    let before = text(&lf).replace('\n', "\r\n").into_bytes();
+    std::fs::write(&path, &before).unwrap();
+    let o = add_at_depth_1(&path, "e2e4 e7e5 g1f3");
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let after = std::fs::read(&path).unwrap();
+    assert!(after.starts_with(&before));
+    // Every line of the case ends as the suite's do: it was added in LF.
+    let added = text(&after[before.len()..]);
+    assert!(added.contains("moves: \"e2e4 e7e5 g1f3\"\r\n"), "{added:?}");
+    assert_eq!(
+        added.matches('\n').count(),
+        added.matches("\r\n").count(),
+        "{added:?}"
+    );
+    check_passes(&path);
+}
+
+#[test]
 fn cases_before_another_top_level_key() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("add_case-middle");
     let _ = std::fs::remove_dir_all(&dir);
@@ -141,15 +169,7 @@ fn cases_before_another_top_level_key() {
                     {kind: hand, derivation: \"16 pawn moves, 4 knight moves\"}\n# the suite \
                     keys follow\ndescription: cases first\ngame-end: rules\n";
     std::fs::write(&path, original).unwrap();
-    let o = cvperft(&[
-        "add-case",
-        "--suite",
-        path.to_str().unwrap(),
-        "--moves",
-        "e2e4",
-        "--depth",
-        "1",
-    ]);
+    let o = add_at_depth_1(&path, "e2e4");
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     let after = std::fs::read_to_string(&path).unwrap();
     let at = after.find("  - id: middle-ply-1").expect("added");

@@ -199,7 +199,8 @@ fn item_indent(lines: &[&str], cases_line: usize) -> usize {
 /// the last item of its top-level `cases:` block list. Every byte of `suite` is kept, in order:
 /// the case goes at the end of the file (after a newline if the file lacked one), or just
 /// before the next top-level key when `cases:` is not the last one, or before a line that ends
-/// the document (`...`) or starts another (`---`).
+/// the document (`...`) or starts another (`---`). Its lines end in CRLF when the suite's first
+/// line does, else in LF.
 ///
 /// # Errors
 /// No top-level `cases:` key, or a `cases:` written in flow style (`cases: [...]`).
@@ -242,7 +243,11 @@ pub fn append_case_with(
         });
     };
     let indent = item_indent(&lines, cases_line);
-    let case = render_case(new_case, indent);
+    // Lines broken as the suite breaks its first line: a case in LF added to a suite in CRLF
+    // left it with lines of both kinds.
+    let crlf = suite.find('\n').is_some_and(|i| suite[..i].ends_with('\r'));
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let case = render_case(new_case, indent).replace('\n', eol);
     // The next top-level key, or the end of the document (`...`, or `---` starting another):
     // the case goes before it.
     let next_key = lines[cases_line + 1..]
@@ -263,10 +268,10 @@ pub fn append_case_with(
         None => {
             out.push_str(suite);
             if !suite.is_empty() && !suite.ends_with('\n') {
-                out.push('\n');
+                out.push_str(eol);
             }
             if separate {
-                out.push('\n');
+                out.push_str(eol);
             }
             out.push_str(&case);
         }
@@ -274,11 +279,11 @@ pub fn append_case_with(
             let at: usize = lines[..k].iter().map(|l| l.len()).sum();
             out.push_str(&suite[..at]);
             if !suite[..at].ends_with('\n') {
-                out.push('\n');
+                out.push_str(eol);
             }
             out.push_str(&case);
             if separate {
-                out.push('\n');
+                out.push_str(eol);
             }
             out.push_str(&suite[at..]);
         }
