@@ -160,6 +160,32 @@ fn a_suite_in_crlf_gets_its_case_in_crlf() {
 }
 
 #[test]
+fn a_note_keeps_the_characters_yaml_reads_as_line_breaks() {
+    let (path, _) = copy("note-breaks", "suites/chess.yaml");
+    // Written unescaped in the quoted note, YAML folded NEL into a space and the spaces after
+    // it away: the note read back was not the one given.
+    let note = "a\u{85}  b\u{2028}c\u{2029}d";
+    let suite = path.to_str().unwrap();
+    let o = cvperft(&[
+        "add-case", "--suite", suite, "--moves", "d2d4", "--depth", "1", "--note", note,
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.contains("note: \"a\\u0085  b\\u2028c\\u2029d FEN"),
+        "{after}"
+    );
+    let yaml: serde_yaml::Value = serde_yaml::from_str(&after).unwrap();
+    let added = yaml["cases"].as_sequence().and_then(|c| c.last()).unwrap();
+    let read = added["note"].as_str().unwrap();
+    assert!(
+        read.starts_with(&format!("{note} FEN reached: ")),
+        "{read:?}"
+    );
+    check_passes(&path);
+}
+
+#[test]
 fn cases_before_another_top_level_key() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("add_case-middle");
     let _ = std::fs::remove_dir_all(&dir);
