@@ -71,6 +71,36 @@ fn game_prints_every_ply_and_says_which_notation_it_read() {
 }
 
 #[test]
+fn a_record_with_lines_ended_by_cr_alone_reads_as_with_lf() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("game_cli-cr");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    // A `//` or `;` comment ran to the end of the record: the moves after it were dropped,
+    // with exit 0 (every move of the Game Courier log, which opens with a comment).
+    for name in ["game-courier.txt", "game.txt"] {
+        let lf = format!("fixtures/records/chess/{name}");
+        let cr = dir.join(name);
+        let record = std::fs::read_to_string(root().join(&lf)).expect("record");
+        std::fs::write(&cr, record.replace('\n', "\r")).expect("copy");
+        let (a, b) = (
+            cvperft(&["game", &lf]),
+            cvperft(&["game", cr.to_str().expect("utf-8")]),
+        );
+        assert_eq!(b.status.code(), Some(0), "{}", text(&b.stderr));
+        assert_eq!(text(&b.stdout), text(&a.stdout), "{name}");
+    }
+    // Errors name the line as an editor shows it.
+    let cr = dir.join("illegal.pgn");
+    std::fs::write(&cr, "1. e4 e5 ; c\r2. Nf3 Nc6\r3. Bb6 *\r").expect("record");
+    let o = cvperft(&["game", cr.to_str().expect("utf-8"), "--notation", "san"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("illegal.pgn`, line 3, column 4: ply 5 `Bb6`: illegal"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
 fn game_at_a_ply_shows_the_position_and_its_legal_moves() {
     let o = cvperft(&[
         "game",
