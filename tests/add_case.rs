@@ -186,6 +186,32 @@ fn a_note_keeps_the_characters_yaml_reads_as_line_breaks() {
 }
 
 #[test]
+fn a_case_that_would_take_the_suite_past_its_size_limit_is_refused() {
+    let (path, suite) = copy("size-limit", "suites/chess.yaml");
+    // Comment lines up to just under the 8 MiB a suite is read up to: the case was added with
+    // exit 0, and every later read of the suite refused it as too large.
+    let limit = 8 << 20;
+    let line = format!("# {}\n", "x".repeat(97));
+    let mut before = line
+        .repeat((limit - suite.len() - 100) / line.len())
+        .into_bytes();
+    before.extend_from_slice(&suite);
+    std::fs::write(&path, &before).unwrap();
+    check_passes(&path);
+    let o = add_at_depth_1(&path, "e2e4 e7e5 g1f3");
+    assert_eq!(code(&o), 2, "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(
+            "bytes, larger than the limit of 8388608 bytes a suite is read up to; add the case \
+             to another suite"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
 fn cases_before_another_top_level_key() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("add_case-middle");
     let _ = std::fs::remove_dir_all(&dir);
