@@ -123,6 +123,20 @@ fn a_comma_standing_alone_joins_the_parts_of_a_move() {
 }
 
 #[test]
+fn the_notation_named_at_a_ply_is_one_that_reads_the_whole_record() {
+    // At `--at-ply 0` every notation read the no plies asked for, and the first tried,
+    // coordinate, was named, though it cannot read these records.
+    for (record, notation) in [("game.pgn", "san"), ("game-courier.txt", "game-courier")] {
+        let path = format!("fixtures/records/chess/{record}");
+        let o = cvperft(&["game", &path, "--at-ply", "0"]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let err = text(&o.stderr);
+        assert!(err.contains(&format!("read as {notation} (")), "{err}");
+        assert!(text(&o.stdout).starts_with("start position:"));
+    }
+}
+
+#[test]
 fn game_at_a_ply_shows_the_position_and_its_legal_moves() {
     let o = cvperft(&[
         "game",

@@ -181,7 +181,11 @@ impl RecordArgs {
             ))
             .into());
         }
+        // The usual reading stands when its notation is one that reads the whole game: cut at
+        // `--at-ply`, a notation that cannot read the record reads its first plies (none at
+        // `--at-ply 0`) and was named as the one the record was read in.
         if let Ok((game, _, _)) = &usual
+            && read.iter().any(|(n, _)| *n == game.notation)
             && begins(game, agreed)
             && (at_ply.is_some() || game.plies.len() == agreed.plies.len())
         {
