@@ -111,7 +111,8 @@ fn suite(dir: &Path) -> PathBuf {
     path
 }
 
-fn add_case(suite: &Path, moves: &str, id: &str, extra: &[&str]) -> Command {
+/// `add-case --suite SUITE --moves MOVES --depth 1`, then `extra`.
+fn add_case_args<'a>(suite: &'a Path, moves: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "add-case",
         "--suite",
@@ -120,11 +121,17 @@ fn add_case(suite: &Path, moves: &str, id: &str, extra: &[&str]) -> Command {
         moves,
         "--depth",
         "1",
-        "--id",
-        id,
     ];
     args.extend_from_slice(extra);
-    let mut c = command(&args);
+    args
+}
+
+fn add_case(suite: &Path, moves: &str, id: &str, extra: &[&str]) -> Command {
+    let mut c = command(&add_case_args(
+        suite,
+        moves,
+        &[&["--id", id], extra].concat(),
+    ));
     c.stdout(Stdio::piped()).stderr(Stdio::piped());
     c
 }
@@ -1469,15 +1476,7 @@ fn add_case_refusals_name_the_suite() {
     let path = dir.join("cr.yaml");
     let text = SUITE.replace('\n', "\r");
     std::fs::write(&path, &text).expect("suite");
-    let o = run(&[
-        "add-case",
-        "--suite",
-        path.to_str().expect("utf-8"),
-        "--moves",
-        "e2e4",
-        "--depth",
-        "1",
-    ]);
+    let o = run(&add_case_args(&path, "e2e4", &[]));
     assert_refused(
         &o,
         "cr.yaml: its lines end in CR alone; add-case needs LF or CRLF line breaks",
@@ -1622,7 +1621,13 @@ fn assert_whole_lines(path: &Path) {
 /// write past the limit is cut short and then fails, as on a full disk, on any machine and
 /// without privileges.
 fn run_with_file_size_limit(args: &[&str], bytes: u64) -> Output {
-    run_limited(args, libc::RLIMIT_FSIZE, bytes, Duration::from_secs(60))
+    run_limited(
+        args,
+        libc::RLIMIT_FSIZE,
+        bytes,
+        true,
+        Duration::from_secs(60),
+    )
 }
 
 /// How much address space a run limited by [`run_with_memory_limit`] may take: far above
@@ -1634,15 +1639,17 @@ const MEMORY_LIMIT: u64 = 1 << 30;
 /// that keeps what it reads without bound fails to allocate and aborts (no exit code), so
 /// an exit code is the proof that its memory stayed bounded.
 fn run_with_memory_limit(args: &[&str], limit: Duration) -> Output {
-    run_limited(args, libc::RLIMIT_AS, MEMORY_LIMIT, limit)
+    run_limited(args, libc::RLIMIT_AS, MEMORY_LIMIT, true, limit)
 }
 
-/// Runs `cvperft args` with `resource` limited to `value` (SIGXFSZ ignored, so that a write
-/// past RLIMIT_FSIZE fails instead of killing it), within `limit`.
+/// Runs `cvperft args` with `resource` limited to `value` (with `ignore_sigxfsz`, SIGXFSZ
+/// ignored, so that a write past RLIMIT_FSIZE fails instead of killing it; else left at its
+/// default action, as `ulimit -f` in a shell leaves it), within `limit`.
 fn run_limited(
     args: &[&str],
     resource: libc::__rlimit_resource_t,
     value: u64,
+    ignore_sigxfsz: bool,
     limit: Duration,
 ) -> Output {
     use std::os::unix::process::CommandExt;
@@ -1657,7 +1664,11 @@ fn run_limited(
             if libc::setrlimit(resource, &rlimit) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let action = match ignore_sigxfsz {
+                true => libc::SIG_IGN,
+                false => libc::SIG_DFL,
+            };
+            libc::signal(libc::SIGXFSZ, action);
             Ok(())
         });
     }
@@ -1667,6 +1678,26 @@ fn run_limited(
         .spawn()
         .expect("cvperft starts");
     finish(child, limit, &format!("{args:?}"))
+}
+
+#[test]
+fn a_file_size_limit_with_its_signal_at_the_default_leaves_the_suite_and_no_temporary_file() {
+    let dir = scratch("file-size-signal");
+    let path = suite(&dir);
+    let args = add_case_args(&path, "e2e4", &["--id", "cut"]);
+    // The new suite is written past the limit. SIGXFSZ at its default action killed the
+    // process there, leaving the temporary file; ignored, the write fails as on a full disk.
+    let limit = u64::try_from(SUITE.len()).expect("small") + 16;
+    let o = run_limited(
+        &args,
+        libc::RLIMIT_FSIZE,
+        limit,
+        false,
+        Duration::from_secs(60),
+    );
+    assert_refused(&o, "File too large");
+    assert_eq!(std::fs::read_to_string(&path).expect("suite"), SUITE);
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 }
 
 #[test]
@@ -1905,6 +1936,20 @@ fn run_with_piped_input(args: &[&str], input: Vec<u8>) -> Output {
     let o = finish(child, Duration::from_secs(60), &format!("{args:?}"));
     writer.join().expect("writer");
     o
+}
+
+#[test]
+fn a_game_record_on_standard_input_past_the_limit_is_refused_as_too_large() {
+    // Read up to the limit and one byte more, it was refused as a record of 1048577 bytes at
+    // line 1, column 1, however much came; and, where the cut split a character, as not UTF-8.
+    let limit = 1 << 20;
+    for input in [vec![b' '; 3 * limit], "é".repeat(limit).into_bytes()] {
+        let o = run_with_piped_input(&["game", "-"], input);
+        assert_refused(
+            &o,
+            "standard input: more than 1048576 bytes, the limit for this input",
+        );
+    }
 }
 
 #[test]
