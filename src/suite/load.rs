@@ -193,6 +193,12 @@ pub enum LoadReason {
         /// What is wrong with it.
         error: Box<MoveError>,
     },
+    /// Divide counts whose sum does not fit the largest count a suite can hold.
+    #[error(
+        "divide: the counts sum to more than {}, the largest count a suite can hold",
+        u64::MAX
+    )]
+    DivideTooLarge,
     /// Divide counts whose sum is not the perft count at the divide's depth.
     #[error("divide: the counts sum to {sum}, but perft {depth} says {perft}")]
     DivideSum {
@@ -367,7 +373,8 @@ pub struct Divide {
 }
 
 impl Divide {
-    /// The sum of the counts: perft(depth).
+    /// The sum of the counts: perft(depth). The loader refuses a divide whose sum does not
+    /// fit in a `u64`.
     pub fn total(&self) -> u64 {
         self.moves.values().sum()
     }
@@ -1157,6 +1164,14 @@ impl Validator<'_> {
                         },
                     ),
                 }
+            }
+            if moves
+                .values()
+                .try_fold(0u64, |sum, n| sum.checked_add(*n))
+                .is_none()
+            {
+                self.error(divide_line, Some(id), LoadReason::DivideTooLarge);
+                return None;
             }
             Some(Divide {
                 depth: d.depth,
