@@ -370,6 +370,22 @@ fn output_to_an_unwritable_place_exits_2_and_leaves_nothing() {
     ]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("--output"), "{}", stderr(&o));
+
+    // A new name ending in `/` is refused before the run, not once the report is written
+    // beside it and cannot be renamed over it.
+    let dir = scratch("output-trailing-slash");
+    let target = format!("{}/", dir.join("report").display());
+    let o = cvperft(&["check", "--output", &target, "fixtures/suites/slow.yaml"]);
+    assert_eq!(code(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "cvperft: --output {target}: ends in `/`, which only a directory can; give a file \
+             name for the report\n"
+        )
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]
