@@ -516,10 +516,12 @@ impl Suite {
 }
 
 /// Lists the suite files named by `paths`: files as given, directories scanned (not
-/// recursively) for `*.yaml`, sorted by name; each file once.
+/// recursively) for `*.yaml` that are not directories, sorted by name; each file once.
 ///
 /// # Errors
-/// A path that does not exist or a directory that cannot be read.
+/// A path that does not exist, a directory that cannot be read, or a `*.yaml` in it that
+/// cannot be examined (a dangling link, a loop of links): its checks would silently not run.
+/// A hidden name (`.` first) that cannot be examined is passed over.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
     let mut out: Vec<PathBuf> = Vec::new();
     let fail = |p: &Path, message: String| LoadError {
@@ -536,8 +538,15 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
             for entry in std::fs::read_dir(path).map_err(|e| fail(path, e.to_string()))? {
                 let entry = entry.map_err(|e| fail(path, e.to_string()))?;
                 let p = entry.path();
-                if p.extension().is_some_and(|e| e == "yaml") && p.is_file() {
-                    found.push(p);
+                if p.extension().is_none_or(|e| e != "yaml") {
+                    continue;
+                }
+                match std::fs::metadata(&p) {
+                    Ok(meta) if meta.is_dir() => {}
+                    Ok(_) => found.push(p),
+                    // Editors leave hidden links that point nowhere (Emacs's `.#chess.yaml`).
+                    Err(_) if entry.file_name().as_encoded_bytes().starts_with(b".") => {}
+                    Err(e) => return Err(fail(&p, e.to_string())),
                 }
             }
             found.sort();
