@@ -155,10 +155,13 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
         file: path.to_path_buf(),
         nesting,
     })?;
-    let file: ProbeFile = serde_yaml::from_str(&text).map_err(|error| ProbeError::Yaml {
+    let yaml = |error| ProbeError::Yaml {
         file: path.to_path_buf(),
         error,
-    })?;
+    };
+    // As for suites: aliases must not expand a small file beyond the memory.
+    crate::suite::load::check_alias_expansion(&text).map_err(yaml)?;
+    let file: ProbeFile = serde_yaml::from_str(&text).map_err(yaml)?;
     let id = rules.variant.spec.id;
     if file.variant != id {
         return Err(ProbeError::OtherVariant {

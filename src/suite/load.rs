@@ -648,7 +648,6 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             reason: Box::new(LoadReason::TooDeep(e)),
         }]
     })?;
-    let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
     // A byte-order mark after the start is text inside a scalar, but the parser stumbles on
     // one anywhere else: say so when it does.
     let located = |e: serde_yaml::Error| {
@@ -664,9 +663,7 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
         }
         vec![error]
     };
-    ExpansionBudget(&budget)
-        .deserialize(serde_yaml::Deserializer::from_str(text))
-        .map_err(located)?;
+    check_alias_expansion(text).map_err(located)?;
     let file: SuiteFile = serde_yaml::from_str(text).map_err(located)?;
     Validator {
         path,
@@ -676,6 +673,17 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
         alternative: None,
     }
     .suite(file)
+}
+
+/// Walks the YAML `text` with its aliases expanded, before anything is built from it: an alias
+/// costs three bytes of text but copies all it names, so a small file could fill the memory.
+///
+/// # Errors
+/// Where the aliases expand the text to more than [`MAX_EXPANSION`] times its size (or the
+/// YAML does not parse).
+pub fn check_alias_expansion(text: &str) -> Result<(), serde_yaml::Error> {
+    let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
+    ExpansionBudget(&budget).deserialize(serde_yaml::Deserializer::from_str(text))
 }
 
 /// Walks a YAML document with its aliases expanded, spending one unit of the budget per node
@@ -690,7 +698,7 @@ impl ExpansionBudget<'_> {
                 Ok(())
             }
             None => Err(E::custom(format_args!(
-                "YAML aliases expand the suite to more than {MAX_EXPANSION} times its size"
+                "YAML aliases expand the file to more than {MAX_EXPANSION} times its size"
             ))),
         }
     }
@@ -1458,7 +1466,7 @@ mod tests {
         assert!(
             e.reason
                 .to_string()
-                .contains("YAML aliases expand the suite")
+                .contains("YAML aliases expand the file")
                 || e.reason.to_string().contains("repetition limit exceeded"),
             "{e}"
         );
@@ -1476,7 +1484,7 @@ mod tests {
         let e = refused(&text);
         assert!(
             e.reason.to_string().ends_with(
-                "legal[20]: YAML aliases expand the suite to more than 16 times its size"
+                "legal[20]: YAML aliases expand the file to more than 16 times its size"
             ),
             "{e}"
         );
