@@ -123,14 +123,19 @@ fn signal_set() -> libc::sigset_t {
     }
 }
 
-/// Unblocks SIGINT, SIGTERM and SIGHUP in the calling thread. Meant for a child process
-/// between `fork` and `exec` (`CommandExt::pre_exec`), which would otherwise inherit the mask
-/// that [`install_signal_handling`] set: it only calls `sigemptyset`, `sigaddset` and
-/// `pthread_sigmask`, which are async-signal-safe.
+/// Unblocks SIGINT, SIGTERM and SIGHUP in the calling thread, and gives SIGXFSZ back its
+/// default action. Meant for a child process between `fork` and `exec`
+/// (`CommandExt::pre_exec`), which would otherwise inherit the mask and the ignored SIGXFSZ
+/// that [`install_signal_handling`] set: it only calls `signal`, `sigemptyset`, `sigaddset`
+/// and `pthread_sigmask`, which are async-signal-safe.
 ///
 /// # Errors
 /// The mask cannot be changed.
 pub fn unblock_signals() -> std::io::Result<()> {
+    // SAFETY: signal(2) only sets the action of a signal; SIG_DFL is always valid.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+    }
     let set = signal_set();
     // SAFETY: pthread_sigmask reads the set we own and changes only this thread's mask.
     let rc = unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut()) };
@@ -146,12 +151,20 @@ pub fn unblock_signals() -> std::io::Result<()> {
 /// and what was undone (the binary reports it) and exits with status 128 + the signal's number
 /// (130, 143, 129).
 ///
+/// SIGXFSZ, which a write past the file size limit (`ulimit -f`) raises, is ignored: the write
+/// then fails as on a full disk, and the writer removes its temporary file and says why,
+/// instead of the process being killed with the file left behind.
+///
 /// Call it once, first thing in `main`, before any other thread exists: threads started later
 /// inherit the blocked mask.
 ///
 /// # Errors
 /// The signal mask cannot be changed or the thread cannot be started.
 pub fn install_signal_handling(on_signal: fn(i32, Undone)) -> std::io::Result<()> {
+    // SAFETY: signal(2) only sets the action of a signal; SIG_IGN is always valid.
+    if unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) } == libc::SIG_ERR {
+        return Err(std::io::Error::last_os_error());
+    }
     let set = signal_set();
     // SAFETY: pthread_sigmask reads the set we own and changes only this thread's mask.
     let rc = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };

@@ -189,6 +189,9 @@ pub enum FileReason {
     /// The report path is a directory.
     #[error("is a directory; give a file name for the report")]
     OutputDirectory,
+    /// The report path does not exist and ends in `/`: only a directory can be named so.
+    #[error("ends in `/`, which only a directory can; give a file name for the report")]
+    OutputTrailingSlash,
     /// The report path is a socket.
     #[error("is a socket; cvperft does not write reports to sockets")]
     OutputSocket,
@@ -840,10 +843,18 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
                 real,
             })
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(OutputTarget::Replace {
-            real: resolve_links(path)?,
-            like: None,
-        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let real = resolve_links(path)?;
+            // The temporary file would be written beside `dir/` and then fail to be renamed
+            // over it, after all the work.
+            if [path, real.as_path()]
+                .iter()
+                .any(|p| p.as_os_str().as_bytes().ends_with(b"/"))
+            {
+                return Err(fail(path, FileReason::OutputTrailingSlash));
+            }
+            Ok(OutputTarget::Replace { real, like: None })
+        }
         Err(e) => Err(io_fail(path, &e)),
     }
 }
@@ -991,6 +1002,10 @@ mod tests {
             (
                 FileReason::OutputDirectory,
                 "is a directory; give a file name for the report",
+            ),
+            (
+                FileReason::OutputTrailingSlash,
+                "ends in `/`, which only a directory can; give a file name for the report",
             ),
             (
                 FileReason::OutputSocket,

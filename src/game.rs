@@ -452,12 +452,13 @@ fn placed(text: &str, notation: Notation, mut e: RecordError) -> (RecordError, u
     }
     let (mut line, mut column) = (1, 1);
     let mut offset = text.len();
-    for (i, c) in text.char_indices() {
+    let chars: Vec<char> = text.chars().collect();
+    for (n, (i, _)) in text.char_indices().enumerate() {
         if (line, column) == (e.line, e.column) {
             offset = i;
             break;
         }
-        if c == '\n' {
+        if record::ends_line(&chars, n) {
             line += 1;
             column = 1;
         } else {

@@ -55,6 +55,14 @@ fn check_passes(path: &Path) {
     );
 }
 
+/// `add-case --suite PATH --moves MOVES --depth 1`.
+fn add_at_depth_1(path: &Path, moves: &str) -> Output {
+    let suite = path.to_str().expect("utf-8 path");
+    cvperft(&[
+        "add-case", "--suite", suite, "--moves", moves, "--depth", "1",
+    ])
+}
+
 const GAME: &str = "fixtures/games/silver-elephant-en-passant.txt";
 const SE_SUITE: &str = "fixtures/games/silver-elephant.yaml";
 
@@ -132,6 +140,78 @@ fn a_file_without_final_newline_and_a_game_on_stdin() {
 }
 
 #[test]
+fn a_suite_in_crlf_gets_its_case_in_crlf() {
+    let (path, lf) = copy("crlf", "suites/chess.yaml");
+    let before = text(&lf).replace('\n', "\r\n").into_bytes();
+    std::fs::write(&path, &before).unwrap();
+    let o = add_at_depth_1(&path, "e2e4 e7e5 g1f3");
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let after = std::fs::read(&path).unwrap();
+    assert!(after.starts_with(&before));
+    // Every line of the case ends as the suite's do: it was added in LF.
+    let added = text(&after[before.len()..]);
+    assert!(added.contains("moves: \"e2e4 e7e5 g1f3\"\r\n"), "{added:?}");
+    assert_eq!(
+        added.matches('\n').count(),
+        added.matches("\r\n").count(),
+        "{added:?}"
+    );
+    check_passes(&path);
+}
+
+#[test]
+fn a_note_keeps_the_characters_yaml_reads_as_line_breaks() {
+    let (path, _) = copy("note-breaks", "suites/chess.yaml");
+    // Written unescaped in the quoted note, YAML folded NEL into a space and the spaces after
+    // it away: the note read back was not the one given.
+    let note = "a\u{85}  b\u{2028}c\u{2029}d";
+    let suite = path.to_str().unwrap();
+    let o = cvperft(&[
+        "add-case", "--suite", suite, "--moves", "d2d4", "--depth", "1", "--note", note,
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.contains("note: \"a\\u0085  b\\u2028c\\u2029d FEN"),
+        "{after}"
+    );
+    let yaml: serde_yaml::Value = serde_yaml::from_str(&after).unwrap();
+    let added = yaml["cases"].as_sequence().and_then(|c| c.last()).unwrap();
+    let read = added["note"].as_str().unwrap();
+    assert!(
+        read.starts_with(&format!("{note} FEN reached: ")),
+        "{read:?}"
+    );
+    check_passes(&path);
+}
+
+#[test]
+fn a_case_that_would_take_the_suite_past_its_size_limit_is_refused() {
+    let (path, suite) = copy("size-limit", "suites/chess.yaml");
+    // Comment lines up to just under the 8 MiB a suite is read up to: the case was added with
+    // exit 0, and every later read of the suite refused it as too large.
+    let limit = 8 << 20;
+    let line = format!("# {}\n", "x".repeat(97));
+    let mut before = line
+        .repeat((limit - suite.len() - 100) / line.len())
+        .into_bytes();
+    before.extend_from_slice(&suite);
+    std::fs::write(&path, &before).unwrap();
+    check_passes(&path);
+    let o = add_at_depth_1(&path, "e2e4 e7e5 g1f3");
+    assert_eq!(code(&o), 2, "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(
+            "bytes, larger than the limit of 8388608 bytes a suite is read up to; add the case \
+             to another suite"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
 fn cases_before_another_top_level_key() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("add_case-middle");
     let _ = std::fs::remove_dir_all(&dir);
@@ -141,15 +221,7 @@ fn cases_before_another_top_level_key() {
                     {kind: hand, derivation: \"16 pawn moves, 4 knight moves\"}\n# the suite \
                     keys follow\ndescription: cases first\ngame-end: rules\n";
     std::fs::write(&path, original).unwrap();
-    let o = cvperft(&[
-        "add-case",
-        "--suite",
-        path.to_str().unwrap(),
-        "--moves",
-        "e2e4",
-        "--depth",
-        "1",
-    ]);
+    let o = add_at_depth_1(&path, "e2e4");
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     let after = std::fs::read_to_string(&path).unwrap();
     let at = after.find("  - id: middle-ply-1").expect("added");

@@ -46,9 +46,17 @@ cases:
       derivation: "Black to move has no move and is not in check."
 "#;
 
+/// A directory of this test binary's own under Cargo's target directory (not the system's
+/// temporary directory, where each run left one behind), emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("check-engine-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
 fn temp_suite(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cvperft-check-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch(&format!("suite-{name}"));
     let path = dir.join(format!("{name}.yaml"));
     std::fs::write(&path, SUITE).expect("write the suite");
     path
@@ -325,8 +333,7 @@ fn an_engine_refusing_every_position_is_not_a_pass() {
         "{}/fixtures/engines/perftree-faulty startonly",
         env!("CARGO_MANIFEST_DIR")
     );
-    let dir = std::env::temp_dir().join(format!("cvperft-refusing-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch("refusing");
     let castling: String = SUITE
         .split("  - id: ")
         .filter(|part| !part.starts_with("start") && !part.starts_with("ep-capture"))
@@ -387,8 +394,7 @@ fn an_engine_refusing_every_position_is_not_a_pass() {
 /// failures alone, and says besides that the Bachelor Kamil engine refused every question.
 #[test]
 fn refusals_are_said_beside_failures_which_decide_the_exit() {
-    let dir = std::env::temp_dir().join(format!("cvperft-refusing-mixed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch("refusing-mixed");
     let chess = dir.join("chess.yaml");
     std::fs::write(&chess, SUITE).expect("write");
     let kamil = dir.join("bachelor-kamil.yaml");
@@ -452,5 +458,4 @@ cases:
         ),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -229,6 +229,39 @@ fn a_missing_path_exits_2() {
 }
 
 #[test]
+fn a_suite_in_a_directory_that_cannot_be_read_exits_2_naming_it() {
+    // A dangling link and a loop of links named `*.yaml` were passed over: their checks did
+    // not run and the run passed. A directory named `*.yaml` is still passed over, and so is
+    // a hidden link to nowhere (Emacs's lock on a suite being edited).
+    let dir = scratch("unreadable-entries");
+    std::fs::copy(root().join("fixtures/suites/slow.yaml"), dir.join("a.yaml")).unwrap();
+    std::fs::create_dir(dir.join("folder.yaml")).unwrap();
+    std::os::unix::fs::symlink("user@host.1234:1700000000", dir.join(".#a.yaml")).unwrap();
+    let ok = cvperft(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code(&ok), 0, "{}", stderr(&ok));
+    for (name, target, error) in [
+        ("gone.yaml", "moved-away.yaml", "No such file or directory"),
+        (
+            "loop.yaml",
+            "loop.yaml",
+            "Too many levels of symbolic links",
+        ),
+    ] {
+        let link = dir.join(name);
+        std::os::unix::fs::symlink(target, &link).unwrap();
+        let o = cvperft(&["check", dir.to_str().unwrap()]);
+        assert_eq!(code(&o), 2, "{name}: {}", stdout(&o));
+        assert!(
+            stderr(&o).starts_with(&format!("cvperft: {}: {error}", link.display())),
+            "{}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+        std::fs::remove_file(&link).unwrap();
+    }
+}
+
+#[test]
 fn shards_are_disjoint_and_cover_every_case() {
     let base = ["check", "--max-nodes", "100000", "--format", "json"];
     let whole = cvperft(&base);
@@ -370,6 +403,22 @@ fn output_to_an_unwritable_place_exits_2_and_leaves_nothing() {
     ]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("--output"), "{}", stderr(&o));
+
+    // A new name ending in `/` is refused before the run, not once the report is written
+    // beside it and cannot be renamed over it.
+    let dir = scratch("output-trailing-slash");
+    let target = format!("{}/", dir.join("report").display());
+    let o = cvperft(&["check", "--output", &target, "fixtures/suites/slow.yaml"]);
+    assert_eq!(code(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "cvperft: --output {target}: ends in `/`, which only a directory can; give a file \
+             name for the report\n"
+        )
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]

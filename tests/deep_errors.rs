@@ -160,7 +160,8 @@ fn plan_files_are_refused_naming_line_and_field() {
 
 /// A directory of its own for this test's files.
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cvperft-deep-errors-{}-{name}", std::process::id()));
+    // Under Cargo's target directory, reused by each run (not one per process id left behind).
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("deep-errors-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("a directory");
     d

@@ -18,7 +18,8 @@ fn root() -> &'static Path {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cvperft-pool-{name}-{}", std::process::id()));
+    // Under Cargo's target directory, reused by each run (not one per process id left behind).
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pool-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir

@@ -70,6 +70,72 @@ fn game_prints_every_ply_and_says_which_notation_it_read() {
     assert!(o.stderr.is_empty(), "no notice when the notation is given");
 }
 
+/// A scratch directory for `test`.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("game_cli-{test}"));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Asserts that `cvperft game` reads the record `fixture` (relative to the package root) with
+/// its text changed by `edit` (a copy in `dir`) as it reads the record itself.
+fn assert_reads_as_written(dir: &Path, fixture: &str, edit: impl Fn(&str) -> String) {
+    let record = std::fs::read_to_string(root().join(fixture)).expect("record");
+    let edited = dir.join(Path::new(fixture).file_name().expect("file name"));
+    std::fs::write(&edited, edit(&record)).expect("copy");
+    let (a, b) = (
+        cvperft(&["game", fixture]),
+        cvperft(&["game", edited.to_str().expect("utf-8")]),
+    );
+    assert_eq!(b.status.code(), Some(0), "{fixture}: {}", text(&b.stderr));
+    assert_eq!(text(&b.stdout), text(&a.stdout), "{fixture}");
+}
+
+#[test]
+fn a_record_with_lines_ended_by_cr_alone_reads_as_with_lf() {
+    let dir = scratch("cr");
+    // A `//` or `;` comment ran to the end of the record: the moves after it were dropped,
+    // with exit 0 (every move of the Game Courier log, which opens with a comment).
+    for name in ["game-courier.txt", "game.txt"] {
+        let fixture = format!("fixtures/records/chess/{name}");
+        assert_reads_as_written(&dir, &fixture, |r| r.replace('\n', "\r"));
+    }
+    // Errors name the line as an editor shows it.
+    let cr = dir.join("illegal.pgn");
+    std::fs::write(&cr, "1. e4 e5 ; c\r2. Nf3 Nc6\r3. Bb6 *\r").expect("record");
+    let o = cvperft(&["game", cr.to_str().expect("utf-8"), "--notation", "san"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("illegal.pgn`, line 3, column 4: ply 5 `Bb6`: illegal"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn a_comma_standing_alone_joins_the_parts_of_a_move() {
+    // `Nf6+ , N@b2`: the lone comma was dropped and the placement read as Black's ply (here
+    // refused, Black holding no Knight; read as another game where Black holds one).
+    let fixture = "fixtures/records/cerimon/game.pgn";
+    let record = std::fs::read_to_string(root().join(fixture)).expect("record");
+    assert!(record.contains("Nf6+, N@b2"), "a compound move");
+    assert_reads_as_written(&scratch("comma"), fixture, |r| r.replace(',', " , "));
+}
+
+#[test]
+fn the_notation_named_at_a_ply_is_one_that_reads_the_whole_record() {
+    // At `--at-ply 0` every notation read the no plies asked for, and the first tried,
+    // coordinate, was named, though it cannot read these records.
+    for (record, notation) in [("game.pgn", "san"), ("game-courier.txt", "game-courier")] {
+        let path = format!("fixtures/records/chess/{record}");
+        let o = cvperft(&["game", &path, "--at-ply", "0"]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let err = text(&o.stderr);
+        assert!(err.contains(&format!("read as {notation} (")), "{err}");
+        assert!(text(&o.stdout).starts_with("start position:"));
+    }
+}
+
 #[test]
 fn game_at_a_ply_shows_the_position_and_its_legal_moves() {
     let o = cvperft(&[

@@ -111,7 +111,8 @@ fn suite(dir: &Path) -> PathBuf {
     path
 }
 
-fn add_case(suite: &Path, moves: &str, id: &str, extra: &[&str]) -> Command {
+/// `add-case --suite SUITE --moves MOVES --depth 1`, then `extra`.
+fn add_case_args<'a>(suite: &'a Path, moves: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "add-case",
         "--suite",
@@ -120,11 +121,17 @@ fn add_case(suite: &Path, moves: &str, id: &str, extra: &[&str]) -> Command {
         moves,
         "--depth",
         "1",
-        "--id",
-        id,
     ];
     args.extend_from_slice(extra);
-    let mut c = command(&args);
+    args
+}
+
+fn add_case(suite: &Path, moves: &str, id: &str, extra: &[&str]) -> Command {
+    let mut c = command(&add_case_args(
+        suite,
+        moves,
+        &[&["--id", id], extra].concat(),
+    ));
     c.stdout(Stdio::piped()).stderr(Stdio::piped());
     c
 }
@@ -1441,7 +1448,20 @@ fn a_flooding_perftree_engine_is_refused_with_bounded_memory() {
         "flood",
         "line=$(head -c 60000 /dev/zero | tr '\\0' x)\nwhile :; do echo \"$line\" || exit 0; done\n",
     );
-    let o = perftree_diff(&engine, "50");
+    // Within 1 GiB of address space: an exit code (not an abort on a failed allocation).
+    let o = run_with_memory_limit(
+        &[
+            "diff",
+            "1",
+            "--engine",
+            &engine,
+            "--protocol",
+            "perftree",
+            "--timeout",
+            "50",
+        ],
+        Duration::from_secs(60),
+    );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("malformed line \"<more than 16 MiB of output>\""),
@@ -1456,15 +1476,7 @@ fn add_case_refusals_name_the_suite() {
     let path = dir.join("cr.yaml");
     let text = SUITE.replace('\n', "\r");
     std::fs::write(&path, &text).expect("suite");
-    let o = run(&[
-        "add-case",
-        "--suite",
-        path.to_str().expect("utf-8"),
-        "--moves",
-        "e2e4",
-        "--depth",
-        "1",
-    ]);
+    let o = run(&add_case_args(&path, "e2e4", &[]));
     assert_refused(
         &o,
         "cr.yaml: its lines end in CR alone; add-case needs LF or CRLF line breaks",
@@ -1609,19 +1621,54 @@ fn assert_whole_lines(path: &Path) {
 /// write past the limit is cut short and then fails, as on a full disk, on any machine and
 /// without privileges.
 fn run_with_file_size_limit(args: &[&str], bytes: u64) -> Output {
+    run_limited(
+        args,
+        libc::RLIMIT_FSIZE,
+        bytes,
+        true,
+        Duration::from_secs(60),
+    )
+}
+
+/// How much address space a run limited by [`run_with_memory_limit`] may take: far above
+/// what cvperft needs (tens of MB, its threads' reserved stacks and allocator arenas
+/// included), far below what reading a flood without bound took (gigabytes).
+const MEMORY_LIMIT: u64 = 1 << 30;
+
+/// Runs `cvperft args` with its address space limited to [`MEMORY_LIMIT`] (RLIMIT_AS): a run
+/// that keeps what it reads without bound fails to allocate and aborts (no exit code), so
+/// an exit code is the proof that its memory stayed bounded.
+fn run_with_memory_limit(args: &[&str], limit: Duration) -> Output {
+    run_limited(args, libc::RLIMIT_AS, MEMORY_LIMIT, true, limit)
+}
+
+/// Runs `cvperft args` with `resource` limited to `value` (with `ignore_sigxfsz`, SIGXFSZ
+/// ignored, so that a write past RLIMIT_FSIZE fails instead of killing it; else left at its
+/// default action, as `ulimit -f` in a shell leaves it), within `limit`.
+fn run_limited(
+    args: &[&str],
+    resource: libc::__rlimit_resource_t,
+    value: u64,
+    ignore_sigxfsz: bool,
+    limit: Duration,
+) -> Output {
     use std::os::unix::process::CommandExt;
     let mut c = command(args);
     // SAFETY: between fork and exec only async-signal-safe calls (setrlimit, signal) are made.
     unsafe {
         c.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
+            let rlimit = libc::rlimit {
+                rlim_cur: value,
+                rlim_max: value,
             };
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+            if libc::setrlimit(resource, &rlimit) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let action = match ignore_sigxfsz {
+                true => libc::SIG_IGN,
+                false => libc::SIG_DFL,
+            };
+            libc::signal(libc::SIGXFSZ, action);
             Ok(())
         });
     }
@@ -1630,7 +1677,27 @@ fn run_with_file_size_limit(args: &[&str], bytes: u64) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("cvperft starts");
-    finish(child, Duration::from_secs(60), &format!("{args:?}"))
+    finish(child, limit, &format!("{args:?}"))
+}
+
+#[test]
+fn a_file_size_limit_with_its_signal_at_the_default_leaves_the_suite_and_no_temporary_file() {
+    let dir = scratch("file-size-signal");
+    let path = suite(&dir);
+    let args = add_case_args(&path, "e2e4", &["--id", "cut"]);
+    // The new suite is written past the limit. SIGXFSZ at its default action killed the
+    // process there, leaving the temporary file; ignored, the write fails as on a full disk.
+    let limit = u64::try_from(SUITE.len()).expect("small") + 16;
+    let o = run_limited(
+        &args,
+        libc::RLIMIT_FSIZE,
+        limit,
+        false,
+        Duration::from_secs(60),
+    );
+    assert_refused(&o, "File too large");
+    assert_eq!(std::fs::read_to_string(&path).expect("suite"), SUITE);
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 }
 
 #[test]
@@ -1872,6 +1939,20 @@ fn run_with_piped_input(args: &[&str], input: Vec<u8>) -> Output {
 }
 
 #[test]
+fn a_game_record_on_standard_input_past_the_limit_is_refused_as_too_large() {
+    // Read up to the limit and one byte more, it was refused as a record of 1048577 bytes at
+    // line 1, column 1, however much came; and, where the cut split a character, as not UTF-8.
+    let limit = 1 << 20;
+    for input in [vec![b' '; 3 * limit], "é".repeat(limit).into_bytes()] {
+        let o = run_with_piped_input(&["game", "-"], input);
+        assert_refused(
+            &o,
+            "standard input: more than 1048576 bytes, the limit for this input",
+        );
+    }
+}
+
+#[test]
 fn merge_reads_results_and_reports_given_through_a_pipe() {
     // `merge` looked for a plan in every file by reading its first line: from a pipe that ate
     // the beginning of a results file or shard report, which was then refused as malformed.
@@ -1989,7 +2070,8 @@ fn a_uci_engine_flooding_counts_is_stopped_with_bounded_memory() {
     // `--timeout 3` the run was still going after 60 s, at 5.8 GB.
     let engine = root().join("fixtures/engines/uci-faulty");
     let engine = format!("{} flood", engine.display());
-    let o = run_within(
+    // Within 1 GiB of address space: an exit code (not an abort on a failed allocation).
+    let o = run_with_memory_limit(
         &["diff", "1", "--engine", &engine, "--timeout", "3"],
         Duration::from_secs(30),
     );
@@ -2039,12 +2121,11 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
     // the question's deadline: `--timeout 0.2` took 2.2 s.
     let engine = root().join("fixtures/engines/uci-faulty");
     let engine = format!("{} closeout", engine.display());
-    let started = Instant::now();
+    // The wait is capped by `exit_grace` (unit-tested in src/engine/uci.rs, not timed here).
     let o = run_within(
         &["diff", "1", "--engine", &engine, "--timeout", "0.2"],
         Duration::from_secs(30),
     );
-    let took = started.elapsed();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     // On a loaded machine the handshake may be what times out instead.
@@ -2053,7 +2134,6 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
             || err.contains("no answer within 200 ms"),
         "{err}"
     );
-    assert!(took < Duration::from_millis(1900), "{took:?}: {err}");
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
 }

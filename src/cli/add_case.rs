@@ -592,6 +592,17 @@ fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(Str
         })
         .unwrap_or(Err(AppendError::ChangesValues))
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+    // Written past the limit, the suite would be refused by every later read, this one's
+    // included.
+    if new_text.len() as u64 > MAX_FILE_BYTES {
+        return Err(Failure::input(format!(
+            "{}: with the new case it would be {} bytes, larger than the limit of \
+             {MAX_FILE_BYTES} bytes a suite is read up to; add the case to another suite",
+            path.display(),
+            new_text.len()
+        ))
+        .into());
+    }
     let loaded = load_str(&new_text, path)
         .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
     if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != case.id) {

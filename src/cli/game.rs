@@ -10,7 +10,7 @@ use cvperft::position::Position;
 use cvperft::record::{Labels, MAX_RECORD_BYTES, Notation};
 use cvperft::san::san_moves;
 use cvperft::variant::Rules;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 /// How to read a game record (shared by `game` and `add-case`).
@@ -46,11 +46,12 @@ impl Source {
         let (text, name) = match (moves, file) {
             (Some(m), _) => (m.to_string(), "--moves".to_string()),
             (None, Some("-")) => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .take(MAX_RECORD_BYTES as u64 + 1)
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| Failure::input(format!("standard input: {e}")))?;
+                // Capped as a file is: more than the limit is refused as too large (cut at the
+                // limit, it was read as a record of the limit plus one byte, or as not UTF-8
+                // where the cut split a character).
+                let bytes =
+                    cvperft::fsio::read_all_capped(std::io::stdin(), MAX_RECORD_BYTES as u64)
+                        .map_err(|e| Failure::input(format!("standard input: {e}")))?;
                 let text = String::from_utf8(bytes)
                     .map_err(|_| Failure::input("standard input: not UTF-8 text"))?;
                 (text, "standard input".to_string())
@@ -180,7 +181,11 @@ impl RecordArgs {
             ))
             .into());
         }
+        // The usual reading stands when its notation is one that reads the whole game: cut at
+        // `--at-ply`, a notation that cannot read the record reads its first plies (none at
+        // `--at-ply 0`) and was named as the one the record was read in.
         if let Ok((game, _, _)) = &usual
+            && read.iter().any(|(n, _)| *n == game.notation)
             && begins(game, agreed)
             && (at_ply.is_some() || game.plies.len() == agreed.plies.len())
         {

@@ -9,6 +9,7 @@ use super::bisect::{Bisection, bisect};
 use super::reference::ReferenceEngine;
 use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::fsio::FileError;
+use crate::request::MAX_MOVES;
 use crate::suite::nesting::TooDeep;
 use crate::variant::{OptionError, Rules};
 use serde::Deserialize;
@@ -120,6 +121,9 @@ pub enum ProbeReason {
     /// A depth of 0 or above [`MAX_PROBE_DEPTH`].
     #[error("depth {0} (expected 1 to {MAX_PROBE_DEPTH})")]
     Depth(u32),
+    /// More moves than any command accepts: the engine would be asked what `perft` refuses.
+    #[error("moves: {0} moves, at most {MAX_MOVES} are accepted")]
+    TooManyMoves(usize),
     /// Our reference refuses it under every reading (the first reading's reason).
     #[error(transparent)]
     Refused(Refusal),
@@ -155,10 +159,13 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
         file: path.to_path_buf(),
         nesting,
     })?;
-    let file: ProbeFile = serde_yaml::from_str(&text).map_err(|error| ProbeError::Yaml {
+    let yaml = |error| ProbeError::Yaml {
         file: path.to_path_buf(),
         error,
-    })?;
+    };
+    // As for suites: aliases must not expand a small file beyond the memory.
+    crate::suite::load::check_alias_expansion(&text).map_err(yaml)?;
+    let file: ProbeFile = serde_yaml::from_str(&text).map_err(yaml)?;
     let id = rules.variant.spec.id;
     if file.variant != id {
         return Err(ProbeError::OtherVariant {
@@ -190,6 +197,13 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
         seen.push(probe.name.clone());
         if probe.depth == 0 || probe.depth > MAX_PROBE_DEPTH {
             return Err(refused(ProbeReason::Depth(probe.depth)));
+        }
+        let moves = probe
+            .moves
+            .as_deref()
+            .map_or(0, |m| m.split_whitespace().count());
+        if moves > MAX_MOVES {
+            return Err(refused(ProbeReason::TooManyMoves(moves)));
         }
         // The probe must be a legal question under at least one reading.
         let mut first_error = None;
@@ -755,6 +769,20 @@ mod tests {
                     reason: ProbeReason::Refused(Refusal::Reference(_)),
                     ..
                 }
+            ),
+            "{e}"
+        );
+        // 10,001 moves: refused before any is read, as `perft --moves` and suites refuse them.
+        let e = refused(
+            "many-moves.yaml",
+            &format!(
+                "{probes}  - {{name: a, depth: 1, moves: \"{}\"}}\n",
+                "x ".repeat(MAX_MOVES + 1)
+            ),
+        );
+        assert!(
+            e.to_string().ends_with(
+                "many-moves.yaml, probe `a`: moves: 10001 moves, at most 10000 are accepted"
             ),
             "{e}"
         );

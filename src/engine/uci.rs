@@ -241,10 +241,7 @@ impl UciEngine {
     fn crash(&mut self, query: Option<&Query>) -> EngineError {
         let (how, stderr) = match self.process.as_mut() {
             Some(p) => {
-                // Two seconds to exit after closing its output, but never past the question's
-                // deadline: an engine that closes stdout and lives on is killed at the deadline.
-                let grace = (Instant::now() + Duration::from_secs(2)).min(self.deadline.at);
-                let status = p.wait_until(grace);
+                let status = p.wait_until(exit_grace(Instant::now(), self.deadline.at));
                 (describe_exit(status), p.stderr_tail())
             }
             None => ("not running".to_string(), String::new()),
@@ -412,6 +409,13 @@ impl Drop for UciEngine {
 }
 
 /// Whether a line is an engine's complaint about a `setoption` (Stockfish: `No such option: X`).
+/// How long an engine that closed its output has to exit before it is killed: two seconds,
+/// but never past the question's `deadline` (an engine that closes its output and lives on
+/// is killed at the deadline, however short).
+fn exit_grace(now: Instant, deadline: Instant) -> Instant {
+    (now + Duration::from_secs(2)).min(deadline)
+}
+
 fn refuses_option(line: &str) -> bool {
     let lower = line.trim().to_ascii_lowercase();
     lower.starts_with("no such option")
@@ -480,6 +484,15 @@ pub fn describe_exit(status: Option<ExitStatus>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_engine_closing_its_output_waits_no_longer_than_the_deadline() {
+        let now = Instant::now();
+        let soon = now + Duration::from_millis(200);
+        assert_eq!(exit_grace(now, soon), soon);
+        let late = now + Duration::from_secs(60);
+        assert_eq!(exit_grace(now, late), now + Duration::from_secs(2));
+    }
+
     use super::*;
 
     #[test]

@@ -518,9 +518,9 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     let mut tags = Vec::new();
     let (mut line, mut column) = (1usize, 1usize);
     let mut positions = Vec::with_capacity(chars.len());
-    for &c in &chars {
+    for i in 0..chars.len() {
         positions.push((line, column));
-        if c == '\n' {
+        if ends_line(&chars, i) {
             line += 1;
             column = 1;
         } else {
@@ -536,7 +536,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
         let c = chars[i];
         let to_line_end = |i: usize| {
             let mut j = i;
-            while j < chars.len() && chars[j] != '\n' {
+            while j < chars.len() && !matches!(chars[j], '\n' | '\r') {
                 j += 1;
             }
             j
@@ -626,6 +626,18 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
         words.push(w);
     }
     Ok(Lexed { words, tags })
+}
+
+/// Whether the character at `i` ends its line: LF, or CR alone (a record saved with the line
+/// breaks of the classic Mac OS; read as a space, its `;` and `//` comments ran to the end of
+/// the record, and the moves after the first such comment were dropped). The CR of a CRLF is
+/// a space before the LF.
+pub(crate) fn ends_line(chars: &[char], i: usize) -> bool {
+    match chars[i] {
+        '\n' => true,
+        '\r' => chars.get(i + 1) != Some(&'\n'),
+        _ => false,
+    }
 }
 
 /// Whether the `(` at `open` starts a promotion glued to a square, as in `e8(Q)`: after a

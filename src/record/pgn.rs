@@ -4,7 +4,8 @@
 //! `;` to the end of the line, `%` escape lines, move numbers (`1.`, `1...`, glued `1.e4`),
 //! numeric annotation glyphs (`$1`), suffix glyphs (`!`, `?!`), `e.p.`, variations `( ... )`
 //! (nested, skipped) and results, which end a game; several games may follow each other. A
-//! compound move is one SAN text with commas (`Bb5+,N@a2`); a space after a comma is allowed.
+//! compound move is one SAN text with commas (`Bb5+,N@a2`); a space after a comma, or on both
+//! sides of it, is allowed.
 
 use super::{
     Comments, GameText, Lexed, MoveProblem, MoveReason, Part, RecordError, RecordReason, Word,
@@ -122,6 +123,9 @@ fn moves_of(words: &[Word]) -> Vec<Written> {
         if trailing_comma {
             part.text.pop();
         }
+        // A comma standing alone (`Nf6+ , N@b2`) joins as one glued to either word does: it
+        // was dropped, and the placement read as the next ply.
+        let lone_comma = leading_comma && part.text.is_empty();
         if (joining || leading_comma) && !moves.is_empty() {
             if let Some(last) = moves.last_mut()
                 && !part.text.is_empty()
@@ -131,7 +135,7 @@ fn moves_of(words: &[Word]) -> Vec<Written> {
         } else if !part.text.is_empty() {
             moves.push(Written { parts: vec![part] });
         }
-        joining = trailing_comma;
+        joining = trailing_comma || lone_comma;
     }
     moves
 }
@@ -183,6 +187,7 @@ mod tests {
         let record = "[Variant \"chess\"]\n1.e4 $1 e5!? {a (comment} 2. Nf3 (2. f4 exf4 (2... d5) \
                       1-0) 2... Nc6 ; rest\n3. Bb5+, N@a2 e.p. 1/2-1/2";
         assert_eq!(texts(record), [["e4", "e5!?", "Nf3", "Nc6", "Bb5+,N@a2"]]);
+        assert_eq!(texts("1. Nf6+ , N@b2 e5"), [["Nf6+,N@b2", "e5"]]);
     }
 
     #[test]

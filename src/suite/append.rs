@@ -61,8 +61,26 @@ pub fn scalar(text: &str) -> String {
     if simple {
         text.to_string()
     } else {
-        serde_json::Value::String(text.to_string()).to_string()
+        quoted(text)
     }
+}
+
+/// `text` double-quoted with JSON's escapes, which YAML shares, and the characters YAML takes
+/// for line breaks where JSON does not (NEL, the line and paragraph separators) escaped too:
+/// written as they are, YAML folds them, NEL into a space, so that the value read back was
+/// another string.
+fn quoted(text: &str) -> String {
+    let json = serde_json::Value::from(text).to_string();
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '\u{85}' | '\u{2028}' | '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn counts(perft: &BTreeMap<u32, u64>) -> String {
@@ -91,14 +109,10 @@ pub fn render_case(case: &NewCase, indent: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{dash}- id: {}", scalar(&case.id));
     if let Some(fen) = &case.fen {
-        let _ = writeln!(out, "{pad}fen: {}", serde_json::Value::from(fen.as_str()));
+        let _ = writeln!(out, "{pad}fen: {}", quoted(fen));
     }
     if !case.moves.is_empty() {
-        let _ = writeln!(
-            out,
-            "{pad}moves: {}",
-            serde_json::Value::from(case.moves.as_str())
-        );
+        let _ = writeln!(out, "{pad}moves: {}", quoted(&case.moves));
     }
     if !case.options.is_empty() {
         let items: Vec<String> = case
@@ -120,26 +134,14 @@ pub fn render_case(case: &NewCase, indent: usize) -> String {
     }
     let _ = writeln!(out, "{pad}source:");
     let _ = writeln!(out, "{pad}  kind: reference");
-    let _ = writeln!(
-        out,
-        "{pad}  command: {}",
-        serde_json::Value::from(case.command.as_str())
-    );
+    let _ = writeln!(out, "{pad}  command: {}", quoted(&case.command));
     let _ = writeln!(out, "{pad}  cross-check: {}", scalar(&case.cross_check));
     if let Some(reason) = &case.disputed {
         let _ = writeln!(out, "{pad}status: disputed");
-        let _ = writeln!(
-            out,
-            "{pad}reason: {}",
-            serde_json::Value::from(reason.as_str())
-        );
+        let _ = writeln!(out, "{pad}reason: {}", quoted(reason));
         let _ = writeln!(out, "{pad}alternatives:");
         for alt in &case.alternatives {
-            let _ = writeln!(
-                out,
-                "{pad}  - reading: {}",
-                serde_json::Value::from(alt.reading.as_str())
-            );
+            let _ = writeln!(out, "{pad}  - reading: {}", quoted(&alt.reading));
             if !alt.perft.is_empty() {
                 let _ = writeln!(out, "{pad}    perft: {}", counts(&alt.perft));
             }
@@ -149,7 +151,7 @@ pub fn render_case(case: &NewCase, indent: usize) -> String {
         }
     }
     if let Some(note) = &case.note {
-        let _ = writeln!(out, "{pad}note: {}", serde_json::Value::from(note.as_str()));
+        let _ = writeln!(out, "{pad}note: {}", quoted(note));
     }
     out
 }
@@ -199,7 +201,8 @@ fn item_indent(lines: &[&str], cases_line: usize) -> usize {
 /// the last item of its top-level `cases:` block list. Every byte of `suite` is kept, in order:
 /// the case goes at the end of the file (after a newline if the file lacked one), or just
 /// before the next top-level key when `cases:` is not the last one, or before a line that ends
-/// the document (`...`) or starts another (`---`).
+/// the document (`...`) or starts another (`---`). Its lines end in CRLF when the suite's first
+/// line does, else in LF.
 ///
 /// # Errors
 /// No top-level `cases:` key, or a `cases:` written in flow style (`cases: [...]`).
@@ -242,7 +245,11 @@ pub fn append_case_with(
         });
     };
     let indent = item_indent(&lines, cases_line);
-    let case = render_case(new_case, indent);
+    // Lines broken as the suite breaks its first line: a case in LF added to a suite in CRLF
+    // left it with lines of both kinds.
+    let crlf = suite.find('\n').is_some_and(|i| suite[..i].ends_with('\r'));
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let case = render_case(new_case, indent).replace('\n', eol);
     // The next top-level key, or the end of the document (`...`, or `---` starting another):
     // the case goes before it.
     let next_key = lines[cases_line + 1..]
@@ -263,10 +270,10 @@ pub fn append_case_with(
         None => {
             out.push_str(suite);
             if !suite.is_empty() && !suite.ends_with('\n') {
-                out.push('\n');
+                out.push_str(eol);
             }
             if separate {
-                out.push('\n');
+                out.push_str(eol);
             }
             out.push_str(&case);
         }
@@ -274,11 +281,11 @@ pub fn append_case_with(
             let at: usize = lines[..k].iter().map(|l| l.len()).sum();
             out.push_str(&suite[..at]);
             if !suite[..at].ends_with('\n') {
-                out.push('\n');
+                out.push_str(eol);
             }
             out.push_str(&case);
             if separate {
-                out.push('\n');
+                out.push_str(eol);
             }
             out.push_str(&suite[at..]);
         }

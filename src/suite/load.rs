@@ -193,6 +193,12 @@ pub enum LoadReason {
         /// What is wrong with it.
         error: Box<MoveError>,
     },
+    /// Divide counts whose sum does not fit the largest count a suite can hold.
+    #[error(
+        "divide: the counts sum to more than {}, the largest count a suite can hold",
+        u64::MAX
+    )]
+    DivideTooLarge,
     /// Divide counts whose sum is not the perft count at the divide's depth.
     #[error("divide: the counts sum to {sum}, but perft {depth} says {perft}")]
     DivideSum {
@@ -367,7 +373,8 @@ pub struct Divide {
 }
 
 impl Divide {
-    /// The sum of the counts: perft(depth).
+    /// The sum of the counts: perft(depth). The loader refuses a divide whose sum does not
+    /// fit in a `u64`.
     pub fn total(&self) -> u64 {
         self.moves.values().sum()
     }
@@ -509,10 +516,12 @@ impl Suite {
 }
 
 /// Lists the suite files named by `paths`: files as given, directories scanned (not
-/// recursively) for `*.yaml`, sorted by name; each file once.
+/// recursively) for `*.yaml` that are not directories, sorted by name; each file once.
 ///
 /// # Errors
-/// A path that does not exist or a directory that cannot be read.
+/// A path that does not exist, a directory that cannot be read, or a `*.yaml` in it that
+/// cannot be examined (a dangling link, a loop of links): its checks would silently not run.
+/// A hidden name (`.` first) that cannot be examined is passed over.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
     let mut out: Vec<PathBuf> = Vec::new();
     let fail = |p: &Path, message: String| LoadError {
@@ -529,8 +538,15 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
             for entry in std::fs::read_dir(path).map_err(|e| fail(path, e.to_string()))? {
                 let entry = entry.map_err(|e| fail(path, e.to_string()))?;
                 let p = entry.path();
-                if p.extension().is_some_and(|e| e == "yaml") && p.is_file() {
-                    found.push(p);
+                if p.extension().is_none_or(|e| e != "yaml") {
+                    continue;
+                }
+                match std::fs::metadata(&p) {
+                    Ok(meta) if meta.is_dir() => {}
+                    Ok(_) => found.push(p),
+                    // Editors leave hidden links that point nowhere (Emacs's `.#chess.yaml`).
+                    Err(_) if entry.file_name().as_encoded_bytes().starts_with(b".") => {}
+                    Err(e) => return Err(fail(&p, e.to_string())),
                 }
             }
             found.sort();
@@ -632,7 +648,6 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             reason: Box::new(LoadReason::TooDeep(e)),
         }]
     })?;
-    let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
     // A byte-order mark after the start is text inside a scalar, but the parser stumbles on
     // one anywhere else: say so when it does.
     let located = |e: serde_yaml::Error| {
@@ -648,9 +663,7 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
         }
         vec![error]
     };
-    ExpansionBudget(&budget)
-        .deserialize(serde_yaml::Deserializer::from_str(text))
-        .map_err(located)?;
+    check_alias_expansion(text).map_err(located)?;
     let file: SuiteFile = serde_yaml::from_str(text).map_err(located)?;
     Validator {
         path,
@@ -660,6 +673,17 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
         alternative: None,
     }
     .suite(file)
+}
+
+/// Walks the YAML `text` with its aliases expanded, before anything is built from it: an alias
+/// costs three bytes of text but copies all it names, so a small file could fill the memory.
+///
+/// # Errors
+/// Where the aliases expand the text to more than [`MAX_EXPANSION`] times its size (or the
+/// YAML does not parse).
+pub fn check_alias_expansion(text: &str) -> Result<(), serde_yaml::Error> {
+    let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
+    ExpansionBudget(&budget).deserialize(serde_yaml::Deserializer::from_str(text))
 }
 
 /// Walks a YAML document with its aliases expanded, spending one unit of the budget per node
@@ -674,7 +698,7 @@ impl ExpansionBudget<'_> {
                 Ok(())
             }
             None => Err(E::custom(format_args!(
-                "YAML aliases expand the suite to more than {MAX_EXPANSION} times its size"
+                "YAML aliases expand the file to more than {MAX_EXPANSION} times its size"
             ))),
         }
     }
@@ -734,10 +758,12 @@ impl<'de> Visitor<'de> for ExpansionBudget<'_> {
         }
         Ok(())
     }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
-        use serde::de::VariantAccess;
-        let ((), variant) = data.variant_seed(ExpansionBudget(self.0))?;
-        variant.newtype_variant_seed(ExpansionBudget(self.0))
+    // serde_yaml reads a node with a local tag (`!xfail`, `!custom {...}`) as an enum variant,
+    // so that `status: !xfail` set a status and other tags vanished: no file of ours has tags.
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(de::Error::custom(
+            "a YAML tag (`!name`): tags are not part of this file's format; remove it",
+        ))
     }
 }
 
@@ -1158,6 +1184,14 @@ impl Validator<'_> {
                     ),
                 }
             }
+            if moves
+                .values()
+                .try_fold(0u64, |sum, n| sum.checked_add(*n))
+                .is_none()
+            {
+                self.error(divide_line, Some(id), LoadReason::DivideTooLarge);
+                return None;
+            }
             Some(Divide {
                 depth: d.depth,
                 moves,
@@ -1434,7 +1468,7 @@ mod tests {
         assert!(
             e.reason
                 .to_string()
-                .contains("YAML aliases expand the suite")
+                .contains("YAML aliases expand the file")
                 || e.reason.to_string().contains("repetition limit exceeded"),
             "{e}"
         );
@@ -1452,7 +1486,7 @@ mod tests {
         let e = refused(&text);
         assert!(
             e.reason.to_string().ends_with(
-                "legal[20]: YAML aliases expand the suite to more than 16 times its size"
+                "legal[20]: YAML aliases expand the file to more than 16 times its size"
             ),
             "{e}"
         );

@@ -66,12 +66,11 @@ pub fn scratch_dir(prefix: &str, name: &str) -> PathBuf {
     dir
 }
 
-/// A fresh, empty directory under the system's temporary directory.
+/// A fresh, empty directory `cvperft-NAME` under the target directory's temporary folder
+/// (each test's own name; under the system's temporary directory, one per process id, every
+/// run left its directories behind).
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cvperft-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    scratch_dir("cvperft", name)
 }
 
 /// Board size of a variant.
