@@ -453,12 +453,13 @@ fn placed(text: &str, notation: Notation, mut e: RecordError) -> (RecordError, u
     let (mut line, mut column) = (1, 1);
     let mut offset = text.len();
     let chars: Vec<char> = text.chars().collect();
+    let cr_alone = record::cr_ends_lines(text);
     for (n, (i, _)) in text.char_indices().enumerate() {
         if (line, column) == (e.line, e.column) {
             offset = i;
             break;
         }
-        if record::ends_line(&chars, n) {
+        if record::ends_line(&chars, n, cr_alone) {
             line += 1;
             column = 1;
         } else {
@@ -466,7 +467,9 @@ fn placed(text: &str, notation: Notation, mut e: RecordError) -> (RecordError, u
         }
     }
     let prefix = &text[..offset];
-    let before = match record::games(&format!("{prefix}\n{PROBE}"), notation) {
+    // Joined with the record's own line break, so that the probe reads its lines as it did.
+    let joined = format!("{prefix}{}{PROBE}", record::line_break(text));
+    let before = match record::games(&joined, notation) {
         Ok(games) => games.last().map_or(0, |g| g.moves.len().saturating_sub(1)),
         // The probe took a record at the size limit over it: the last game before the error.
         Err(_) => record::games(prefix, notation)

@@ -73,6 +73,7 @@ fn game_prints_every_ply_and_says_which_notation_it_read() {
 /// A scratch directory for `test`.
 fn scratch(test: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("game_cli-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
 }
@@ -107,6 +108,22 @@ fn a_record_with_lines_ended_by_cr_alone_reads_as_with_lf() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("illegal.pgn`, line 3, column 4: ply 5 `Bb6`: illegal"),
+        "{}",
+        text(&o.stderr)
+    );
+    // In a record with LF line breaks a stray CR is a space: it neither ends a comment (the
+    // text after it was read as moves) nor counts as a line (the errors' line numbers then
+    // differed from an editor's).
+    let stray = dir.join("stray.pgn");
+    std::fs::write(
+        &stray,
+        "[Event \"x\ry\"]\n\n1. e4 e5 ; pasted\rsee the other line\n2. Nf3 Nc6\n3. Bb6 *\n",
+    )
+    .expect("record");
+    let o = cvperft(&["game", stray.to_str().expect("utf-8"), "--notation", "san"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("stray.pgn`, line 5, column 4: ply 5 `Bb6`: illegal"),
         "{}",
         text(&o.stderr)
     );

@@ -512,6 +512,7 @@ pub(crate) struct Lexed {
 /// Blanks comments and tag pairs out of `text` and splits the rest into words.
 pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed, RecordError> {
     let chars: Vec<char> = text.chars().collect();
+    let cr_alone = cr_ends_lines(text);
     let mut plain: Vec<char> = Vec::with_capacity(chars.len());
     // Characters of `own` that belong to the word they stand in (`e8(Q)`).
     let mut glued: Vec<bool> = Vec::with_capacity(chars.len());
@@ -520,7 +521,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     let mut positions = Vec::with_capacity(chars.len());
     for i in 0..chars.len() {
         positions.push((line, column));
-        if ends_line(&chars, i) {
+        if ends_line(&chars, i, cr_alone) {
             line += 1;
             column = 1;
         } else {
@@ -536,7 +537,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
         let c = chars[i];
         let to_line_end = |i: usize| {
             let mut j = i;
-            while j < chars.len() && !matches!(chars[j], '\n' | '\r') {
+            while j < chars.len() && !ends_line(&chars, j, cr_alone) {
                 j += 1;
             }
             j
@@ -628,14 +629,30 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     Ok(Lexed { words, tags })
 }
 
-/// Whether the character at `i` ends its line: LF, or CR alone (a record saved with the line
-/// breaks of the classic Mac OS; read as a space, its `;` and `//` comments ran to the end of
-/// the record, and the moves after the first such comment were dropped). The CR of a CRLF is
-/// a space before the LF.
-pub(crate) fn ends_line(chars: &[char], i: usize) -> bool {
+/// Whether a record's lines end in CR alone: it holds no LF (the line breaks of the classic
+/// Mac OS; read as spaces, a `;` or `//` comment ran to the end of the record, and the moves
+/// after the first such comment were dropped). In a record with LF line breaks a CR is a
+/// space: the CR of a CRLF, and a stray CR inside a comment, which does not end it (as an
+/// editor shows the line).
+pub(crate) fn cr_ends_lines(text: &str) -> bool {
+    !text.contains('\n')
+}
+
+/// The line break of a record: CR where its lines end in CR alone ([`cr_ends_lines`]), else
+/// LF (for text joined to it).
+pub(crate) fn line_break(text: &str) -> char {
+    match cr_ends_lines(text) {
+        true => '\r',
+        false => '\n',
+    }
+}
+
+/// Whether the character at `i` ends its line: LF, or CR in a record whose lines end in CR
+/// alone (`cr_alone`, [`cr_ends_lines`]).
+pub(crate) fn ends_line(chars: &[char], i: usize, cr_alone: bool) -> bool {
     match chars[i] {
         '\n' => true,
-        '\r' => chars.get(i + 1) != Some(&'\n'),
+        '\r' => cr_alone,
         _ => false,
     }
 }
