@@ -408,7 +408,6 @@ impl Drop for UciEngine {
     }
 }
 
-/// Whether a line is an engine's complaint about a `setoption` (Stockfish: `No such option: X`).
 /// How long an engine that closed its output has to exit before it is killed: two seconds,
 /// but never past the question's `deadline` (an engine that closes its output and lives on
 /// is killed at the deadline, however short).
@@ -416,6 +415,7 @@ fn exit_grace(now: Instant, deadline: Instant) -> Instant {
     (now + Duration::from_secs(2)).min(deadline)
 }
 
+/// Whether a line is an engine's complaint about a `setoption` (Stockfish: `No such option: X`).
 fn refuses_option(line: &str) -> bool {
     let lower = line.trim().to_ascii_lowercase();
     lower.starts_with("no such option")
@@ -484,6 +484,8 @@ pub fn describe_exit(status: Option<ExitStatus>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn an_engine_closing_its_output_waits_no_longer_than_the_deadline() {
         let now = Instant::now();
@@ -492,8 +494,6 @@ mod tests {
         let late = now + Duration::from_secs(60);
         assert_eq!(exit_grace(now, late), now + Duration::from_secs(2));
     }
-
-    use super::*;
 
     #[test]
     fn classifies_perft_output() {
