@@ -50,7 +50,7 @@ pub struct NewAlternative {
 }
 
 /// A YAML scalar: plain when it is a simple word that YAML reads back as the same string,
-/// double-quoted (JSON escapes, which YAML shares) otherwise.
+/// double-quoted otherwise ([`quoted`]).
 pub fn scalar(text: &str) -> String {
     let simple = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
@@ -65,16 +65,22 @@ pub fn scalar(text: &str) -> String {
     }
 }
 
-/// `text` double-quoted with JSON's escapes, which YAML shares, and the characters YAML takes
-/// for line breaks where JSON does not (NEL, the line and paragraph separators) escaped too:
-/// written as they are, YAML folds them, NEL into a space, so that the value read back was
-/// another string.
+/// `text` double-quoted with JSON's escapes, which YAML shares, and every character YAML does
+/// not take as printable in a file escaped too (`\uXXXX`): DEL, the C1 controls, U+FFFE and
+/// U+FFFF, which it refuses to read, and NEL and the line and paragraph separators, which it
+/// takes for line breaks and folds (NEL into a space), so that the value read back was
+/// another string; and the byte-order mark, which it may drop.
 fn quoted(text: &str) -> String {
     let json = serde_json::Value::from(text).to_string();
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {
         match c {
-            '\u{85}' | '\u{2028}' | '\u{2029}' => {
+            '\u{7f}'..='\u{9f}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{feff}'
+            | '\u{fffe}'
+            | '\u{ffff}' => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             _ => out.push(c),
@@ -245,9 +251,11 @@ pub fn append_case_with(
         });
     };
     let indent = item_indent(&lines, cases_line);
-    // Lines broken as the suite breaks its first line: a case in LF added to a suite in CRLF
-    // left it with lines of both kinds.
-    let crlf = suite.find('\n').is_some_and(|i| suite[..i].ends_with('\r'));
+    // Lines broken as most of the suite's lines are: a case in LF added to a suite in CRLF
+    // left it with lines of both kinds (and its first line alone may have been rewritten by
+    // another tool).
+    let breaks = suite.matches('\n').count();
+    let crlf = 2 * suite.matches("\r\n").count() > breaks;
     let eol = if crlf { "\r\n" } else { "\n" };
     let case = render_case(new_case, indent).replace('\n', eol);
     // The next top-level key, or the end of the document (`...`, or `---` starting another):
