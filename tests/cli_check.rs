@@ -231,7 +231,7 @@ fn a_missing_path_exits_2() {
 #[test]
 fn a_suite_in_a_directory_that_cannot_be_read_exits_2_naming_it() {
     // A dangling link and a loop of links named `*.yaml` were passed over: their checks did
-    // not run and the run passed. A directory named `*.yaml` is still passed over, and so is
+    // not run and the run passed. Each is named with where it leads. A directory named `*.yaml` is still passed over, and so is
     // a hidden link to nowhere (Emacs's lock on a suite being edited).
     let dir = scratch("unreadable-entries");
     std::fs::copy(root().join("fixtures/suites/slow.yaml"), dir.join("a.yaml")).unwrap();
@@ -240,15 +240,34 @@ fn a_suite_in_a_directory_that_cannot_be_read_exits_2_naming_it() {
     let ok = cvperft(&["check", dir.to_str().unwrap()]);
     assert_eq!(code(&ok), 0, "{}", stderr(&ok));
     for (name, target, error) in [
-        ("gone.yaml", "moved-away.yaml", "No such file or directory"),
+        (
+            "gone.yaml",
+            Some("moved-away.yaml"),
+            "a symbolic link to `moved-away.yaml`, which does not exist",
+        ),
         (
             "loop.yaml",
-            "loop.yaml",
-            "Too many levels of symbolic links",
+            Some("loop.yaml"),
+            "a symbolic link in a loop of links that leads to no file",
+        ),
+        // A FIFO (or a socket or a device) was loaded, or before that passed over.
+        (
+            "pipe.yaml",
+            None,
+            "not a regular file; a suite directory's `*.yaml` entries must be suite files",
         ),
     ] {
         let link = dir.join(name);
-        std::os::unix::fs::symlink(target, &link).unwrap();
+        match target {
+            Some(target) => std::os::unix::fs::symlink(target, &link).unwrap(),
+            None => {
+                let made = std::process::Command::new("mkfifo")
+                    .arg(&link)
+                    .status()
+                    .unwrap();
+                assert!(made.success());
+            }
+        }
         let o = cvperft(&["check", dir.to_str().unwrap()]);
         assert_eq!(code(&o), 2, "{name}: {}", stdout(&o));
         assert!(

@@ -543,10 +543,20 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
                 }
                 match std::fs::metadata(&p) {
                     Ok(meta) if meta.is_dir() => {}
-                    Ok(_) => found.push(p),
+                    Ok(meta) if meta.is_file() => found.push(p),
+                    // A FIFO, socket or device among the suites: its checks cannot be run,
+                    // and passing it over would pass the run without them.
+                    Ok(_) => {
+                        return Err(fail(
+                            &p,
+                            "not a regular file; a suite directory's `*.yaml` entries must be \
+                             suite files"
+                                .to_string(),
+                        ));
+                    }
                     // Editors leave hidden links that point nowhere (Emacs's `.#chess.yaml`).
                     Err(_) if entry.file_name().as_encoded_bytes().starts_with(b".") => {}
-                    Err(e) => return Err(fail(&p, e.to_string())),
+                    Err(e) => return Err(fail(&p, unreadable_entry(&p, &e))),
                 }
             }
             found.sort();
@@ -558,6 +568,21 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
     let mut seen = BTreeSet::new();
     out.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
     Ok(out)
+}
+
+/// Why a suite directory's entry `p` cannot be examined: for a symbolic link, where it leads
+/// (a link to a file that does not exist, or a loop of links), as `ls` shows it.
+fn unreadable_entry(p: &Path, e: &std::io::Error) -> String {
+    match std::fs::read_link(p) {
+        Ok(target) if e.kind() == std::io::ErrorKind::NotFound => format!(
+            "a symbolic link to `{}`, which does not exist",
+            target.display()
+        ),
+        Ok(_) if e.raw_os_error() == Some(libc::ELOOP) => {
+            "a symbolic link in a loop of links that leads to no file".to_string()
+        }
+        _ => e.to_string(),
+    }
 }
 
 /// Reads and validates one suite file.
