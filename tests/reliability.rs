@@ -1617,17 +1617,23 @@ fn assert_whole_lines(path: &Path) {
     }
 }
 
+/// A limit a run is started under ([`run_limited`]).
+#[derive(Clone, Copy)]
+enum Limit {
+    /// RLIMIT_FSIZE at this many bytes, SIGXFSZ ignored as by a caller that handles it: a
+    /// write past the limit is cut short and then fails, as on a full disk.
+    FileSize(u64),
+    /// RLIMIT_FSIZE with SIGXFSZ at its default action, as `ulimit -f` in a shell leaves it.
+    FileSizeSignalled(u64),
+    /// RLIMIT_AS at [`MEMORY_LIMIT`].
+    AddressSpace,
+}
+
 /// Runs `cvperft args` with its files limited to `bytes` (RLIMIT_FSIZE, SIGXFSZ ignored): a
 /// write past the limit is cut short and then fails, as on a full disk, on any machine and
 /// without privileges.
 fn run_with_file_size_limit(args: &[&str], bytes: u64) -> Output {
-    run_limited(
-        args,
-        libc::RLIMIT_FSIZE,
-        bytes,
-        true,
-        Duration::from_secs(60),
-    )
+    run_limited(args, Limit::FileSize(bytes), Duration::from_secs(60))
 }
 
 /// How much address space a run limited by [`run_with_memory_limit`] may take: far above
@@ -1639,35 +1645,34 @@ const MEMORY_LIMIT: u64 = 1 << 30;
 /// that keeps what it reads without bound fails to allocate and aborts (no exit code), so
 /// an exit code is the proof that its memory stayed bounded.
 fn run_with_memory_limit(args: &[&str], limit: Duration) -> Output {
-    run_limited(args, libc::RLIMIT_AS, MEMORY_LIMIT, true, limit)
+    run_limited(args, Limit::AddressSpace, limit)
 }
 
-/// Runs `cvperft args` with `resource` limited to `value` (with `ignore_sigxfsz`, SIGXFSZ
-/// ignored, so that a write past RLIMIT_FSIZE fails instead of killing it; else left at its
-/// default action, as `ulimit -f` in a shell leaves it), within `limit`.
-fn run_limited(
-    args: &[&str],
-    resource: libc::__rlimit_resource_t,
-    value: u64,
-    ignore_sigxfsz: bool,
-    limit: Duration,
-) -> Output {
+/// Runs `cvperft args` under `what`, within `limit`.
+fn run_limited(args: &[&str], what: Limit, limit: Duration) -> Output {
     use std::os::unix::process::CommandExt;
     let mut c = command(args);
     // SAFETY: between fork and exec only async-signal-safe calls (setrlimit, signal) are made.
     unsafe {
         c.pre_exec(move || {
+            let (value, action) = match what {
+                Limit::FileSize(bytes) => (bytes, libc::SIG_IGN),
+                Limit::FileSizeSignalled(bytes) => (bytes, libc::SIG_DFL),
+                Limit::AddressSpace => (MEMORY_LIMIT, libc::SIG_DFL),
+            };
             let rlimit = libc::rlimit {
                 rlim_cur: value,
                 rlim_max: value,
             };
-            if libc::setrlimit(resource, &rlimit) != 0 {
+            let set = match what {
+                Limit::FileSize(_) | Limit::FileSizeSignalled(_) => {
+                    libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit)
+                }
+                Limit::AddressSpace => libc::setrlimit(libc::RLIMIT_AS, &rlimit),
+            };
+            if set != 0 {
                 return Err(std::io::Error::last_os_error());
             }
-            let action = match ignore_sigxfsz {
-                true => libc::SIG_IGN,
-                false => libc::SIG_DFL,
-            };
             libc::signal(libc::SIGXFSZ, action);
             Ok(())
         });
@@ -1690,9 +1695,7 @@ fn a_file_size_limit_with_its_signal_at_the_default_leaves_the_suite_and_no_temp
     let limit = u64::try_from(SUITE.len()).expect("small") + 16;
     let o = run_limited(
         &args,
-        libc::RLIMIT_FSIZE,
-        limit,
-        false,
+        Limit::FileSizeSignalled(limit),
         Duration::from_secs(60),
     );
     assert_refused(&o, "File too large");

@@ -534,6 +534,32 @@ mod tests {
     }
 
     #[test]
+    fn engines_start_with_sigxfsz_at_its_default_action() {
+        // The binary ignores SIGXFSZ (a write past `ulimit -f` then fails instead of killing
+        // it); an ignored signal stays ignored across exec, so the engine must get it back.
+        // SAFETY: signal(2) sets the action of one signal, restored below.
+        let set = |action| unsafe { libc::signal(libc::SIGXFSZ, action) };
+        assert_ne!(set(libc::SIG_IGN), libc::SIG_ERR);
+        let argv: Vec<String> = ["grep", "SigIgn", "/proc/self/status"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let spawned = EngineProcess::spawn(&argv);
+        assert_ne!(set(libc::SIG_DFL), libc::SIG_ERR);
+        let mut p = spawned.unwrap_or_else(|_| panic!("grep"));
+        let line = p.read_line(Instant::now() + Duration::from_secs(5));
+        let ReadLine::Line(line) = line else {
+            panic!("{line:?}")
+        };
+        let ignored = u64::from_str_radix(line.trim_start_matches("SigIgn:").trim(), 16);
+        assert_eq!(
+            ignored.map(|m| m & (1 << (libc::SIGXFSZ - 1))),
+            Ok(0),
+            "{line}"
+        );
+    }
+
+    #[test]
     fn missing_program_is_not_found() {
         let argv = vec!["/nonexistent/engine".to_string()];
         assert!(matches!(
