@@ -1216,7 +1216,12 @@ fn an_engine_that_exits_leaving_its_output_open_is_named_so() {
 
 /// `cvperft diff 1 --engine ENGINE --protocol perftree --timeout SECONDS` (60 s watchdog).
 fn perftree_diff(engine: &str, seconds: &str) -> Output {
-    run(&[
+    run(&perftree_diff_args(engine, seconds))
+}
+
+/// The arguments of [`perftree_diff`].
+fn perftree_diff_args<'a>(engine: &'a str, seconds: &'a str) -> [&'a str; 8] {
+    [
         "diff",
         "1",
         "--engine",
@@ -1225,7 +1230,7 @@ fn perftree_diff(engine: &str, seconds: &str) -> Output {
         "perftree",
         "--timeout",
         seconds,
-    ])
+    ]
 }
 
 // ----- the sixth round of attacks (fourteenth session) -----
@@ -1449,19 +1454,7 @@ fn a_flooding_perftree_engine_is_refused_with_bounded_memory() {
         "line=$(head -c 60000 /dev/zero | tr '\\0' x)\nwhile :; do echo \"$line\" || exit 0; done\n",
     );
     // Within 1 GiB of address space: an exit code (not an abort on a failed allocation).
-    let o = run_with_memory_limit(
-        &[
-            "diff",
-            "1",
-            "--engine",
-            &engine,
-            "--protocol",
-            "perftree",
-            "--timeout",
-            "50",
-        ],
-        Duration::from_secs(60),
-    );
+    let o = run_with_memory_limit(&perftree_diff_args(&engine, "50"), Duration::from_secs(60));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("malformed line \"<more than 16 MiB of output>\""),
