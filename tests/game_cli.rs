@@ -102,31 +102,28 @@ fn a_record_with_lines_ended_by_cr_alone_reads_as_with_lf() {
         assert_reads_as_written(&dir, &fixture, |r| r.replace('\n', "\r"));
     }
     // Errors name the line as an editor shows it.
-    let cr = dir.join("illegal.pgn");
-    std::fs::write(&cr, "1. e4 e5 ; c\r2. Nf3 Nc6\r3. Bb6 *\r").expect("record");
-    let o = cvperft(&["game", cr.to_str().expect("utf-8"), "--notation", "san"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("illegal.pgn`, line 3, column 4: ply 5 `Bb6`: illegal"),
-        "{}",
-        text(&o.stderr)
+    assert_refused_at(
+        &dir.join("illegal.pgn"),
+        "1. e4 e5 ; c\r2. Nf3 Nc6\r3. Bb6 *\r",
+        "illegal.pgn`, line 3, column 4: ply 5 `Bb6`: illegal",
     );
     // In a record with LF line breaks a stray CR is a space: it neither ends a comment (the
     // text after it was read as moves) nor counts as a line (the errors' line numbers then
     // differed from an editor's).
-    let stray = dir.join("stray.pgn");
-    std::fs::write(
-        &stray,
+    assert_refused_at(
+        &dir.join("stray.pgn"),
         "[Event \"x\ry\"]\n\n1. e4 e5 ; pasted\rsee the other line\n2. Nf3 Nc6\n3. Bb6 *\n",
-    )
-    .expect("record");
-    let o = cvperft(&["game", stray.to_str().expect("utf-8"), "--notation", "san"]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
-    assert!(
-        text(&o.stderr).contains("stray.pgn`, line 5, column 4: ply 5 `Bb6`: illegal"),
-        "{}",
-        text(&o.stderr)
+        "stray.pgn`, line 5, column 4: ply 5 `Bb6`: illegal",
     );
+}
+
+/// Writes `record` to `path` and asserts that `cvperft game` (SAN) refuses it with exit 2 and
+/// `message` on stderr.
+fn assert_refused_at(path: &Path, record: &str, message: &str) {
+    std::fs::write(path, record).expect("record");
+    let o = cvperft(&["game", path.to_str().expect("utf-8"), "--notation", "san"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains(message), "{}", text(&o.stderr));
 }
 
 #[test]
