@@ -13,7 +13,7 @@ use crate::position::Position;
 use crate::variant::{OptionError, Rules, Variant};
 use crate::variants;
 use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -701,31 +701,67 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
 }
 
 /// Walks the YAML `text` with its aliases expanded, before anything is built from it: an alias
-/// costs three bytes of text but copies all it names, so a small file could fill the memory.
+/// costs three bytes of text but copies all it names, so a small file could fill the memory. The
+/// walk also refuses a key given twice in one mapping, at the second key: the typed reading that
+/// follows could only name the mapping (`variant:` twice was reported at line 1, column 1).
 ///
 /// # Errors
-/// Where the aliases expand the text to more than [`MAX_EXPANSION`] times its size (or the
-/// YAML does not parse).
+/// Where the aliases expand the text to more than [`MAX_EXPANSION`] times its size, a key that
+/// repeats one of its mapping (or the YAML does not parse).
 pub fn check_alias_expansion(text: &str) -> Result<(), serde_yaml::Error> {
     let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
-    ExpansionBudget(&budget).deserialize(serde_yaml::Deserializer::from_str(text))
+    ExpansionBudget {
+        budget: &budget,
+        keys: None,
+    }
+    .deserialize(serde_yaml::Deserializer::from_str(text))
 }
 
 /// Walks a YAML document with its aliases expanded, spending one unit of the budget per node
 /// and per byte of scalar text, and fails where the budget runs out.
-struct ExpansionBudget<'a>(&'a Cell<usize>);
+#[derive(Clone, Copy)]
+struct ExpansionBudget<'a> {
+    budget: &'a Cell<usize>,
+    /// When the node walked is a key: the keys its mapping had before it, as text (a scalar
+    /// key is refused where it repeats one; a collection as a key is not compared).
+    keys: Option<&'a RefCell<BTreeSet<String>>>,
+}
 
-impl ExpansionBudget<'_> {
+impl<'a> ExpansionBudget<'a> {
+    /// The walker of a value, or of a collection's element: no key.
+    fn value(&self) -> ExpansionBudget<'a> {
+        ExpansionBudget {
+            budget: self.budget,
+            keys: None,
+        }
+    }
+
     fn spend<E: de::Error>(&self, units: usize) -> Result<(), E> {
-        match self.0.get().checked_sub(units.saturating_add(1)) {
+        match self.budget.get().checked_sub(units.saturating_add(1)) {
             Some(left) => {
-                self.0.set(left);
+                self.budget.set(left);
                 Ok(())
             }
             None => Err(E::custom(format_args!(
                 "YAML aliases expand the file to more than {MAX_EXPANSION} times its size"
             ))),
         }
+    }
+
+    /// Spends for a scalar of `units` bytes; a key whose text (`text`, as read: `0x1` is `1`)
+    /// its mapping holds already is refused here, so that the error is placed at this key.
+    fn scalar<E: de::Error>(&self, units: usize, text: impl fmt::Display) -> Result<(), E> {
+        self.spend(units)?;
+        if let Some(keys) = self.keys {
+            let text = text.to_string();
+            if keys.borrow().contains(&text) {
+                return Err(E::custom(format_args!(
+                    "key `{text}` is given twice in this mapping: give each key once"
+                )));
+            }
+            keys.borrow_mut().insert(text);
+        }
+        Ok(())
     }
 }
 
@@ -736,11 +772,12 @@ impl<'de> DeserializeSeed<'de> for ExpansionBudget<'_> {
     }
 }
 
-/// `Visitor` methods for scalars without text: each spends one unit.
+/// `Visitor` methods for scalars without text: each spends one unit, and as a key is compared
+/// by the text of its value.
 macro_rules! nodes_without_text {
     ($($method:ident: $type:ty),*) => {
-        $(fn $method<E: de::Error>(self, _: $type) -> Result<(), E> {
-            self.spend(0)
+        $(fn $method<E: de::Error>(self, v: $type) -> Result<(), E> {
+            self.scalar(0, v)
         })*
     };
 }
@@ -754,16 +791,16 @@ impl<'de> Visitor<'de> for ExpansionBudget<'_> {
     nodes_without_text!(visit_bool: bool, visit_i64: i64, visit_u64: u64, visit_i128: i128);
     nodes_without_text!(visit_u128: u128, visit_f64: f64);
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.spend(v.len())
+        self.scalar(v.len(), v)
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<(), E> {
-        self.spend(v.len())
+        self.scalar(v.len(), String::from_utf8_lossy(v))
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.spend(0)
+        self.scalar(0, "~")
     }
     fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.spend(0)
+        self.scalar(0, "~")
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         self.deserialize(d)
@@ -773,13 +810,18 @@ impl<'de> Visitor<'de> for ExpansionBudget<'_> {
     }
     fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         self.spend(0)?;
-        while seq.next_element_seed(ExpansionBudget(self.0))?.is_some() {}
+        while seq.next_element_seed(self.value())?.is_some() {}
         Ok(())
     }
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.spend(0)?;
-        while map.next_key_seed(ExpansionBudget(self.0))?.is_some() {
-            map.next_value_seed(ExpansionBudget(self.0))?;
+        let keys = RefCell::new(BTreeSet::new());
+        let key = ExpansionBudget {
+            budget: self.budget,
+            keys: Some(&keys),
+        };
+        while map.next_key_seed(key)?.is_some() {
+            map.next_value_seed(self.value())?;
         }
         Ok(())
     }
