@@ -1,5 +1,6 @@
 //! Reading suite files: YAML → [`SuiteFile`] → validated [`Suite`], every error located.
 
+use super::aliases::{Traced, trace};
 use super::locate::{SourceMap, yaml_lines};
 use super::model::{
     AlternativeFile, CaseFile, DivideFile, OutcomeFile, SourceFile, SourceKind, StatusFile,
@@ -65,7 +66,8 @@ pub enum LoadReason {
     TooDeep(TooDeep),
     /// YAML that is not a suite.
     #[error(
-        "{message}{}{}",
+        "{message}{}{}{}",
+        alias_note(.alias),
         game_end_hint(.missing_game_end),
         byte_order_mark_note(.byte_order_mark)
     )]
@@ -76,6 +78,9 @@ pub enum LoadReason {
         missing_game_end: bool,
         /// A line holding a byte-order mark after the start, which the parser stumbles on.
         byte_order_mark: Option<usize>,
+        /// When the problem is in the value of an alias (`*name`), which the error is placed at:
+        /// the alias's name and where the problem is in the node its anchor marks.
+        alias: Option<Box<Traced>>,
     },
     /// A variant that is not registered.
     #[error("unknown variant `{0}` (variants: {ids})", ids = variants::IDS.join(", "))]
@@ -226,6 +231,11 @@ pub enum LoadReason {
         /// What is wrong.
         reason: Box<LoadReason>,
     },
+}
+
+/// What a YAML error adds when it was found in the value of an alias.
+fn alias_note(alias: &Option<Box<Traced>>) -> String {
+    alias.as_deref().map(Traced::note).unwrap_or_default()
 }
 
 /// What a YAML error adds when the suite lacks `game-end`.
@@ -677,6 +687,7 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
     // one anywhere else: say so when it does.
     let located = |e: serde_yaml::Error| {
         let mut error = yaml_error(&e, path, &map);
+        moved_to_its_alias(&mut error, &e, text, &map);
         if let LoadReason::Yaml {
             byte_order_mark, ..
         } = error.reason.as_mut()
@@ -858,8 +869,25 @@ fn yaml_error(e: &serde_yaml::Error, path: &Path, map: &SourceMap) -> LoadError 
             missing_game_end: message.contains("missing field `game-end`"),
             message: message.replace('\n', " "),
             byte_order_mark: None,
+            alias: None,
         }),
     }
+}
+
+/// Places a YAML error found in the value of an alias (`perft: *counts`) at the alias, where
+/// serde_yaml placed it at the anchor (`&counts`), perhaps in another case: the message keeps
+/// the place in the anchor's node as a note, and the case is the alias's.
+fn moved_to_its_alias(error: &mut LoadError, e: &serde_yaml::Error, text: &str, map: &SourceMap) {
+    let LoadReason::Yaml { alias, .. } = error.reason.as_mut() else {
+        return;
+    };
+    let Some(traced) = trace(e, text) else {
+        return;
+    };
+    let (line, column) = traced.at;
+    (error.line, error.column) = (Some(line), Some(column));
+    error.case = map.item_at(line).and_then(|(_, it)| it.id.clone());
+    *alias = Some(Box::new(traced));
 }
 
 struct Validator<'a> {
@@ -1552,12 +1580,19 @@ mod tests {
         );
         let e = refused(&text);
         assert!(
-            e.reason.to_string().ends_with(
-                "legal[20]: YAML aliases expand the file to more than 16 times its size"
-            ),
+            e.reason
+                .to_string()
+                .contains("legal[20]: YAML aliases expand the file to more than 16 times its size"),
             "{e}"
         );
-        assert_eq!(e.line, Some(6), "{e}");
+        // At the 21st alias, where the budget ran out (serde_yaml placed it at the anchor).
+        assert_eq!((e.line, e.column), (Some(7), Some(13 + 20 * 4)), "{e}");
+        assert!(
+            e.reason
+                .to_string()
+                .contains("(through the alias `*n`: the problem is at line 6, column 11,"),
+            "{e}"
+        );
         assert_eq!(e.case.as_deref(), Some("a"), "{e}");
     }
 
