@@ -332,8 +332,13 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
         };
         let (line, column) = game.moves.last().map_or((1, 1), |w| w.at());
         let too = |reason: RecordReason| RecordError::at(line, column, reason);
-        if game.moves.len() > MAX_PLIES {
-            return Err(too(RecordReason::TooManyPlies(game.moves.len())));
+        if let Some(past) = game.moves.get(MAX_PLIES) {
+            // Placed at the first ply past the limit (it was placed at the last ply).
+            let (line, column) = past.at();
+            return Err(RecordError {
+                ply: Some(MAX_PLIES + 1),
+                ..RecordError::at(line, column, RecordReason::TooManyPlies(game.moves.len()))
+            });
         }
         if let Some(k) = options.at_ply
             && k > game.moves.len()

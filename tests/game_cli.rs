@@ -117,6 +117,17 @@ fn a_record_with_lines_ended_by_cr_alone_reads_as_with_lf() {
     );
 }
 
+#[test]
+fn a_record_past_the_ply_limit_is_refused_at_the_first_ply_past_it() {
+    // Placed at the last ply, line 10005, it named a move the limit had nothing to do with.
+    let dir = scratch("ply-limit");
+    assert_refused_at(
+        &dir.join("long.pgn"),
+        &"Nf3\n".repeat(10_005),
+        "long.pgn`, line 10001, column 1: ply 10001: 10005 plies, more than the limit of 10000",
+    );
+}
+
 /// Writes `record` to `path` and asserts that `cvperft game` (SAN) refuses it with exit 2 and
 /// `message` on stderr.
 fn assert_refused_at(path: &Path, record: &str, message: &str) {

@@ -145,9 +145,10 @@ fn overlong_fen_is_refused() {
 #[test]
 fn overlong_move_text_is_refused() {
     let long = "e2e4".repeat(25_000);
+    // The length is the whole token's: no column (it said `column 1`).
     assert_refused(
         &["perft", "1", "--moves", &long],
-        "longer than 64 characters",
+        "`: longer than 64 characters",
         QUICK,
     );
     let commas = ",".repeat(100_000);

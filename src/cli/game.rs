@@ -44,6 +44,15 @@ impl Source {
     /// An unreadable file, or one that is not UTF-8 text.
     pub fn read(moves: Option<&str>, file: Option<&str>) -> Result<Source> {
         let (text, name) = match (moves, file) {
+            // Capped as a file is; the size is the argument's, with no line or column.
+            (Some(m), _) if m.len() > MAX_RECORD_BYTES => {
+                return Err(Failure::input(format!(
+                    "--moves: {} bytes, larger than the limit of {MAX_RECORD_BYTES} bytes of a \
+                     game record",
+                    m.len()
+                ))
+                .into());
+            }
             (Some(m), _) => (m.to_string(), "--moves".to_string()),
             (None, Some("-")) => {
                 // Capped as a file is: more than the limit is refused as too large (cut at the

@@ -10,6 +10,7 @@ use super::reference::ReferenceEngine;
 use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::fsio::FileError;
 use crate::request::MAX_MOVES;
+use crate::suite::aliases::{Traced, trace};
 use crate::suite::nesting::TooDeep;
 use crate::variant::{OptionError, Rules};
 use serde::Deserialize;
@@ -73,12 +74,15 @@ pub enum ProbeError {
         nesting: TooDeep,
     },
     /// YAML that is not a probe file.
-    #[error("probe file {}: {error}", .file.display())]
+    #[error("probe file {}: {}", .file.display(), yaml_message(.error, .alias))]
     Yaml {
         /// The file.
         file: PathBuf,
         /// The parser's error (with its line and column).
         error: serde_yaml::Error,
+        /// When the error is in the value of an alias: the alias, which it is placed at
+        /// (serde_yaml places it in the node the alias repeats).
+        alias: Option<Box<Traced>>,
     },
     /// Probes of another variant.
     #[error("probe file {} is for variant {found}, not {expected}", .file.display())]
@@ -110,6 +114,23 @@ pub enum ProbeError {
         /// What is wrong with it.
         reason: ProbeReason,
     },
+}
+
+/// A serde_yaml error of a probe file, placed at the alias it came through if any (serde_yaml
+/// writes the place in the alias's node as ` at line L column C`).
+fn yaml_message(error: &serde_yaml::Error, alias: &Option<Box<Traced>>) -> String {
+    let Some(traced) = alias else {
+        return error.to_string();
+    };
+    let (line, column) = traced.found;
+    let (at_line, at_column) = traced.at;
+    let message = error
+        .to_string()
+        .replacen(&format!(" at line {line} column {column}"), "", 1);
+    format!(
+        "{message} at line {at_line} column {at_column}{}",
+        traced.note()
+    )
 }
 
 /// What is wrong with one probe.
@@ -161,6 +182,7 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
     })?;
     let yaml = |error| ProbeError::Yaml {
         file: path.to_path_buf(),
+        alias: trace(&error, &text).map(Box::new),
         error,
     };
     // As for suites: aliases must not expand a small file beyond the memory.

@@ -76,6 +76,10 @@ pub struct MoveError {
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A size has no column: the whole text is too long.
+        if self.reason == MoveReason::TooLong {
+            return write!(f, "move `{}`: {}", self.text, self.reason);
+        }
         if self.column > 0 {
             return write!(
                 f,

@@ -69,7 +69,10 @@ pub struct RecordError {
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: ", self.line, self.column)?;
+        // A record's size has no place in it.
+        if !matches!(self.reason, RecordReason::TooLarge(_)) {
+            write!(f, "line {}, column {}: ", self.line, self.column)?;
+        }
         match (self.ply, &self.written) {
             (Some(ply), Some(w)) => write!(f, "ply {ply} `{w}`: ")?,
             (Some(ply), None) => write!(f, "ply {ply}: ")?,
@@ -791,6 +794,20 @@ mod tests {
         slashes: false,
         percent: true,
     };
+
+    #[test]
+    fn a_record_too_large_is_refused_without_a_place() {
+        let text = " ".repeat(MAX_RECORD_BYTES + 1);
+        let e = games(&text, Notation::Coordinate).expect_err("too large");
+        // The size has no place: it said `line 1, column 1`.
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} bytes, larger than the limit of {MAX_RECORD_BYTES}",
+                text.len()
+            )
+        );
+    }
 
     #[test]
     fn lexing_keeps_lines_and_columns_and_reads_tags() {

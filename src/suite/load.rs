@@ -1,5 +1,6 @@
 //! Reading suite files: YAML → [`SuiteFile`] → validated [`Suite`], every error located.
 
+use super::aliases::{Traced, trace};
 use super::locate::{SourceMap, yaml_lines};
 use super::model::{
     AlternativeFile, CaseFile, DivideFile, OutcomeFile, SourceFile, SourceKind, StatusFile,
@@ -13,7 +14,7 @@ use crate::position::Position;
 use crate::variant::{OptionError, Rules, Variant};
 use crate::variants;
 use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -65,7 +66,8 @@ pub enum LoadReason {
     TooDeep(TooDeep),
     /// YAML that is not a suite.
     #[error(
-        "{message}{}{}",
+        "{message}{}{}{}",
+        alias_note(.alias),
         game_end_hint(.missing_game_end),
         byte_order_mark_note(.byte_order_mark)
     )]
@@ -76,6 +78,9 @@ pub enum LoadReason {
         missing_game_end: bool,
         /// A line holding a byte-order mark after the start, which the parser stumbles on.
         byte_order_mark: Option<usize>,
+        /// When the problem is in the value of an alias (`*name`), which the error is placed at:
+        /// the alias's name and where the problem is in the node its anchor marks.
+        alias: Option<Box<Traced>>,
     },
     /// A variant that is not registered.
     #[error("unknown variant `{0}` (variants: {ids})", ids = variants::IDS.join(", "))]
@@ -226,6 +231,11 @@ pub enum LoadReason {
         /// What is wrong.
         reason: Box<LoadReason>,
     },
+}
+
+/// What a YAML error adds when it was found in the value of an alias.
+fn alias_note(alias: &Option<Box<Traced>>) -> String {
+    alias.as_deref().map(Traced::note).unwrap_or_default()
 }
 
 /// What a YAML error adds when the suite lacks `game-end`.
@@ -677,6 +687,7 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
     // one anywhere else: say so when it does.
     let located = |e: serde_yaml::Error| {
         let mut error = yaml_error(&e, path, &map);
+        moved_to_its_alias(&mut error, &e, text, &map);
         if let LoadReason::Yaml {
             byte_order_mark, ..
         } = error.reason.as_mut()
@@ -701,31 +712,67 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
 }
 
 /// Walks the YAML `text` with its aliases expanded, before anything is built from it: an alias
-/// costs three bytes of text but copies all it names, so a small file could fill the memory.
+/// costs three bytes of text but copies all it names, so a small file could fill the memory. The
+/// walk also refuses a key given twice in one mapping, at the second key: the typed reading that
+/// follows could only name the mapping (`variant:` twice was reported at line 1, column 1).
 ///
 /// # Errors
-/// Where the aliases expand the text to more than [`MAX_EXPANSION`] times its size (or the
-/// YAML does not parse).
+/// Where the aliases expand the text to more than [`MAX_EXPANSION`] times its size, a key that
+/// repeats one of its mapping (or the YAML does not parse).
 pub fn check_alias_expansion(text: &str) -> Result<(), serde_yaml::Error> {
     let budget = Cell::new(MAX_EXPANSION.saturating_mul(text.len().max(4096)));
-    ExpansionBudget(&budget).deserialize(serde_yaml::Deserializer::from_str(text))
+    ExpansionBudget {
+        budget: &budget,
+        keys: None,
+    }
+    .deserialize(serde_yaml::Deserializer::from_str(text))
 }
 
 /// Walks a YAML document with its aliases expanded, spending one unit of the budget per node
 /// and per byte of scalar text, and fails where the budget runs out.
-struct ExpansionBudget<'a>(&'a Cell<usize>);
+#[derive(Clone, Copy)]
+struct ExpansionBudget<'a> {
+    budget: &'a Cell<usize>,
+    /// When the node walked is a key: the keys its mapping had before it, as text (a scalar
+    /// key is refused where it repeats one; a collection as a key is not compared).
+    keys: Option<&'a RefCell<BTreeSet<String>>>,
+}
 
-impl ExpansionBudget<'_> {
+impl<'a> ExpansionBudget<'a> {
+    /// The walker of a value, or of a collection's element: no key.
+    fn value(&self) -> ExpansionBudget<'a> {
+        ExpansionBudget {
+            budget: self.budget,
+            keys: None,
+        }
+    }
+
     fn spend<E: de::Error>(&self, units: usize) -> Result<(), E> {
-        match self.0.get().checked_sub(units.saturating_add(1)) {
+        match self.budget.get().checked_sub(units.saturating_add(1)) {
             Some(left) => {
-                self.0.set(left);
+                self.budget.set(left);
                 Ok(())
             }
             None => Err(E::custom(format_args!(
                 "YAML aliases expand the file to more than {MAX_EXPANSION} times its size"
             ))),
         }
+    }
+
+    /// Spends for a scalar of `units` bytes; a key whose text (`text`, as read: `0x1` is `1`)
+    /// its mapping holds already is refused here, so that the error is placed at this key.
+    fn scalar<E: de::Error>(&self, units: usize, text: impl fmt::Display) -> Result<(), E> {
+        self.spend(units)?;
+        if let Some(keys) = self.keys {
+            let text = text.to_string();
+            if keys.borrow().contains(&text) {
+                return Err(E::custom(format_args!(
+                    "key `{text}` is given twice in this mapping: give each key once"
+                )));
+            }
+            keys.borrow_mut().insert(text);
+        }
+        Ok(())
     }
 }
 
@@ -736,11 +783,12 @@ impl<'de> DeserializeSeed<'de> for ExpansionBudget<'_> {
     }
 }
 
-/// `Visitor` methods for scalars without text: each spends one unit.
+/// `Visitor` methods for scalars without text: each spends one unit, and as a key is compared
+/// by the text of its value.
 macro_rules! nodes_without_text {
     ($($method:ident: $type:ty),*) => {
-        $(fn $method<E: de::Error>(self, _: $type) -> Result<(), E> {
-            self.spend(0)
+        $(fn $method<E: de::Error>(self, v: $type) -> Result<(), E> {
+            self.scalar(0, v)
         })*
     };
 }
@@ -754,16 +802,16 @@ impl<'de> Visitor<'de> for ExpansionBudget<'_> {
     nodes_without_text!(visit_bool: bool, visit_i64: i64, visit_u64: u64, visit_i128: i128);
     nodes_without_text!(visit_u128: u128, visit_f64: f64);
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.spend(v.len())
+        self.scalar(v.len(), v)
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<(), E> {
-        self.spend(v.len())
+        self.scalar(v.len(), String::from_utf8_lossy(v))
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.spend(0)
+        self.scalar(0, "~")
     }
     fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.spend(0)
+        self.scalar(0, "~")
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         self.deserialize(d)
@@ -773,13 +821,18 @@ impl<'de> Visitor<'de> for ExpansionBudget<'_> {
     }
     fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         self.spend(0)?;
-        while seq.next_element_seed(ExpansionBudget(self.0))?.is_some() {}
+        while seq.next_element_seed(self.value())?.is_some() {}
         Ok(())
     }
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.spend(0)?;
-        while map.next_key_seed(ExpansionBudget(self.0))?.is_some() {
-            map.next_value_seed(ExpansionBudget(self.0))?;
+        let keys = RefCell::new(BTreeSet::new());
+        let key = ExpansionBudget {
+            budget: self.budget,
+            keys: Some(&keys),
+        };
+        while map.next_key_seed(key)?.is_some() {
+            map.next_value_seed(self.value())?;
         }
         Ok(())
     }
@@ -816,8 +869,25 @@ fn yaml_error(e: &serde_yaml::Error, path: &Path, map: &SourceMap) -> LoadError 
             missing_game_end: message.contains("missing field `game-end`"),
             message: message.replace('\n', " "),
             byte_order_mark: None,
+            alias: None,
         }),
     }
+}
+
+/// Places a YAML error found in the value of an alias (`perft: *counts`) at the alias, where
+/// serde_yaml placed it at the anchor (`&counts`), perhaps in another case: the message keeps
+/// the place in the anchor's node as a note, and the case is the alias's.
+fn moved_to_its_alias(error: &mut LoadError, e: &serde_yaml::Error, text: &str, map: &SourceMap) {
+    let LoadReason::Yaml { alias, .. } = error.reason.as_mut() else {
+        return;
+    };
+    let Some(traced) = trace(e, text) else {
+        return;
+    };
+    let (line, column) = traced.at;
+    (error.line, error.column) = (Some(line), Some(column));
+    error.case = map.item_at(line).and_then(|(_, it)| it.id.clone());
+    *alias = Some(Box::new(traced));
 }
 
 struct Validator<'a> {
@@ -1510,12 +1580,19 @@ mod tests {
         );
         let e = refused(&text);
         assert!(
-            e.reason.to_string().ends_with(
-                "legal[20]: YAML aliases expand the file to more than 16 times its size"
-            ),
+            e.reason
+                .to_string()
+                .contains("legal[20]: YAML aliases expand the file to more than 16 times its size"),
             "{e}"
         );
-        assert_eq!(e.line, Some(6), "{e}");
+        // At the 21st alias, where the budget ran out (serde_yaml placed it at the anchor).
+        assert_eq!((e.line, e.column), (Some(7), Some(13 + 20 * 4)), "{e}");
+        assert!(
+            e.reason
+                .to_string()
+                .contains("(through the alias `*n`: the problem is at line 6, column 11,"),
+            "{e}"
+        );
         assert_eq!(e.case.as_deref(), Some("a"), "{e}");
     }
 

@@ -7,6 +7,7 @@
 //! [`run::execute`] runs them against a [`check::Generator`] and hands back
 //! [`result::CheckResult`]s for the renderers in [`crate::report`]. Nothing here prints.
 
+pub mod aliases;
 pub mod append;
 pub mod budget;
 pub mod check;

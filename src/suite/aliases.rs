@@ -1,0 +1,385 @@
+//! Where the aliases of a YAML text are used, for errors serde_yaml places at their anchors.
+//!
+//! serde_yaml reads an alias (`*name`) by reading again the node its anchor (`&name`) is on, so
+//! an error inside that value carries the anchor's line and column, while the path it names
+//! (`cases[1].perft`) is the alias's: `perft: *text` with `note: &text "..."` in another case
+//! was reported at the note, under the other case's id. serde_yaml keeps no trace of the alias
+//! it went through, so this module reads the text again with libyaml (the parser serde_yaml
+//! reads with, whose line and column it reports) and lists each alias with its place, its path
+//! written as serde_yaml writes paths, and the span of the node it repeats; [`through_alias`]
+//! then tells which alias an error came through. It runs only for a text already refused.
+
+use std::collections::BTreeMap;
+use std::mem::MaybeUninit;
+use unsafe_libyaml as unsafe_sys;
+
+/// A 1-based line and column (in characters), as serde_yaml reports a place.
+pub type Place = (usize, usize);
+
+/// One alias as the text writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AliasUse {
+    /// The anchor's name (`text` for `*text`).
+    pub name: String,
+    /// Where the alias is.
+    pub at: Place,
+    /// Its path as serde_yaml writes it in errors (`cases[1].perft`).
+    pub path: String,
+    /// Where the node it repeats starts (at its anchor, `&text`).
+    pub anchor: Place,
+    /// Where that node ends (just after it).
+    pub end: Place,
+}
+
+/// The alias through which an error found at `at`, whose message (serde_yaml's, beginning
+/// with the path of the value it is about) is `message`, was reached: among the aliases whose
+/// node holds `at` and whose path begins the message, the one with the longest path (the
+/// alias used at the error's own place, not an alias holding it). `None` for an error found
+/// where the text itself is.
+pub fn through_alias<'a>(uses: &'a [AliasUse], at: Place, message: &str) -> Option<&'a AliasUse> {
+    uses.iter()
+        .filter(|u| u.anchor <= at && at < u.end)
+        .filter(|u| {
+            message
+                .strip_prefix(u.path.as_str())
+                .is_some_and(|rest| rest.starts_with([':', '.', '[']))
+        })
+        .max_by_key(|u| u.path.len())
+}
+
+/// A serde_yaml error found in the value of an alias, to be placed at the alias.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Traced {
+    /// The alias's name.
+    pub name: String,
+    /// Where the alias is: where the error belongs.
+    pub at: Place,
+    /// Where serde_yaml found the problem, in the node the alias repeats.
+    pub found: Place,
+}
+
+impl Traced {
+    /// What the error adds: where in the anchor's node the problem is.
+    pub fn note(&self) -> String {
+        let (line, column) = self.found;
+        format!(
+            " (through the alias `*{name}`: the problem is at line {line}, column {column}, in \
+             the node anchored `&{name}`)",
+            name = self.name
+        )
+    }
+}
+
+/// The alias `error`, found in `text`, came through (see [`through_alias`]), if any.
+pub fn trace(error: &serde_yaml::Error, text: &str) -> Option<Traced> {
+    let location = error.location()?;
+    let found = (location.line(), location.column());
+    if !text.contains('*') {
+        return None;
+    }
+    let uses = alias_uses(text);
+    let used = through_alias(&uses, found, &error.to_string())?;
+    Some(Traced {
+        name: used.name.clone(),
+        at: used.at,
+        found,
+    })
+}
+
+/// What a collection open at the current event is.
+enum Kind {
+    Sequence {
+        /// The index of its next item.
+        next: usize,
+    },
+    Mapping {
+        /// `None` while the next node is a key; then the key's text, `Some(None)` for a key
+        /// serde_yaml does not name (an alias, a collection, text that is not UTF-8).
+        key: Option<Option<String>>,
+    },
+}
+
+/// An open collection.
+struct Frame {
+    kind: Kind,
+    path: String,
+    /// Its anchor's name and where it starts.
+    anchor: Option<(String, Place)>,
+}
+
+/// The path of a node under `parent`'s path, as serde_yaml's `Path` writes it.
+fn under(parent: &str, child: &str) -> String {
+    if parent == "." {
+        child.to_string()
+    } else {
+        format!("{parent}.{child}")
+    }
+}
+
+/// The walk over the events: open collections, anchors seen, aliases found.
+#[derive(Default)]
+struct Walk {
+    stack: Vec<Frame>,
+    /// Each anchor's node, the latest of that name (a later anchor replaces an earlier one).
+    anchors: BTreeMap<String, (Place, Place)>,
+    uses: Vec<AliasUse>,
+}
+
+impl Walk {
+    /// The path of the node now starting, and whether it is a mapping's key (serde_yaml names
+    /// a key by its mapping's path). Moves its parent on to the next item or to the value.
+    fn place_node(&mut self) -> (String, bool) {
+        let Some(frame) = self.stack.last_mut() else {
+            return (".".to_string(), false);
+        };
+        match &mut frame.kind {
+            Kind::Sequence { next } => {
+                *next += 1;
+                (format!("{}[{}]", frame.path, *next - 1), false)
+            }
+            Kind::Mapping { key } => match key.take() {
+                None => {
+                    // Unnamed until a scalar key names it.
+                    *key = Some(None);
+                    (frame.path.clone(), true)
+                }
+                Some(name) => {
+                    let child = name.as_deref().unwrap_or("?");
+                    (under(&frame.path, child), false)
+                }
+            },
+        }
+    }
+
+    fn event(&mut self, event: Event, start: Place, end: Place) {
+        match event {
+            Event::DocumentStart => {
+                *self = Walk {
+                    uses: std::mem::take(&mut self.uses),
+                    ..Walk::default()
+                }
+            }
+            Event::Scalar { anchor, value } => {
+                let (_, key) = self.place_node();
+                if key
+                    && let Some(Frame {
+                        kind: Kind::Mapping { key },
+                        ..
+                    }) = self.stack.last_mut()
+                {
+                    *key = Some(value);
+                }
+                if let Some(name) = anchor {
+                    self.anchors.insert(name, (start, end));
+                }
+            }
+            Event::Alias(name) => {
+                let (path, _) = self.place_node();
+                if let Some(&(anchor, end)) = self.anchors.get(&name) {
+                    self.uses.push(AliasUse {
+                        name,
+                        at: start,
+                        path,
+                        anchor,
+                        end,
+                    });
+                }
+            }
+            Event::Start { mapping, anchor } => {
+                let (path, _) = self.place_node();
+                let kind = if mapping {
+                    Kind::Mapping { key: None }
+                } else {
+                    Kind::Sequence { next: 0 }
+                };
+                self.stack.push(Frame {
+                    kind,
+                    path,
+                    anchor: anchor.map(|name| (name, start)),
+                });
+            }
+            Event::End => {
+                if let Some(Frame {
+                    anchor: Some((name, from)),
+                    ..
+                }) = self.stack.pop()
+                {
+                    self.anchors.insert(name, (from, end));
+                }
+            }
+            Event::Other => {}
+        }
+    }
+}
+
+/// Lists the aliases of `text` in the order they are written, each with the node it repeats.
+/// Aliases after a syntax error, and aliases of unknown anchors, are not listed.
+pub fn alias_uses(text: &str) -> Vec<AliasUse> {
+    let mut walk = Walk::default();
+    read_events(text, |event, start, end| walk.event(event, start, end));
+    walk.uses
+}
+
+/// A libyaml event, as much as this module reads of it.
+enum Event {
+    DocumentStart,
+    Scalar {
+        anchor: Option<String>,
+        /// The text, when it is UTF-8.
+        value: Option<String>,
+    },
+    Alias(String),
+    /// A sequence or mapping starts.
+    Start {
+        mapping: bool,
+        anchor: Option<String>,
+    },
+    /// A sequence or mapping ends.
+    End,
+    Other,
+}
+
+/// A libyaml string (NUL-terminated, may be null) as text.
+///
+/// # Safety
+/// `text` is null or points to a NUL-terminated string that lives while this runs.
+unsafe fn c_text(text: *const u8) -> Option<String> {
+    if text.is_null() {
+        return None;
+    }
+    // SAFETY: as the caller promises.
+    let text = unsafe { std::ffi::CStr::from_ptr(text.cast()) };
+    Some(text.to_string_lossy().into_owned())
+}
+
+/// A libyaml mark as a 1-based place.
+fn place(mark: unsafe_sys::yaml_mark_t) -> Place {
+    let to = |n: u64| usize::try_from(n).map_or(usize::MAX, |n| n.saturating_add(1));
+    (to(mark.line), to(mark.column))
+}
+
+/// What the module reads of one event.
+///
+/// # Safety
+/// `event` was filled by `yaml_parser_parse` and not deleted yet.
+unsafe fn read_event(event: &unsafe_sys::yaml_event_t) -> Event {
+    // SAFETY: each union field is read for the event type that fills it; its strings live
+    // until the event is deleted.
+    unsafe {
+        match event.type_ {
+            unsafe_sys::YAML_DOCUMENT_START_EVENT => Event::DocumentStart,
+            unsafe_sys::YAML_SCALAR_EVENT => {
+                let scalar = event.data.scalar;
+                let bytes = if scalar.value.is_null() {
+                    &[][..]
+                } else {
+                    std::slice::from_raw_parts(
+                        scalar.value,
+                        usize::try_from(scalar.length).unwrap_or(0),
+                    )
+                };
+                Event::Scalar {
+                    anchor: c_text(scalar.anchor),
+                    value: std::str::from_utf8(bytes).ok().map(str::to_string),
+                }
+            }
+            unsafe_sys::YAML_ALIAS_EVENT => {
+                Event::Alias(c_text(event.data.alias.anchor).unwrap_or_default())
+            }
+            unsafe_sys::YAML_SEQUENCE_START_EVENT => Event::Start {
+                mapping: false,
+                anchor: c_text(event.data.sequence_start.anchor),
+            },
+            unsafe_sys::YAML_MAPPING_START_EVENT => Event::Start {
+                mapping: true,
+                anchor: c_text(event.data.mapping_start.anchor),
+            },
+            unsafe_sys::YAML_SEQUENCE_END_EVENT | unsafe_sys::YAML_MAPPING_END_EVENT => Event::End,
+            _ => Event::Other,
+        }
+    }
+}
+
+/// Hands `each` the events libyaml reads from `text`, with where each starts and ends, until
+/// the end of the stream or the first syntax error.
+fn read_events(text: &str, mut each: impl FnMut(Event, Place, Place)) {
+    // Boxed, the parser stays at the address libyaml was given from its initialisation to its
+    // deletion.
+    let mut parser: Box<MaybeUninit<unsafe_sys::yaml_parser_t>> = Box::new(MaybeUninit::uninit());
+    let parser = parser.as_mut_ptr();
+    // SAFETY: `yaml_parser_initialize` fills the whole parser (or fails, leaving nothing to
+    // free); the input is `text`, which outlives the parser, deleted below.
+    unsafe {
+        if unsafe_sys::yaml_parser_initialize(parser).fail {
+            return;
+        }
+        unsafe_sys::yaml_parser_set_encoding(parser, unsafe_sys::YAML_UTF8_ENCODING);
+        unsafe_sys::yaml_parser_set_input_string(parser, text.as_ptr(), text.len() as u64);
+    }
+    loop {
+        let mut event = MaybeUninit::<unsafe_sys::yaml_event_t>::uninit();
+        let event = event.as_mut_ptr();
+        // SAFETY: the parser was initialised and has not failed (the loop ends at its first
+        // failure); a parsed event is read, then deleted once.
+        let read = unsafe {
+            if unsafe_sys::yaml_parser_parse(parser, event).fail {
+                None
+            } else {
+                let stream_end = (*event).type_ == unsafe_sys::YAML_STREAM_END_EVENT;
+                let read = read_event(&*event);
+                let marks = (place((*event).start_mark), place((*event).end_mark));
+                unsafe_sys::yaml_event_delete(event);
+                Some((read, marks, stream_end))
+            }
+        };
+        let Some((read, (start, end), stream_end)) = read else {
+            break;
+        };
+        each(read, start, end);
+        if stream_end {
+            break;
+        }
+    }
+    // SAFETY: initialised above, deleted once.
+    unsafe { unsafe_sys::yaml_parser_delete(parser) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases_are_listed_with_their_paths_and_the_nodes_they_repeat() {
+        let text =
+            "a: &x {b: 1,\n  c: 2}\nlist:\n  - *x\n  - k: *x\n? *x\n: v\nd: &s text\ne: *s\n";
+        let uses = alias_uses(text);
+        let seen: Vec<(&str, Place, &str, Place, Place)> = uses
+            .iter()
+            .map(|u| (u.name.as_str(), u.at, u.path.as_str(), u.anchor, u.end))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("x", (4, 5), "list[0]", (1, 4), (2, 8)),
+                ("x", (5, 8), "list[1].k", (1, 4), (2, 8)),
+                ("x", (6, 3), ".", (1, 4), (2, 8)),
+                ("s", (9, 4), "e", (8, 4), (8, 11)),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_error_is_traced_to_the_alias_whose_path_begins_it() {
+        let text = "a: &x {b: 1}\nc:\n  d: *x\n";
+        let uses = alias_uses(text);
+        let found = |message: &str, at| through_alias(&uses, at, message).map(|u| u.at);
+        assert_eq!(found("c.d: invalid type", (1, 4)), Some((3, 6)));
+        assert_eq!(found("c.d.b: invalid type", (1, 8)), Some((3, 6)));
+        // At the anchor's own place, or outside the node: not through the alias.
+        assert_eq!(found("a: invalid type", (1, 4)), None);
+        assert_eq!(found("c.d: invalid type", (3, 6)), None);
+        assert_eq!(found("c.dx: invalid type", (1, 4)), None);
+        // A text that stops parsing lists what came before.
+        assert_eq!(alias_uses("a: &x 1\nb: *x\nc: [\n").len(), 1);
+    }
+}
