@@ -26,7 +26,7 @@ seed_b=${SEED_B:-2}
 # name|variant|options (space-separated -o values)|deepest depth[|FEN, default the start]
 rows=(
   "chess|chess||8"
-  "kiwipete|chess||6|r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+  "kiwipete|chess||7|r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
   "silver-elephant|silver-elephant||8"
   "silver-elephant:setup|silver-elephant||8|r2bqkb2r/pppppppppp/10/10/10/10/PPPPPPPPPP/R2BQKB2R[EENNeenn] w KQkq - 0 1"
   "bachelor-kamil|bachelor-kamil||8"
