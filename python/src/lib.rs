@@ -228,7 +228,7 @@ fn request_error(py: Python<'_>, e: RequestError) -> PyErr {
             e.to_string(),
             Details {
                 field: e.field.name(),
-                column: Some(e.column),
+                column: e.place().map(|(_, column)| column),
                 ..Details::default()
             },
         ),

@@ -157,17 +157,40 @@ pub enum FenReason {
     FullmoveZero,
 }
 
-/// A FEN that cannot be read: where, and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("FEN {field} field, column {column}: {reason}")]
+/// A FEN that cannot be read: where, and why. A text over [`MAX_FEN_LEN`] has no place: its
+/// message names neither field nor column ([`FenError::place`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
     /// The field.
     pub field: FenField,
-    /// 1-based column in the FEN text.
+    /// 1-based column in the FEN text (1 for a text that is too long as a whole).
     pub column: usize,
     /// What is wrong.
     pub reason: FenReason,
 }
+
+impl FenError {
+    /// The field and column where the problem is, or `None` for a text too long as a whole
+    /// (column 1 of it would point at nothing wrong).
+    pub fn place(&self) -> Option<(FenField, usize)> {
+        match self.reason {
+            FenReason::TooLong => None,
+            _ => Some((self.field, self.column)),
+        }
+    }
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.place() {
+            Some((field, column)) => write!(f, "FEN {field} field, column {column}: "),
+            None => f.write_str("FEN "),
+        }?;
+        write!(f, "{}", self.reason)
+    }
+}
+
+impl std::error::Error for FenError {}
 
 /// A field of the text and where it starts (0-based byte offset).
 #[derive(Copy, Clone, Debug)]
@@ -714,6 +737,21 @@ mod tests {
                 "{fen}"
             );
         }
+    }
+
+    #[test]
+    fn a_text_too_long_is_refused_without_a_place() {
+        let long = format!("{} {}", "8/".repeat(300), "w - - 0 1");
+        let e = refusal("chess", &long);
+        assert_eq!((e.place(), &e.reason), (None, &FenReason::TooLong));
+        assert_eq!(e.to_string(), "FEN longer than 512 characters");
+        // Any other refusal keeps its field and column.
+        let e = refusal("chess", "8/8/8/8/8/8/8/k6K x - - 0 1");
+        assert_eq!(e.place(), Some((FenField::Side, 19)));
+        assert_eq!(
+            e.to_string(),
+            format!("FEN side field, column 19: {}", e.reason)
+        );
     }
 
     #[test]
