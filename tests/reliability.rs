@@ -430,6 +430,38 @@ fn endless_and_nested_input_is_refused_at_once() {
 }
 
 #[test]
+fn a_refused_suite_with_aliases_is_refused_at_once_however_deep_or_wide() {
+    // A refused text is read again to find the alias an error came through. That reading built
+    // the path of every node: a key of 2 MB over a million items copied it a million times (the
+    // run never ended), and two million nested sequences held paths of terabytes.
+    let dir = scratch("aliases-wide");
+    let head = &SUITE[..SUITE.find("  - id").expect("cases")];
+    let key = "k".repeat(2_000_000);
+    let items = "1, ".repeat(1_000_000);
+    let nested = "- ".repeat(2_000_000);
+    for (name, case, fragment) in [
+        (
+            "wide.yaml",
+            format!("    ? {key}\n    : [*n, {items}1]\n"),
+            "wide.yaml:7:7: case `a`: cases[0]: unknown field `kkkk",
+        ),
+        (
+            "deep.yaml",
+            format!("    legal:\n      {nested}*n\n"),
+            "deep.yaml:8:257: case `a`: recursion limit exceeded",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("{head}  - id: a\n    note: &n a\n{case}")).expect("write");
+        let o = run_within(
+            &["check", path.to_str().expect("utf-8")],
+            Duration::from_secs(20),
+        );
+        assert_refused(&o, fragment);
+    }
+}
+
+#[test]
 fn a_lying_suite_stops_counting_once_past_its_expectation() {
     let dir = scratch("lying");
     let path = dir.join("lie.yaml");

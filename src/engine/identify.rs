@@ -10,7 +10,7 @@ use super::reference::ReferenceEngine;
 use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::fsio::FileError;
 use crate::request::MAX_MOVES;
-use crate::suite::aliases::{Traced, trace};
+use crate::suite::aliases::{AnchorAgain, Traced, anchor_given_twice, trace};
 use crate::suite::nesting::TooDeep;
 use crate::variant::{OptionError, Rules};
 use serde::Deserialize;
@@ -72,6 +72,14 @@ pub enum ProbeError {
         file: PathBuf,
         /// Where, and the limit.
         nesting: TooDeep,
+    },
+    /// An anchor name given twice, which serde_yaml can resolve to the wrong node.
+    #[error("probe file {}:{}:{}: {again}", .file.display(), .again.again.0, .again.again.1)]
+    AnchorGivenTwice {
+        /// The file.
+        file: PathBuf,
+        /// The name and both places.
+        again: AnchorAgain,
     },
     /// YAML that is not a probe file.
     #[error("probe file {}: {}", .file.display(), yaml_message(.error, .alias))]
@@ -180,6 +188,12 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
         file: path.to_path_buf(),
         nesting,
     })?;
+    if let Some(again) = anchor_given_twice(&text) {
+        return Err(ProbeError::AnchorGivenTwice {
+            file: path.to_path_buf(),
+            again,
+        });
+    }
     let yaml = |error| ProbeError::Yaml {
         file: path.to_path_buf(),
         alias: trace(&error, &text).map(Box::new),

@@ -16,35 +16,34 @@ use unsafe_libyaml as unsafe_sys;
 /// A 1-based line and column (in characters), as serde_yaml reports a place.
 pub type Place = (usize, usize);
 
-/// One alias as the text writes it.
+/// One alias as the text writes it, whose path begins an error's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AliasUse {
     /// The anchor's name (`text` for `*text`).
     pub name: String,
     /// Where the alias is.
     pub at: Place,
-    /// Its path as serde_yaml writes it in errors (`cases[1].perft`).
-    pub path: String,
+    /// How many bytes of the message its path is (the path serde_yaml writes, `cases[1].perft`,
+    /// is `&message[..path]`).
+    pub path: usize,
     /// Where the node it repeats starts (at its anchor, `&text`).
     pub anchor: Place,
     /// Where that node ends (just after it).
     pub end: Place,
 }
 
-/// The alias through which an error found at `at`, whose message (serde_yaml's, beginning
-/// with the path of the value it is about) is `message`, was reached: among the aliases whose
-/// node holds `at` and whose path begins the message, the one with the longest path (the
-/// alias used at the error's own place, not an alias holding it). `None` for an error found
-/// where the text itself is.
-pub fn through_alias<'a>(uses: &'a [AliasUse], at: Place, message: &str) -> Option<&'a AliasUse> {
+/// The alias through which an error found at `at` was reached, among `uses` (the aliases whose
+/// path begins the error's message): of those whose node holds `at`, the one with the longest
+/// path (the alias used at the error's own place, not an alias holding it), the first written
+/// of equals (serde_yaml stops at the first error). `None` for an error found where the text
+/// itself is.
+pub fn through_alias(uses: &[AliasUse], at: Place) -> Option<&AliasUse> {
     uses.iter()
         .filter(|u| u.anchor <= at && at < u.end)
-        .filter(|u| {
-            message
-                .strip_prefix(u.path.as_str())
-                .is_some_and(|rest| rest.starts_with([':', '.', '[']))
+        .fold(None, |best: Option<&AliasUse>, u| match best {
+            Some(b) if b.path >= u.path => Some(b),
+            _ => Some(u),
         })
-        .max_by_key(|u| u.path.len())
 }
 
 /// A serde_yaml error found in the value of an alias, to be placed at the alias.
@@ -77,8 +76,8 @@ pub fn trace(error: &serde_yaml::Error, text: &str) -> Option<Traced> {
     if !text.contains('*') {
         return None;
     }
-    let uses = alias_uses(text);
-    let used = through_alias(&uses, found, &error.to_string())?;
+    let uses = alias_uses(text, &error.to_string());
+    let used = through_alias(&uses, found)?;
     Some(Traced {
         name: used.name.clone(),
         at: used.at,
@@ -99,53 +98,107 @@ enum Kind {
     },
 }
 
+/// How a node's path, as serde_yaml writes it, compares with the beginning of the message.
+/// Paths are never built: a path is as long as the text's nesting times its keys, and built
+/// for every node of a deep or wide text they took time and memory by the square of its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prefix {
+    /// The document's root, written `.`.
+    Root,
+    /// The path is the message's first so many bytes.
+    Is(usize),
+    /// The path does not begin the message.
+    Not,
+}
+
+impl Prefix {
+    /// The prefix after `parts` are written on from `from` bytes into `message`.
+    fn follow(message: &str, from: usize, parts: &[&str]) -> Prefix {
+        let mut at = from;
+        for part in parts {
+            match message.as_bytes().get(at..) {
+                Some(rest) if rest.starts_with(part.as_bytes()) => at += part.len(),
+                _ => return Prefix::Not,
+            }
+        }
+        Prefix::Is(at)
+    }
+
+    /// The path of the value under key `key` of the mapping at this path (`parent.key`, or
+    /// `key` at the root).
+    fn key(self, message: &str, key: &str) -> Prefix {
+        match self {
+            Prefix::Root => Prefix::follow(message, 0, &[key]),
+            Prefix::Is(n) => Prefix::follow(message, n, &[".", key]),
+            Prefix::Not => Prefix::Not,
+        }
+    }
+
+    /// The path of item `index` of the sequence at this path (`parent[index]`, `.[index]` at
+    /// the root).
+    fn index(self, message: &str, index: usize) -> Prefix {
+        let item = format!("[{index}]");
+        match self {
+            Prefix::Root => Prefix::follow(message, 0, &[".", &item]),
+            Prefix::Is(n) => Prefix::follow(message, n, &[&item]),
+            Prefix::Not => Prefix::Not,
+        }
+    }
+
+    /// The length of the message this path begins, when what follows in the message goes on
+    /// from a path (`:` after the whole path, `.` or `[` for a deeper one).
+    fn begins(self, message: &str) -> Option<usize> {
+        match self {
+            Prefix::Is(n) => message
+                .as_bytes()
+                .get(n)
+                .is_some_and(|c| matches!(c, b':' | b'.' | b'['))
+                .then_some(n),
+            Prefix::Root | Prefix::Not => None,
+        }
+    }
+}
+
 /// An open collection.
 struct Frame {
     kind: Kind,
-    path: String,
+    path: Prefix,
     /// Its anchor's name and where it starts.
     anchor: Option<(String, Place)>,
 }
 
-/// The path of a node under `parent`'s path, as serde_yaml's `Path` writes it.
-fn under(parent: &str, child: &str) -> String {
-    if parent == "." {
-        child.to_string()
-    } else {
-        format!("{parent}.{child}")
-    }
-}
-
 /// The walk over the events: open collections, anchors seen, aliases found.
-#[derive(Default)]
-struct Walk {
+struct Walk<'m> {
+    /// The error's message, which the paths of the aliases listed begin.
+    message: &'m str,
     stack: Vec<Frame>,
     /// Each anchor's node, the latest of that name (a later anchor replaces an earlier one).
     anchors: BTreeMap<String, (Place, Place)>,
     uses: Vec<AliasUse>,
 }
 
-impl Walk {
+impl Walk<'_> {
     /// The path of the node now starting, and whether it is a mapping's key (serde_yaml names
     /// a key by its mapping's path). Moves its parent on to the next item or to the value.
-    fn place_node(&mut self) -> (String, bool) {
+    fn place_node(&mut self) -> (Prefix, bool) {
+        let message = self.message;
         let Some(frame) = self.stack.last_mut() else {
-            return (".".to_string(), false);
+            return (Prefix::Root, false);
         };
         match &mut frame.kind {
             Kind::Sequence { next } => {
                 *next += 1;
-                (format!("{}[{}]", frame.path, *next - 1), false)
+                (frame.path.index(message, *next - 1), false)
             }
             Kind::Mapping { key } => match key.take() {
                 None => {
                     // Unnamed until a scalar key names it.
                     *key = Some(None);
-                    (frame.path.clone(), true)
+                    (frame.path, true)
                 }
                 Some(name) => {
                     let child = name.as_deref().unwrap_or("?");
-                    (under(&frame.path, child), false)
+                    (frame.path.key(message, child), false)
                 }
             },
         }
@@ -154,10 +207,8 @@ impl Walk {
     fn event(&mut self, event: Event, start: Place, end: Place) {
         match event {
             Event::DocumentStart => {
-                *self = Walk {
-                    uses: std::mem::take(&mut self.uses),
-                    ..Walk::default()
-                }
+                self.stack.clear();
+                self.anchors.clear();
             }
             Event::Scalar { anchor, value } => {
                 let (_, key) = self.place_node();
@@ -175,7 +226,9 @@ impl Walk {
             }
             Event::Alias(name) => {
                 let (path, _) = self.place_node();
-                if let Some(&(anchor, end)) = self.anchors.get(&name) {
+                if let Some(path) = path.begins(self.message)
+                    && let Some(&(anchor, end)) = self.anchors.get(&name)
+                {
                     self.uses.push(AliasUse {
                         name,
                         at: start,
@@ -212,12 +265,83 @@ impl Walk {
     }
 }
 
-/// Lists the aliases of `text` in the order they are written, each with the node it repeats.
-/// Aliases after a syntax error, and aliases of unknown anchors, are not listed.
-pub fn alias_uses(text: &str) -> Vec<AliasUse> {
-    let mut walk = Walk::default();
+/// Lists the aliases of `text` whose path begins `message` (an error's, which begins with the
+/// path of the value it is about), in the order they are written, each with the node it
+/// repeats. Aliases after a syntax error, and aliases of unknown anchors, are not listed.
+pub fn alias_uses(text: &str, message: &str) -> Vec<AliasUse> {
+    let mut walk = Walk {
+        message,
+        stack: Vec::new(),
+        anchors: BTreeMap::new(),
+        uses: Vec::new(),
+    };
     read_events(text, |event, start, end| walk.event(event, start, end));
     walk.uses
+}
+
+/// An anchor name given a second time in one document (`&x` twice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnchorAgain {
+    /// The name.
+    pub name: String,
+    /// Where it was given first.
+    pub first: Place,
+    /// Where it is given again.
+    pub again: Place,
+}
+
+impl std::fmt::Display for AnchorAgain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (line, column) = self.first;
+        write!(
+            f,
+            "anchor `&{}` is given twice (first at line {line}, column {column}): give each \
+             anchor its own name (serde_yaml, which reads this file, can take an alias of a \
+             name given twice for another anchor's)",
+            self.name
+        )
+    }
+}
+
+/// The first anchor of `text` whose name an earlier anchor of its document has. YAML lets a
+/// later anchor replace an earlier one, but serde_yaml numbers anchors by how many names it has
+/// seen, so after a name is given again the next new anchor gets the number of an earlier one:
+/// with `&x`, `&y`, `&x`, `&z`, every later `*x` reads the node of `&z`. A suite could pass
+/// with counts it never states. `None` also for a text that stops parsing (the typed reading
+/// reports that).
+pub fn anchor_given_twice(text: &str) -> Option<AnchorAgain> {
+    if !text.contains('&') {
+        return None;
+    }
+    let mut seen: BTreeMap<String, Place> = BTreeMap::new();
+    let mut found = None;
+    read_events(text, |event, start, _| {
+        let anchor = match event {
+            Event::DocumentStart => {
+                seen.clear();
+                None
+            }
+            Event::Scalar { anchor, .. } | Event::Start { anchor, .. } => anchor,
+            Event::Alias(_) | Event::End | Event::Other => None,
+        };
+        if let Some(name) = anchor
+            && found.is_none()
+        {
+            match seen.get(&name) {
+                Some(&first) => {
+                    found = Some(AnchorAgain {
+                        name,
+                        first,
+                        again: start,
+                    });
+                }
+                None => {
+                    seen.insert(name, start);
+                }
+            }
+        }
+    });
+    found
 }
 
 /// A libyaml event, as much as this module reads of it.
@@ -348,31 +472,37 @@ fn read_events(text: &str, mut each: impl FnMut(Event, Place, Place)) {
 mod tests {
     use super::*;
 
+    /// The aliases of `text` whose path begins `message`: name, place, path, anchored node.
+    fn listed<'m>(text: &str, message: &'m str) -> Vec<(String, Place, &'m str, Place, Place)> {
+        alias_uses(text, message)
+            .into_iter()
+            .map(|u| (u.name, u.at, &message[..u.path], u.anchor, u.end))
+            .collect()
+    }
+
     #[test]
     fn aliases_are_listed_with_their_paths_and_the_nodes_they_repeat() {
         let text =
             "a: &x {b: 1,\n  c: 2}\nlist:\n  - *x\n  - k: *x\n? *x\n: v\nd: &s text\ne: *s\n";
-        let uses = alias_uses(text);
-        let seen: Vec<(&str, Place, &str, Place, Place)> = uses
-            .iter()
-            .map(|u| (u.name.as_str(), u.at, u.path.as_str(), u.anchor, u.end))
-            .collect();
+        let x = |at, path| ("x".to_string(), at, path, (1, 4), (2, 8));
+        assert_eq!(listed(text, "list[0]: wrong"), [x((4, 5), "list[0]")]);
+        assert_eq!(listed(text, "list[1].k.b: wrong"), [x((5, 8), "list[1].k")]);
         assert_eq!(
-            seen,
-            [
-                ("x", (4, 5), "list[0]", (1, 4), (2, 8)),
-                ("x", (5, 8), "list[1].k", (1, 4), (2, 8)),
-                ("x", (6, 3), ".", (1, 4), (2, 8)),
-                ("s", (9, 4), "e", (8, 4), (8, 11)),
-            ]
+            listed(text, "e: wrong"),
+            [("s".to_string(), (9, 4), "e", (8, 4), (8, 11))]
         );
+        // The alias used as a key has the root's path, which no message begins.
+        assert_eq!(listed(text, "list: wrong"), []);
+        assert_eq!(listed(text, "list[1].kk: wrong"), []);
     }
 
     #[test]
     fn an_error_is_traced_to_the_alias_whose_path_begins_it() {
         let text = "a: &x {b: 1}\nc:\n  d: *x\n";
-        let uses = alias_uses(text);
-        let found = |message: &str, at| through_alias(&uses, at, message).map(|u| u.at);
+        let found = |message: &str, at| {
+            let uses = alias_uses(text, message);
+            through_alias(&uses, at).map(|u| u.at)
+        };
         assert_eq!(found("c.d: invalid type", (1, 4)), Some((3, 6)));
         assert_eq!(found("c.d.b: invalid type", (1, 8)), Some((3, 6)));
         // At the anchor's own place, or outside the node: not through the alias.
@@ -380,6 +510,49 @@ mod tests {
         assert_eq!(found("c.d: invalid type", (3, 6)), None);
         assert_eq!(found("c.dx: invalid type", (1, 4)), None);
         // A text that stops parsing lists what came before.
-        assert_eq!(alias_uses("a: &x 1\nb: *x\nc: [\n").len(), 1);
+        assert_eq!(alias_uses("a: &x 1\nb: *x\nc: [\n", "b: wrong").len(), 1);
+    }
+
+    #[test]
+    fn of_aliases_at_one_path_the_first_is_chosen() {
+        // Keys serde_yaml does not name give their values the path `m.?`.
+        let text = "a: &x 1\nm:\n  ? [1]\n  : *x\n  ? [2]\n  : *x\n";
+        let uses = alias_uses(text, "m.?: invalid type");
+        assert_eq!(uses.len(), 2);
+        assert_eq!(through_alias(&uses, (1, 4)).map(|u| u.at), Some((4, 5)));
+    }
+
+    #[test]
+    fn an_anchor_given_twice_is_found_at_its_second_place() {
+        let text = "a: &x 1\nb: &y 2\nc: &x [3]\nd: &z 4\ne: *x\n";
+        let again = anchor_given_twice(text).expect("given twice");
+        assert_eq!(
+            (again.name.as_str(), again.first, again.again),
+            ("x", (1, 4), (3, 4))
+        );
+        assert!(again.to_string().starts_with(
+            "anchor `&x` is given twice (first at line 1, column 4): give each anchor its own name"
+        ));
+        // One name in each document of a stream, or names used only by aliases: accepted.
+        assert_eq!(anchor_given_twice("a: &x 1\n---\nb: &x 2\n"), None);
+        assert_eq!(anchor_given_twice("a: &x 1\nb: *x\nc: *x\nd: '&x'\n"), None);
+    }
+
+    #[test]
+    fn deep_or_wide_texts_are_walked_in_linear_time() {
+        // Two million sequences nested on one line, and a million aliases under a key of three
+        // million characters: every node's path was built, which took minutes and tens of
+        // gigabytes.
+        let deep = format!("a: &x 1\nb:\n  {}*x\n", "- ".repeat(2_000_000));
+        let started = std::time::Instant::now();
+        let uses = alias_uses(&deep, "b[0][0]: recursion limit exceeded");
+        assert!(uses.is_empty());
+        let key = "k".repeat(3_000_000);
+        let wide = format!("a: &x 1\n? {key}\n: [{}1]\n", "*x, ".repeat(1_000_000));
+        let message = format!("{key}[7]: invalid type");
+        let uses = alias_uses(&wide, &message);
+        assert_eq!(uses.len(), 1);
+        assert_eq!((uses[0].at, uses[0].path), ((3, 4 + 7 * 4), key.len() + 3));
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     }
 }

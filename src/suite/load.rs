@@ -1,6 +1,6 @@
 //! Reading suite files: YAML → [`SuiteFile`] → validated [`Suite`], every error located.
 
-use super::aliases::{Traced, trace};
+use super::aliases::{AnchorAgain, Traced, anchor_given_twice, trace};
 use super::locate::{SourceMap, yaml_lines};
 use super::model::{
     AlternativeFile, CaseFile, DivideFile, OutcomeFile, SourceFile, SourceKind, StatusFile,
@@ -64,6 +64,9 @@ pub enum LoadReason {
     /// Flow collections nested too deep for the YAML parser.
     #[error("{0}")]
     TooDeep(TooDeep),
+    /// An anchor name given twice, which serde_yaml can resolve to the wrong node.
+    #[error("{0}")]
+    AnchorGivenTwice(AnchorAgain),
     /// YAML that is not a suite.
     #[error(
         "{message}{}{}{}",
@@ -683,6 +686,17 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             reason: Box::new(LoadReason::TooDeep(e)),
         }]
     })?;
+    // Before serde_yaml reads any alias: it reads some of them wrongly after a name is reused.
+    if let Some(again) = anchor_given_twice(text) {
+        let (line, column) = again.again;
+        return Err(vec![LoadError {
+            file: path.to_path_buf(),
+            line: Some(line),
+            column: Some(column),
+            case: map.item_at(line).and_then(|(_, it)| it.id.clone()),
+            reason: Box::new(LoadReason::AnchorGivenTwice(again)),
+        }]);
+    }
     // A byte-order mark after the start is text inside a scalar, but the parser stumbles on
     // one anywhere else: say so when it does.
     let located = |e: serde_yaml::Error| {
