@@ -11,7 +11,7 @@
 use cvperft::conformance::{self, CheckError, CheckOptions, MAX_JOBS};
 use cvperft::diagram::svg::{self, SvgOptions};
 use cvperft::diagram::{Board, Overlay};
-use cvperft::notation::{MoveError as MoveTextError, PlyError, PositionTextError};
+use cvperft::notation::{MoveError as MoveTextError, MoveReason, PlyError, PositionTextError};
 use cvperft::notation::{move_text, parse_move, to_fen};
 use cvperft::perft::{divide_until, perft_until};
 use cvperft::position::Position;
@@ -184,7 +184,8 @@ fn move_error(py: Python<'_>, e: MoveTextError, field: &'static str, ply: Option
         message,
         Details {
             field,
-            column: (e.column > 0).then_some(e.column),
+            // A move text too long as a whole has no column that points at what is wrong.
+            column: (e.column > 0 && e.reason != MoveReason::TooLong).then_some(e.column),
             ply,
             kind: Some(if e.column > 0 { "syntax" } else { "illegal" }),
             legal: Some(e.legal),
