@@ -35,7 +35,7 @@ rows=(
   "cerimon:moved-piece|cerimon|resurrect-by=moved-piece|7"
   "plutonian|plutonian||8"
   "plutonian:diagram|plutonian|black-array=diagram|8"
-  "pink-panther|pink-panther||9"
+  "pink-panther|pink-panther||10"
   "pink-panther:continue|pink-panther|medinese=continue|9"
   "pink-panther:movegen|pink-panther|game-end=movegen|9"
 )
