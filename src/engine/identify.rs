@@ -130,13 +130,10 @@ fn yaml_message(error: &serde_yaml::Error, alias: &Option<Box<Traced>>) -> Strin
     let Some(traced) = alias else {
         return error.to_string();
     };
-    let (line, column) = traced.found;
     let (at_line, at_column) = traced.at;
-    let message = error
-        .to_string()
-        .replacen(&format!(" at line {line} column {column}"), "", 1);
     format!(
-        "{message} at line {at_line} column {at_column}{}",
+        "{} at line {at_line} column {at_column}{}",
+        crate::suite::load::message_without_place(error),
         traced.note()
     )
 }

@@ -779,12 +779,11 @@ impl<'a> ExpansionBudget<'a> {
         self.spend(units)?;
         if let Some(keys) = self.keys {
             let text = text.to_string();
-            if keys.borrow().contains(&text) {
+            if !keys.borrow_mut().insert(text.clone()) {
                 return Err(E::custom(format_args!(
                     "key `{text}` is given twice in this mapping: give each key once"
                 )));
             }
-            keys.borrow_mut().insert(text);
         }
         Ok(())
     }
@@ -859,16 +858,26 @@ impl<'de> Visitor<'de> for ExpansionBudget<'_> {
     }
 }
 
+/// The message of a serde_yaml error without the ` at line L column C` it writes of its place,
+/// for a caller that writes the place itself.
+pub fn message_without_place(e: &serde_yaml::Error) -> String {
+    let message = e.to_string();
+    match e.location() {
+        Some(loc) => message.replacen(
+            &format!(" at line {} column {}", loc.line(), loc.column()),
+            "",
+            1,
+        ),
+        None => message,
+    }
+}
+
 /// A serde_yaml error with its location and, when it falls inside a case, the case id.
 fn yaml_error(e: &serde_yaml::Error, path: &Path, map: &SourceMap) -> LoadError {
-    let mut message = e.to_string();
+    // The location goes in front, as file:line:column; the message drops its repetition.
+    let message = message_without_place(e);
     let (line, column) = match e.location() {
-        Some(loc) => {
-            // The location goes in front, as file:line:column; drop its repetition.
-            let mark = format!(" at line {} column {}", loc.line(), loc.column());
-            message = message.replacen(&mark, "", 1);
-            (Some(loc.line()), Some(loc.column()))
-        }
+        Some(loc) => (Some(loc.line()), Some(loc.column())),
         None => (Some(1), None),
     };
     let case = line
