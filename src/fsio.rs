@@ -786,6 +786,17 @@ pub enum OutputTarget {
     Direct(PathBuf),
 }
 
+/// Whether the standard stream `fd` is open on the file `meta` describes (a closed stream is
+/// open on none).
+fn stream_is(fd: std::os::fd::BorrowedFd<'_>, meta: &Metadata) -> bool {
+    // The descriptor duplicated to read its metadata.
+    let identity = || {
+        let meta = File::from(fd.try_clone_to_owned().ok()?).metadata().ok()?;
+        Some((meta.dev(), meta.ino()))
+    };
+    identity() == Some((meta.dev(), meta.ino()))
+}
+
 /// Which standard stream, `"standard output"` or `"standard error"`, is open on the regular
 /// file `meta` describes. Such a file is no place for a report renamed over it (`--output
 /// /dev/stdout >> log` replaced the whole log) nor for results appended and read back (the
@@ -795,19 +806,21 @@ pub fn standard_stream(meta: &Metadata) -> Option<&'static str> {
         return None;
     }
     use std::os::fd::AsFd;
-    // The streams' descriptors, duplicated to read their metadata (a closed one is none).
-    let identity = |fd: std::os::fd::BorrowedFd<'_>| {
-        let meta = File::from(fd.try_clone_to_owned().ok()?).metadata().ok()?;
-        Some((meta.dev(), meta.ino()))
-    };
-    let file = Some((meta.dev(), meta.ino()));
-    if identity(std::io::stdout().as_fd()) == file {
+    if stream_is(std::io::stdout().as_fd(), meta) {
         Some("standard output")
-    } else if identity(std::io::stderr().as_fd()) == file {
+    } else if stream_is(std::io::stderr().as_fd(), meta) {
         Some("standard error")
     } else {
         None
     }
+}
+
+/// Whether standard output is open on the file, pipe or device `meta` describes: an output
+/// written there (`--output /dev/stdout | gzip`) must not be followed by messages on standard
+/// output, which would end up inside it.
+pub fn is_standard_output(meta: &Metadata) -> bool {
+    use std::os::fd::AsFd;
+    stream_is(std::io::stdout().as_fd(), meta)
 }
 
 /// Decides how to write a report to `path`, refusing the run's `inputs` (device and inode, see

@@ -2165,3 +2165,74 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
 }
+
+// ----- the attack on the deep pipeline and the commands that write files (session 22) -----
+
+/// `cvperft args` with standard error on /dev/full (standard output is kept).
+fn run_with_full_stderr(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let child = command(args)
+        .stdout(Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .expect("cvperft starts");
+    finish(child, Duration::from_secs(60), &format!("{args:?}"))
+}
+
+#[test]
+fn deep_commands_with_a_full_stderr_never_panic() {
+    // `plan`'s summary, `merge`'s summary and `work --verify`'s differing units went through
+    // eprintln!, which panics when standard error cannot be written: exit 101 after the plan
+    // or the total had been written.
+    let dir = scratch("deep-full-stderr");
+    let plan = planned(&dir, "3");
+    let plan_text = plan.to_str().expect("utf-8");
+    let o = run_with_full_stderr(&["plan", "3", "--split", "1"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("{\"format\":\"cvperft-plan-1\""));
+    let results = dir.join("results.jsonl");
+    let results_text = results.to_str().expect("utf-8");
+    let o = run_with_full_stderr(&[
+        "work",
+        plan_text,
+        "--shard",
+        "1/1",
+        "-q",
+        "--verify",
+        "--inject",
+        "second-count",
+        "--output",
+        results_text,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = work_shard(&plan, "1/1", &dir.join("whole.jsonl"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_with_full_stderr(&[
+        "merge",
+        plan_text,
+        dir.join("whole.jsonl").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).trim(), perft_total("3"));
+}
+
+#[test]
+fn a_plan_written_to_standard_output_through_its_output_flag_is_the_plan_alone() {
+    // `plan --output /dev/stdout | gzip > plan.gz`: the summary line, which goes to standard
+    // output with --output, was appended to the plan in the pipe, which `work` then refused
+    // ("line 22: more units than the header's 20") after `plan` had exited 0.
+    let dir = scratch("plan-to-stdout");
+    let o = run(&["plan", "3", "--split", "1", "--output", "/dev/stdout"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("plan "), "{}", stderr(&o));
+    let plan = dir.join("plan.jsonl");
+    std::fs::write(&plan, &o.stdout).expect("plan");
+    assert_eq!(stdout(&o).lines().count(), 21, "{}", stdout(&o));
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(merged_total(&plan, &results), perft_total("3"));
+}
