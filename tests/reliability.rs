@@ -1675,6 +1675,16 @@ fn run_with_memory_limit(args: &[&str], limit: Duration) -> Output {
 
 /// Runs `cvperft args` under `what`, within `limit`.
 fn run_limited(args: &[&str], what: Limit, limit: Duration) -> Output {
+    let child = limited(args, what)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    finish(child, limit, &format!("{args:?}"))
+}
+
+/// The command `cvperft args`, to be started under `what`.
+fn limited(args: &[&str], what: Limit) -> Command {
     use std::os::unix::process::CommandExt;
     let mut c = command(args);
     // SAFETY: between fork and exec only async-signal-safe calls (setrlimit, signal) are made.
@@ -1702,12 +1712,7 @@ fn run_limited(args: &[&str], what: Limit, limit: Duration) -> Output {
             Ok(())
         });
     }
-    let child = c
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cvperft starts");
-    finish(child, limit, &format!("{args:?}"))
+    c
 }
 
 #[test]
@@ -1950,17 +1955,26 @@ fn a_full_disk_loses_nothing_in_any_writer() {
 /// `cvperft args` with `input` written to its standard input through a pipe.
 fn run_with_piped_input(args: &[&str], input: Vec<u8>) -> Output {
     use std::io::Write;
-    let mut child = command(args)
+    run_fed(command(args), args, move |mut stdin| {
+        let _ = stdin.write_all(&input);
+    })
+}
+
+/// Runs `cvperft` as `command` (its arguments `args`) with its standard input fed by `feed`
+/// through a pipe, from a thread: a run that refuses early closes the pipe.
+fn run_fed(
+    mut command: Command,
+    args: &[&str],
+    feed: impl FnOnce(std::process::ChildStdin) + Send + 'static,
+) -> Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("cvperft starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // Written from a thread: a run that refuses early closes the pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
+    let stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || feed(stdin));
     let o = finish(child, Duration::from_secs(60), &format!("{args:?}"));
     writer.join().expect("writer");
     o
@@ -2235,4 +2249,55 @@ fn a_plan_written_to_standard_output_through_its_output_flag_is_the_plan_alone()
     let o = work_shard(&plan, "1/1", &results);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(merged_total(&plan, &results), perft_total("3"));
+}
+
+#[test]
+fn merge_refuses_an_endless_results_stream_at_its_first_unit_past_the_plan() {
+    // `merge PLAN <(endless results)`: every line was read and kept before any unit number
+    // was compared with the plan's, so memory grew until the allocator aborted the run.
+    let dir = scratch("merge-endless");
+    let plan = planned(&dir, "3");
+    let first = std::fs::read_to_string(&plan).expect("plan");
+    let header: serde_json::Value =
+        serde_json::from_str(first.lines().next().expect("header")).expect("JSON");
+    let id = header["id"].as_str().expect("id").to_string();
+    let args = ["merge", plan.to_str().expect("utf-8"), "/dev/stdin"];
+    // Results without end, until the reader goes away.
+    let o = run_fed(
+        limited(&args, Limit::AddressSpace),
+        &args,
+        move |mut stdin| {
+            use std::io::Write;
+            let header = format!(
+                "{{\"format\":\"cvperft-results-1\",\"plan\":\"{id}\",\"shard\":1,\"shards\":1,\
+                 \"seed\":0,\"verify\":false}}\n"
+            );
+            let mut ok = stdin.write_all(header.as_bytes()).is_ok();
+            let mut unit = 0u64;
+            while ok {
+                let lines: String = (unit..unit + 1000)
+                    .map(|u| format!("{{\"unit\":{u},\"count\":\"1\"}}\n"))
+                    .collect();
+                ok = stdin.write_all(lines.as_bytes()).is_ok();
+                unit += 1000;
+            }
+        },
+    );
+    assert_refused(
+        &o,
+        "/dev/stdin: line 22: unit 20 is not in the plan (20 units)",
+    );
+    // A results file of another plan is refused at its header, whatever follows.
+    let other_dir = dir.join("other");
+    std::fs::create_dir_all(&other_dir).expect("a directory");
+    let other = planned(&other_dir, "2");
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&[
+        "merge",
+        other.to_str().expect("utf-8"),
+        results.to_str().expect("utf-8"),
+    ]);
+    assert_refused(&o, "not of this plan");
 }

@@ -70,11 +70,25 @@ pub struct ReadResults {
     pub cut_short: bool,
 }
 
-/// Reads a result file, checking every complete line.
+/// What `merge` knows a result file must hold: results of this plan, of its units. Checked
+/// as the file is read, so that a file of another plan, or one that goes on for ever (a pipe
+/// fed without end), is refused at its header or at its first unit past the plan, before
+/// more is read or kept.
+#[derive(Clone, Copy, Debug)]
+pub struct Expected<'a> {
+    /// The plan's identity.
+    pub plan: &'a str,
+    /// The plan's number of units.
+    pub units: usize,
+}
+
+/// Reads a result file, checking every complete line (and, with `expected`, the plan and the
+/// unit numbers).
 ///
 /// # Errors
-/// An unreadable file, a malformed line, a unit given twice.
-pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
+/// An unreadable file, a malformed line, a unit given twice; with `expected`, a file of
+/// another plan, a unit past the plan's.
+pub fn read(path: &Path, expected: Option<Expected>) -> Result<ReadResults, DeepError> {
     let name = path.display().to_string();
     let file = crate::fsio::open_read(path).map_err(|e| {
         DeepError::from(DeepReason::CannotOpen {
@@ -126,6 +140,17 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
                     },
                 ));
             }
+            if let Some(expected) = expected
+                && header.plan != expected.plan
+            {
+                return Err(DeepError::of(
+                    &name,
+                    DeepReason::OtherPlan {
+                        found: header.plan,
+                        plan: expected.plan.to_string(),
+                    },
+                ));
+            }
             out.header = Some(header);
             continue;
         }
@@ -134,6 +159,18 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
         let count: u64 = unit.count.parse().map_err(|_| {
             DeepError::at(&name, line_no, DeepReason::CountField(unit.count.clone()))
         })?;
+        if let Some(expected) = expected
+            && unit.unit >= expected.units
+        {
+            return Err(DeepError::at(
+                &name,
+                line_no,
+                DeepReason::NotInPlan {
+                    unit: unit.unit,
+                    units: expected.units,
+                },
+            ));
+        }
         if let Some(before) = out.units.get(&unit.unit) {
             return Err(DeepError::at(
                 &name,
@@ -213,7 +250,7 @@ impl ResultsWriter {
             return Err(DeepReason::NotRegular(name).into());
         }
         lock(&file, &name)?;
-        let existing = read(path)?;
+        let existing = read(path, None)?;
         let mut writer = ResultsWriter {
             file,
             name: name.clone(),
