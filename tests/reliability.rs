@@ -2301,3 +2301,26 @@ fn merge_refuses_an_endless_results_stream_at_its_first_unit_past_the_plan() {
     ]);
     assert_refused(&o, "not of this plan");
 }
+
+#[test]
+fn work_refuses_a_read_only_results_file() {
+    // Run as root (as CI is), `work` appended to a results file made read-only, cut its last
+    // line short or wrote a header into an empty one, where `plan --output` and `check
+    // --output` refuse such a file.
+    let dir = scratch("work-read-only");
+    let plan = planned(&dir, "3");
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let whole = std::fs::read(&results).expect("results");
+    let cut = &whole[..whole.len() - 3];
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").expect("empty");
+    std::fs::write(&results, cut).expect("cut");
+    for (file, held) in [(&results, cut), (&empty, &b""[..])] {
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o444)).expect("mode");
+        let o = work_shard(&plan, "1/1", file);
+        assert_refused(&o, "is read-only (mode 0444); `work` does not write to it");
+        assert_eq!(std::fs::read(file).expect("kept"), held);
+    }
+}

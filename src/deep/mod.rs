@@ -214,6 +214,17 @@ pub enum DeepReason {
     /// A result file that is a FIFO, a device or anything but a regular file.
     #[error("{0} is not a regular file: `work` appends to a results file and reads it back")]
     NotRegular(String),
+    /// A results file without write permission in its mode.
+    #[error(
+        "{file} is read-only (mode {mode:04o}); `work` does not write to it (make it writable, \
+         or use another --output)"
+    )]
+    ReadOnly {
+        /// The file.
+        file: String,
+        /// Its permission bits.
+        mode: u32,
+    },
     /// A file where `work` would write whose first line is no results header.
     #[error(
         "not a results file (its first line is no results header); refusing to overwrite it: use another --output"

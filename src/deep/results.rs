@@ -239,6 +239,14 @@ impl ResultsWriter {
         // Not blocking on a FIFO: only a regular file is appended to and resumed (a FIFO or a
         // device would never read back what was written, and reading a FIFO held open here
         // would wait for ever).
+        // An existing file without write permission is refused, also for root, who could
+        // write anyway (as `plan --output` refuses one); a file created now has the umask's.
+        if let Ok(meta) = std::fs::metadata(path) {
+            let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777;
+            if meta.is_file() && mode & 0o222 == 0 {
+                return Err(DeepReason::ReadOnly { file: name, mode }.into());
+            }
+        }
         let file = OpenOptions::new()
             .read(true)
             .append(true)
