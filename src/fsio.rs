@@ -192,6 +192,9 @@ pub enum FileReason {
     /// The report path does not exist and ends in `/`: only a directory can be named so.
     #[error("ends in `/`, which only a directory can; give a file name for the report")]
     OutputTrailingSlash,
+    /// The report path does not exist and ends in `/.`: only a directory can be named so.
+    #[error("ends in `/.`, which only a directory can; give a file name for the report")]
+    OutputDotEnd,
     /// The report path is a socket.
     #[error("is a socket; cvperft does not write reports to sockets")]
     OutputSocket,
@@ -860,11 +863,17 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
             let real = resolve_links(path)?;
             // The temporary file would be written beside `dir/` and then fail to be renamed
             // over it, after all the work.
-            if [path, real.as_path()]
-                .iter()
-                .any(|p| p.as_os_str().as_bytes().ends_with(b"/"))
-            {
+            // So with `dir/.`, whose temporary file went beside `dir`, one level up.
+            let ends = |end: &[u8]| {
+                [path, real.as_path()]
+                    .iter()
+                    .any(|p| p.as_os_str().as_bytes().ends_with(end))
+            };
+            if ends(b"/") {
                 return Err(fail(path, FileReason::OutputTrailingSlash));
+            }
+            if ends(b"/.") {
+                return Err(fail(path, FileReason::OutputDotEnd));
             }
             Ok(OutputTarget::Replace { real, like: None })
         }
@@ -1019,6 +1028,10 @@ mod tests {
             (
                 FileReason::OutputTrailingSlash,
                 "ends in `/`, which only a directory can; give a file name for the report",
+            ),
+            (
+                FileReason::OutputDotEnd,
+                "ends in `/.`, which only a directory can; give a file name for the report",
             ),
             (
                 FileReason::OutputSocket,
