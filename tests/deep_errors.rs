@@ -71,7 +71,7 @@ fn plans_asked_for_are_refused_with_the_reason() {
     );
     assert_eq!(
         built(1, 5).expect_err("too many"),
-        "more than 5 unique positions at ply 1 (20); use a smaller --split or a larger --max-units"
+        "more than 5 unique positions at ply 1; use a smaller --split or a larger --max-units"
     );
 }
 

@@ -2324,3 +2324,47 @@ fn work_refuses_a_read_only_results_file() {
         assert_eq!(std::fs::read(file).expect("kept"), held);
     }
 }
+
+/// Runs `cvperft args` to its end: its exit code, standard error and peak memory (resident,
+/// in KiB, as wait4 reports it for this child alone).
+// The child is reaped by wait4, since `Child::wait` does not give its resource usage.
+#[allow(clippy::zombie_processes)]
+fn run_measured(args: &[&str]) -> (Option<i32>, String, i64) {
+    let mut child = command(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("stderr read");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = i32::try_from(child.id()).expect("a pid");
+    // SAFETY: wait4 on our own child, not reaped yet, writing into values we own.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (code, err, usage.ru_maxrss)
+}
+
+#[test]
+fn plan_stops_at_max_units_without_building_the_whole_level() {
+    // Chess has 72,078 unique positions at ply 4 and 822,518 at ply 5. With --max-units
+    // 100000, ply 5 was built whole (about 300 MB) before it was compared with the limit: the
+    // limit bounded the memory only at the ply before, so a default run of a split one ply too
+    // deep took some 30 times the memory the limit stands for.
+    let (code, err, peak) = run_measured(&["plan", "6", "--split", "5", "--max-units", "100000"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err,
+        "cvperft: more than 100000 unique positions at ply 5; use a smaller --split or a larger \
+         --max-units\n"
+    );
+    assert!(peak < 160_000, "{peak} KiB");
+}

@@ -355,18 +355,16 @@ pub enum DeepReason {
         /// The FEN of what it reads as.
         again: String,
     },
-    /// More unique positions than a plan may have.
+    /// More unique positions than a plan may have (found without building the whole level).
     #[error(
-        "more than {max} unique positions at ply {ply} ({found}); use a smaller --split or a \
-         larger --max-units"
+        "more than {max} unique positions at ply {ply}; use a smaller --split or a larger \
+         --max-units"
     )]
     TooManyUnits {
         /// The most allowed.
         max: usize,
         /// The ply.
         ply: u32,
-        /// How many there are.
-        found: usize,
     },
     /// A position reached by more paths than 64 bits count.
     #[error("`{0}` is reached by more paths than 64 bits count")]
