@@ -212,6 +212,23 @@ fn result_files_are_refused_naming_file_line_and_field() {
         merged(&d, &plan, &[format!("{h}\n{}", unit(0, "abc"))]),
         "r1: line 2: field `count`: `abc` is not a whole number"
     );
+    // Only digits, as `work` writes them: `+461` was read as 461 (shard reports refuse a
+    // sign), and 2^64 was said not to be a whole number.
+    for count in ["+461", "-1", " 461", "1e3", ""] {
+        assert_eq!(
+            merged(&d, &plan, &[format!("{h}\n{}", unit(0, count))]),
+            format!("r1: line 2: field `count`: `{count}` is not a whole number")
+        );
+    }
+    assert_eq!(
+        merged(
+            &d,
+            &plan,
+            &[format!("{h}\n{}", unit(0, "18446744073709551616"))]
+        ),
+        "r1: line 2: field `count`: 18446744073709551616 is 2^64 or more, past what one unit \
+         counts"
+    );
     assert_eq!(
         merged(
             &d,

@@ -203,6 +203,9 @@ pub enum DeepReason {
     /// A result's count that is not a whole number.
     #[error("field `count`: `{0}` is not a whole number")]
     CountField(String),
+    /// A result's count of 2^64 or more, which no unit's perft reaches.
+    #[error("field `count`: {0} is 2^64 or more, past what one unit counts")]
+    CountTooLarge(String),
     /// A unit listed twice in one result file.
     #[error("unit {unit} is given twice (also on line {line})")]
     TwiceInFile {

@@ -156,9 +156,7 @@ pub fn read(path: &Path, expected: Option<Expected>) -> Result<ReadResults, Deep
         }
         let unit: UnitResult =
             serde_json::from_str(&line.text).map_err(|e| json("a unit result", e))?;
-        let count: u64 = unit.count.parse().map_err(|_| {
-            DeepError::at(&name, line_no, DeepReason::CountField(unit.count.clone()))
-        })?;
+        let count = parse_count(&unit.count).map_err(|r| DeepError::at(&name, line_no, r))?;
         if let Some(expected) = expected
             && unit.unit >= expected.units
         {
@@ -191,6 +189,16 @@ pub fn read(path: &Path, expected: Option<Expected>) -> Result<ReadResults, Deep
         );
     }
     Ok(out)
+}
+
+/// A unit's count: decimal digits only, as `work` writes it (Rust's parse also took `+5`,
+/// which the shard reports' counts refuse), below 2^64 (one unit's perft is a u64).
+fn parse_count(text: &str) -> Result<u64, DeepReason> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(DeepReason::CountField(text.to_string()));
+    }
+    text.parse()
+        .map_err(|_| DeepReason::CountTooLarge(text.to_string()))
 }
 
 /// Appends unit results to a result file, one complete line per write, synchronised to disk
