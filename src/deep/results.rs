@@ -202,8 +202,10 @@ fn parse_count(text: &str) -> Result<u64, DeepReason> {
 }
 
 /// Appends unit results to a result file, one complete line per write, synchronised to disk
-/// at most once a second and at the end (a killed process loses nothing written; a machine
-/// that stops loses at most the last second, counted again on the rerun).
+/// with a line written at least a second after the last synchronisation, and at the end (a
+/// killed process loses nothing written; a machine that stops loses the lines written since
+/// the last synchronisation, counted again on the rerun: a line that came less than a second
+/// after one waits for the next line).
 ///
 /// A write that fails part-way (a full disk, a file size limit) leaves part of a line; it is
 /// cut off again at once, and the writer refuses every later line: another worker's complete
