@@ -195,6 +195,12 @@ pub enum FileReason {
     /// The report path does not exist and ends in `/.`: only a directory can be named so.
     #[error("ends in `/.`, which only a directory can; give a file name for the report")]
     OutputDotEnd,
+    /// Another process holds a lock on the file (a `work` appending to it).
+    #[error(
+        "is locked by another process (a `cvperft work` appending results to it?); replacing it \
+         would lose what that process writes, so nothing was written"
+    )]
+    OutputLocked,
     /// The report path is a socket.
     #[error("is a socket; cvperft does not write reports to sockets")]
     OutputSocket,
@@ -826,6 +832,24 @@ pub fn is_standard_output(meta: &Metadata) -> bool {
     stream_is(std::io::stdout().as_fd(), meta)
 }
 
+/// Refuses the regular file `real` while another process holds a `flock` on it (`work` holds
+/// one on the results file it appends to): renamed over, the file would be gone from its
+/// directory while that process went on writing to it, and everything it wrote then lost.
+fn check_unlocked(real: &Path) -> Result<(), FileError> {
+    let flags = libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOFOLLOW;
+    let Ok(file) = OpenOptions::new().read(true).custom_flags(flags).open(real) else {
+        // Not readable: nobody can be told about, and the rename decides.
+        return Ok(());
+    };
+    // SAFETY: flock on a descriptor we own; LOCK_NB returns at once, and the shared lock is
+    // released when the file is closed.
+    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) };
+    if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK) {
+        return Err(fail(real, FileReason::OutputLocked));
+    }
+    Ok(())
+}
+
 /// Decides how to write a report to `path`, refusing the run's `inputs` (device and inode, see
 /// [`identity`]), the regular file standard output or standard error goes to, directories and
 /// sockets.
@@ -854,6 +878,7 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
             let real = resolve_links(path)?;
             let meta = std::fs::symlink_metadata(&real).map_err(|e| io_fail(&real, &e))?;
             check_rewritable(&real, &meta)?;
+            check_unlocked(&real)?;
             Ok(OutputTarget::Replace {
                 like: Some(Snapshot::of(&meta)),
                 real,
@@ -1032,6 +1057,11 @@ mod tests {
             (
                 FileReason::OutputDotEnd,
                 "ends in `/.`, which only a directory can; give a file name for the report",
+            ),
+            (
+                FileReason::OutputLocked,
+                "is locked by another process (a `cvperft work` appending results to it?); \
+                 replacing it would lose what that process writes, so nothing was written",
             ),
             (
                 FileReason::OutputSocket,

@@ -2368,3 +2368,44 @@ fn plan_stops_at_max_units_without_building_the_whole_level() {
     );
     assert!(peak < 160_000, "{peak} KiB");
 }
+
+#[test]
+fn a_report_never_replaces_a_results_file_that_work_is_appending_to() {
+    // `plan --output results.jsonl` (or check's, or export's) while a `work` appended to that
+    // file renamed a new file over it: the work went on writing into a file no longer in the
+    // directory, and every result it counted was lost when it ended.
+    use std::os::fd::AsRawFd;
+    let dir = scratch("report-over-locked-results");
+    let results = dir.join("results.jsonl");
+    std::fs::write(&results, "{\"format\":\"cvperft-results-1\"}\n").expect("results");
+    // Locked as `work` locks its results file.
+    let held = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(&results)
+        .expect("open");
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(
+        unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
+    let target = results.to_str().expect("utf-8");
+    let suite = root().join("suites/chess.yaml");
+    let suite = suite.to_str().expect("utf-8");
+    for args in [
+        &["plan", "2", "--split", "1", "--output", target][..],
+        &["check", suite, "--filter", "perft-d1", "--output", target],
+        &["export", suite, "--format", "epd", "--output", target],
+    ] {
+        let o = run(args);
+        assert_refused(&o, "is locked by another process");
+        assert_eq!(
+            std::fs::read_to_string(&results).expect("kept"),
+            "{\"format\":\"cvperft-results-1\"}\n"
+        );
+    }
+    drop(held);
+    let o = run(&["plan", "2", "--split", "1", "--output", target]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+}
