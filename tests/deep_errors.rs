@@ -316,7 +316,7 @@ fn a_unit_that_is_no_position_is_named() {
 }
 
 #[test]
-fn a_plan_saved_with_a_byte_order_mark_reads_as_without() {
+fn a_plan_saved_with_a_byte_order_mark_or_crlf_reads_as_without() {
     // Some Windows editors save a byte-order mark: it used to make the plan's header unreadable
     // (and `merge` took the file for a shard report).
     let text = format!("{}\n", lines().join("\n"));
@@ -324,4 +324,10 @@ fn a_plan_saved_with_a_byte_order_mark_reads_as_without() {
     let marked = plan::read(&mut format!("\u{feff}{text}").as_bytes(), "p").expect("with a mark");
     assert_eq!(marked.units.len(), plain.units.len());
     assert_eq!(marked.header.id, plain.header.id);
+    // So do CRLF line breaks (a Windows editor, git's autocrlf): the carriage returns were
+    // digested with the lines, and the plan refused as changed after it was made.
+    let crlf = text.replace('\n', "\r\n");
+    let read = plan::read(&mut crlf.as_bytes(), "p").expect("with CRLF");
+    assert_eq!(read.units, plain.units);
+    assert_eq!(read.header.id, plain.header.id);
 }

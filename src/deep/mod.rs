@@ -489,6 +489,12 @@ pub fn read_line(
     let complete = bytes.last() == Some(&b'\n');
     if complete {
         bytes.pop();
+        // A line break saved as CRLF (a Windows editor, git's autocrlf) is a line break: the
+        // carriage return, kept in the text, made a plan's digest differ ("the plan was
+        // changed after it was made"). JSON holds no raw carriage return of its own.
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
     }
     if bytes.len() > MAX_LINE {
         return Err(DeepError::at(file, line, DeepReason::LineTooLong));
