@@ -192,6 +192,15 @@ pub enum FileReason {
     /// The report path does not exist and ends in `/`: only a directory can be named so.
     #[error("ends in `/`, which only a directory can; give a file name for the report")]
     OutputTrailingSlash,
+    /// The report path does not exist and ends in `/.`: only a directory can be named so.
+    #[error("ends in `/.`, which only a directory can; give a file name for the report")]
+    OutputDotEnd,
+    /// Another process holds a lock on the file (a `work` appending to it).
+    #[error(
+        "is locked by another process (a `cvperft work` appending results to it?); replacing it \
+         would lose what that process writes, so nothing was written"
+    )]
+    OutputLocked,
     /// The report path is a socket.
     #[error("is a socket; cvperft does not write reports to sockets")]
     OutputSocket,
@@ -786,6 +795,17 @@ pub enum OutputTarget {
     Direct(PathBuf),
 }
 
+/// Whether the standard stream `fd` is open on the file `meta` describes (a closed stream is
+/// open on none).
+fn stream_is(fd: std::os::fd::BorrowedFd<'_>, meta: &Metadata) -> bool {
+    // The descriptor duplicated to read its metadata.
+    let identity = || {
+        let meta = File::from(fd.try_clone_to_owned().ok()?).metadata().ok()?;
+        Some((meta.dev(), meta.ino()))
+    };
+    identity() == Some((meta.dev(), meta.ino()))
+}
+
 /// Which standard stream, `"standard output"` or `"standard error"`, is open on the regular
 /// file `meta` describes. Such a file is no place for a report renamed over it (`--output
 /// /dev/stdout >> log` replaced the whole log) nor for results appended and read back (the
@@ -795,19 +815,39 @@ pub fn standard_stream(meta: &Metadata) -> Option<&'static str> {
         return None;
     }
     use std::os::fd::AsFd;
-    // The streams' descriptors, duplicated to read their metadata (a closed one is none).
-    let identity = |fd: std::os::fd::BorrowedFd<'_>| {
-        let meta = File::from(fd.try_clone_to_owned().ok()?).metadata().ok()?;
-        Some((meta.dev(), meta.ino()))
-    };
-    let file = Some((meta.dev(), meta.ino()));
-    if identity(std::io::stdout().as_fd()) == file {
+    if stream_is(std::io::stdout().as_fd(), meta) {
         Some("standard output")
-    } else if identity(std::io::stderr().as_fd()) == file {
+    } else if stream_is(std::io::stderr().as_fd(), meta) {
         Some("standard error")
     } else {
         None
     }
+}
+
+/// Whether standard output is open on the file, pipe or device `meta` describes: an output
+/// written there (`--output /dev/stdout | gzip`) must not be followed by messages on standard
+/// output, which would end up inside it.
+pub fn is_standard_output(meta: &Metadata) -> bool {
+    use std::os::fd::AsFd;
+    stream_is(std::io::stdout().as_fd(), meta)
+}
+
+/// Refuses the regular file `real` while another process holds a `flock` on it (`work` holds
+/// one on the results file it appends to): renamed over, the file would be gone from its
+/// directory while that process went on writing to it, and everything it wrote then lost.
+fn check_unlocked(real: &Path) -> Result<(), FileError> {
+    let flags = libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOFOLLOW;
+    let Ok(file) = OpenOptions::new().read(true).custom_flags(flags).open(real) else {
+        // Not readable: nobody can be told about, and the rename decides.
+        return Ok(());
+    };
+    // SAFETY: flock on a descriptor we own; LOCK_NB returns at once, and the shared lock is
+    // released when the file is closed.
+    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) };
+    if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK) {
+        return Err(fail(real, FileReason::OutputLocked));
+    }
+    Ok(())
 }
 
 /// Decides how to write a report to `path`, refusing the run's `inputs` (device and inode, see
@@ -838,6 +878,7 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
             let real = resolve_links(path)?;
             let meta = std::fs::symlink_metadata(&real).map_err(|e| io_fail(&real, &e))?;
             check_rewritable(&real, &meta)?;
+            check_unlocked(&real)?;
             Ok(OutputTarget::Replace {
                 like: Some(Snapshot::of(&meta)),
                 real,
@@ -847,11 +888,17 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
             let real = resolve_links(path)?;
             // The temporary file would be written beside `dir/` and then fail to be renamed
             // over it, after all the work.
-            if [path, real.as_path()]
-                .iter()
-                .any(|p| p.as_os_str().as_bytes().ends_with(b"/"))
-            {
+            // So with `dir/.`, whose temporary file went beside `dir`, one level up.
+            let ends = |end: &[u8]| {
+                [path, real.as_path()]
+                    .iter()
+                    .any(|p| p.as_os_str().as_bytes().ends_with(end))
+            };
+            if ends(b"/") {
                 return Err(fail(path, FileReason::OutputTrailingSlash));
+            }
+            if ends(b"/.") {
+                return Err(fail(path, FileReason::OutputDotEnd));
             }
             Ok(OutputTarget::Replace { real, like: None })
         }
@@ -1006,6 +1053,15 @@ mod tests {
             (
                 FileReason::OutputTrailingSlash,
                 "ends in `/`, which only a directory can; give a file name for the report",
+            ),
+            (
+                FileReason::OutputDotEnd,
+                "ends in `/.`, which only a directory can; give a file name for the report",
+            ),
+            (
+                FileReason::OutputLocked,
+                "is locked by another process (a `cvperft work` appending results to it?); \
+                 replacing it would lose what that process writes, so nothing was written",
             ),
             (
                 FileReason::OutputSocket,

@@ -438,6 +438,26 @@ fn output_to_an_unwritable_place_exits_2_and_leaves_nothing() {
     );
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
+    // So is one ending in `/.`: its temporary file was written beside `report`, in `dir`, and
+    // the rename over `report/.` failed once every check had run (also for plan and export).
+    let target = format!("{}/.", dir.join("report").display());
+    for args in [
+        &["check", "--output", &target, "fixtures/suites/slow.yaml"][..],
+        &["export", "--format", "epd", "--output", &target],
+        &["plan", "2", "--split", "1", "--output", &target],
+    ] {
+        let o = cvperft(args);
+        assert_eq!(code(&o), 2);
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "cvperft: --output {target}: ends in `/.`, which only a directory can; give a \
+                 file name for the report\n"
+            )
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]

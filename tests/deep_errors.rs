@@ -71,7 +71,7 @@ fn plans_asked_for_are_refused_with_the_reason() {
     );
     assert_eq!(
         built(1, 5).expect_err("too many"),
-        "more than 5 unique positions at ply 1 (20); use a smaller --split or a larger --max-units"
+        "more than 5 unique positions at ply 1; use a smaller --split or a larger --max-units"
     );
 }
 
@@ -212,6 +212,23 @@ fn result_files_are_refused_naming_file_line_and_field() {
         merged(&d, &plan, &[format!("{h}\n{}", unit(0, "abc"))]),
         "r1: line 2: field `count`: `abc` is not a whole number"
     );
+    // Only digits, as `work` writes them: `+461` was read as 461 (shard reports refuse a
+    // sign), and 2^64 was said not to be a whole number.
+    for count in ["+461", "-1", " 461", "1e3", ""] {
+        assert_eq!(
+            merged(&d, &plan, &[format!("{h}\n{}", unit(0, count))]),
+            format!("r1: line 2: field `count`: `{count}` is not a whole number")
+        );
+    }
+    assert_eq!(
+        merged(
+            &d,
+            &plan,
+            &[format!("{h}\n{}", unit(0, "18446744073709551616"))]
+        ),
+        "r1: line 2: field `count`: 18446744073709551616 is 2^64 or more, past what one unit \
+         counts"
+    );
     assert_eq!(
         merged(
             &d,
@@ -299,7 +316,7 @@ fn a_unit_that_is_no_position_is_named() {
 }
 
 #[test]
-fn a_plan_saved_with_a_byte_order_mark_reads_as_without() {
+fn a_plan_saved_with_a_byte_order_mark_or_crlf_reads_as_without() {
     // Some Windows editors save a byte-order mark: it used to make the plan's header unreadable
     // (and `merge` took the file for a shard report).
     let text = format!("{}\n", lines().join("\n"));
@@ -307,4 +324,10 @@ fn a_plan_saved_with_a_byte_order_mark_reads_as_without() {
     let marked = plan::read(&mut format!("\u{feff}{text}").as_bytes(), "p").expect("with a mark");
     assert_eq!(marked.units.len(), plain.units.len());
     assert_eq!(marked.header.id, plain.header.id);
+    // So do CRLF line breaks (a Windows editor, git's autocrlf): the carriage returns were
+    // digested with the lines, and the plan refused as changed after it was made.
+    let crlf = text.replace('\n', "\r\n");
+    let read = plan::read(&mut crlf.as_bytes(), "p").expect("with CRLF");
+    assert_eq!(read.units, plain.units);
+    assert_eq!(read.header.id, plain.header.id);
 }

@@ -1675,6 +1675,16 @@ fn run_with_memory_limit(args: &[&str], limit: Duration) -> Output {
 
 /// Runs `cvperft args` under `what`, within `limit`.
 fn run_limited(args: &[&str], what: Limit, limit: Duration) -> Output {
+    let child = limited(args, what)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    finish(child, limit, &format!("{args:?}"))
+}
+
+/// The command `cvperft args`, to be started under `what`.
+fn limited(args: &[&str], what: Limit) -> Command {
     use std::os::unix::process::CommandExt;
     let mut c = command(args);
     // SAFETY: between fork and exec only async-signal-safe calls (setrlimit, signal) are made.
@@ -1702,12 +1712,7 @@ fn run_limited(args: &[&str], what: Limit, limit: Duration) -> Output {
             Ok(())
         });
     }
-    let child = c
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cvperft starts");
-    finish(child, limit, &format!("{args:?}"))
+    c
 }
 
 #[test]
@@ -1950,17 +1955,26 @@ fn a_full_disk_loses_nothing_in_any_writer() {
 /// `cvperft args` with `input` written to its standard input through a pipe.
 fn run_with_piped_input(args: &[&str], input: Vec<u8>) -> Output {
     use std::io::Write;
-    let mut child = command(args)
+    run_fed(command(args), args, move |mut stdin| {
+        let _ = stdin.write_all(&input);
+    })
+}
+
+/// Runs `cvperft` as `command` (its arguments `args`) with its standard input fed by `feed`
+/// through a pipe, from a thread: a run that refuses early closes the pipe.
+fn run_fed(
+    mut command: Command,
+    args: &[&str],
+    feed: impl FnOnce(std::process::ChildStdin) + Send + 'static,
+) -> Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("cvperft starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // Written from a thread: a run that refuses early closes the pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
+    let stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || feed(stdin));
     let o = finish(child, Duration::from_secs(60), &format!("{args:?}"));
     writer.join().expect("writer");
     o
@@ -2164,4 +2178,234 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
     );
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
+}
+
+// ----- the attack on the deep pipeline and the commands that write files (session 22) -----
+
+/// `cvperft args` with standard error on /dev/full (standard output is kept).
+fn run_with_full_stderr(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let child = command(args)
+        .stdout(Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .expect("cvperft starts");
+    finish(child, Duration::from_secs(60), &format!("{args:?}"))
+}
+
+#[test]
+fn deep_commands_with_a_full_stderr_never_panic() {
+    // `plan`'s summary, `merge`'s summary and `work --verify`'s differing units went through
+    // eprintln!, which panics when standard error cannot be written: exit 101 after the plan
+    // or the total had been written.
+    let dir = scratch("deep-full-stderr");
+    let plan = planned(&dir, "3");
+    let plan_text = plan.to_str().expect("utf-8");
+    let o = run_with_full_stderr(&["plan", "3", "--split", "1"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("{\"format\":\"cvperft-plan-1\""));
+    let results = dir.join("results.jsonl");
+    let results_text = results.to_str().expect("utf-8");
+    let o = run_with_full_stderr(&[
+        "work",
+        plan_text,
+        "--shard",
+        "1/1",
+        "-q",
+        "--verify",
+        "--inject",
+        "second-count",
+        "--output",
+        results_text,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = work_shard(&plan, "1/1", &dir.join("whole.jsonl"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_with_full_stderr(&[
+        "merge",
+        plan_text,
+        dir.join("whole.jsonl").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).trim(), perft_total("3"));
+}
+
+#[test]
+fn a_plan_written_to_standard_output_through_its_output_flag_is_the_plan_alone() {
+    // `plan --output /dev/stdout | gzip > plan.gz`: the summary line, which goes to standard
+    // output with --output, was appended to the plan in the pipe, which `work` then refused
+    // ("line 22: more units than the header's 20") after `plan` had exited 0.
+    let dir = scratch("plan-to-stdout");
+    let o = run(&["plan", "3", "--split", "1", "--output", "/dev/stdout"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("plan "), "{}", stderr(&o));
+    let plan = dir.join("plan.jsonl");
+    std::fs::write(&plan, &o.stdout).expect("plan");
+    assert_eq!(stdout(&o).lines().count(), 21, "{}", stdout(&o));
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(merged_total(&plan, &results), perft_total("3"));
+}
+
+#[test]
+fn merge_refuses_an_endless_results_stream_at_its_first_unit_past_the_plan() {
+    // `merge PLAN <(endless results)`: every line was read and kept before any unit number
+    // was compared with the plan's, so memory grew until the allocator aborted the run.
+    let dir = scratch("merge-endless");
+    let plan = planned(&dir, "3");
+    let first = std::fs::read_to_string(&plan).expect("plan");
+    let header: serde_json::Value =
+        serde_json::from_str(first.lines().next().expect("header")).expect("JSON");
+    let id = header["id"].as_str().expect("id").to_string();
+    let args = ["merge", plan.to_str().expect("utf-8"), "/dev/stdin"];
+    // Results without end, until the reader goes away.
+    let o = run_fed(
+        limited(&args, Limit::AddressSpace),
+        &args,
+        move |mut stdin| {
+            use std::io::Write;
+            let header = format!(
+                "{{\"format\":\"cvperft-results-1\",\"plan\":\"{id}\",\"shard\":1,\"shards\":1,\
+                 \"seed\":0,\"verify\":false}}\n"
+            );
+            let mut ok = stdin.write_all(header.as_bytes()).is_ok();
+            let mut unit = 0u64;
+            while ok {
+                let lines: String = (unit..unit + 1000)
+                    .map(|u| format!("{{\"unit\":{u},\"count\":\"1\"}}\n"))
+                    .collect();
+                ok = stdin.write_all(lines.as_bytes()).is_ok();
+                unit += 1000;
+            }
+        },
+    );
+    assert_refused(
+        &o,
+        "/dev/stdin: line 22: unit 20 is not in the plan (20 units)",
+    );
+    // A results file of another plan is refused at its header, whatever follows.
+    let other_dir = dir.join("other");
+    std::fs::create_dir_all(&other_dir).expect("a directory");
+    let other = planned(&other_dir, "2");
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&[
+        "merge",
+        other.to_str().expect("utf-8"),
+        results.to_str().expect("utf-8"),
+    ]);
+    assert_refused(&o, "not of this plan");
+}
+
+#[test]
+fn work_refuses_a_read_only_results_file() {
+    // Run as root (as CI is), `work` appended to a results file made read-only, cut its last
+    // line short or wrote a header into an empty one, where `plan --output` and `check
+    // --output` refuse such a file.
+    let dir = scratch("work-read-only");
+    let plan = planned(&dir, "3");
+    let results = dir.join("results.jsonl");
+    let o = work_shard(&plan, "1/1", &results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let whole = std::fs::read(&results).expect("results");
+    let cut = &whole[..whole.len() - 3];
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").expect("empty");
+    std::fs::write(&results, cut).expect("cut");
+    for (file, held) in [(&results, cut), (&empty, &b""[..])] {
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o444)).expect("mode");
+        let o = work_shard(&plan, "1/1", file);
+        assert_refused(&o, "is read-only (mode 0444); `work` does not write to it");
+        assert_eq!(std::fs::read(file).expect("kept"), held);
+    }
+}
+
+/// Runs `cvperft args` to its end: its exit code, standard error and peak memory (resident,
+/// in KiB, as wait4 reports it for this child alone).
+// The child is reaped by wait4, since `Child::wait` does not give its resource usage.
+#[allow(clippy::zombie_processes)]
+fn run_measured(args: &[&str]) -> (Option<i32>, String, i64) {
+    let mut child = command(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cvperft starts");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("stderr read");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = i32::try_from(child.id()).expect("a pid");
+    // SAFETY: wait4 on our own child, not reaped yet, writing into values we own.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (code, err, usage.ru_maxrss)
+}
+
+#[test]
+fn plan_stops_at_max_units_without_building_the_whole_level() {
+    // Chess has 72,078 unique positions at ply 4 and 822,518 at ply 5. With --max-units
+    // 100000, ply 5 was built whole (about 300 MB) before it was compared with the limit: the
+    // limit bounded the memory only at the ply before, so a default run of a split one ply too
+    // deep took some 30 times the memory the limit stands for.
+    let (code, err, peak) = run_measured(&["plan", "6", "--split", "5", "--max-units", "100000"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err,
+        "cvperft: more than 100000 unique positions at ply 5; use a smaller --split or a larger \
+         --max-units\n"
+    );
+    assert!(peak < 160_000, "{peak} KiB");
+}
+
+#[test]
+fn a_report_never_replaces_a_results_file_that_work_is_appending_to() {
+    // `plan --output results.jsonl` (or check's, or export's) while a `work` appended to that
+    // file renamed a new file over it: the work went on writing into a file no longer in the
+    // directory, and every result it counted was lost when it ended.
+    use std::os::fd::AsRawFd;
+    let dir = scratch("report-over-locked-results");
+    let results = dir.join("results.jsonl");
+    std::fs::write(&results, "{\"format\":\"cvperft-results-1\"}\n").expect("results");
+    // Locked as `work` locks its results file.
+    let held = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(&results)
+        .expect("open");
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(
+        unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
+    let target = results.to_str().expect("utf-8");
+    let suite = root().join("suites/chess.yaml");
+    let suite = suite.to_str().expect("utf-8");
+    for args in [
+        &["plan", "2", "--split", "1", "--output", target][..],
+        &["check", suite, "--filter", "perft-d1", "--output", target],
+        &["export", suite, "--format", "epd", "--output", target],
+    ] {
+        let o = run(args);
+        assert_refused(&o, "is locked by another process");
+        assert_eq!(
+            std::fs::read_to_string(&results).expect("kept"),
+            "{\"format\":\"cvperft-results-1\"}\n"
+        );
+    }
+    drop(held);
+    let o = run(&["plan", "2", "--split", "1", "--output", target]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 }

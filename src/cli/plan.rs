@@ -78,17 +78,25 @@ pub fn run(args: PlanArgs, out: &mut impl Write) -> Result<()> {
             let mut w = BufWriter::new(out);
             write(&plan, &mut w)?;
             w.flush()?;
-            eprintln!("{summary}");
+            super::output::stderr_line(&summary);
         }
         Some(target) => {
             // As `check --output`: a regular file replaced by a temporary file renamed over it
             // (links followed, removed on an error or a signal; read-only and hard-linked
             // files refused), a device or FIFO written directly.
+            // The plan written to standard output itself (`--output /dev/stdout | gzip`) is
+            // not followed there by the summary, which would become a line of the plan.
+            let into_stdout = std::fs::metadata(target)
+                .is_ok_and(|meta| cvperft::fsio::is_standard_output(&meta));
             let mut unused = std::io::sink();
             let mut sink = Sink::open(Some(target), &[], &mut unused)?;
             write(&plan, &mut sink.writer()).map_err(|e| sink.failed(e))?;
             sink.commit()?;
-            writeln!(out, "{summary}")?;
+            if into_stdout {
+                super::output::stderr_line(&summary);
+            } else {
+                writeln!(out, "{summary}")?;
+            }
         }
     }
     Ok(())
@@ -166,9 +174,9 @@ pub fn merge(files: &[PathBuf], divide: bool, json: bool, out: &mut impl Write) 
         }
         writeln!(out, "{}", merged.total)?;
     }
-    eprintln!(
+    super::output::stderr_line(&format!(
         "merged {} units of plan {} from {} file(s); {} counted twice with equal results",
         merged.units, plan.header.id, merged.files, merged.verified
-    );
+    ));
     Ok(true)
 }

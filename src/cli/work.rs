@@ -217,10 +217,10 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
     let mut differ = differ.into_inner().unwrap_or_default();
     differ.sort_unstable();
     for &(u, a, b) in &differ {
-        eprintln!(
-            "cvperft: unit {u} (`{}`, depth {}): {a} in the first count, {b} in the second",
+        super::say(&format!(
+            "unit {u} (`{}`, depth {}): {a} in the first count, {b} in the second",
             plan.units[u].key, plan.units[u].depth
-        );
+        ));
     }
     let counted = pending.len() - differ.len();
     writeln!(

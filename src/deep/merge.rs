@@ -2,7 +2,7 @@
 //! 128 bits with overflow checked, in total and per root move (the divide).
 
 use super::plan::Plan;
-use super::results::{ReadUnit, read};
+use super::results::{Expected, ReadUnit, read};
 use super::work::deal;
 use super::{DeepError, DeepReason};
 use std::collections::{BTreeMap, BTreeSet};
@@ -40,31 +40,19 @@ pub fn merge(plan: &Plan, files: &[PathBuf]) -> Result<Merged, DeepError> {
     let mut shard_counts = BTreeSet::new();
     for (f, path) in files.iter().enumerate() {
         let name = path.display().to_string();
-        let read = read(path)?;
+        let expected = Expected {
+            plan: &plan.header.id,
+            units: n,
+        };
+        let read = read(path, Some(expected))?;
         let Some(header) = &read.header else {
             return Err(DeepError::of(&name, DeepReason::NoResultsHeader));
         };
-        if header.plan != plan.header.id {
-            return Err(DeepError::of(
-                &name,
-                DeepReason::OtherPlan {
-                    found: header.plan.clone(),
-                    plan: plan.header.id.clone(),
-                },
-            ));
-        }
         if read.cut_short {
             return Err(DeepError::of(&name, DeepReason::ResultsCutShort));
         }
         shard_counts.insert(header.shards);
         for (&unit, r) in &read.units {
-            if unit >= n {
-                return Err(DeepError::at(
-                    &name,
-                    r.line,
-                    DeepReason::NotInPlan { unit, units: n },
-                ));
-            }
             if let Some((g, before)) = &counts[unit] {
                 return Err(DeepError::at(
                     &name,

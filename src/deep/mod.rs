@@ -203,6 +203,9 @@ pub enum DeepReason {
     /// A result's count that is not a whole number.
     #[error("field `count`: `{0}` is not a whole number")]
     CountField(String),
+    /// A result's count of 2^64 or more, which no unit's perft reaches.
+    #[error("field `count`: {0} is 2^64 or more, past what one unit counts")]
+    CountTooLarge(String),
     /// A unit listed twice in one result file.
     #[error("unit {unit} is given twice (also on line {line})")]
     TwiceInFile {
@@ -214,6 +217,17 @@ pub enum DeepReason {
     /// A result file that is a FIFO, a device or anything but a regular file.
     #[error("{0} is not a regular file: `work` appends to a results file and reads it back")]
     NotRegular(String),
+    /// A results file without write permission in its mode.
+    #[error(
+        "{file} is read-only (mode {mode:04o}); `work` does not write to it (make it writable, \
+         or use another --output)"
+    )]
+    ReadOnly {
+        /// The file.
+        file: String,
+        /// Its permission bits.
+        mode: u32,
+    },
     /// A file where `work` would write whose first line is no results header.
     #[error(
         "not a results file (its first line is no results header); refusing to overwrite it: use another --output"
@@ -344,18 +358,16 @@ pub enum DeepReason {
         /// The FEN of what it reads as.
         again: String,
     },
-    /// More unique positions than a plan may have.
+    /// More unique positions than a plan may have (found without building the whole level).
     #[error(
-        "more than {max} unique positions at ply {ply} ({found}); use a smaller --split or a \
-         larger --max-units"
+        "more than {max} unique positions at ply {ply}; use a smaller --split or a larger \
+         --max-units"
     )]
     TooManyUnits {
         /// The most allowed.
         max: usize,
         /// The ply.
         ply: u32,
-        /// How many there are.
-        found: usize,
     },
     /// A position reached by more paths than 64 bits count.
     #[error("`{0}` is reached by more paths than 64 bits count")]
@@ -477,6 +489,12 @@ pub fn read_line(
     let complete = bytes.last() == Some(&b'\n');
     if complete {
         bytes.pop();
+        // A line break saved as CRLF (a Windows editor, git's autocrlf) is a line break: the
+        // carriage return, kept in the text, made a plan's digest differ ("the plan was
+        // changed after it was made"). JSON holds no raw carriage return of its own.
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
     }
     if bytes.len() > MAX_LINE {
         return Err(DeepError::at(file, line, DeepReason::LineTooLong));

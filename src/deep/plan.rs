@@ -142,8 +142,27 @@ fn read_back(rules: Rules, key: &str) -> Result<Position, DeepError> {
     Ok(pos)
 }
 
-/// The positions one ply below `level`, merged by key.
-fn expand(rules: Rules, level: &[(String, Paths)]) -> Result<HashMap<String, Paths>, DeepError> {
+/// Refuses a level of more than `max` positions.
+fn at_most(
+    level: HashMap<String, Paths>,
+    max: usize,
+    ply: u32,
+) -> Result<HashMap<String, Paths>, DeepError> {
+    if level.len() > max {
+        return Err(DeepReason::TooManyUnits { max, ply }.into());
+    }
+    Ok(level)
+}
+
+/// The positions one ply below `level` (ply `ply`), merged by key; refused as soon as any part
+/// holds more than `max`, so that a level far past the limit is never built whole (it took
+/// about 400 bytes a position: `--max-units` bounded the memory only at the level before).
+fn expand(
+    rules: Rules,
+    level: &[(String, Paths)],
+    max: usize,
+    ply: u32,
+) -> Result<HashMap<String, Paths>, DeepError> {
     level
         .par_iter()
         .try_fold(
@@ -153,10 +172,10 @@ fn expand(rules: Rules, level: &[(String, Paths)]) -> Result<HashMap<String, Pat
                 pos.for_each_legal(|_, child| {
                     add_paths(next.entry(exact_key(child)).or_default(), paths)
                 });
-                Ok(next)
+                at_most(next, max, ply)
             },
         )
-        .try_reduce(HashMap::new, |a, b| Ok(merge_levels(a, b)))
+        .try_reduce(HashMap::new, |a, b| at_most(merge_levels(a, b), max, ply))
 }
 
 /// Estimated leaves below a position `depth` plies deep, from its perft 1 and 2.
@@ -203,23 +222,15 @@ pub fn build(root: &Position, req: &PlanRequest) -> Result<Plan, DeepError> {
         let mut level: Vec<(String, Paths)> = first.into_iter().collect();
         for ply in 2..=req.split {
             level.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let next = expand(rules, &level)?;
-            if next.len() > req.max_units {
-                return Err(DeepReason::TooManyUnits {
-                    max: req.max_units,
-                    ply,
-                    found: next.len(),
-                }
-                .into());
-            }
-            level = next.into_iter().collect();
+            level = expand(rules, &level, req.max_units, ply)?
+                .into_iter()
+                .collect();
         }
         level.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         if level.len() > req.max_units {
             return Err(DeepReason::TooManyUnits {
                 max: req.max_units,
                 ply: req.split,
-                found: level.len(),
             }
             .into());
         }

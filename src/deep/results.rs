@@ -70,11 +70,25 @@ pub struct ReadResults {
     pub cut_short: bool,
 }
 
-/// Reads a result file, checking every complete line.
+/// What `merge` knows a result file must hold: results of this plan, of its units. Checked
+/// as the file is read, so that a file of another plan, or one that goes on for ever (a pipe
+/// fed without end), is refused at its header or at its first unit past the plan, before
+/// more is read or kept.
+#[derive(Clone, Copy, Debug)]
+pub struct Expected<'a> {
+    /// The plan's identity.
+    pub plan: &'a str,
+    /// The plan's number of units.
+    pub units: usize,
+}
+
+/// Reads a result file, checking every complete line (and, with `expected`, the plan and the
+/// unit numbers).
 ///
 /// # Errors
-/// An unreadable file, a malformed line, a unit given twice.
-pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
+/// An unreadable file, a malformed line, a unit given twice; with `expected`, a file of
+/// another plan, a unit past the plan's.
+pub fn read(path: &Path, expected: Option<Expected>) -> Result<ReadResults, DeepError> {
     let name = path.display().to_string();
     let file = crate::fsio::open_read(path).map_err(|e| {
         DeepError::from(DeepReason::CannotOpen {
@@ -126,14 +140,35 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
                     },
                 ));
             }
+            if let Some(expected) = expected
+                && header.plan != expected.plan
+            {
+                return Err(DeepError::of(
+                    &name,
+                    DeepReason::OtherPlan {
+                        found: header.plan,
+                        plan: expected.plan.to_string(),
+                    },
+                ));
+            }
             out.header = Some(header);
             continue;
         }
         let unit: UnitResult =
             serde_json::from_str(&line.text).map_err(|e| json("a unit result", e))?;
-        let count: u64 = unit.count.parse().map_err(|_| {
-            DeepError::at(&name, line_no, DeepReason::CountField(unit.count.clone()))
-        })?;
+        let count = parse_count(&unit.count).map_err(|r| DeepError::at(&name, line_no, r))?;
+        if let Some(expected) = expected
+            && unit.unit >= expected.units
+        {
+            return Err(DeepError::at(
+                &name,
+                line_no,
+                DeepReason::NotInPlan {
+                    unit: unit.unit,
+                    units: expected.units,
+                },
+            ));
+        }
         if let Some(before) = out.units.get(&unit.unit) {
             return Err(DeepError::at(
                 &name,
@@ -156,9 +191,21 @@ pub fn read(path: &Path) -> Result<ReadResults, DeepError> {
     Ok(out)
 }
 
+/// A unit's count: decimal digits only, as `work` writes it (Rust's parse also took `+5`,
+/// which the shard reports' counts refuse), below 2^64 (one unit's perft is a u64).
+fn parse_count(text: &str) -> Result<u64, DeepReason> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(DeepReason::CountField(text.to_string()));
+    }
+    text.parse()
+        .map_err(|_| DeepReason::CountTooLarge(text.to_string()))
+}
+
 /// Appends unit results to a result file, one complete line per write, synchronised to disk
-/// at most once a second and at the end (a killed process loses nothing written; a machine
-/// that stops loses at most the last second, counted again on the rerun).
+/// with a line written at least a second after the last synchronisation, and at the end (a
+/// killed process loses nothing written; a machine that stops loses the lines written since
+/// the last synchronisation, counted again on the rerun: a line that came less than a second
+/// after one waits for the next line).
 ///
 /// A write that fails part-way (a full disk, a file size limit) leaves part of a line; it is
 /// cut off again at once, and the writer refuses every later line: another worker's complete
@@ -202,6 +249,14 @@ impl ResultsWriter {
         // Not blocking on a FIFO: only a regular file is appended to and resumed (a FIFO or a
         // device would never read back what was written, and reading a FIFO held open here
         // would wait for ever).
+        // An existing file without write permission is refused, also for root, who could
+        // write anyway (as `plan --output` refuses one); a file created now has the umask's.
+        if let Ok(meta) = std::fs::metadata(path) {
+            let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777;
+            if meta.is_file() && mode & 0o222 == 0 {
+                return Err(DeepReason::ReadOnly { file: name, mode }.into());
+            }
+        }
         let file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -213,7 +268,7 @@ impl ResultsWriter {
             return Err(DeepReason::NotRegular(name).into());
         }
         lock(&file, &name)?;
-        let existing = read(path)?;
+        let existing = read(path, None)?;
         let mut writer = ResultsWriter {
             file,
             name: name.clone(),
