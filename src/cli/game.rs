@@ -66,8 +66,12 @@ impl Source {
                 (text, "standard input".to_string())
             }
             (None, Some(path)) => {
-                let bytes = cvperft::fsio::read_capped(Path::new(path), MAX_RECORD_BYTES as u64)
-                    .map_err(|e| Failure::input(format!("game {e}")))?;
+                // A FIFO is waited on for its writer: read as empty, it was a game of no moves.
+                let bytes = cvperft::fsio::read_capped_awaiting_writer(
+                    Path::new(path),
+                    MAX_RECORD_BYTES as u64,
+                )
+                .map_err(|e| Failure::input(format!("game {e}")))?;
                 let text = String::from_utf8(bytes)
                     .map_err(|_| Failure::input(format!("game `{path}`: not UTF-8 text")))?;
                 (text, format!("game `{path}`"))
