@@ -61,8 +61,8 @@ impl Source {
                 let bytes =
                     cvperft::fsio::read_all_capped(std::io::stdin(), MAX_RECORD_BYTES as u64)
                         .map_err(|e| Failure::input(format!("standard input: {e}")))?;
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| Failure::input("standard input: not UTF-8 text"))?;
+                let text = cvperft::record::decode(bytes)
+                    .map_err(|e| Failure::input(format!("standard input, {e}")))?;
                 (text, "standard input".to_string())
             }
             (None, Some(path)) => {
@@ -72,8 +72,8 @@ impl Source {
                     MAX_RECORD_BYTES as u64,
                 )
                 .map_err(|e| Failure::input(format!("game {e}")))?;
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| Failure::input(format!("game `{path}`: not UTF-8 text")))?;
+                let text = cvperft::record::decode(bytes)
+                    .map_err(|e| Failure::input(format!("game `{path}`, {e}")))?;
                 (text, format!("game `{path}`"))
             }
             (None, None) => return Err(Failure::input("give --moves or --game").into()),

@@ -122,6 +122,9 @@ pub enum RecordReason {
     /// A record larger than [`MAX_RECORD_BYTES`].
     #[error("{0} bytes, larger than the limit of {MAX_RECORD_BYTES}")]
     TooLarge(usize),
+    /// A byte that is not UTF-8 (the first such one).
+    #[error("not UTF-8 text: byte {0:#04x} (save the record as UTF-8)")]
+    NotUtf8(u8),
     /// `{` without `}`.
     #[error("comment `{{` is never closed by `}}`")]
     UnclosedComment,
@@ -520,17 +523,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     // Characters of `own` that belong to the word they stand in (`e8(Q)`).
     let mut glued: Vec<bool> = Vec::with_capacity(chars.len());
     let mut tags = Vec::new();
-    let (mut line, mut column) = (1usize, 1usize);
-    let mut positions = Vec::with_capacity(chars.len());
-    for i in 0..chars.len() {
-        positions.push((line, column));
-        if ends_line(&chars, i, cr_alone) {
-            line += 1;
-            column = 1;
-        } else {
-            column += 1;
-        }
-    }
+    let positions = places(&chars, cr_alone);
     let unclosed = |i: usize, reason: RecordReason| {
         let (line, column) = positions[i];
         RecordError::at(line, column, reason)
@@ -630,6 +623,39 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
         words.push(w);
     }
     Ok(Lexed { words, tags })
+}
+
+/// The line and column (1-based, as an editor shows them) of each of `chars`, and after the
+/// last of them.
+fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
+    let (mut line, mut column) = (1usize, 1usize);
+    let mut positions = Vec::with_capacity(chars.len() + 1);
+    for i in 0..chars.len() {
+        positions.push((line, column));
+        if ends_line(chars, i, cr_alone) {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    positions.push((line, column));
+    positions
+}
+
+/// A record's bytes as text.
+///
+/// # Errors
+/// The line and column of the first byte that is not UTF-8.
+pub fn decode(bytes: Vec<u8>) -> Result<String, RecordError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let bad = e.utf8_error().valid_up_to();
+        // Valid up to `bad` by the error's own account.
+        let before: Vec<char> = String::from_utf8_lossy(&bytes[..bad]).chars().collect();
+        let (line, column) = places(&before, !bytes.contains(&b'\n'))[before.len()];
+        RecordError::at(line, column, RecordReason::NotUtf8(bytes[bad]))
+    })
 }
 
 /// Whether a record's lines end in CR alone: it holds no LF (the line breaks of the classic
@@ -794,6 +820,29 @@ mod tests {
         slashes: false,
         percent: true,
     };
+
+    #[test]
+    fn a_byte_that_is_not_utf8_is_placed_as_an_editor_shows_it() {
+        // It was "not UTF-8 text", with no line or column, in a record of up to 1 MiB.
+        let place = |bytes: &[u8]| {
+            let e = decode(bytes.to_vec()).expect_err("not UTF-8");
+            (e.line, e.column, e.to_string())
+        };
+        assert_eq!(
+            place(b"1. e4 \xff e5"),
+            (
+                1,
+                7,
+                "line 1, column 7: not UTF-8 text: byte 0xff (save the record as UTF-8)".into()
+            )
+        );
+        // Columns count characters; lines end in LF, or in CR alone where no LF is.
+        assert_eq!(place(b"\xc3\xa9\r\n1. \xc3\xa9\xe9").0, 2);
+        assert_eq!(place(b"\xc3\xa9\r\n1. \xc3\xa9\xe9").1, 5);
+        assert_eq!(place(b"[A \"b\"]\r1. e4\re5 \xc3").0, 3);
+        assert_eq!(place(b"[A \"b\"]\r1. e4\re5 \xc3").1, 4);
+        assert_eq!(decode(b"1. e4".to_vec()).as_deref(), Ok("1. e4"));
+    }
 
     #[test]
     fn a_record_too_large_is_refused_without_a_place() {
