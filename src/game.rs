@@ -458,7 +458,7 @@ fn placed(text: &str, notation: Notation, mut e: RecordError) -> (RecordError, u
     let (mut line, mut column) = (1, 1);
     let mut offset = text.len();
     let chars: Vec<char> = text.chars().collect();
-    let cr_alone = record::cr_ends_lines(text);
+    let cr_alone = record::cr_ends_lines(text.as_bytes());
     for (n, (i, _)) in text.char_indices().enumerate() {
         if (line, column) == (e.line, e.column) {
             offset = i;

@@ -518,7 +518,7 @@ pub(crate) struct Lexed {
 /// Blanks comments and tag pairs out of `text` and splits the rest into words.
 pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed, RecordError> {
     let chars: Vec<char> = text.chars().collect();
-    let cr_alone = cr_ends_lines(text);
+    let cr_alone = cr_ends_lines(text.as_bytes());
     let mut plain: Vec<char> = Vec::with_capacity(chars.len());
     // Characters of `own` that belong to the word they stand in (`e8(Q)`).
     let mut glued: Vec<bool> = Vec::with_capacity(chars.len());
@@ -653,24 +653,31 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, RecordError> {
         let bad = e.utf8_error().valid_up_to();
         // Valid up to `bad` by the error's own account.
         let before: Vec<char> = String::from_utf8_lossy(&bytes[..bad]).chars().collect();
-        let (line, column) = places(&before, !bytes.contains(&b'\n'))[before.len()];
+        let (line, column) = places(&before, cr_ends_lines(bytes))[before.len()];
         RecordError::at(line, column, RecordReason::NotUtf8(bytes[bad]))
     })
 }
 
-/// Whether a record's lines end in CR alone: it holds no LF (the line breaks of the classic
-/// Mac OS; read as spaces, a `;` or `//` comment ran to the end of the record, and the moves
-/// after the first such comment were dropped). In a record with LF line breaks a CR is a
-/// space: the CR of a CRLF, and a stray CR inside a comment, which does not end it (as an
-/// editor shows the line).
-pub(crate) fn cr_ends_lines(text: &str) -> bool {
-    !text.contains('\n')
+/// Whether a record's lines end in CR alone (the line breaks of the classic Mac OS; read as
+/// spaces, a `;` or `//` comment ran to the end of the record, and the moves after the first
+/// such comment were dropped): its CRs not followed by LF outnumber its LFs, as in a record
+/// holding no LF, or one that a tool ended with an LF (which made every CR a space, with exit
+/// 0). In a record with LF line breaks a CR is a space: the CR of a CRLF, and a stray CR inside
+/// a comment, which does not end it (as an editor shows the line).
+pub(crate) fn cr_ends_lines(text: &[u8]) -> bool {
+    let lf = text.iter().filter(|&&b| b == b'\n').count();
+    let lone_cr = text
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' && text.get(i + 1) != Some(&b'\n'))
+        .count();
+    lone_cr > lf
 }
 
 /// The line break of a record: CR where its lines end in CR alone ([`cr_ends_lines`]), else
 /// LF (for text joined to it).
 pub(crate) fn line_break(text: &str) -> char {
-    match cr_ends_lines(text) {
+    match cr_ends_lines(text.as_bytes()) {
         true => '\r',
         false => '\n',
     }
