@@ -125,6 +125,13 @@ pub enum RecordReason {
     /// A byte that is not UTF-8 (the first such one).
     #[error("not UTF-8 text: byte {0:#04x} (save the record as UTF-8)")]
     NotUtf8(u8),
+    /// Moves after a result, not opened by tag pairs or move 1.
+    #[error(
+        "`{}` follows the result `{}` at line {}, column {}: a game after a result opens with \
+         tag pairs or with move 1 (is the result misplaced?)",
+        .0.word, .0.result, .0.line, .0.column
+    )]
+    MovesAfterResult(Box<AfterResult>),
     /// `{` without `}`.
     #[error("comment `{{` is never closed by `}}`")]
     UnclosedComment,
@@ -281,6 +288,20 @@ pub struct TagTwice {
     pub line: usize,
     /// The second value.
     pub second: String,
+}
+
+/// Moves after a result that neither tag pairs nor move 1 open
+/// ([`RecordReason::MovesAfterResult`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AfterResult {
+    /// The first word after the result.
+    pub word: String,
+    /// The result as written.
+    pub result: String,
+    /// The result's line.
+    pub line: usize,
+    /// Its column.
+    pub column: usize,
 }
 
 /// A tag pair (`[Variant "cerimon"]`) and where it stands.
@@ -777,12 +798,20 @@ pub(crate) fn strip_move_number(word: &str) -> &str {
     }
 }
 
+/// A game as [`split_games`] finds it: its tag pairs and its words.
+pub(crate) type SplitGame = (Vec<Tag>, Vec<Word>);
+
 /// Groups words into games: a game ends at a result, and tag pairs after moves start a new one.
 /// Every game keeps the tags just before its moves.
-pub(crate) fn split_games(lexed: Lexed) -> Vec<(Vec<Tag>, Vec<Word>)> {
+///
+/// # Errors
+/// Moves after a result that neither tag pairs nor move 1 open: a result written inside a game
+/// cut it short there, and the rest was read as another game, with exit 0.
+pub(crate) fn split_games(lexed: Lexed) -> Result<Vec<SplitGame>, RecordError> {
     let mut games = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
     let mut words: Vec<Word> = Vec::new();
+    let mut after_result: Option<Word> = None;
     let mut tag_iter = lexed.tags.into_iter().peekable();
     for w in lexed.words {
         while let Some((_, tag)) = tag_iter.next_if(|(i, _)| *i < w.index) {
@@ -790,10 +819,25 @@ pub(crate) fn split_games(lexed: Lexed) -> Vec<(Vec<Tag>, Vec<Word>)> {
                 games.push((std::mem::take(&mut tags), std::mem::take(&mut words)));
             }
             tags.push(tag);
+            after_result = None;
         }
         if is_result(&w.text) {
             games.push((std::mem::take(&mut tags), std::mem::take(&mut words)));
+            after_result = Some(w);
             continue;
+        }
+        if let Some(result) = after_result.take()
+            && !opens_a_game(&w.text)
+        {
+            return Err(w.error(
+                None,
+                RecordReason::MovesAfterResult(Box::new(AfterResult {
+                    word: w.text.clone(),
+                    result: result.text,
+                    line: result.line,
+                    column: result.column,
+                })),
+            ));
         }
         words.push(w);
     }
@@ -801,7 +845,13 @@ pub(crate) fn split_games(lexed: Lexed) -> Vec<(Vec<Tag>, Vec<Word>)> {
         tags.extend(tag_iter.map(|(_, t)| t));
         games.push((tags, words));
     }
-    games
+    Ok(games)
+}
+
+/// Whether a word can open a game that has no tag pairs: move 1 (`1.`, `1...`, `1.e4`).
+fn opens_a_game(word: &str) -> bool {
+    let number = &word[..word.len() - strip_move_number(word).len()];
+    number.trim_end_matches('.') == "1"
 }
 
 /// Closest legal moves as a short list for messages.
@@ -934,7 +984,7 @@ mod tests {
             &[],
         )
         .expect("lexes");
-        let games = split_games(lexed);
+        let games = split_games(lexed).expect("splits");
         assert_eq!(games.len(), 3);
         assert_eq!(games[1].0[0].value, "2");
         assert_eq!(games[2].1.last().map(|w| w.text.as_str()), Some("c4"));
