@@ -39,6 +39,9 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_LOCK_TIMEOUT_SECS: f64 = 30.0;
 /// Longest wait for a process to open a FIFO given as an output.
 pub const FIFO_READER_WAIT: Duration = Duration::from_secs(10);
+/// Longest wait for the first bytes (or the end) of a FIFO read with
+/// [`read_capped_awaiting_writer`].
+pub const FIFO_WRITER_WAIT: Duration = Duration::from_secs(10);
 /// Most symbolic links followed from one path.
 const MAX_LINKS: usize = 40;
 
@@ -207,6 +210,9 @@ pub enum FileReason {
     /// Nobody opened the FIFO for reading.
     #[error("is a FIFO that no process opened for reading within {0} s")]
     FifoNoReader(u64),
+    /// Nothing was written to the FIFO, nor was it closed by a writer, in time.
+    #[error("is a FIFO that no process wrote to within {0} s")]
+    FifoNoWriter(u64),
     /// The device or FIFO cannot be opened for writing.
     #[error("cannot write: {0}")]
     CannotWrite(String),
@@ -316,6 +322,47 @@ pub fn open_read(path: &Path) -> Result<File, FileError> {
 pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     let (file, _) = open_capped(path, limit)?;
     read_all_capped(file, limit).map_err(|e| fail(path, FileReason::Read(e)))
+}
+
+/// Reads the whole of `path` as [`read_capped`] does, except that a FIFO (or a pipe named as
+/// `/dev/fd/N`) is waited on for at most [`FIFO_WRITER_WAIT`] until a writer sends its first
+/// bytes or closes it, instead of reading as empty: for an input whose empty text is valid (a
+/// game record with no moves), a writer that had not opened the FIFO yet would lose its text.
+///
+/// # Errors
+/// As [`read_capped`]; a FIFO that nothing was written to in time.
+pub fn read_capped_awaiting_writer(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let (file, meta) = open_capped(path, limit)?;
+    if meta.file_type().is_fifo() && !await_input(&file, FIFO_WRITER_WAIT) {
+        return Err(fail(
+            path,
+            FileReason::FifoNoWriter(FIFO_WRITER_WAIT.as_secs()),
+        ));
+    }
+    read_all_capped(file, limit).map_err(|e| fail(path, FileReason::Read(e)))
+}
+
+/// Whether `file` has bytes to read, or has reached its end, within `wait` (a FIFO that no
+/// writer has opened yet has neither).
+fn await_input(file: &File, wait: Duration) -> bool {
+    let start = Instant::now();
+    loop {
+        let left = wait.saturating_sub(start.elapsed());
+        let mut poll = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let millis = libc::c_int::try_from(left.as_millis()).unwrap_or(libc::c_int::MAX);
+        // SAFETY: poll on one descriptor we own, through a valid pointer to one pollfd.
+        let ready = unsafe { libc::poll(&raw mut poll, 1, millis) };
+        let interrupted =
+            ready < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
+        if !interrupted || left.is_zero() {
+            // Ready, or a poll that failed otherwise (the read then answers), or time is up.
+            return ready != 0;
+        }
+    }
 }
 
 /// Follows symbolic links from `path` to the name of the real file (which need not exist: a

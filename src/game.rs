@@ -444,8 +444,9 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
 }
 
 /// A move every notation splits a record into games with, written where an error stands to find
-/// the error's game (after a game's result, the next one).
-const PROBE: &str = "a1-a2";
+/// the error's game (after a game's result, the next one). Numbered 1, as a game after a result
+/// must open ([`RecordReason::MovesAfterResult`]).
+const PROBE: &str = "1. a1-a2";
 
 /// A record error that names no ply (an unclosed comment or tag, a stray `)`) placed in its
 /// game: how many of the game's moves are written before it (for choosing the notation that got
@@ -455,12 +456,17 @@ fn placed(text: &str, notation: Notation, mut e: RecordError) -> (RecordError, u
     if let Some(ply) = e.ply {
         return (e, ply.saturating_sub(1));
     }
+    // Moves after a result are the problem of the game the result cut short.
+    let at = match &e.reason {
+        RecordReason::MovesAfterResult(after) => (after.line, after.column),
+        _ => (e.line, e.column),
+    };
     let (mut line, mut column) = (1, 1);
     let mut offset = text.len();
     let chars: Vec<char> = text.chars().collect();
-    let cr_alone = record::cr_ends_lines(text);
+    let cr_alone = record::cr_ends_lines(text.as_bytes());
     for (n, (i, _)) in text.char_indices().enumerate() {
-        if (line, column) == (e.line, e.column) {
+        if (line, column) == at {
             offset = i;
             break;
         }

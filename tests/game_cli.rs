@@ -100,6 +100,10 @@ fn a_record_with_lines_ended_by_cr_alone_reads_as_with_lf() {
     for name in ["game-courier.txt", "game.txt"] {
         let fixture = format!("fixtures/records/chess/{name}");
         assert_reads_as_written(&dir, &fixture, |r| r.replace('\n', "\r"));
+        // Ended by a tool with one LF (or CRLF), every CR was a space: the moves after the
+        // first comment were dropped, with exit 0.
+        assert_reads_as_written(&dir, &fixture, |r| r.trim_end().replace('\n', "\r") + "\n");
+        assert_reads_as_written(&dir, &fixture, |r| r.replace('\n', "\r") + "\r\n");
     }
     // Errors name the line as an editor shows it.
     assert_refused_at(

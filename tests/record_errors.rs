@@ -74,6 +74,26 @@ const CASES: &[Case] = &[
         "line 1, column 13: `[Bad\\u{1}]` is not a tag pair: write `[Name \"value\"]`, the value in \
          double quotes",
     ),
+    // Moves after a result that neither tag pairs nor move 1 open: the result cut the game
+    // short there, and the rest was read as game 2, with exit 0.
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "1. e4 e5 2. Nf3 Nc6 1-0\n3. Bb5 a6 *",
+        "line 2, column 1: ply 5: `3.` follows the result `1-0` at line 1, column 21: a game \
+         after a result opens with tag pairs or with move 1 (is the result misplaced?)",
+    ),
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. P e2-e4 * p e7-e5",
+        "line 1, column 14: ply 2: `p` follows the result `*` at line 1, column 12: a game after \
+         a result opens with tag pairs or with move 1 (is the result misplaced?)",
+    ),
     // A promotion in brackets glued to its square is the word's, checked as the others.
     (
         "chess",

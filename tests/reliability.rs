@@ -958,6 +958,30 @@ fn plans_and_results_given_as_fifos_are_read_without_waiting() {
 }
 
 #[test]
+fn a_game_record_given_as_a_fifo_waits_for_its_writer() {
+    let dir = scratch("record-fifo");
+    let fifo = dir.join("game.pgn");
+    mkfifo(&fifo);
+    let path = fifo.to_str().expect("utf-8").to_string();
+    // No writer: the record read as empty was a game of no moves, shown (and added as a case)
+    // from the usual start with exit 0.
+    assert_refused(&run(&["game", &path]), "is a FIFO that no process wrote to");
+    let suite_path = suite(&dir);
+    let suite_text = suite_path.to_str().expect("utf-8");
+    let o = run(&[
+        "add-case", "--suite", suite_text, "--game", &path, "--depth", "1", "--id", "fifo",
+    ]);
+    assert_refused(&o, "is a FIFO that no process wrote to");
+    assert_eq!(ids(&suite_path), ["start"]);
+    // A writer, whether it opens the FIFO before cvperft does or after, is read whole.
+    let target = fifo.clone();
+    let writer = std::thread::spawn(move || std::fs::write(target, "1. e4 e5 *\n"));
+    let (out, _) = game_read(&[&path, "--notation", "san"]);
+    writer.join().expect("writer").expect("written");
+    assert!(out.contains("e7e5"), "{out}");
+}
+
+#[test]
 fn plan_output_is_written_as_check_output_is() {
     let dir = scratch("plan-output");
     let plan = |target: &Path| {

@@ -61,15 +61,19 @@ impl Source {
                 let bytes =
                     cvperft::fsio::read_all_capped(std::io::stdin(), MAX_RECORD_BYTES as u64)
                         .map_err(|e| Failure::input(format!("standard input: {e}")))?;
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| Failure::input("standard input: not UTF-8 text"))?;
+                let text = cvperft::record::decode(bytes)
+                    .map_err(|e| Failure::input(format!("standard input, {e}")))?;
                 (text, "standard input".to_string())
             }
             (None, Some(path)) => {
-                let bytes = cvperft::fsio::read_capped(Path::new(path), MAX_RECORD_BYTES as u64)
-                    .map_err(|e| Failure::input(format!("game {e}")))?;
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| Failure::input(format!("game `{path}`: not UTF-8 text")))?;
+                // A FIFO is waited on for its writer: read as empty, it was a game of no moves.
+                let bytes = cvperft::fsio::read_capped_awaiting_writer(
+                    Path::new(path),
+                    MAX_RECORD_BYTES as u64,
+                )
+                .map_err(|e| Failure::input(format!("game {e}")))?;
+                let text = cvperft::record::decode(bytes)
+                    .map_err(|e| Failure::input(format!("game `{path}`, {e}")))?;
                 (text, format!("game `{path}`"))
             }
             (None, None) => return Err(Failure::input("give --moves or --game").into()),

@@ -192,7 +192,7 @@ fn fen_letters(variant: &Variant) -> String {
 /// A turn cut short after `;`, a label not followed by a move, or an unclosed `[` tag.
 pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     let lexed = lex(text, COMMENTS, &[';'])?;
-    split_games(lexed)
+    split_games(lexed)?
         .into_iter()
         .map(|(tags, words)| {
             super::tags_once(&tags)?;

@@ -122,6 +122,16 @@ pub enum RecordReason {
     /// A record larger than [`MAX_RECORD_BYTES`].
     #[error("{0} bytes, larger than the limit of {MAX_RECORD_BYTES}")]
     TooLarge(usize),
+    /// A byte that is not UTF-8 (the first such one).
+    #[error("not UTF-8 text: byte {0:#04x} (save the record as UTF-8)")]
+    NotUtf8(u8),
+    /// Moves after a result, not opened by tag pairs or move 1.
+    #[error(
+        "`{}` follows the result `{}` at line {}, column {}: a game after a result opens with \
+         tag pairs or with move 1 (is the result misplaced?)",
+        .0.word, .0.result, .0.line, .0.column
+    )]
+    MovesAfterResult(Box<AfterResult>),
     /// `{` without `}`.
     #[error("comment `{{` is never closed by `}}`")]
     UnclosedComment,
@@ -278,6 +288,20 @@ pub struct TagTwice {
     pub line: usize,
     /// The second value.
     pub second: String,
+}
+
+/// Moves after a result that neither tag pairs nor move 1 open
+/// ([`RecordReason::MovesAfterResult`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AfterResult {
+    /// The first word after the result.
+    pub word: String,
+    /// The result as written.
+    pub result: String,
+    /// The result's line.
+    pub line: usize,
+    /// Its column.
+    pub column: usize,
 }
 
 /// A tag pair (`[Variant "cerimon"]`) and where it stands.
@@ -515,22 +539,12 @@ pub(crate) struct Lexed {
 /// Blanks comments and tag pairs out of `text` and splits the rest into words.
 pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed, RecordError> {
     let chars: Vec<char> = text.chars().collect();
-    let cr_alone = cr_ends_lines(text);
+    let cr_alone = cr_ends_lines(text.as_bytes());
     let mut plain: Vec<char> = Vec::with_capacity(chars.len());
     // Characters of `own` that belong to the word they stand in (`e8(Q)`).
     let mut glued: Vec<bool> = Vec::with_capacity(chars.len());
     let mut tags = Vec::new();
-    let (mut line, mut column) = (1usize, 1usize);
-    let mut positions = Vec::with_capacity(chars.len());
-    for i in 0..chars.len() {
-        positions.push((line, column));
-        if ends_line(&chars, i, cr_alone) {
-            line += 1;
-            column = 1;
-        } else {
-            column += 1;
-        }
-    }
+    let positions = places(&chars, cr_alone);
     let unclosed = |i: usize, reason: RecordReason| {
         let (line, column) = positions[i];
         RecordError::at(line, column, reason)
@@ -632,19 +646,59 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     Ok(Lexed { words, tags })
 }
 
-/// Whether a record's lines end in CR alone: it holds no LF (the line breaks of the classic
-/// Mac OS; read as spaces, a `;` or `//` comment ran to the end of the record, and the moves
-/// after the first such comment were dropped). In a record with LF line breaks a CR is a
-/// space: the CR of a CRLF, and a stray CR inside a comment, which does not end it (as an
-/// editor shows the line).
-pub(crate) fn cr_ends_lines(text: &str) -> bool {
-    !text.contains('\n')
+/// The line and column (1-based, as an editor shows them) of each of `chars`, and after the
+/// last of them.
+fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
+    let (mut line, mut column) = (1usize, 1usize);
+    let mut positions = Vec::with_capacity(chars.len() + 1);
+    for i in 0..chars.len() {
+        positions.push((line, column));
+        if ends_line(chars, i, cr_alone) {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    positions.push((line, column));
+    positions
+}
+
+/// A record's bytes as text.
+///
+/// # Errors
+/// The line and column of the first byte that is not UTF-8.
+pub fn decode(bytes: Vec<u8>) -> Result<String, RecordError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let bad = e.utf8_error().valid_up_to();
+        // Valid up to `bad` by the error's own account.
+        let before: Vec<char> = String::from_utf8_lossy(&bytes[..bad]).chars().collect();
+        let (line, column) = places(&before, cr_ends_lines(bytes))[before.len()];
+        RecordError::at(line, column, RecordReason::NotUtf8(bytes[bad]))
+    })
+}
+
+/// Whether a record's lines end in CR alone (the line breaks of the classic Mac OS; read as
+/// spaces, a `;` or `//` comment ran to the end of the record, and the moves after the first
+/// such comment were dropped): its CRs not followed by LF outnumber its LFs, as in a record
+/// holding no LF, or one that a tool ended with an LF (which made every CR a space, with exit
+/// 0). In a record with LF line breaks a CR is a space: the CR of a CRLF, and a stray CR inside
+/// a comment, which does not end it (as an editor shows the line).
+pub(crate) fn cr_ends_lines(text: &[u8]) -> bool {
+    let lf = text.iter().filter(|&&b| b == b'\n').count();
+    let lone_cr = text
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' && text.get(i + 1) != Some(&b'\n'))
+        .count();
+    lone_cr > lf
 }
 
 /// The line break of a record: CR where its lines end in CR alone ([`cr_ends_lines`]), else
 /// LF (for text joined to it).
 pub(crate) fn line_break(text: &str) -> char {
-    match cr_ends_lines(text) {
+    match cr_ends_lines(text.as_bytes()) {
         true => '\r',
         false => '\n',
     }
@@ -744,12 +798,20 @@ pub(crate) fn strip_move_number(word: &str) -> &str {
     }
 }
 
+/// A game as [`split_games`] finds it: its tag pairs and its words.
+pub(crate) type SplitGame = (Vec<Tag>, Vec<Word>);
+
 /// Groups words into games: a game ends at a result, and tag pairs after moves start a new one.
 /// Every game keeps the tags just before its moves.
-pub(crate) fn split_games(lexed: Lexed) -> Vec<(Vec<Tag>, Vec<Word>)> {
+///
+/// # Errors
+/// Moves after a result that neither tag pairs nor move 1 open: a result written inside a game
+/// cut it short there, and the rest was read as another game, with exit 0.
+pub(crate) fn split_games(lexed: Lexed) -> Result<Vec<SplitGame>, RecordError> {
     let mut games = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
     let mut words: Vec<Word> = Vec::new();
+    let mut after_result: Option<Word> = None;
     let mut tag_iter = lexed.tags.into_iter().peekable();
     for w in lexed.words {
         while let Some((_, tag)) = tag_iter.next_if(|(i, _)| *i < w.index) {
@@ -757,10 +819,25 @@ pub(crate) fn split_games(lexed: Lexed) -> Vec<(Vec<Tag>, Vec<Word>)> {
                 games.push((std::mem::take(&mut tags), std::mem::take(&mut words)));
             }
             tags.push(tag);
+            after_result = None;
         }
         if is_result(&w.text) {
             games.push((std::mem::take(&mut tags), std::mem::take(&mut words)));
+            after_result = Some(w);
             continue;
+        }
+        if let Some(result) = after_result.take()
+            && !opens_a_game(&w.text)
+        {
+            return Err(w.error(
+                None,
+                RecordReason::MovesAfterResult(Box::new(AfterResult {
+                    word: w.text.clone(),
+                    result: result.text,
+                    line: result.line,
+                    column: result.column,
+                })),
+            ));
         }
         words.push(w);
     }
@@ -768,7 +845,13 @@ pub(crate) fn split_games(lexed: Lexed) -> Vec<(Vec<Tag>, Vec<Word>)> {
         tags.extend(tag_iter.map(|(_, t)| t));
         games.push((tags, words));
     }
-    games
+    Ok(games)
+}
+
+/// Whether a word can open a game that has no tag pairs: move 1 (`1.`, `1...`, `1.e4`).
+fn opens_a_game(word: &str) -> bool {
+    let number = &word[..word.len() - strip_move_number(word).len()];
+    number.trim_end_matches('.') == "1"
 }
 
 /// Closest legal moves as a short list for messages.
@@ -794,6 +877,29 @@ mod tests {
         slashes: false,
         percent: true,
     };
+
+    #[test]
+    fn a_byte_that_is_not_utf8_is_placed_as_an_editor_shows_it() {
+        // It was "not UTF-8 text", with no line or column, in a record of up to 1 MiB.
+        let place = |bytes: &[u8]| {
+            let e = decode(bytes.to_vec()).expect_err("not UTF-8");
+            (e.line, e.column, e.to_string())
+        };
+        assert_eq!(
+            place(b"1. e4 \xff e5"),
+            (
+                1,
+                7,
+                "line 1, column 7: not UTF-8 text: byte 0xff (save the record as UTF-8)".into()
+            )
+        );
+        // Columns count characters; lines end in LF, or in CR alone where no LF is.
+        assert_eq!(place(b"\xc3\xa9\r\n1. \xc3\xa9\xe9").0, 2);
+        assert_eq!(place(b"\xc3\xa9\r\n1. \xc3\xa9\xe9").1, 5);
+        assert_eq!(place(b"[A \"b\"]\r1. e4\re5 \xc3").0, 3);
+        assert_eq!(place(b"[A \"b\"]\r1. e4\re5 \xc3").1, 4);
+        assert_eq!(decode(b"1. e4".to_vec()).as_deref(), Ok("1. e4"));
+    }
 
     #[test]
     fn a_record_too_large_is_refused_without_a_place() {
@@ -878,7 +984,7 @@ mod tests {
             &[],
         )
         .expect("lexes");
-        let games = split_games(lexed);
+        let games = split_games(lexed).expect("splits");
         assert_eq!(games.len(), 3);
         assert_eq!(games[1].0[0].value, "2");
         assert_eq!(games[2].1.last().map(|w| w.text.as_str()), Some("c4"));

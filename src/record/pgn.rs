@@ -86,7 +86,7 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     let games = split_games(Lexed {
         words,
         tags: lexed.tags,
-    });
+    })?;
     games
         .into_iter()
         .map(|(tags, words)| {
@@ -201,6 +201,21 @@ mod tests {
             Some("cerimon")
         );
         assert_eq!(games[1].moves[0].parts[0].column, 4);
+    }
+
+    #[test]
+    fn a_game_without_tags_after_a_result_opens_with_move_1() {
+        for record in ["1. e4 *\n\n1. d4 *", "1. e4 1-0 1.d4 *", "1. e4 * 1... e5"] {
+            assert_eq!(games(record).expect("two games").len(), 2, "{record}");
+        }
+        for (record, at) in [
+            ("1. e4 * 2. d4", (1, 9)),
+            ("1. e4 * 11. d4", (1, 9)),
+            ("1. e4 * e5", (1, 9)),
+        ] {
+            let e = games(record).expect_err("moves after the result");
+            assert_eq!((e.line, e.column), at, "{record}");
+        }
     }
 
     #[test]
