@@ -3,6 +3,7 @@
 //! expressions filled in for every job of the matrix, through `ci/conformance.sh`. The shards'
 //! JUnit reports must hold every check of an unsharded run exactly once, for the matrix as
 //! shipped and for a matrix of another size (the one edit the workflow asks of its users).
+//! `ci/conformance.sh` itself: its exit codes, and a clear refusal when it has no cvperft.
 
 use serde_yaml::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -186,4 +187,59 @@ fn the_shards_of_the_example_workflow_run_every_check_once() {
         );
         assert_eq!(seen, every, "{total} shards");
     }
+}
+
+/// `ci/conformance.sh` exits as `cvperft check` does (0 pass, 1 a failed check, 2 bad input),
+/// and with 2 and a line naming the way out when it has no cvperft to run: `$CVPERFT` naming
+/// nothing, or a copy of the script in another repository with no cvperft on PATH (it ran
+/// `exec` on a missing file, 127, or built that other repository).
+#[test]
+fn conformance_sh_exits_as_check_does_and_2_without_a_cvperft() {
+    let script = root().join("ci/conformance.sh");
+    let run = |script: &Path, env: &[(&str, &str)], args: &[&str]| {
+        let mut command = Command::new("sh");
+        command
+            .arg(script)
+            .args(args)
+            .current_dir(root())
+            .env_remove("CVPERFT");
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        command.output().expect("sh runs")
+    };
+    for (args, expected) in [
+        (&["fixtures/suites/statuses.yaml"][..], 0),
+        (&["fixtures/suites/xpass.yaml"], 1),
+        (&["no/such/suite.yaml"], 2),
+        (&["--shard", "5/4"], 2),
+    ] {
+        let o = run(&script, &[("CVPERFT", BIN)], args);
+        assert_eq!(code(&o), expected, "{args:?}: {}", stderr(&o));
+    }
+    let o = run(&script, &[("CVPERFT", "/no/such/cvperft")], &[]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.contains("CVPERFT=/no/such/cvperft is not a program to run"),
+        "{err}"
+    );
+    // A copy in another repository, no cvperft on PATH, a cargo that must not be run.
+    let dir = support::scratch_dir("ci-workflow", "copied-script");
+    std::fs::create_dir_all(dir.join("ci")).expect("ci/");
+    std::fs::copy(&script, dir.join("ci/conformance.sh")).expect("copied");
+    std::fs::create_dir_all(dir.join("bin")).expect("bin/");
+    let cargo = dir.join("bin/cargo");
+    std::fs::write(&cargo, "#!/bin/sh\necho 'cargo ran' >&2\nexit 99\n").expect("cargo");
+    std::fs::set_permissions(&cargo, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("executable");
+    let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
+    let o = run(&dir.join("ci/conformance.sh"), &[("PATH", &path)], &[]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(!err.contains("cargo ran"), "{err}");
+    assert!(
+        err.contains("is not a cvperft repository to build it in (set CVPERFT"),
+        "{err}"
+    );
 }
