@@ -757,3 +757,40 @@ fn left_out_checks_name_the_flag_that_brings_them_back() {
         "{err}"
     );
 }
+
+/// `--output -` is refused on one line (exit 2), by `export`, `check` and `plan` alike, and no
+/// file named `-` appears: it was written as one where standard output was meant.
+#[test]
+fn output_dash_is_refused_not_written_as_a_file_named_dash() {
+    let dir = scratch("output-dash");
+    let suite = root().join("fixtures/suites/statuses.yaml");
+    let suite = suite.to_str().expect("a UTF-8 path");
+    for args in [
+        &["export", "--format", "epd", suite, "--output", "-"][..],
+        &["check", suite, "--format", "junit", "--output", "-"],
+        &["plan", "2", "--split", "1", "--output", "-"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cvperft"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("cvperft runs");
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("--output -: leave out --output to write to standard output"),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(!dir.join("-").exists(), "{args:?} wrote a file named `-`");
+    }
+    // A file named `-` is still reachable, as ./-.
+    let o = Command::new(env!("CARGO_BIN_EXE_cvperft"))
+        .args(["export", "--format", "epd", suite, "--output", "./-"])
+        .current_dir(&dir)
+        .output()
+        .expect("cvperft runs");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(dir.join("-").is_file());
+}
