@@ -59,8 +59,8 @@ pub enum CheckError {
     /// Suites that do not load: every problem of every file, in file order.
     #[error("{}", join_load_errors(.0))]
     Load(Vec<LoadError>),
-    /// The paths hold no suite.
-    #[error("no suite (*.yaml) in {}", join_paths(.0))]
+    /// The paths hold no suite (or no path was given).
+    #[error("{}", no_suite(.0))]
     NoSuite(Vec<PathBuf>),
     /// The selection chooses no check (and no shard was asked for, which may be empty).
     #[error("no check matches the selection (--filter, --rule, --variant)")]
@@ -75,9 +75,14 @@ fn join_load_errors(errors: &[LoadError]) -> String {
     lines.join("; ")
 }
 
-fn join_paths(paths: &[PathBuf]) -> String {
+/// `no suite (*.yaml) in a b`, or that no path was given at all (a library caller's or a
+/// binding's empty list; the command line always has one).
+fn no_suite(paths: &[PathBuf]) -> String {
+    if paths.is_empty() {
+        return "no suite: no path given (a suite file or a directory of *.yaml)".to_string();
+    }
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    names.join(" ")
+    format!("no suite (*.yaml) in {}", names.join(" "))
 }
 
 /// Checks the selection and the options before anything is read.
@@ -552,5 +557,11 @@ mod tests {
         let none = load_suites(std::slice::from_ref(&empty));
         std::fs::remove_dir(&empty).expect("removed");
         assert!(matches!(none, Err(CheckError::NoSuite(p)) if p == vec![empty]));
+        // No path at all is said so, not as a list of nothing (`no suite (*.yaml) in `).
+        let nothing = load_suites(&[]).expect_err("no path, no suite");
+        assert_eq!(
+            nothing.to_string(),
+            "no suite: no path given (a suite file or a directory of *.yaml)"
+        );
     }
 }

@@ -717,3 +717,80 @@ fn bad_arguments_and_empty_selections_exit_2_on_one_line() {
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+/// What an export leaves out is named by its own flag: checks of deep cases point to
+/// `--deep` (not to `--slow`, which a user may already have given), counts above the budget to
+/// `--max-nodes`, each with its own number.
+#[test]
+fn left_out_checks_name_the_flag_that_brings_them_back() {
+    let dir = scratch("left-out-by-flag");
+    let suite = dir.join("tiers.yaml");
+    std::fs::write(
+        &suite,
+        "variant: chess\ndescription: tiers\ngame-end: rules\ncases:\n\
+         \x20 - id: slow-one\n    perft: {1: 20}\n    slow: true\n    source: {kind: hand, derivation: \"20 moves\"}\n\
+         \x20 - id: deep-one\n    perft: {1: 20, 2: 400}\n    deep: true\n    source: {kind: hand, derivation: \"20 moves\"}\n\
+         \x20 - id: quick\n    perft: {1: 20, 2: 400}\n    source: {kind: hand, derivation: \"20 moves\"}\n",
+    )
+    .expect("suite written");
+    let path = suite.to_str().expect("a UTF-8 path");
+    // Only the deep case is left, with --slow given: the refusal names --deep alone.
+    let o = cvperft(&[
+        "export", "--format", "jsonl", path, "--slow", "--filter", "deep-one",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.contains("left out 2 checks of deep cases (--deep)"),
+        "{err}"
+    );
+    assert!(!err.contains("--slow"), "{err}");
+    // Each tier counted apart in the summary line.
+    let o = cvperft(&["export", "--format", "epd", path, "--max-nodes", "100"]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 0, "{err}");
+    assert!(
+        err.contains(
+            "left out: 1 check of slow cases (--slow), 2 checks of deep cases (--deep), \
+             1 check above --max-nodes"
+        ),
+        "{err}"
+    );
+}
+
+/// `--output -` is refused on one line (exit 2), by `export`, `check` and `plan` alike, and no
+/// file named `-` appears: it was written as one where standard output was meant.
+#[test]
+fn output_dash_is_refused_not_written_as_a_file_named_dash() {
+    let dir = scratch("output-dash");
+    let suite = root().join("fixtures/suites/statuses.yaml");
+    let suite = suite.to_str().expect("a UTF-8 path");
+    for args in [
+        &["export", "--format", "epd", suite, "--output", "-"][..],
+        &["check", suite, "--format", "junit", "--output", "-"],
+        &["plan", "2", "--split", "1", "--output", "-"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cvperft"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("cvperft runs");
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("--output -: leave out --output to write to standard output"),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(!dir.join("-").exists(), "{args:?} wrote a file named `-`");
+    }
+    // A file named `-` is still reachable, as ./-.
+    let o = Command::new(env!("CARGO_BIN_EXE_cvperft"))
+        .args(["export", "--format", "epd", suite, "--output", "./-"])
+        .current_dir(&dir)
+        .output()
+        .expect("cvperft runs");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(dir.join("-").is_file());
+}

@@ -173,6 +173,8 @@ def test_suite_errors(tmp_path):
     empty.mkdir()
     e = raised(cvperft.SuiteError, lambda: cvperft.check(empty))
     assert "no suite" in str(e)
+    e = raised(cvperft.SuiteError, lambda: cvperft.check([]))
+    assert e.field == "paths" and "no path given" in str(e), str(e)
     e = raised(cvperft.SuiteError, lambda: cvperft.check("suites", variant="nosuch"))
     assert e.field == "variant"
     e = raised(cvperft.SuiteError, lambda: cvperft.check("suites", rule="NO-1"))

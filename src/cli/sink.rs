@@ -41,7 +41,8 @@ impl Sink<'_> {
     /// (`suites`), directories and sockets.
     ///
     /// # Errors
-    /// A refused or unwritable target (exit 2, naming the `--output` file).
+    /// A refused or unwritable target (exit 2, naming the `--output` file); `-`, which would
+    /// otherwise become a file of that name where standard output was meant.
     pub fn open<'a>(
         output: Option<&Path>,
         suites: &[Suite],
@@ -50,6 +51,14 @@ impl Sink<'_> {
         let Some(path) = output else {
             return Ok(Sink::Stdout(stdout));
         };
+        if path == Path::new("-") {
+            // Read as standard output by habit, it would quietly become a file named `-`.
+            return Err(Failure::input(
+                "--output -: leave out --output to write to standard output \
+                 (a file named `-` is written as --output ./-)",
+            )
+            .into());
+        }
         let inputs: Vec<(u64, u64)> = suites
             .iter()
             .filter_map(|s| fsio::identity(&s.path))

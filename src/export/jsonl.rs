@@ -222,12 +222,11 @@ pub fn export(suites: &[Suite], planned: &[PlannedCheck]) -> Result<Exported, se
         text.push_str(&serde_json::to_string(r)?);
         text.push('\n');
     }
-    let summary = ExportSummary {
+    let mut summary = ExportSummary {
         items: records.len(),
         checks: records.len(),
-        skipped: planned.iter().filter(|c| c.skip.is_some()).count(),
-        without_counts: 0,
-        unselectable: 0,
+        ..ExportSummary::default()
     };
+    summary.tally_skipped(planned);
     Ok(Exported { text, summary })
 }

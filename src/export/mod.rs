@@ -19,6 +19,7 @@ pub mod perft_file;
 
 use crate::notation::{parse_position, to_fen};
 use crate::position::Position;
+use crate::suite::plan::{SKIP_DEEP, SKIP_SLOW};
 use crate::suite::{
     Alternative, Case, CaseStatus, CheckKind, Expectations, PlannedCheck, Selection, Suite, plan,
 };
@@ -75,9 +76,12 @@ pub struct ExportSummary {
     pub items: usize,
     /// Checks whose expectation was written.
     pub checks: usize,
-    /// Checks the selection matched but left out: slow cases without `--slow`, counts above
-    /// `--max-nodes`.
-    pub skipped: usize,
+    /// Checks of slow cases the selection matched but left out (no `--slow`).
+    pub slow: usize,
+    /// Checks of deep cases the selection matched but left out (no `--deep`).
+    pub deep: usize,
+    /// Counts the selection matched but left out as above `--max-nodes`.
+    pub over_budget: usize,
     /// Readings left out of EPD and `.perft` because none of their selected checks is a count
     /// (only legal, illegal or outcome checks).
     pub without_counts: usize,
@@ -87,6 +91,17 @@ pub struct ExportSummary {
 }
 
 impl ExportSummary {
+    /// Counts the checks of `planned` that the plan skips, by why: slow, deep or over budget.
+    pub fn tally_skipped(&mut self, planned: &[PlannedCheck]) {
+        for reason in planned.iter().filter_map(|c| c.skip.as_deref()) {
+            match reason {
+                SKIP_SLOW => self.slow += 1,
+                SKIP_DEEP => self.deep += 1,
+                _ => self.over_budget += 1,
+            }
+        }
+    }
+
     /// `exported 12 EPD lines (40 checks); left out: ...`, on one line.
     pub fn line(&self, format: ExportFormat) -> String {
         let items = match format {
@@ -109,11 +124,14 @@ impl ExportSummary {
     /// What the selection matched but the export does not hold, when anything.
     pub fn left_out(&self) -> Option<String> {
         let mut parts = Vec::new();
-        if self.skipped > 0 {
-            parts.push(format!(
-                "{} of slow cases (--slow) or above --max-nodes",
-                counted(self.skipped, ("check", "checks"))
-            ));
+        for (n, what) in [
+            (self.slow, "of slow cases (--slow)"),
+            (self.deep, "of deep cases (--deep)"),
+            (self.over_budget, "above --max-nodes"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{} {what}", counted(n, ("check", "checks"))));
+            }
         }
         if self.without_counts > 0 {
             parts.push(format!(
@@ -290,6 +308,7 @@ pub fn counted_readings<'a>(
     planned: &[PlannedCheck],
 ) -> (Vec<CountedReading<'a>>, ExportSummary) {
     let mut summary = ExportSummary::default();
+    summary.tally_skipped(planned);
     let mut out: Vec<CountedReading<'a>> = Vec::new();
     for group in planned.chunk_by(|a, b| {
         (a.check.suite, a.check.case, a.check.alternative)
@@ -302,7 +321,6 @@ pub fn counted_readings<'a>(
         let mut selected = false;
         for check in group {
             if check.skip.is_some() {
-                summary.skipped += 1;
                 continue;
             }
             selected = true;

@@ -119,6 +119,12 @@ pub enum SelectionError {
     UnknownRuling(String),
 }
 
+/// Why a deep case's check is skipped when the selection leaves the deep tier out.
+pub const SKIP_DEEP: &str = "deep case: run with --deep (hours of CPU)";
+
+/// Why a slow case's check is skipped when the selection leaves slow cases out.
+pub const SKIP_SLOW: &str = "slow case: run with --slow";
+
 /// A check chosen to run, or to be reported as skipped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlannedCheck {
@@ -163,9 +169,9 @@ pub fn plan(suites: &[Suite], selection: &Selection) -> Vec<PlannedCheck> {
                 }
                 let nodes = check.expected_nodes(suites);
                 let skip = if case.deep && !selection.deep {
-                    Some("deep case: run with --deep (hours of CPU)".to_string())
+                    Some(SKIP_DEEP.to_string())
                 } else if case.slow && !case.deep && !selection.slow {
-                    Some("slow case: run with --slow".to_string())
+                    Some(SKIP_SLOW.to_string())
                 } else {
                     match selection.max_nodes {
                         Some(max) if nodes > max => {
