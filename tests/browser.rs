@@ -471,8 +471,9 @@ fn screenshots_dir() -> PathBuf {
 #[test]
 fn reports_render_in_headless_chromium() {
     let Some(chromium) = find_chromium() else {
-        eprintln!(
-            "browser test skipped: no chromium on PATH (install Debian's `chromium`, or set CHROMIUM)"
+        support::tool_missing(
+            "chromium",
+            "no chromium on PATH for the browser test (install Debian's `chromium`, or set CHROMIUM)",
         );
         return;
     };

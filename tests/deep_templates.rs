@@ -3,6 +3,8 @@
 //! not installed), the Slurm script's body with the array variables set by hand. Both must
 //! merge to the plain divide.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -40,7 +42,10 @@ fn divide(args: &[&str]) -> String {
 #[test]
 fn gnu_parallel_runs_the_shards_and_merges() {
     if Command::new("parallel").arg("--version").output().is_err() {
-        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        support::tool_missing(
+            "parallel",
+            "GNU parallel is not installed (apt-get install parallel)",
+        );
         return;
     }
     let dir = scratch("parallel");

@@ -2,7 +2,8 @@
 //! faults must be found at the exact position and move, misbehaving engines must end in one
 //! clear line with exit 2 and leave no process behind, and Stockfish must agree with us.
 
-use std::io::Write;
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -609,11 +610,9 @@ fn stockfish() -> bool {
     if Path::new(STOCKFISH).exists() {
         true
     } else {
-        // Written to the stream itself, not through the test harness's capture, so that the
-        // skip shows in every `cargo test` run.
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: stockfish not installed ({STOCKFISH})"
+        support::tool_missing(
+            "stockfish",
+            &format!("stockfish is not installed ({STOCKFISH})"),
         );
         false
     }
@@ -727,9 +726,9 @@ fn pyffish() -> Option<String> {
     if importable && Path::new(&script).exists() {
         Some(script)
     } else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: pyffish not installed (python3 -m pip install pyffish)"
+        support::tool_missing(
+            "pyffish",
+            "pyffish is not installed (python3 -m pip install pyffish), or its perftree script is missing",
         );
         None
     }

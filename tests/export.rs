@@ -405,9 +405,10 @@ fn python_chess_reads_our_chess_export_and_counts_the_same() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !available {
-        eprintln!(
-            "skipped: python3 with python-chess (PyPI `chess`) is not installed; \
-             `python3 -m pip install chess` (.ci/run installs it)"
+        support::tool_missing(
+            "python-chess",
+            "python3 with python-chess (PyPI `chess`) is not installed; \
+             `python3 -m pip install chess` (.ci/run installs it)",
         );
         return;
     }

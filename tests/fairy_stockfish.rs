@@ -11,6 +11,8 @@
 //! reached by fixed-seed random games from each start. When pyffish is not installed every test
 //! prints that it was skipped and passes (`.ci/run` installs it, so CI runs them).
 
+mod support;
+
 use cvperft::notation::{move_text, parse_position, to_fen};
 use cvperft::perft::perft;
 use cvperft::position::Position;
@@ -173,7 +175,10 @@ fn compare(cfg: &Config, pos: &Position, depth: u32, compared: &mut usize) {
 
 fn run(config: &str, random_depth: u32, games: usize) {
     if !pyffish_available() {
-        println!("skipped: pyffish not installed (python3 -m pip install pyffish)");
+        support::tool_missing(
+            "pyffish",
+            "pyffish is not installed (python3 -m pip install pyffish)",
+        );
         return;
     }
     let cfg = CONFIGS.iter().find(|c| c.name == config).expect("config");

@@ -14,6 +14,8 @@
 //! every third position, is compared; `PYFFISH_SAN_GAMES=N` compares every position of N
 //! games (5 compared 61,623 moves, all equal).
 
+mod support;
+
 use cvperft::notation::{move_text, parse_position, to_fen};
 use cvperft::position::Position;
 use cvperft::san::san_moves;
@@ -146,7 +148,10 @@ fn engine_sans(cfg: &Config, positions: &[Position]) -> Vec<BTreeMap<String, Str
 #[test]
 fn our_san_is_fairy_stockfish_san() {
     if !pyffish_available() {
-        eprintln!("skipped: pyffish is not installed (python3 -m pip install pyffish)");
+        support::tool_missing(
+            "pyffish",
+            "pyffish is not installed (python3 -m pip install pyffish)",
+        );
         return;
     }
     let mut compared = 0;
@@ -224,7 +229,10 @@ fn replayed_fens(args: &[&str]) -> Vec<String> {
 #[test]
 fn records_written_by_fairy_stockfish_replay_to_its_positions() {
     if !pyffish_available() {
-        eprintln!("skipped: pyffish is not installed (python3 -m pip install pyffish)");
+        support::tool_missing(
+            "pyffish",
+            "pyffish is not installed (python3 -m pip install pyffish)",
+        );
         return;
     }
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pyffish-records");

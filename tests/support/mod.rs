@@ -274,3 +274,20 @@ pub fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Called by a test whose outside tool (`stockfish`, `pyffish`, `chromium`, `python-chess`,
+/// `parallel`) is missing: the test then passes after saying so on standard error, unless the
+/// tool is named in `CVPERFT_REQUIRE_TOOLS` (names separated by commas or spaces), where it
+/// fails instead. `.ci/run` names every tool it finds installed, so that a test which no
+/// longer finds an installed tool (a moved path, a broken import) fails in CI instead of
+/// passing without its cross-check.
+pub fn tool_missing(tool: &str, why: &str) {
+    let required = std::env::var("CVPERFT_REQUIRE_TOOLS").unwrap_or_default();
+    if required.split([',', ' ']).any(|t| t == tool) {
+        panic!("{tool} is required here (CVPERFT_REQUIRE_TOOLS=\"{required}\") but {why}");
+    }
+    // Written to the stream itself, not through the harness's capture, so that the skip
+    // shows in every `cargo test` run.
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
