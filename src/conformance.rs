@@ -372,13 +372,8 @@ impl<'a> CheckRun<'a> {
                 Some(Err(reason)) => Err(not(reason.to_string())),
                 Some(Ok(b)) => {
                     let reproduce = engines.settings(id).map(|settings| {
-                        diff_command(
-                            settings,
-                            &rules,
-                            &to_fen(pos),
-                            &b.path,
-                            b.last().query.depth,
-                        )
+                        let asked = &b.disagreement().query;
+                        diff_command(settings, &rules, &to_fen(pos), &asked.moves, asked.depth)
                     });
                     finding_of(&b, rules, &result.name, depth, reproduce).ok_or_else(|| {
                         not("the engine agrees with the reference when asked again".into())

@@ -209,7 +209,7 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             engine: &engine.name(),
             bisection: &bisection,
             root_fen: root_fen.as_deref(),
-            reproduce: &reproduce(&args, &root, bisection.last()),
+            reproduce: &reproduce(&args, &root, bisection.disagreement()),
         });
         out.write_all(page.as_bytes())?;
         if bisection.agrees() {
@@ -391,7 +391,11 @@ fn report(
             writeln!(out)?;
         }
     }
-    writeln!(out, "  reproduce: {}", reproduce(args, root, last))?;
+    writeln!(
+        out,
+        "  reproduce: {}",
+        reproduce(args, root, b.disagreement())
+    )?;
     Ok(())
 }
 
@@ -399,7 +403,8 @@ fn entry_texts(entries: &[cvperft::perft::DivideEntry]) -> Vec<String> {
     entries.iter().map(|e| e.text.clone()).collect()
 }
 
-/// A command line that asks the same question at the last step.
+/// A command line that asks the same question at `last`, the step where the sides disagree
+/// ([`cvperft::engine::bisect::Bisection::disagreement`]).
 fn reproduce(args: &DiffArgs, root: &Query, last: &Step) -> String {
     let mut words = vec![
         "cvperft".to_string(),

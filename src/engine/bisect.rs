@@ -133,6 +133,32 @@ impl Bisection {
     pub fn last(&self) -> &Step {
         self.steps.last().expect("at least the root step")
     }
+
+    /// The step to ask again to see the difference: the last one, except after
+    /// [`Stop::Vanished`], where the divides of the last step agree and the difference is in
+    /// its parent's count of the move played.
+    pub fn disagreement(&self) -> &Step {
+        match (&self.stop, self.steps.len()) {
+            (Some(Stop::Vanished), n) if n >= 2 => &self.steps[n - 2],
+            _ => self.last(),
+        }
+    }
+
+    /// For [`Stop::Vanished`]: the move last played, with its count one ply up (reference,
+    /// engine), which differ though the divides after it agree.
+    pub fn vanished_count(&self) -> Option<(String, u64, u64)> {
+        if self.stop != Some(Stop::Vanished) {
+            return None;
+        }
+        let parent = self.disagreement();
+        let mv = parent.next.as_deref()?;
+        parent
+            .comparison
+            .counts
+            .iter()
+            .find(|(m, _, _)| m == mv)
+            .cloned()
+    }
 }
 
 /// Which side failed during a bisection.
