@@ -274,6 +274,48 @@ fn against_a_second_engine() {
     assert!(field(&run.stdout, "reproduce").contains("--against"));
 }
 
+/// An engine that answers the root question (without en passant) but crashes when the descent
+/// asks after a5a4: the run still fails with the crash (exit 2, one line on stderr), and what
+/// was found before it is printed, not thrown away: the root comparison and the descent so far.
+/// It used to print nothing but the header.
+#[test]
+fn a_crash_during_the_descent_keeps_what_was_found() {
+    let engine = format!("{} {CVPERFT}", fixture("perftree-faulty deepcrash"));
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--fen",
+        POSITION_3,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("crashed mid-output after 2 lines (killed by signal 11)")
+            && run.stderr.contains("moves \"a5a4\""),
+        "{}",
+        run.stderr
+    );
+    for shown in [
+        "differ at depth 3: 0 missing, 0 extra, 2 counts differ, 12 agree; totals 2812 \
+         (reference) vs 2810 (engine)",
+        "  a5a4         224     223          -1",
+        "  root, depth 3: ",
+        "; descend into a5a4 (224 vs 223)",
+        "  (the descent stopped: the engine failed, see the error)",
+    ] {
+        assert!(run.stdout.contains(shown), "{shown:?} in\n{}", run.stdout);
+    }
+    // A failure of the root question itself has nothing to show.
+    let crash = fixture("perftree-faulty crash");
+    let run = cvperft(&["diff", "2", "--engine", &crash, "--protocol", "perftree"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("differ"), "{}", run.stdout);
+}
+
 #[test]
 fn agreement_exits_zero() {
     let engine = format!("{CVPERFT} perftree");

@@ -170,6 +170,19 @@ pub enum Side {
     Engine,
 }
 
+/// A bisection cut short by an engine failure: the failure, and the steps both sides had
+/// answered before it (empty when the root question failed).
+#[derive(Debug)]
+pub struct Interrupted {
+    /// The side that failed.
+    pub side: Side,
+    /// Its failure.
+    pub error: EngineError,
+    /// Every level answered by both sides, the root first; the last one's `next` is the move
+    /// whose question failed.
+    pub steps: Vec<Step>,
+}
+
 /// Compares `engine` with `reference` on `root` and descends to the first difference of move
 /// sets. `rules` compute the FEN of the position found.
 ///
@@ -181,13 +194,40 @@ pub fn bisect(
     root: &Query,
     rules: Rules,
 ) -> Result<Bisection, (Side, EngineError)> {
+    bisect_keeping_steps(reference, engine, root, rules).map_err(|i| (i.side, i.error))
+}
+
+/// [`bisect`], keeping on a failure the steps answered before it, so that a report can still
+/// show what the two sides were found to disagree on.
+///
+/// # Errors
+/// The first engine failure, with the side it came from and the steps before it.
+pub fn bisect_keeping_steps(
+    reference: &mut dyn Engine,
+    engine: &mut dyn Engine,
+    root: &Query,
+    rules: Rules,
+) -> Result<Bisection, Interrupted> {
     let mut steps: Vec<Step> = Vec::new();
     let mut notes = Vec::new();
     let mut query = root.clone();
     let mut path = Vec::new();
     let stop = loop {
-        let r = reference.divide(&query).map_err(|e| (Side::Reference, e))?;
-        let e = engine.divide(&query).map_err(|e| (Side::Engine, e))?;
+        let answers = reference
+            .divide(&query)
+            .map_err(|e| (Side::Reference, e))
+            .and_then(|r| {
+                engine
+                    .divide(&query)
+                    .map(|e| (r, e))
+                    .map_err(|e| (Side::Engine, e))
+            });
+        let (r, e) = match answers {
+            Ok(both) => both,
+            Err((side, error)) => {
+                return Err(Interrupted { side, error, steps });
+            }
+        };
         if let Some(parent) = steps.last() {
             let mv = parent.next.as_deref().unwrap_or("");
             for (side, expected, got) in [
