@@ -602,6 +602,26 @@ fn identify_reports_where_an_engine_departs() {
     assert_eq!(field(&run.stdout, "missing"), "b4a3");
 }
 
+/// An engine whose count of a2a3 is wrong at depth 3 only (its divide below a2a3 agrees)
+/// departs at the start probe with equal move lists everywhere: the departure names the count
+/// that differs. It used to show a path, no missing and no extra move, and nothing else.
+#[test]
+fn identify_names_the_count_when_the_moves_agree() {
+    let engine = format!("{} {CVPERFT}", fixture("perftree-faulty plusone"));
+    let run = cvperft(&["identify", "--engine", &engine, "--protocol", "perftree"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("departs at probe `start`"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(field(&run.stdout, "path"), "a2a3");
+    assert_eq!(
+        field(&run.stdout, "count"),
+        "a2a3 380 (reference) vs 381 (engine) at depth 3, but the divides after it agree"
+    );
+}
+
 /// For every variant, option and value: an engine configured with that reading is identified
 /// as having it (or, where the probe file says no divide can tell, as undecided), and no other
 /// option is reported as matching none. The probe files must keep up with the options.
