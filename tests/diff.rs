@@ -316,6 +316,34 @@ fn a_crash_during_the_descent_keeps_what_was_found() {
     assert!(!run.stdout.contains("differ"), "{}", run.stdout);
 }
 
+/// An engine that writes promotions in upper case (`b7b8Q`) differs from us in spelling only:
+/// the report says so beside the missing and extra moves, rather than leave a list of
+/// "missing" promotions to be taken for a rule the engine breaks.
+#[test]
+fn moves_in_other_letter_case_are_called_a_spelling_difference() {
+    let engine = format!("{} {CVPERFT}", fixture("perftree-faulty upperpromo"));
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--fen",
+        "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(moves(&run.stdout, "extra"), "b7b8B b7b8N b7b8Q b7b8R");
+    assert!(
+        field(&run.stdout, "note").starts_with(
+            "the engine writes b7b8B for b7b8b and 3 more: the same moves in other letter \
+             case, a difference of spelling, not of rules"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn agreement_exits_zero() {
     let engine = format!("{CVPERFT} perftree");
