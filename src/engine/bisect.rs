@@ -279,9 +279,6 @@ pub fn bisect_keeping_steps(
             _ => break None,
         }
     };
-    if let Some(note) = steps.last().and_then(|s| spelling_note(&s.comparison)) {
-        notes.push(note);
-    }
     let fen = position_fen(rules, root, &path);
     Ok(Bisection {
         steps,
@@ -290,31 +287,6 @@ pub fn bisect_keeping_steps(
         fen,
         notes,
     })
-}
-
-/// When some extra moves are missing ones in other letter case (`e7e8Q` for `e7e8q`): a note
-/// saying that the difference is one of spelling, not of rules.
-fn spelling_note(c: &Comparison) -> Option<String> {
-    let pairs: Vec<String> = c
-        .extra
-        .iter()
-        .filter_map(|x| {
-            c.missing
-                .iter()
-                .find(|m| m.text != x.text && m.text.eq_ignore_ascii_case(&x.text))
-                .map(|m| format!("{} for {}", x.text, m.text))
-        })
-        .collect();
-    let (first, more) = pairs.split_first()?;
-    let more = match more.len() {
-        0 => String::new(),
-        n => format!(" and {n} more"),
-    };
-    Some(format!(
-        "the engine writes {first}{more}: the same moves in other letter case, a difference of \
-         spelling, not of rules (our promotion letters are lower case; a whole-move --map \
-         OURS=THEIRS translates one move)"
-    ))
 }
 
 /// The FEN after `root.moves` and then `path`, when every move is legal for the reference.
@@ -354,19 +326,5 @@ mod tests {
         assert_eq!(c.counts, vec![("b2b3".to_string(), 2, 5)]);
         assert_eq!(c.same, 1);
         assert!(compare(&a, &a).agrees());
-    }
-
-    #[test]
-    fn moves_in_other_letter_case_are_noted_as_spelling() {
-        let ours = divide(&[("b7b8n", 1), ("b7b8q", 1), ("e1d1", 1)]);
-        let theirs = divide(&[("b7b8N", 1), ("b7b8Q", 1), ("e1d1", 1)]);
-        let note = spelling_note(&compare(&ours, &theirs)).expect("a note");
-        assert!(
-            note.starts_with("the engine writes b7b8N for b7b8n and 1 more: the same moves"),
-            "{note}"
-        );
-        // A move really missing, or really extra, is no spelling.
-        let fewer = divide(&[("b7b8q", 1), ("e1d1", 1)]);
-        assert_eq!(spelling_note(&compare(&ours, &fewer)), None);
     }
 }
