@@ -293,12 +293,15 @@ impl<'a> CheckRun<'a> {
         }
     }
 
-    /// The position and depth of planned check `i` when it is a perft or divide check.
-    fn perft_check(&self, i: usize) -> Option<(&Position, u32)> {
+    /// The position of planned check `i` and the depth of the divide that shows it: the
+    /// check's own for perft and divide, 1 for legal and illegal (their moves are the divide's
+    /// moves); `None` for an outcome check.
+    fn divide_question(&self, i: usize) -> Option<(&Position, u32)> {
         let check = &self.planned.get(i)?.check;
         let depth = match check.kind {
             CheckKind::Perft(d) | CheckKind::Divide(d) => d,
-            _ => return None,
+            CheckKind::Legal | CheckKind::Illegal => 1,
+            CheckKind::Outcome => return None,
         };
         let case = &self.suites[check.suite].cases[check.case];
         let pos = match check.alternative {
@@ -308,13 +311,23 @@ impl<'a> CheckRun<'a> {
         Some((pos, depth))
     }
 
-    /// For a failed perft or divide check against an engine: the `cvperft diff` command that
-    /// compares the engine with the reference there and bisects the difference.
+    /// The position and depth of planned check `i` when it is a perft or divide check.
+    fn perft_check(&self, i: usize) -> Option<(&Position, u32)> {
+        match self.planned.get(i)?.check.kind {
+            CheckKind::Perft(_) | CheckKind::Divide(_) => self.divide_question(i),
+            _ => None,
+        }
+    }
+
+    /// For a failed perft, divide, legal or illegal check against an engine: the
+    /// `cvperft diff` command that compares the engine with the reference there (and bisects
+    /// the difference). The reference's own `divide` would show the reference's moves, not
+    /// what the engine got wrong.
     fn engine_reproduce(&self, i: usize, result: &CheckResult) -> Option<String> {
         if result.status != Status::Failed {
             return None;
         }
-        let (pos, depth) = self.perft_check(i)?;
+        let (pos, depth) = self.divide_question(i)?;
         let settings = self.engines.as_ref()?.settings(pos.variant().spec.id)?;
         Some(diff_command(
             settings,
@@ -364,13 +377,8 @@ impl<'a> CheckRun<'a> {
                 Some(Err(reason)) => Err(not(reason.to_string())),
                 Some(Ok(b)) => {
                     let reproduce = engines.settings(id).map(|settings| {
-                        diff_command(
-                            settings,
-                            &rules,
-                            &to_fen(pos),
-                            &b.path,
-                            b.last().query.depth,
-                        )
+                        let asked = &b.disagreement().query;
+                        diff_command(settings, &rules, &to_fen(pos), &asked.moves, asked.depth)
                     });
                     finding_of(&b, rules, &result.name, depth, reproduce).ok_or_else(|| {
                         not("the engine agrees with the reference when asked again".into())

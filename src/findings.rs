@@ -188,7 +188,8 @@ pub struct Finding {
     pub missing: Vec<FindingMove>,
     /// Moves the engine makes and the reference does not.
     pub extra: Vec<FindingMove>,
-    /// For `counts-at-depth-one`: the moves counted differently.
+    /// For `counts-at-depth-one`: the moves counted differently; for `vanished`: the move last
+    /// played, with the counts both sides gave it one ply up.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub counts: Vec<CountDifference>,
     /// The failing checks that led here (trial names, run order).
@@ -223,10 +224,14 @@ impl Finding {
             parts.push(format!("extra {}", list(&self.extra)));
         }
         for c in &self.counts {
-            parts.push(format!(
-                "{} counted {} not {}",
-                c.text, c.engine, c.reference
-            ));
+            let counted = format!("{} counted {} not {}", c.text, c.engine, c.reference);
+            parts.push(match self.stop {
+                "vanished" => format!(
+                    "{counted} at depth {}, but the divides after it agree",
+                    self.depth + 1
+                ),
+                _ => counted,
+            });
         }
         if parts.is_empty() {
             parts.push(self.stop.replace('-', " "));
@@ -366,19 +371,19 @@ pub fn finding_of(
             .map(|e| finding_move(pos.as_ref(), &e.text))
             .collect()
     };
-    let counts = if bisection.stop == Some(Stop::CountsAtDepthOne) {
-        last.comparison
-            .counts
-            .iter()
-            .map(|(m, r, e)| CountDifference {
-                text: m.clone(),
-                reference: *r,
-                engine: *e,
-            })
-            .collect()
-    } else {
-        Vec::new()
+    let counted = match bisection.stop {
+        Some(Stop::CountsAtDepthOne) => last.comparison.counts.clone(),
+        Some(Stop::Vanished) => bisection.vanished_count().into_iter().collect(),
+        _ => Vec::new(),
     };
+    let counts = counted
+        .into_iter()
+        .map(|(text, reference, engine)| CountDifference {
+            text,
+            reference,
+            engine,
+        })
+        .collect();
     Some(Finding {
         variant: rules.variant.spec.id.to_string(),
         root_fen: bisection.steps[0].query.fen.clone(),

@@ -177,14 +177,14 @@ fn a_note_keeps_the_characters_yaml_reads_as_line_breaks() {
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     let after = std::fs::read_to_string(&path).unwrap();
     assert!(
-        after.contains("note: \"a\\u0085  b\\u2028c\\u2029d\\u007fe\\u009bf\\ufffeg\\ufeffh FEN"),
+        after.contains("note: \"a\\u0085  b\\u2028c\\u2029d\\u007fe\\u009bf\\ufffeg\\ufeffh. FEN"),
         "{after}"
     );
     let yaml: serde_yaml::Value = serde_yaml::from_str(&after).unwrap();
     let added = yaml["cases"].as_sequence().and_then(|c| c.last()).unwrap();
     let read = added["note"].as_str().unwrap();
     assert!(
-        read.starts_with(&format!("{note} FEN reached: ")),
+        read.starts_with(&format!("{note}. FEN reached: ")),
         "{read:?}"
     );
     check_passes(&path);
@@ -332,11 +332,24 @@ fn a_disputed_case_records_both_expectations() {
         "--protocol",
         "perftree",
         "--divide",
+        "--note",
+        "Black's engine refused e5xd6 here",
     ]);
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     let after = std::fs::read(&path).unwrap();
     assert!(after.starts_with(&before));
     let added = text(&after[before.len()..]);
+    // The note and the FEN are two sentences; the reason names only the side with moves (it
+    // used to end "and the engine has - that the reference lacks").
+    assert!(
+        added.contains("Black's engine refused e5xd6 here. FEN reached: "),
+        "{added}"
+    );
+    assert!(
+        added.contains("there the reference has e5d6 that the engine lacks.\""),
+        "{added}"
+    );
+    assert!(!added.contains(" - that"), "{added}");
     assert!(added.contains("perft: {1: 41, 2: 1711}"), "{added}");
     assert!(added.contains("status: disputed"), "{added}");
     assert!(added.contains("perft: {1: 40, 2: 1666}"), "{added}");

@@ -465,3 +465,97 @@ cases:
         "{stderr}"
     );
 }
+
+/// Runs a `reproduce:` command as printed, with `cvperft` standing for the binary under test,
+/// through the shell (the command is shell-quoted for a person to paste).
+fn run_printed(command: &str) -> Output {
+    let rest = command
+        .strip_prefix("cvperft ")
+        .unwrap_or_else(|| panic!("not a cvperft command: {command}"));
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("'{CVPERFT}' {rest}"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("sh runs")
+}
+
+/// A failing `legal` or `illegal` check against an engine reproduces with `cvperft diff 1`
+/// against that engine, which names the move it lacks or adds. It used to offer the
+/// reference's own `cvperft divide 1`, which lists the reference's moves (the missing move
+/// included) and says nothing of the engine.
+#[test]
+fn a_failing_legal_or_illegal_check_reproduces_against_the_engine() {
+    let dir = scratch("legal-reproduce");
+    let suite = dir.join("moves.yaml");
+    std::fs::write(
+        &suite,
+        r#"
+variant: chess
+description: One legal and one illegal check, for engines with planted faults.
+game-end: rules
+cases:
+  - id: ep-capture
+    fen: "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1"
+    moves: "d7d5"
+    legal: [e5d6]
+    source:
+      kind: hand
+      derivation: "After d7d5 White may take en passant."
+  - id: castle-through-f1
+    fen: "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1"
+    illegal: [e1g1]
+    source:
+      kind: hand
+      derivation: "The Rook f2 attacks f1, which the King would cross."
+"#,
+    )
+    .expect("write the suite");
+    for (fault, check, fen, verdict) in [
+        (
+            "no-en-passant",
+            "ep-capture::legal",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+            "missing:   e5d6",
+        ),
+        (
+            "castle-through-check",
+            "castle-through-f1::illegal",
+            "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1",
+            "extra:     e1g1",
+        ),
+    ] {
+        let engine = format!("{CVPERFT} perftree --inject {fault}");
+        let o = over_perftree(&suite, &engine);
+        assert_eq!(code(&o), 1, "{}", text(&o));
+        let report = json(&o);
+        let result = report["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .find(|r| {
+                format!(
+                    "{}::{}",
+                    r["case"].as_str().unwrap(),
+                    r["check"].as_str().unwrap()
+                ) == check
+            })
+            .unwrap_or_else(|| panic!("no result {check}: {report}"));
+        assert_eq!(result["status"], "failed", "{result}");
+        let reproduce = result["reproduce"].as_str().expect("a reproduce command");
+        assert!(
+            reproduce.starts_with("cvperft diff 1 -v chess")
+                && reproduce.contains(&format!("--fen '{fen}'"))
+                && reproduce.contains("--engine")
+                && reproduce.contains(fault),
+            "{reproduce}"
+        );
+        let shown = run_printed(reproduce);
+        assert_eq!(code(&shown), 1, "{reproduce}\n{}", text(&shown));
+        assert!(
+            text(&shown).contains(verdict),
+            "{reproduce}\n{}",
+            text(&shown)
+        );
+    }
+}

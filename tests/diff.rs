@@ -275,6 +275,89 @@ fn against_a_second_engine() {
     assert!(field(&run.stdout, "reproduce").contains("--against"));
 }
 
+/// An engine that answers the root question (without en passant) but crashes when the descent
+/// asks after a5a4: the run still fails with the crash (exit 2, one line on stderr), and what
+/// was found before it is printed, not thrown away: the root comparison and the descent so far.
+/// It used to print nothing but the header.
+#[test]
+fn a_crash_during_the_descent_keeps_what_was_found() {
+    let engine = format!("{} {CVPERFT}", fixture("perftree-faulty deepcrash"));
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--fen",
+        POSITION_3,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("crashed mid-output after 2 lines (killed by signal 11)")
+            && run.stderr.contains("moves \"a5a4\""),
+        "{}",
+        run.stderr
+    );
+    for shown in [
+        "differ at depth 3: 0 missing, 0 extra, 2 counts differ, 12 agree; totals 2812 \
+         (reference) vs 2810 (engine)",
+        "  a5a4         224     223          -1",
+        "  root, depth 3: ",
+        "; descend into a5a4 (224 vs 223)",
+        "  (the descent stopped: the engine failed, see the error)",
+    ] {
+        assert!(run.stdout.contains(shown), "{shown:?} in\n{}", run.stdout);
+    }
+    // A failure of the root question itself has nothing to show.
+    let crash = fixture("perftree-faulty crash");
+    let run = cvperft(&["diff", "2", "--engine", &crash, "--protocol", "perftree"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("differ"), "{}", run.stdout);
+}
+
+/// An engine that writes promotions in upper case (`b7b8Q`) differs from us in spelling only,
+/// and `check` already read its moves in our canonical spelling (its perft and legal checks
+/// pass): `diff` agrees with it too. It used to report b7b8b b7b8n b7b8q b7b8r missing and
+/// b7b8B ... extra (exit 1), a list of promotions to be taken for a rule the engine breaks,
+/// which no `--map` of piece letters could translate.
+#[test]
+fn moves_in_other_letter_case_are_the_same_moves() {
+    let engine = format!("{} {CVPERFT}", fixture("perftree-faulty upperpromo"));
+    for depth in ["1", "2"] {
+        let run = cvperft(&[
+            "diff",
+            depth,
+            "--fen",
+            "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+            "--engine",
+            &engine,
+            "--protocol",
+            "perftree",
+        ]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("agree: 9 moves"), "{}", run.stdout);
+    }
+    // The same over UCI, after a promotion played on the way (sent in our spelling).
+    let shim = format!(
+        "{} {}",
+        fixture("uci-shim"),
+        fixture(&format!("perftree-faulty upperpromo {CVPERFT}"))
+    );
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--fen",
+        "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+        "--moves",
+        "b7b8q",
+        "--engine",
+        &shim,
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
 #[test]
 fn agreement_exits_zero() {
     let engine = format!("{CVPERFT} perftree");
@@ -559,6 +642,26 @@ fn identify_reports_where_an_engine_departs() {
     );
     assert_eq!(field(&run.stdout, "path"), "a2a4");
     assert_eq!(field(&run.stdout, "missing"), "b4a3");
+}
+
+/// An engine whose count of a2a3 is wrong at depth 3 only (its divide below a2a3 agrees)
+/// departs at the start probe with equal move lists everywhere: the departure names the count
+/// that differs. It used to show a path, no missing and no extra move, and nothing else.
+#[test]
+fn identify_names_the_count_when_the_moves_agree() {
+    let engine = format!("{} {CVPERFT}", fixture("perftree-faulty plusone"));
+    let run = cvperft(&["identify", "--engine", &engine, "--protocol", "perftree"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("departs at probe `start`"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(field(&run.stdout, "path"), "a2a3");
+    assert_eq!(
+        field(&run.stdout, "count"),
+        "a2a3 380 (reference) vs 381 (engine) at depth 3, but the divides after it agree"
+    );
 }
 
 /// For every variant, option and value: an engine configured with that reading is identified

@@ -150,6 +150,67 @@ fn the_html_reproduce_command_keeps_control_characters_of_the_engine_path() {
     assert!(stdout.contains("missing:   e5d6"), "{stdout}");
 }
 
+/// An engine whose count of a move one ply up is wrong though its divide below that move
+/// agrees (here: one too many for a2a3 at depth 3 only). The finding says which count, and its
+/// `reproduce` asks where the counts differ: it used to ask after a2a3, where the two sides
+/// agree (`diff` exited 0 and showed nothing), and the headline said only "vanished". The same
+/// for `diff`'s own reproduce line.
+#[test]
+fn a_count_wrong_only_one_ply_up_reproduces_where_it_differs() {
+    let engine = format!(
+        "{}/fixtures/engines/perftree-faulty plusone {CVPERFT}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = check_against(
+        "chess",
+        &engine,
+        &["--filter", "::start::", "--format", "json"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report = json(&run);
+    let findings = report["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    let f = &findings[0];
+    assert_eq!(f["stop"], "vanished");
+    assert_eq!(f["path"], serde_json::json!(["a2a3"]));
+    assert_eq!(
+        f["counts"],
+        serde_json::json!([{"move": "a2a3", "reference": 380, "engine": 381}])
+    );
+    let reproduce = f["reproduce"].as_str().expect("reproduce");
+    assert!(
+        reproduce.starts_with("cvperft diff 3 -v chess ") && !reproduce.contains("--moves"),
+        "{reproduce}"
+    );
+    let stdout = pasted("sh", reproduce);
+    assert!(
+        stdout.contains(
+            "first difference: counts differ above, but the divides after the move agree"
+        ),
+        "{stdout}"
+    );
+    // The diff's own reproduce line asks the same question again.
+    let line = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("reproduce: "))
+        .unwrap_or_else(|| panic!("no reproduce line:\n{stdout}"));
+    assert!(
+        line.starts_with("cvperft diff 3 ") && !line.contains("--moves"),
+        "{line}"
+    );
+    pasted("sh", line);
+    // The human report's headline says what differs.
+    let human = check_against("chess", &engine, &["--filter", "::start::"]);
+    assert!(
+        human.stdout.contains(
+            "chess after a2a3 (depth 2): a2a3 counted 381 not 380 at depth 3, but the divides \
+             after it agree"
+        ),
+        "{}",
+        human.stdout
+    );
+}
+
 #[test]
 fn identical_findings_are_reported_once_with_their_cases() {
     let run = check(

@@ -444,12 +444,28 @@ fn compare_engine<Q: Fn(u32) -> Query>(
                 parent.reference.count(last).unwrap_or_default(),
             )
         }
-        _ => format!(
-            "there the reference has {} that the engine lacks, and the engine has {} that the \
-             reference lacks",
-            move_list(&end.comparison.missing),
-            move_list(&end.comparison.extra),
-        ),
+        _ => {
+            // Only the sides that have moves: "the engine has - that the reference lacks" says
+            // nothing.
+            let lacks = [
+                (
+                    &end.comparison.missing,
+                    "the reference has",
+                    "the engine lacks",
+                ),
+                (
+                    &end.comparison.extra,
+                    "the engine has",
+                    "the reference lacks",
+                ),
+            ];
+            let parts: Vec<String> = lacks
+                .iter()
+                .filter(|(moves, _, _)| !moves.is_empty())
+                .map(|(moves, who, lacking)| format!("{who} {} that {lacking}", move_list(moves)))
+                .collect();
+            format!("there {}", parts.join(", and "))
+        }
     };
     let reason = format!(
         "The engine `{name}` counts differently for N = {} (at N = {first}: {totals}). First \
@@ -502,7 +518,9 @@ fn counts_list(counts: &[(String, u64, u64)]) -> String {
 fn case_note(args: &AddCaseArgs, game: &Replayed) -> String {
     let reached = format!("FEN reached: {}", game.fen_reached);
     match args.note.as_deref().map(str::trim) {
-        Some(n) if !n.is_empty() => format!("{n} {reached}"),
+        // A sentence of its own, so that `my engine` is not read as `my engine FEN reached`.
+        Some(n) if n.ends_with(['.', '!', '?']) => format!("{n} {reached}"),
+        Some(n) if !n.is_empty() => format!("{n}. {reached}"),
         _ => format!(
             "Added by cvperft add-case from {}, ply {}. {reached}",
             game.source_name,

@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use cvperft::diagram::text::{self, Charset};
 use cvperft::diagram::{Board, Overlay};
-use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect, position_fen};
+use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect_keeping_steps, position_fen};
 use cvperft::engine::process::shell_quote;
 use cvperft::engine::{Divide, Engine, EngineOptions, Query, ReferenceEngine};
 use cvperft::report::html::{DiffPage, diff_page};
@@ -186,16 +186,21 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
         writeln!(out, "  engine:    {}", engine.name())?;
         out.flush()?;
     }
-    let bisection = match bisect(reference.as_mut(), engine.as_mut(), &root, rules) {
+    let bisection = match bisect_keeping_steps(reference.as_mut(), engine.as_mut(), &root, rules) {
         Ok(b) => b,
-        Err((side, e)) => {
-            let who = match side {
+        Err(cut) => {
+            let who = match cut.side {
                 Side::Reference => "the reference side failed",
                 Side::Engine => "the engine failed",
             };
             drop(engine);
             drop(reference);
-            return Err(Failure::input(format!("{who}: {e}")).into());
+            // What was found before the failure is kept: the sides differ at the root.
+            if !html && !cut.steps.is_empty() {
+                descent(out, &args, &root, &cut.steps)?;
+                writeln!(out, "  (the descent stopped: {who}, see the error)")?;
+            }
+            return Err(Failure::input(format!("{who}: {}", cut.error)).into());
         }
     };
     if html {
@@ -209,7 +214,7 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             engine: &engine.name(),
             bisection: &bisection,
             root_fen: root_fen.as_deref(),
-            reproduce: &reproduce(&args, &root, bisection.last()),
+            reproduce: &reproduce(&args, &root, bisection.disagreement()),
         });
         out.write_all(page.as_bytes())?;
         if bisection.agrees() {
@@ -277,14 +282,10 @@ fn texts(entries: &[cvperft::perft::DivideEntry]) -> String {
     }
 }
 
-fn report(
-    out: &mut impl Write,
-    args: &DiffArgs,
-    root: &Query,
-    b: &Bisection,
-    rules: Rules,
-) -> Result<()> {
-    let first = &b.steps[0];
+/// The root comparison (a table, or the `-`/`+` dump with `--format patch`) and one line per
+/// step of the descent.
+fn descent(out: &mut impl Write, args: &DiffArgs, root: &Query, steps: &[Step]) -> Result<()> {
+    let first = &steps[0];
     let patch = args.format == "patch";
     writeln!(out, "differ at depth {}: {}", root.depth, summary(first))?;
     if patch {
@@ -299,7 +300,7 @@ fn report(
         )?;
     }
     writeln!(out, "bisect:")?;
-    for step in &b.steps {
+    for step in steps {
         let played = &step.query.moves[root.moves.len()..];
         let place = if played.is_empty() {
             "root".to_string()
@@ -317,6 +318,17 @@ fn report(
             _ => writeln!(out)?,
         }
     }
+    Ok(())
+}
+
+fn report(
+    out: &mut impl Write,
+    args: &DiffArgs,
+    root: &Query,
+    b: &Bisection,
+    rules: Rules,
+) -> Result<()> {
+    descent(out, args, root, &b.steps)?;
     let last = b.last();
     writeln!(out)?;
     let headline = match b.stop {
@@ -365,7 +377,7 @@ fn report(
     for note in &b.notes {
         writeln!(out, "  note:      {note}")?;
     }
-    if !patch {
+    if args.format != "patch" {
         if b.stop == Some(Stop::MovesDiffer) && !b.path.is_empty() {
             write!(
                 out,
@@ -391,7 +403,11 @@ fn report(
             writeln!(out)?;
         }
     }
-    writeln!(out, "  reproduce: {}", reproduce(args, root, last))?;
+    writeln!(
+        out,
+        "  reproduce: {}",
+        reproduce(args, root, b.disagreement())
+    )?;
     Ok(())
 }
 
@@ -399,7 +415,8 @@ fn entry_texts(entries: &[cvperft::perft::DivideEntry]) -> Vec<String> {
     entries.iter().map(|e| e.text.clone()).collect()
 }
 
-/// A command line that asks the same question at the last step.
+/// A command line that asks the same question at `last`, the step where the sides disagree
+/// ([`cvperft::engine::bisect::Bisection::disagreement`]).
 fn reproduce(args: &DiffArgs, root: &Query, last: &Step) -> String {
     let mut words = vec![
         "cvperft".to_string(),

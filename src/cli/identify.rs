@@ -5,7 +5,7 @@ use super::selection::load_suites;
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
-use cvperft::engine::bisect::Bisection;
+use cvperft::engine::bisect::{Bisection, Stop};
 use cvperft::engine::identify::{Probe, Verdict, identify, load_probes, probes_from_suites};
 use cvperft::perft::DivideEntry;
 use std::io::Write;
@@ -191,5 +191,19 @@ fn print_departure(out: &mut impl Write, b: &Bisection) -> Result<()> {
     };
     writeln!(out, "  missing: {}", list(&last.comparison.missing))?;
     writeln!(out, "  extra:   {}", list(&last.comparison.extra))?;
+    // Equal move lists: say which count differs, or the departure would show nothing.
+    if b.stop == Some(Stop::CountsAtDepthOne) {
+        for (mv, r, e) in &last.comparison.counts {
+            writeln!(out, "  count:   {mv} {r} (reference) vs {e} (engine)")?;
+        }
+    }
+    if let Some((mv, r, e)) = b.vanished_count() {
+        writeln!(
+            out,
+            "  count:   {mv} {r} (reference) vs {e} (engine) at depth {}, but the divides \
+             after it agree",
+            last.query.depth + 1
+        )?;
+    }
     Ok(())
 }

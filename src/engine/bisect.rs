@@ -133,6 +133,32 @@ impl Bisection {
     pub fn last(&self) -> &Step {
         self.steps.last().expect("at least the root step")
     }
+
+    /// The step to ask again to see the difference: the last one, except after
+    /// [`Stop::Vanished`], where the divides of the last step agree and the difference is in
+    /// its parent's count of the move played.
+    pub fn disagreement(&self) -> &Step {
+        match (&self.stop, self.steps.len()) {
+            (Some(Stop::Vanished), n) if n >= 2 => &self.steps[n - 2],
+            _ => self.last(),
+        }
+    }
+
+    /// For [`Stop::Vanished`]: the move last played, with its count one ply up (reference,
+    /// engine), which differ though the divides after it agree.
+    pub fn vanished_count(&self) -> Option<(String, u64, u64)> {
+        if self.stop != Some(Stop::Vanished) {
+            return None;
+        }
+        let parent = self.disagreement();
+        let mv = parent.next.as_deref()?;
+        parent
+            .comparison
+            .counts
+            .iter()
+            .find(|(m, _, _)| m == mv)
+            .cloned()
+    }
 }
 
 /// Which side failed during a bisection.
@@ -142,6 +168,19 @@ pub enum Side {
     Reference,
     /// The engine under test.
     Engine,
+}
+
+/// A bisection cut short by an engine failure: the failure, and the steps both sides had
+/// answered before it (empty when the root question failed).
+#[derive(Debug)]
+pub struct Interrupted {
+    /// The side that failed.
+    pub side: Side,
+    /// Its failure.
+    pub error: EngineError,
+    /// Every level answered by both sides, the root first; the last one's `next` is the move
+    /// whose question failed.
+    pub steps: Vec<Step>,
 }
 
 /// Compares `engine` with `reference` on `root` and descends to the first difference of move
@@ -155,13 +194,40 @@ pub fn bisect(
     root: &Query,
     rules: Rules,
 ) -> Result<Bisection, (Side, EngineError)> {
+    bisect_keeping_steps(reference, engine, root, rules).map_err(|i| (i.side, i.error))
+}
+
+/// [`bisect`], keeping on a failure the steps answered before it, so that a report can still
+/// show what the two sides were found to disagree on.
+///
+/// # Errors
+/// The first engine failure, with the side it came from and the steps before it.
+pub fn bisect_keeping_steps(
+    reference: &mut dyn Engine,
+    engine: &mut dyn Engine,
+    root: &Query,
+    rules: Rules,
+) -> Result<Bisection, Interrupted> {
     let mut steps: Vec<Step> = Vec::new();
     let mut notes = Vec::new();
     let mut query = root.clone();
     let mut path = Vec::new();
     let stop = loop {
-        let r = reference.divide(&query).map_err(|e| (Side::Reference, e))?;
-        let e = engine.divide(&query).map_err(|e| (Side::Engine, e))?;
+        let answers = reference
+            .divide(&query)
+            .map_err(|e| (Side::Reference, e))
+            .and_then(|r| {
+                engine
+                    .divide(&query)
+                    .map(|e| (r, e))
+                    .map_err(|e| (Side::Engine, e))
+            });
+        let (r, e) = match answers {
+            Ok(both) => both,
+            Err((side, error)) => {
+                return Err(Interrupted { side, error, steps });
+            }
+        };
         if let Some(parent) = steps.last() {
             let mv = parent.next.as_deref().unwrap_or("");
             for (side, expected, got) in [

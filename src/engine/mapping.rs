@@ -11,7 +11,7 @@
 //! variant when it cannot. [`MappedEngine`] applies a map around any engine, both ways.
 
 use super::{Deadline, Divide, Engine, EngineError, Query};
-use crate::notation::{move_text, parse_move, parse_position};
+use crate::notation::{move_text, normalise_move_text, parse_move, parse_position};
 use crate::perft::DivideEntry;
 use crate::position::{Move, Position, flags};
 use crate::variant::{CastleSpec, Colour, Rules, Wing};
@@ -213,7 +213,11 @@ impl MoveMap {
                 _ => self.map_part(part, false),
             })
             .collect();
-        parts.join(",")
+        // In our canonical spelling where our notation reads it as a move (`e7e8Q` is `e7e8q`,
+        // placements in order), as the suite runner reads an engine's moves: else a spelling
+        // would be reported as moves missing and extra.
+        let text = parts.join(",");
+        normalise_move_text(rules.variant, &text).unwrap_or(text)
     }
 
     /// Maps the piece letters of one part of a move (`N@b2`, `e7e8q`).

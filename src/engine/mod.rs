@@ -472,11 +472,8 @@ impl EngineConfig {
             )),
             Protocol::Perftree => Box::new(PerftreeEngine::new(&self.command, argv, self.timeout)),
         };
-        let engine: Box<dyn Engine> = if self.map.is_identity() {
-            inner
-        } else {
-            Box::new(MappedEngine::new(inner, self.map.clone(), rules))
-        };
+        // Mapped even without a map: the engine's moves are read in our canonical spelling.
+        let engine: Box<dyn Engine> = Box::new(MappedEngine::new(inner, self.map.clone(), rules));
         Ok(Box::new(EngineSession::new(
             engine,
             self.timeout,

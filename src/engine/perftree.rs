@@ -192,10 +192,15 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
         let [text, count] = words.as_slice() else {
             return Err(malformed(line, "`move count`"));
         };
-        if !text
+        // A word of letters alone or digits alone is no move (a move names a square, or is a
+        // spelling such as `O-O` that `--map` translates): a header such as `Perft 3` is not
+        // a move of count 3, whose number would only show later as a wrong total.
+        let is_move = text
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "@,+=-".contains(c))
-        {
+            && !text.chars().all(|c| c.is_ascii_alphabetic())
+            && !text.chars().all(|c| c.is_ascii_digit());
+        if !is_move {
             return Err(malformed(
                 line,
                 "`move count` with a move in coordinate notation",
@@ -244,6 +249,9 @@ mod tests {
 
     #[test]
     fn parses_the_format() {
+        // Castling in SAN is a move too, for `--map e1g1=O-O`.
+        let d = parse_output(&lines("O-O 2\na2a3 3\n\n5\n")).unwrap();
+        assert_eq!(d.count("O-O"), Some(2));
         let d = parse_output(&lines("b1c3 2\na2a3 3\n\n5\n")).unwrap();
         assert_eq!(d.total, 5);
         assert_eq!(d.entries[0].text, "a2a3");
@@ -268,6 +276,16 @@ mod tests {
             parse_output(&lines("a2a3 3\n\n3\nmore")),
             Err(EngineErrorKind::Malformed { .. })
         ));
+        // A header line is not a move, whatever its number: named as the malformed line, not
+        // reported later as counts that do not add up to the total.
+        for header in ["Perft 3\na2a3 3\n\n3", "perft 0\na2a3 3\n\n3", "20 3\n\n3"] {
+            match parse_output(&lines(header)) {
+                Err(EngineErrorKind::Malformed { line, .. }) => {
+                    assert_eq!(line, header.lines().next().unwrap(), "{header}")
+                }
+                other => panic!("{header}: {other:?}"),
+            }
+        }
         for bad in ["a2a3 +3\n\n3", "a2a3 3\n\n+3", "a2a3 -0\n\n0"] {
             assert!(
                 matches!(
