@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
-use support::{board_size, ep_diff, faulty_check, is_light, read_fen, temp_dir};
+use support::{board_size, deepcrash_diff, ep_diff, faulty_check, is_light, read_fen, temp_dir};
 
 /// Longest wait for one answer or event.
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -597,6 +597,33 @@ fn reports_render_in_headless_chromium() {
     std::fs::write(shots.join("diff-report.png"), top).expect("saved");
     let problems = browser.problems();
     assert!(problems.is_empty(), "diff page: {problems:#?}");
+
+    // The diff page of an engine that crashed during the descent: the root board with the move
+    // descended into, and the failure shown.
+    let stopped = deepcrash_diff(&["--format", "html"]);
+    assert_eq!(stopped.code, 2, "{}", stopped.stderr);
+    let stopped_page = dir.join("diff-stopped.html");
+    std::fs::write(&stopped_page, &stopped.stdout).expect("stopped page");
+    browser.open(&stopped_page);
+    let boards = browser.evaluate(BOARDS_JS);
+    let boards = boards.as_array().expect("boards").clone();
+    assert_eq!(boards.len(), 1, "{boards:?}");
+    assert_eq!(boards[0]["role"], json!("root"), "{boards:?}");
+    let marks = boards[0]["marks"].as_array().expect("marks");
+    assert!(marks.contains(&json!(["path", "a5a4"])), "{marks:?}");
+    check_boards(&mut browser, &boards, &shots, "diff-stopped");
+    let why = browser.evaluate(
+        "JSON.stringify(document.querySelector('p.stopped') ? document.querySelector('p.stopped').textContent : '')",
+    );
+    assert!(
+        why.as_str()
+            .is_some_and(|t| t.contains("killed by signal 11")),
+        "{why}"
+    );
+    let top = browser.screenshot(0.0, 0.0, f64::from(WIDTH), 1000.0);
+    std::fs::write(shots.join("diff-stopped.png"), top).expect("saved");
+    let problems = browser.problems();
+    assert!(problems.is_empty(), "stopped diff page: {problems:#?}");
 
     // The policy is enforced: the same page with an image from the network added reports it.
     let html = std::fs::read_to_string(&diff_page).expect("page");

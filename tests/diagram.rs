@@ -8,7 +8,9 @@
 mod support;
 
 use std::collections::BTreeMap;
-use support::{board_size, cvperft, ep_diff, faulty_check, is_light, read_fen, temp_dir};
+use support::{
+    board_size, cvperft, deepcrash_diff, ep_diff, faulty_check, is_light, read_fen, temp_dir,
+};
 
 /// Checks one `<svg class="board">` against its FEN: every square drawn once, the piece on it
 /// (or none) as the FEN says, the hands and the side to move.
@@ -298,6 +300,111 @@ fn diff_html_draws_the_finding_with_its_arrows_and_path() {
     assert!(html.contains("cvperft diff 1 -v chess"));
     assert!(html.contains("class=\"copy\""));
     assert_eq!(run.stdout, ep_diff(&["--format", "html"]).stdout);
+}
+
+/// A self-contained page: nothing linked or fetched, and the content security policy.
+fn check_self_contained(html: &str) {
+    for forbidden in ["<link", " src=", "href=", "url(", "@import"] {
+        assert!(!html.contains(forbidden), "{forbidden}");
+    }
+    assert!(html.contains("Content-Security-Policy"));
+}
+
+/// The engine answers the root question (without en passant) and crashes when the descent asks
+/// after a5a4: the page is still written, with the root comparison, its board, the descent so
+/// far and the failure, and the run fails with the crash (exit 2, one line on stderr). It used to
+/// write no page at all.
+#[test]
+fn diff_html_keeps_what_was_found_when_the_engine_fails_during_the_descent() {
+    let run = deepcrash_diff(&["--format", "html"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("killed by signal 11"), "{}", run.stderr);
+    let html = &run.stdout;
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(html.trim_end().ends_with("</html>"), "{html}");
+    check_self_contained(html);
+    for shown in [
+        "The sides differ; the descent stopped when a side failed.",
+        "At the root: 0 missing, 0 extra, 2 counts differ, 12 agree; totals 2812 (reference) vs \
+         2810 (engine).",
+        "<h2>Where the descent stopped</h2>",
+        "The descent stopped before reaching a position where the moves differ: the engine \
+         failed: engine ",
+        "crashed mid-output after 2 lines (killed by signal 11); stderr: segmentation fault in \
+         generate_moves (asked depth 2, fen &quot;",
+        "<h3>The root, depth 3</h3>",
+        "Descends into <code>a5a4</code>.",
+        "The question that failed, to ask again:",
+        "--moves a5a4 --engine",
+    ] {
+        assert!(html.contains(shown), "{shown:?} in\n{html}");
+    }
+    // No finding is claimed: only the root board, with the move descended into.
+    assert!(!html.contains("First difference"), "{html}");
+    let boards = boards(html);
+    assert_eq!(boards.len(), 1, "{boards:?}");
+    assert_eq!(boards[0].0, "root");
+    check_board(&boards[0].1, 8, 8);
+    assert!(boards[0].1.contains(r#"data-mark="path" data-move="a5a4""#));
+    // The failure's text comes from the engine: escaped like the rest of the page.
+    let dir = temp_dir("diagram-deepcrash");
+    let script = dir.join("engine");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ -n \"$3\" ]; then echo '<script>alert(1)</script>' >&2; exit 3; fi\n\
+             exec {} perftree --inject no-en-passant \"$@\"\n",
+            support::CVPERFT
+        ),
+    )
+    .expect("script");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("executable");
+    let engine = script.display().to_string();
+    let run = cvperft(&[
+        "diff",
+        "3",
+        "--fen",
+        support::EP_FEN,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+        "--format",
+        "html",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("<script>alert(1)</script>"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("<script>alert"), "{}", run.stdout);
+    check_self_contained(&run.stdout);
+    // A failure of the root question itself has nothing to show: no page.
+    let crash = format!(
+        "{}/fixtures/engines/perftree-faulty crash",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = cvperft(&[
+        "diff",
+        "2",
+        "--engine",
+        &crash,
+        "--protocol",
+        "perftree",
+        "--format",
+        "html",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

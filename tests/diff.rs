@@ -411,6 +411,48 @@ fn uci_adapter_over_a_shim() {
     );
 }
 
+/// A whole-move `--map` works over UCI as over perftree: this engine writes the short castling
+/// as `O-O` (a perftree engine behind the UCI shim), and its `O-O: 2` line is read as a move
+/// because the map names it, where a move without a digit is otherwise taken for chatter (the
+/// answer then failed: counts adding up to less than `Nodes searched`).
+#[test]
+fn a_whole_move_map_works_over_uci() {
+    let dir = std::env::temp_dir().join(format!("cvperft-test-{}-uci-map", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("castles-as-o-o");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nmoves=$(printf '%s' \"$3\" | sed 's/O-O/e1g1/g')\n\
+             {CVPERFT} perftree \"$1\" \"$2\" $moves | sed 's/^e1g1 /O-O /'\n"
+        ),
+    )
+    .expect("script");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("executable");
+    let engine = format!("{} {}", fixture("uci-shim"), script.display());
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let run = cvperft(&[
+        "diff", "2", "--fen", fen, "--engine", &engine, "--map", "e1g1=O-O",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("agree: 26 moves"), "{}", run.stdout);
+    // After the castling, sent in the engine's spelling.
+    let run = cvperft(&[
+        "diff", "2", "--fen", fen, "--moves", "e1g1", "--engine", &engine, "--map", "e1g1=O-O",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // Without the map the line is chatter, and the answer does not add up.
+    let run = cvperft(&["diff", "2", "--fen", fen, "--engine", &engine]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("its counts add up to"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn castling_map_works_both_ways() {
     // This engine writes castling as King-takes-Rook (e1h1). Without a map, the castlings

@@ -193,29 +193,37 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
                 Side::Reference => "the reference side failed",
                 Side::Engine => "the engine failed",
             };
-            drop(engine);
-            drop(reference);
+            let why = format!("{who}: {}", cut.error);
             // What was found before the failure is kept: the sides differ at the root.
-            if !html && !cut.steps.is_empty() {
+            if html && !cut.steps.is_empty() {
+                let so_far = cut.so_far(rules, &root);
+                out.write_all(
+                    page(
+                        (&args, rules, &root),
+                        &so_far,
+                        [reference.name(), engine.name()],
+                        &cut.question(&root),
+                        Some(&why),
+                    )
+                    .as_bytes(),
+                )?;
+            } else if !cut.steps.is_empty() {
                 descent(out, &args, &root, &cut.steps)?;
                 writeln!(out, "  (the descent stopped: {who}, see the error)")?;
             }
-            return Err(Failure::input(format!("{who}: {}", cut.error)).into());
+            drop(engine);
+            drop(reference);
+            return Err(Failure::input(why).into());
         }
     };
     if html {
-        let root_fen = position_fen(rules, &root, &[]);
-        let page = diff_page(&DiffPage {
-            variant: rules.variant.spec.id,
-            fen: &root.fen,
-            moves: &root.moves,
-            depth: root.depth,
-            reference: &reference.name(),
-            engine: &engine.name(),
-            bisection: &bisection,
-            root_fen: root_fen.as_deref(),
-            reproduce: &reproduce(&args, &root, bisection.disagreement()),
-        });
+        let page = page(
+            (&args, rules, &root),
+            &bisection,
+            [reference.name(), engine.name()],
+            &bisection.disagreement().query,
+            None,
+        );
         out.write_all(page.as_bytes())?;
         if bisection.agrees() {
             return Ok(());
@@ -243,6 +251,30 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
         message: String::new(),
     }
     .into())
+}
+
+/// The HTML page of a bisection (`names`: the reference's, the engine's), with the command
+/// asking `question` again; `stopped` says why the descent stopped short, if it did.
+fn page(
+    (args, rules, root): (&DiffArgs, Rules, &Query),
+    bisection: &Bisection,
+    [reference, engine]: [String; 2],
+    question: &Query,
+    stopped: Option<&str>,
+) -> String {
+    let root_fen = position_fen(rules, root, &[]);
+    diff_page(&DiffPage {
+        variant: rules.variant.spec.id,
+        fen: &root.fen,
+        moves: &root.moves,
+        depth: root.depth,
+        reference: &reference,
+        engine: &engine,
+        bisection,
+        root_fen: root_fen.as_deref(),
+        reproduce: &reproduce(args, root, question),
+        stopped,
+    })
 }
 
 /// Prints the line diff of two divides: `-` reference only, `+` engine only.
@@ -406,7 +438,7 @@ fn report(
     writeln!(
         out,
         "  reproduce: {}",
-        reproduce(args, root, b.disagreement())
+        reproduce(args, root, &b.disagreement().query)
     )?;
     Ok(())
 }
@@ -417,11 +449,11 @@ fn entry_texts(entries: &[cvperft::perft::DivideEntry]) -> Vec<String> {
 
 /// A command line that asks the same question at `last`, the step where the sides disagree
 /// ([`cvperft::engine::bisect::Bisection::disagreement`]).
-fn reproduce(args: &DiffArgs, root: &Query, last: &Step) -> String {
+fn reproduce(args: &DiffArgs, root: &Query, question: &Query) -> String {
     let mut words = vec![
         "cvperft".to_string(),
         "diff".to_string(),
-        last.query.depth.to_string(),
+        question.depth.to_string(),
         "-v".to_string(),
         shell_quote(&args.position.variant),
     ];
@@ -429,10 +461,10 @@ fn reproduce(args: &DiffArgs, root: &Query, last: &Step) -> String {
         words.extend(["-o".to_string(), shell_quote(o)]);
     }
     words.extend(["--fen".to_string(), shell_quote(&root.fen)]);
-    if !last.query.moves.is_empty() {
+    if !question.moves.is_empty() {
         words.extend([
             "--moves".to_string(),
-            shell_quote(&last.query.moves.join(" ")),
+            shell_quote(&question.moves.join(" ")),
         ]);
     }
     words.extend(args.engine.flags());

@@ -546,9 +546,11 @@ pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String 
                 };
                 badge(&mut out, x, y, &n.to_string(), colour);
             }
+            // Promotion letters in the lower half of the destination square, centred on it:
+            // badges of neighbouring destinations (f1, g1, h1) stay apart and on the board.
             if !d.suffixes.is_empty() {
                 let text: String = d.suffixes.iter().collect();
-                badge(&mut out, x2 + 12, y2 - 14, &format!("={text}"), colour);
+                badge(&mut out, x2, y2 + 12, &format!("={text}"), colour);
             }
         }
     }
@@ -678,6 +680,52 @@ mod tests {
         assert_eq!(num(-0.01), "0");
         assert_eq!(num(2.25), "2.3");
         assert_eq!(num(-7.46), "-7.5");
+    }
+
+    /// Promotion badges of neighbouring destinations (f8, g8, h8, each `=BNR`) each stay inside
+    /// their own square: they used to sit up and right of it, over the next square and, for h8,
+    /// past the board's edge.
+    #[test]
+    fn promotion_badges_stay_on_their_squares() {
+        let v = variants::get("chess").expect("variant");
+        let board = Board::from_fen(v, "k7/5PPP/8/8/8/8/8/K7 w - - 0 1").expect("fen");
+        let mut overlay = Overlay::default();
+        let moves: Vec<String> = ["f7f8", "g7g8", "h7h8"]
+            .iter()
+            .flat_map(|m| ["b", "n", "r"].map(|p| format!("{m}{p}")))
+            .collect();
+        overlay.add(&moves, MarkKind::Missing);
+        let options = SvgOptions::default();
+        let svg = render(&board, &overlay, &options);
+        let layout = Layout::of(&board, &legend_entries(&board, &overlay), options.legend);
+        let number = |text: &str, name: &str| -> i32 {
+            let start =
+                format!(" {text}").find(&format!(" {name}=\"")).expect(name) + name.len() + 2;
+            text[start..]
+                .split('"')
+                .next()
+                .expect("value")
+                .parse()
+                .expect("number")
+        };
+        let mut badges = 0;
+        for (piece, file) in svg
+            .split("<rect ")
+            .skip(1)
+            .filter(|r| r.contains(">=BNR<"))
+            .zip(5u8..)
+        {
+            let (x, y, w) = (
+                number(piece, "x"),
+                number(piece, "y"),
+                number(piece, "width"),
+            );
+            let (left, top) = layout.corner(Square::new(file, 7));
+            assert!(left <= x && x + w <= left + SQ, "{piece}");
+            assert!(top <= y && y + 16 <= top + SQ, "{piece}");
+            badges += 1;
+        }
+        assert_eq!(badges, 3, "{svg}");
     }
 
     #[test]

@@ -183,6 +183,34 @@ pub struct Interrupted {
     pub steps: Vec<Step>,
 }
 
+impl Interrupted {
+    /// The descent as far as it went, for a report: its steps, no [`Stop`], and as path the
+    /// moves descended into (the last one is the move whose question failed).
+    pub fn so_far(&self, rules: Rules, root: &Query) -> Bisection {
+        let path: Vec<String> = self.steps.iter().filter_map(|s| s.next.clone()).collect();
+        Bisection {
+            steps: self.steps.clone(),
+            stop: None,
+            fen: position_fen(rules, root, &path),
+            path,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The question that failed: the one after the last step's move, or the root question
+    /// when no step was answered.
+    pub fn question(&self, root: &Query) -> Query {
+        match self.steps.last() {
+            Some(Step {
+                query,
+                next: Some(mv),
+                ..
+            }) => query.child(mv),
+            _ => root.clone(),
+        }
+    }
+}
+
 /// Compares `engine` with `reference` on `root` and descends to the first difference of move
 /// sets. `rules` compute the FEN of the position found.
 ///

@@ -463,13 +463,16 @@ impl EngineConfig {
             ));
         }
         let inner: Box<dyn Engine> = match self.protocol {
-            Protocol::Uci => Box::new(UciEngine::new(
-                &self.command,
-                argv,
-                self.variant.clone(),
-                self.options.clone(),
-                self.timeout,
-            )),
+            Protocol::Uci => Box::new(
+                UciEngine::new(
+                    &self.command,
+                    argv,
+                    self.variant.clone(),
+                    self.options.clone(),
+                    self.timeout,
+                )
+                .naming_moves(self.map.moves.iter().map(|(_, theirs)| theirs.clone())),
+            ),
             Protocol::Perftree => Box::new(PerftreeEngine::new(&self.command, argv, self.timeout)),
         };
         // Mapped even without a map: the engine's moves are read in our canonical spelling.

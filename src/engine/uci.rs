@@ -35,6 +35,9 @@ pub struct UciEngine {
     answers: usize,
     /// When the question in progress must be answered, and how long it was given.
     deadline: Deadline,
+    /// The engine's spellings of whole moves named by `--map` (such as `O-O`): a line
+    /// `O-O: 5` is a count, though a move without a digit is otherwise taken for chatter.
+    named_moves: HashSet<String>,
 }
 
 /// What the `uci` handshake reported.
@@ -63,7 +66,15 @@ impl UciEngine {
             answered: 0,
             answers: 0,
             deadline: Deadline::after(timeout),
+            named_moves: HashSet::new(),
         }
+    }
+
+    /// The engine's spellings of the whole moves of a `--map`, read as moves in its answers.
+    #[must_use]
+    pub fn naming_moves(mut self, moves: impl IntoIterator<Item = String>) -> UciEngine {
+        self.named_moves.extend(moves);
+        self
     }
 
     fn error(&self, query: Option<&Query>, kind: EngineErrorKind) -> EngineError {
@@ -281,7 +292,7 @@ impl UciEngine {
         let mut chatter = 0;
         loop {
             let line = self.read(Some(query), "`Nodes searched: N`")?;
-            match classify(&line) {
+            match classify(&line, &self.named_moves) {
                 Line::Count(text, count) => {
                     if entries.len() == MAX_COUNTS {
                         return Err(self.error(
@@ -345,7 +356,7 @@ impl UciEngine {
             if line.trim() == "readyok" {
                 return Ok(());
             }
-            match classify(&line) {
+            match classify(&line, &self.named_moves) {
                 Line::Chatter => {
                     chatter += 1;
                     if chatter > MAX_CHATTER {
@@ -433,7 +444,8 @@ enum Line {
     Chatter,
 }
 
-fn classify(line: &str) -> Line {
+/// `named`: moves the engine spells without a digit (the `--map` ones), read as moves.
+fn classify(line: &str, named: &HashSet<String>) -> Line {
     let t = line.trim();
     let lower = t.to_ascii_lowercase();
     if lower.contains("illegal move")
@@ -456,7 +468,7 @@ fn classify(line: &str) -> Line {
         let looks_like_move = !head.is_empty()
             && !head.contains(' ')
             && head.len() <= crate::notation::MAX_MOVE_LEN
-            && head.chars().any(|c| c.is_ascii_digit())
+            && (head.chars().any(|c| c.is_ascii_digit()) || named.contains(head))
             && head
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "@,+=-".contains(c));
@@ -495,19 +507,38 @@ mod tests {
         assert_eq!(exit_grace(now, late), now + Duration::from_secs(2));
     }
 
+    fn classify_plain(line: &str) -> Line {
+        classify(line, &HashSet::new())
+    }
+
+    /// A whole move of `--map` spelt without a digit (`O-O`) is a count, not chatter, when the
+    /// map names it; other such lines stay chatter.
+    #[test]
+    fn classifies_moves_named_by_the_map() {
+        let named: HashSet<String> = ["O-O".to_string()].into();
+        assert_eq!(classify("O-O: 5", &named), Line::Count("O-O".into(), 5));
+        assert_eq!(classify("O-O-O: 5", &named), Line::Chatter);
+        assert!(matches!(classify("O-O: many", &named), Line::Malformed(_)));
+        assert_eq!(classify("O-O: 5", &HashSet::new()), Line::Chatter);
+        assert_eq!(classify("Threads: 4", &named), Line::Chatter);
+    }
+
     #[test]
     fn classifies_perft_output() {
-        assert_eq!(classify("e2e4: 20"), Line::Count("e2e4".into(), 20));
-        assert_eq!(classify("N@b2: 3"), Line::Count("N@b2".into(), 3));
-        assert_eq!(classify("Nodes searched: 400"), Line::Total(400));
-        assert_eq!(classify("info string hello: 5"), Line::Chatter);
-        assert_eq!(classify(""), Line::Chatter);
-        assert_eq!(classify("Stockfish 15 by someone"), Line::Chatter);
-        assert_eq!(classify("Illegal move: e2e5"), Line::Illegal);
-        assert_eq!(classify("info string illegal move e2e5"), Line::Illegal);
-        assert!(matches!(classify("e2e4: lots"), Line::Malformed(_)));
+        assert_eq!(classify_plain("e2e4: 20"), Line::Count("e2e4".into(), 20));
+        assert_eq!(classify_plain("N@b2: 3"), Line::Count("N@b2".into(), 3));
+        assert_eq!(classify_plain("Nodes searched: 400"), Line::Total(400));
+        assert_eq!(classify_plain("info string hello: 5"), Line::Chatter);
+        assert_eq!(classify_plain(""), Line::Chatter);
+        assert_eq!(classify_plain("Stockfish 15 by someone"), Line::Chatter);
+        assert_eq!(classify_plain("Illegal move: e2e5"), Line::Illegal);
+        assert_eq!(
+            classify_plain("info string illegal move e2e5"),
+            Line::Illegal
+        );
+        assert!(matches!(classify_plain("e2e4: lots"), Line::Malformed(_)));
         assert!(matches!(
-            classify("Nodes searched: many"),
+            classify_plain("Nodes searched: many"),
             Line::Malformed(_)
         ));
         // Digits only: no sign, no spaces inside, no other digits.
@@ -518,7 +549,7 @@ mod tests {
             "e2e4: \u{ff12}0",
             "Nodes searched: +400",
         ] {
-            assert!(matches!(classify(bad), Line::Malformed(_)), "{bad}");
+            assert!(matches!(classify_plain(bad), Line::Malformed(_)), "{bad}");
         }
     }
 }

@@ -871,14 +871,20 @@ pub struct DiffPage<'a> {
     pub bisection: &'a Bisection,
     /// The FEN of the root position after `moves`, when the reference can follow them.
     pub root_fen: Option<&'a str>,
-    /// A command that asks the same question at the last step.
+    /// A command that asks the same question at the last step (or, when the descent
+    /// stopped, the question that failed).
     pub reproduce: &'a str,
+    /// Why the descent stopped before reaching a finding (a side failed), when it did; the
+    /// bisection then holds the steps answered before the failure and no [`Stop`].
+    pub stopped: Option<&'a str>,
 }
 
 /// The page of a `diff`: the first difference drawn on its board, the root board, every step
-/// of the descent with its divide table, the command to reproduce.
+/// of the descent with its divide table, the command to reproduce. When the descent stopped
+/// on a failure, the root board and the steps found before it, and the failure.
 pub fn diff_page(p: &DiffPage) -> String {
     let b = p.bisection;
+    let agrees = b.agrees() && p.stopped.is_none();
     let last = b.last();
     let mut body = String::new();
     let _ = writeln!(
@@ -902,13 +908,14 @@ pub fn diff_page(p: &DiffPage) -> String {
         );
     }
     let headline = match b.stop {
+        _ if p.stopped.is_some() => "The sides differ; the descent stopped when a side failed.",
         Some(Stop::MovesDiffer) => "The move lists differ.",
         Some(Stop::CountsAtDepthOne) => "Same moves at depth 1, but different counts.",
         Some(Stop::Vanished) => "Counts differ above, but the divides after the move agree.",
         None => "The two sides agree.",
     };
     let root = &b.steps[0].comparison;
-    let class = if b.agrees() { "pass" } else { "fail" };
+    let class = if agrees { "pass" } else { "fail" };
     let _ = writeln!(
         body,
         "<p class=\"summary\"><span class=\"{class}\">{headline}</span></p>\n<p>At the root: {}.</p>\n</header>",
@@ -929,12 +936,21 @@ pub fn diff_page(p: &DiffPage) -> String {
     let _ = write!(
         body,
         "<section id=\"finding\">\n<h2>{}</h2>\n<div class=\"boards\">",
-        if b.agrees() {
+        if agrees {
             "The position"
+        } else if p.stopped.is_some() {
+            "Where the descent stopped"
         } else {
             "First difference"
         }
     );
+    if let Some(why) = p.stopped {
+        let _ = write!(
+            body,
+            "<p class=\"fail stopped\">The descent stopped before reaching a position where the moves differ: {}</p>",
+            escape(why)
+        );
+    }
     let path_text = if b.path.is_empty() {
         "(root)".to_string()
     } else {
@@ -1023,6 +1039,9 @@ pub fn diff_page(p: &DiffPage) -> String {
         }
         body.push_str("</tbody></table>\n");
     }
+    if p.stopped.is_some() {
+        body.push_str("<p>The question that failed, to ask again:</p>");
+    }
     body.push_str(&reproduce_block(p.reproduce));
     body.push_str("</section>\n<section id=\"steps\">\n<h2>The descent</h2>\n");
     for step in &b.steps {
@@ -1048,6 +1067,11 @@ pub fn diff_page(p: &DiffPage) -> String {
                 escape(next)
             );
         }
+    }
+    if p.stopped.is_some() {
+        body.push_str(
+            "<p class=\"fail\">The descent stopped here: the question after the last move failed (see above).</p>",
+        );
     }
     body.push_str("</section>\n");
     page(

@@ -237,6 +237,29 @@ pub fn ep_diff(extra: &[&str]) -> Run {
     cvperft(&args)
 }
 
+/// `diff` at depth 3 of [`EP_FEN`] with the engine that answers the root question without en
+/// passant and crashes on the first question of the descent (perftree-faulty `deepcrash`).
+pub fn deepcrash_diff(extra: &[&str]) -> Run {
+    let engine = format!(
+        "{}/fixtures/engines/perftree-faulty deepcrash {CVPERFT}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut args = vec![
+        "diff",
+        "3",
+        "-v",
+        "chess",
+        "--fen",
+        EP_FEN,
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ];
+    args.extend_from_slice(extra);
+    cvperft(&args)
+}
+
 /// The ids of the (Linux) processes whose parent is `pid`.
 pub fn children_of(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
