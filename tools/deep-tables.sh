@@ -10,7 +10,8 @@
 # the plan, the result file, the merged JSON and the times of each invocation; log.tsv gets one
 # line per finished run (commands, wall and CPU seconds, machine, commit). Stop it at any time and run the
 # same command again: finished runs are skipped, a run in progress resumes its result file.
-# Exit 1 if the two runs of a count differ.
+# Exit 1 if the two runs of a count differ, 2 if a run stopped before its end (resume it by
+# running the same command again).
 #
 # Environment: CVPERFT (default target/release/cvperft), OUT, HASH (MB per table, default
 # 1024), THREADS (default 2), SEED_A/SEED_B (default 1 and 2).
@@ -79,11 +80,20 @@ run() {
   local merge_cmd=("$cvperft" merge "$dir/plan.jsonl" "$dir/results.jsonl" --divide --format json)
   # Wall, user and system seconds of each invocation (a resumed run has several lines).
   local TIMEFORMAT='%R %U %S'
-  { time {
-    [ -s "$dir/plan.jsonl" ] || "${plan_cmd[@]}" >&2
-    "${work_cmd[@]}" >&2
-  } 2>&3; } 3>&2 2>>"$dir/times.txt"
-  "${merge_cmd[@]}" >"$dir/merge.tmp" && mv "$dir/merge.tmp" "$dir/merge.json"
+  # A plan or work that stops early (Ctrl-C, a kill, an error) ends the script: the run is
+  # neither merged nor logged, and the same command resumes it.
+  if ! { time {
+    { [ -s "$dir/plan.jsonl" ] || "${plan_cmd[@]}" >&2; } && "${work_cmd[@]}" >&2
+  } 2>&3; } 3>&2 2>>"$dir/times.txt"; then
+    echo "$name perft $depth run $label stopped before its end; run the same command to resume it" >&2
+    return 1
+  fi
+  if ! "${merge_cmd[@]}" >"$dir/merge.tmp"; then
+    rm -f "$dir/merge.tmp"
+    echo "$name perft $depth run $label: merge failed (see above)" >&2
+    return 1
+  fi
+  mv "$dir/merge.tmp" "$dir/merge.json"
   local total seconds cpu
   total=$(sed -n 's/^  "total": "\{0,1\}\([0-9]*\)"\{0,1\},$/\1/p' "$dir/merge.json")
   seconds=$(awk '{s += $1} END {printf "%.1f", s}' "$dir/times.txt")
@@ -107,8 +117,8 @@ for row in "${rows[@]}"; do
       echo "$name perft $depth: splits $a and $b, seeds $seed_a and $seed_b"
       continue
     fi
-    total_a=$(run "$name" "$variant" "$options" "${fen:-}" "$depth" A "$a" "$seed_a")
-    total_b=$(run "$name" "$variant" "$options" "${fen:-}" "$depth" B "$b" "$seed_b")
+    total_a=$(run "$name" "$variant" "$options" "${fen:-}" "$depth" A "$a" "$seed_a") || exit 2
+    total_b=$(run "$name" "$variant" "$options" "${fen:-}" "$depth" B "$b" "$seed_b") || exit 2
     if [ "$total_a" = "$total_b" ]; then
       echo "$name perft $depth = $total_a (splits $a and $b, seeds $seed_a and $seed_b agree)"
     else
