@@ -220,21 +220,7 @@ pub const EP_FEN: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 
 /// Runs that `diff` with `extra` arguments.
 pub fn ep_diff(extra: &[&str]) -> Run {
-    let engine = format!("{CVPERFT} perftree --inject no-en-passant");
-    let mut args = vec![
-        "diff",
-        "3",
-        "-v",
-        "chess",
-        "--fen",
-        EP_FEN,
-        "--engine",
-        &engine,
-        "--protocol",
-        "perftree",
-    ];
-    args.extend_from_slice(extra);
-    cvperft(&args)
+    ep_diff_against(&format!("{CVPERFT} perftree --inject no-en-passant"), extra)
 }
 
 /// `diff` at depth 3 of [`EP_FEN`] with the engine that answers the root question without en
@@ -244,6 +230,11 @@ pub fn deepcrash_diff(extra: &[&str]) -> Run {
         "{}/fixtures/engines/perftree-faulty deepcrash {CVPERFT}",
         env!("CARGO_MANIFEST_DIR")
     );
+    ep_diff_against(&engine, extra)
+}
+
+/// `diff` at depth 3 of [`EP_FEN`] against the perftree `engine`, with `extra` arguments.
+fn ep_diff_against(engine: &str, extra: &[&str]) -> Run {
     let mut args = vec![
         "diff",
         "3",
@@ -252,7 +243,7 @@ pub fn deepcrash_diff(extra: &[&str]) -> Run {
         "--fen",
         EP_FEN,
         "--engine",
-        &engine,
+        engine,
         "--protocol",
         "perftree",
     ];
