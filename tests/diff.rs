@@ -317,6 +317,34 @@ fn a_crash_during_the_descent_keeps_what_was_found() {
     assert!(!run.stdout.contains("differ"), "{}", run.stdout);
 }
 
+/// The notes gathered on the way down (here: the engine's divide after a5a4 totals 225 where
+/// its root count of a5a4 was 223) are kept when the descent is then cut short by a crash, in
+/// the text report and in the HTML page. They used to be shown only when the descent ended.
+#[test]
+fn a_crash_during_the_descent_keeps_the_notes_found_before_it() {
+    let note = "engine: a5a4 counted 223 at depth 3, but its divide below totals 225";
+    let run = support::faulty_diff("notecrash", &[]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("moves \"a5a4 c7c5\""), "{}", run.stderr);
+    let stopped = run
+        .stdout
+        .find("(the descent stopped: the engine failed")
+        .expect(&run.stdout);
+    let noted = run
+        .stdout
+        .find(&format!("  note:      {note}"))
+        .expect(&run.stdout);
+    assert!(stopped < noted, "{}", run.stdout);
+    let html = support::faulty_diff("notecrash", &["--format", "html"]);
+    assert_eq!(html.code, 2, "{}", html.stderr);
+    assert!(
+        html.stdout
+            .contains(&format!("<tr><th>note</th><td>{note}</td></tr>")),
+        "{}",
+        html.stdout
+    );
+}
+
 /// An engine that writes promotions in upper case (`b7b8Q`) differs from us in spelling only,
 /// and `check` already read its moves in our canonical spelling (its perft and legal checks
 /// pass): `diff` agrees with it too. It used to report b7b8b b7b8n b7b8q b7b8r missing and

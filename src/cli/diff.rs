@@ -210,6 +210,9 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             } else if !cut.steps.is_empty() {
                 descent(out, &args, &root, &cut.steps)?;
                 writeln!(out, "  (the descent stopped: {who}, see the error)")?;
+                for note in &cut.notes {
+                    writeln!(out, "  note:      {note}")?;
+                }
             }
             drop(engine);
             drop(reference);

@@ -181,6 +181,8 @@ pub struct Interrupted {
     /// Every level answered by both sides, the root first; the last one's `next` is the move
     /// whose question failed.
     pub steps: Vec<Step>,
+    /// The notes gathered on the way (see [`Bisection::notes`]).
+    pub notes: Vec<String>,
 }
 
 impl Interrupted {
@@ -193,7 +195,7 @@ impl Interrupted {
             stop: None,
             fen: position_fen(rules, root, &path),
             path,
-            notes: Vec::new(),
+            notes: self.notes.clone(),
         }
     }
 
@@ -235,7 +237,7 @@ pub fn bisect_keeping_steps(
     engine: &mut dyn Engine,
     root: &Query,
     rules: Rules,
-) -> Result<Bisection, Interrupted> {
+) -> Result<Bisection, Box<Interrupted>> {
     let mut steps: Vec<Step> = Vec::new();
     let mut notes = Vec::new();
     let mut query = root.clone();
@@ -253,7 +255,12 @@ pub fn bisect_keeping_steps(
         let (r, e) = match answers {
             Ok(both) => both,
             Err((side, error)) => {
-                return Err(Interrupted { side, error, steps });
+                return Err(Box::new(Interrupted {
+                    side,
+                    error,
+                    steps,
+                    notes,
+                }));
             }
         };
         if let Some(parent) = steps.last() {

@@ -1038,6 +1038,13 @@ pub fn diff_page(p: &DiffPage) -> String {
             let _ = write!(body, "<tr><th>note</th><td>{}</td></tr>", escape(note));
         }
         body.push_str("</tbody></table>\n");
+    } else if !b.notes.is_empty() {
+        // A descent cut short by a failure: what was noted before it.
+        body.push_str("<table class=\"finding\"><tbody>");
+        for note in &b.notes {
+            let _ = write!(body, "<tr><th>note</th><td>{}</td></tr>", escape(note));
+        }
+        body.push_str("</tbody></table>\n");
     }
     if p.stopped.is_some() {
         body.push_str("<p>The question that failed, to ask again:</p>");

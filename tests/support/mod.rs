@@ -226,8 +226,13 @@ pub fn ep_diff(extra: &[&str]) -> Run {
 /// `diff` at depth 3 of [`EP_FEN`] with the engine that answers the root question without en
 /// passant and crashes on the first question of the descent (perftree-faulty `deepcrash`).
 pub fn deepcrash_diff(extra: &[&str]) -> Run {
+    faulty_diff("deepcrash", extra)
+}
+
+/// `diff` at depth 3 of [`EP_FEN`] against `fixtures/engines/perftree-faulty MODE CVPERFT`.
+pub fn faulty_diff(mode: &str, extra: &[&str]) -> Run {
     let engine = format!(
-        "{}/fixtures/engines/perftree-faulty deepcrash {CVPERFT}",
+        "{}/fixtures/engines/perftree-faulty {mode} {CVPERFT}",
         env!("CARGO_MANIFEST_DIR")
     );
     ep_diff_against(&engine, extra)
