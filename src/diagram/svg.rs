@@ -546,11 +546,14 @@ pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String 
                 };
                 badge(&mut out, x, y, &n.to_string(), colour);
             }
-            // Promotion letters in the lower half of the destination square, centred on it:
-            // badges of neighbouring destinations (f1, g1, h1) stay apart and on the board.
+            // Promotion letters in the half of the destination square that the arrow does not
+            // enter (the upper half for a move up the board), centred on it: badges of
+            // neighbouring destinations (f1, g1, h1) stay apart and on the board, and the
+            // arrow's tip stays in sight.
             if !d.suffixes.is_empty() {
                 let text: String = d.suffixes.iter().collect();
-                badge(&mut out, x2, y2 + 12, &format!("={text}"), colour);
+                let y = if y1 > y2 { y2 - 12 } else { y2 + 12 };
+                badge(&mut out, x2, y, &format!("={text}"), colour);
             }
         }
     }
@@ -682,6 +685,17 @@ mod tests {
         assert_eq!(num(-7.46), "-7.5");
     }
 
+    /// The whole-number attribute `name` of an SVG element's text.
+    fn number(text: &str, name: &str) -> i32 {
+        let start = format!(" {text}").find(&format!(" {name}=\"")).expect(name) + name.len() + 2;
+        text[start..]
+            .split('"')
+            .next()
+            .expect("value")
+            .parse()
+            .expect("number")
+    }
+
     /// Promotion badges of neighbouring destinations (f8, g8, h8, each `=BNR`) each stay inside
     /// their own square: they used to sit up and right of it, over the next square and, for h8,
     /// past the board's edge.
@@ -698,16 +712,6 @@ mod tests {
         let options = SvgOptions::default();
         let svg = render(&board, &overlay, &options);
         let layout = Layout::of(&board, &legend_entries(&board, &overlay), options.legend);
-        let number = |text: &str, name: &str| -> i32 {
-            let start =
-                format!(" {text}").find(&format!(" {name}=\"")).expect(name) + name.len() + 2;
-            text[start..]
-                .split('"')
-                .next()
-                .expect("value")
-                .parse()
-                .expect("number")
-        };
         let mut badges = 0;
         for (piece, file) in svg
             .split("<rect ")
@@ -726,6 +730,56 @@ mod tests {
             badges += 1;
         }
         assert_eq!(badges, 3, "{svg}");
+    }
+
+    /// A promotion's badge leaves its arrow's tip in sight, for a move up the board (White's
+    /// b7b8) as for one down it (Black's g2g1) and a capture (White's b7xa8): the badge sat in
+    /// the lower half of the square, over the tip of every White promotion's arrow.
+    #[test]
+    fn promotion_badges_leave_the_arrow_tip_clear() {
+        let v = variants::get("chess").expect("variant");
+        for (fen, mv) in [
+            ("n3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8"),
+            ("n3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8"),
+            ("4k3/8/8/8/8/8/6p1/4K3 b - - 0 1", "g2g1"),
+        ] {
+            let board = Board::from_fen(v, fen).expect("fen");
+            let mut overlay = Overlay::default();
+            overlay.add(&[format!("{mv}n")], MarkKind::Missing);
+            let options = SvgOptions::default();
+            let svg = render(&board, &overlay, &options);
+            let layout = Layout::of(&board, &legend_entries(&board, &overlay), options.legend);
+            let square = |s: &str| {
+                let b = s.as_bytes();
+                Square::new(b[0] - b'a', b[1] - b'1')
+            };
+            let (x1, y1) = layout.centre(square(&mv[..2]));
+            let (x2, y2) = layout.centre(square(&mv[2..]));
+            // The tip: the arrow ends short of the destination's centre, towards its origin.
+            let (dx, dy) = (f64::from(x1 - x2), f64::from(y1 - y2));
+            let length = dx.hypot(dy);
+            let tip = (
+                f64::from(x2) + 13.0 * dx / length,
+                f64::from(y2) + 13.0 * dy / length,
+            );
+            let badge = svg
+                .split("<rect ")
+                .find(|r| r.contains(">=N<"))
+                .unwrap_or_else(|| panic!("{mv}: no badge in {svg}"));
+            let (x, y, w) = (
+                number(badge, "x"),
+                number(badge, "y"),
+                number(badge, "width"),
+            );
+            let inside = f64::from(x) <= tip.0
+                && tip.0 <= f64::from(x + w)
+                && f64::from(y) <= tip.1
+                && tip.1 <= f64::from(y + 16);
+            assert!(!inside, "{mv}: tip {tip:?} under the badge {badge}");
+            let (left, top) = layout.corner(square(&mv[2..]));
+            assert!(left <= x && x + w <= left + SQ, "{mv}: {badge}");
+            assert!(top <= y && y + 16 <= top + SQ, "{mv}: {badge}");
+        }
     }
 
     #[test]
