@@ -362,18 +362,7 @@ fn diff_html_keeps_what_was_found_when_the_engine_fails_during_the_descent() {
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
         .expect("executable");
     let engine = script.display().to_string();
-    let run = cvperft(&[
-        "diff",
-        "3",
-        "--fen",
-        support::EP_FEN,
-        "--engine",
-        &engine,
-        "--protocol",
-        "perftree",
-        "--format",
-        "html",
-    ]);
+    let run = support::ep_diff_against(&engine, &["--format", "html"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr.contains("<script>alert(1)</script>"),

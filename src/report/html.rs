@@ -1011,8 +1011,12 @@ pub fn diff_page(p: &DiffPage) -> String {
         );
     }
     body.push_str("</div>\n");
-    if !b.agrees() {
+    // The finding's table; after a descent cut short by a failure, only what was noted before it.
+    let table = !b.agrees() || !b.notes.is_empty();
+    if table {
         body.push_str("<table class=\"finding\"><tbody>");
+    }
+    if !b.agrees() {
         let _ = write!(
             body,
             "<tr><th>path</th><td><code>{}</code></td></tr><tr><th>FEN</th><td><code>{}</code></td></tr><tr><th>depth</th><td>{}</td></tr><tr><th>missing</th><td><code>{}</code> <span class=\"muted\">(the reference has them, the engine does not)</span></td></tr><tr><th>extra</th><td><code>{}</code> <span class=\"muted\">(the engine has them, the reference does not)</span></td></tr>",
@@ -1034,16 +1038,11 @@ pub fn diff_page(p: &DiffPage) -> String {
                 extra.join(" ")
             })
         );
-        for note in &b.notes {
-            let _ = write!(body, "<tr><th>note</th><td>{}</td></tr>", escape(note));
-        }
-        body.push_str("</tbody></table>\n");
-    } else if !b.notes.is_empty() {
-        // A descent cut short by a failure: what was noted before it.
-        body.push_str("<table class=\"finding\"><tbody>");
-        for note in &b.notes {
-            let _ = write!(body, "<tr><th>note</th><td>{}</td></tr>", escape(note));
-        }
+    }
+    for note in &b.notes {
+        let _ = write!(body, "<tr><th>note</th><td>{}</td></tr>", escape(note));
+    }
+    if table {
         body.push_str("</tbody></table>\n");
     }
     if p.stopped.is_some() {

@@ -239,7 +239,7 @@ pub fn faulty_diff(mode: &str, extra: &[&str]) -> Run {
 }
 
 /// `diff` at depth 3 of [`EP_FEN`] against the perftree `engine`, with `extra` arguments.
-fn ep_diff_against(engine: &str, extra: &[&str]) -> Run {
+pub fn ep_diff_against(engine: &str, extra: &[&str]) -> Run {
     let mut args = vec![
         "diff",
         "3",
