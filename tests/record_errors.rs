@@ -5,7 +5,7 @@
 
 use cvperft::game::{ReadOptions, read_game, read_header};
 use cvperft::notation::parse_position;
-use cvperft::record::Notation;
+use cvperft::record::{Labels, Notation};
 use cvperft::variants;
 
 /// (variant, notation or auto, game index, ply asked for, record, the error's text).
@@ -316,6 +316,41 @@ const CASES: &[Case] = &[
         "1. P e2-z9",
         "line 1, column 9: ply 1 `P e2-z9`: `z9` is not a square of this 8x8 board",
     ),
+    // A label set apart from its move (spaces to align a log, a line break) is joined to it
+    // with one space; places in the move were counted in the joined text, so they fell short
+    // of the square meant, or past the end of the label's line.
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. N    g1-f9",
+        "line 1, column 12: ply 1 `N g1-f9`: `f9` is not a square of this 8x8 board",
+    ),
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. N\n   g1-f9",
+        "line 2, column 7: ply 1 `N g1-f9`: `f9` is not a square of this 8x8 board",
+    ),
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. P   Ne2-e4",
+        "line 1, column 8: ply 1 `P Ne2-e4`: two piece labels: `P` and `N`",
+    ),
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. P   e2-e4;",
+        "line 1, column 13: ply 1 `P e2-e4`: the turn ends after `;`: a part is missing",
+    ),
     (
         "chess",
         Some("game-courier"),
@@ -432,6 +467,25 @@ fn every_record_error_reads_as_before() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A label outside ASCII (`--label N=É`) glued to its square: columns count characters (the
+/// place of a square after it counted the label's bytes, one column too far).
+#[test]
+fn columns_after_a_label_outside_ascii_count_characters() {
+    let rules = variants::rules("chess").expect("chess");
+    let start = parse_position(rules, &rules.start_fen()).expect("the start");
+    let options = ReadOptions {
+        labels: Labels::new(rules.variant, &["N=É".to_string()]).expect("a label"),
+        ..options(Some("game-courier"), 1, None)
+    };
+    let e = read_game("1. Ég1-f9", &start, &options)
+        .map(|_| ())
+        .expect_err("off the board");
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 8: ply 1 `Ég1-f9`: `f9` is not a square of this 8x8 board"
+    );
 }
 
 #[test]

@@ -248,6 +248,25 @@ pub struct Part {
     pub line: usize,
     /// 1-based column.
     pub column: usize,
+    /// Where the text after a Game Courier piece label written apart from its move starts
+    /// (`P   e2-e4`, or the label at a line's end, joined as `P e2-e4`): its byte offset in
+    /// `text`, its line and its column.
+    pub then: Option<(usize, usize, usize)>,
+}
+
+impl Part {
+    /// The line and column (in characters) of the byte `offset` of the text.
+    pub fn place(&self, offset: usize) -> (usize, usize) {
+        let chars = |from: usize, to: usize| {
+            self.text
+                .get(from..to)
+                .map_or(to - from, |s| s.chars().count())
+        };
+        match self.then {
+            Some((at, line, column)) if offset >= at => (line, column + chars(at, offset)),
+            _ => (self.line, self.column + chars(0, offset)),
+        }
+    }
 }
 
 /// One move (ply) as a record writes it.
@@ -514,6 +533,7 @@ impl Word {
             text: self.text.clone(),
             line: self.line,
             column: self.column,
+            then: None,
         }
     }
     pub fn error(&self, ply: Option<usize>, reason: RecordReason) -> RecordError {
