@@ -74,6 +74,33 @@ const CASES: &[Case] = &[
         "line 1, column 13: `[Bad\\u{1}]` is not a tag pair: write `[Name \"value\"]`, the value in \
          double quotes",
     ),
+    // A byte-order mark opening the record (files saved by some Windows tools) is shown by no
+    // editor: it took a column, so every place on line 1 was one column too far, and a `%`
+    // escape line after it was read as moves.
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "\u{feff}1. e4 e5 Qz9",
+        "line 1, column 11: ply 3 `Qz9`: not SAN: `Qz9` names no square of this board to move to",
+    ),
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "\u{feff}% exported by a tool\n1. e4 e5 2. Qz9",
+        "line 2, column 14: ply 3 `Qz9`: not SAN: `Qz9` names no square of this board to move to",
+    ),
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "\u{feff}1. e4 e5 2.{ open",
+        "line 1, column 12: ply 3: comment `{` is never closed by `}`",
+    ),
     // Moves after a result that neither tag pairs nor move 1 open: the result cut the game
     // short there, and the rest was read as game 2, with exit 0.
     (

@@ -667,8 +667,9 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
 }
 
 /// The line and column (1-based, as an editor shows them) of each of `chars`, and after the
-/// last of them.
-fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
+/// last of them. A byte-order mark opening the record takes no column (no editor shows it), so
+/// that what follows it stands in column 1 (a `%` escape line there is one).
+pub(crate) fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
     let (mut line, mut column) = (1usize, 1usize);
     let mut positions = Vec::with_capacity(chars.len() + 1);
     for i in 0..chars.len() {
@@ -676,7 +677,7 @@ fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
         if ends_line(chars, i, cr_alone) {
             line += 1;
             column = 1;
-        } else {
+        } else if i > 0 || chars[i] != '\u{feff}' {
             column += 1;
         }
     }
@@ -918,6 +919,8 @@ mod tests {
         assert_eq!(place(b"\xc3\xa9\r\n1. \xc3\xa9\xe9").1, 5);
         assert_eq!(place(b"[A \"b\"]\r1. e4\re5 \xc3").0, 3);
         assert_eq!(place(b"[A \"b\"]\r1. e4\re5 \xc3").1, 4);
+        // A byte-order mark opening the record takes no column.
+        assert_eq!(place(b"\xef\xbb\xbf1. e4 \xff").1, 7);
         assert_eq!(decode(b"1. e4".to_vec()).as_deref(), Ok("1. e4"));
     }
 
