@@ -101,6 +101,16 @@ const CASES: &[Case] = &[
         "\u{feff}1. e4 e5 2.{ open",
         "line 1, column 12: ply 3: comment `{` is never closed by `}`",
     ),
+    // A CRLF in a record whose lines end in CR alone ends one line, as an editor shows it (it
+    // ended two, and every line after it was named one too far).
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "1. e4\r e5\r\n Qz9\r",
+        "line 3, column 3: ply 3 `Qz9`: not SAN: `Qz9` names no square of this board to move to",
+    ),
     // Moves after a result that neither tag pairs nor move 1 open: the result cut the game
     // short there, and the rest was read as game 2, with exit 0.
     (

@@ -726,11 +726,11 @@ pub(crate) fn line_break(text: &str) -> char {
 }
 
 /// Whether the character at `i` ends its line: LF, or CR in a record whose lines end in CR
-/// alone (`cr_alone`, [`cr_ends_lines`]).
+/// alone (`cr_alone`, [`cr_ends_lines`]) unless an LF follows (a CRLF there ends one line).
 pub(crate) fn ends_line(chars: &[char], i: usize, cr_alone: bool) -> bool {
     match chars[i] {
         '\n' => true,
-        '\r' => cr_alone,
+        '\r' => cr_alone && chars.get(i + 1) != Some(&'\n'),
         _ => false,
     }
 }
