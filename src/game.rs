@@ -461,22 +461,13 @@ fn placed(text: &str, notation: Notation, mut e: RecordError) -> (RecordError, u
         RecordReason::MovesAfterResult(after) => (after.line, after.column),
         _ => (e.line, e.column),
     };
-    let (mut line, mut column) = (1, 1);
-    let mut offset = text.len();
     let chars: Vec<char> = text.chars().collect();
-    let cr_alone = record::cr_ends_lines(text.as_bytes());
-    for (n, (i, _)) in text.char_indices().enumerate() {
-        if (line, column) == at {
-            offset = i;
-            break;
-        }
-        if record::ends_line(&chars, n, cr_alone) {
-            line += 1;
-            column = 1;
-        } else {
-            column += 1;
-        }
-    }
+    let places = record::places(&chars, record::cr_ends_lines(text.as_bytes()));
+    let offset = text
+        .char_indices()
+        .zip(places)
+        .find(|(_, place)| *place == at)
+        .map_or(text.len(), |((i, _), _)| i);
     let prefix = &text[..offset];
     // Joined with the record's own line break, so that the probe reads its lines as it did.
     let joined = format!("{prefix}{}{PROBE}", record::line_break(text));

@@ -5,7 +5,7 @@
 
 use cvperft::game::{ReadOptions, read_game, read_header};
 use cvperft::notation::parse_position;
-use cvperft::record::Notation;
+use cvperft::record::{Labels, Notation};
 use cvperft::variants;
 
 /// (variant, notation or auto, game index, ply asked for, record, the error's text).
@@ -73,6 +73,43 @@ const CASES: &[Case] = &[
         "1. P e2-e4; [Bad\u{1}] 1... p e7-e5",
         "line 1, column 13: `[Bad\\u{1}]` is not a tag pair: write `[Name \"value\"]`, the value in \
          double quotes",
+    ),
+    // A byte-order mark opening the record (files saved by some Windows tools) is shown by no
+    // editor: it took a column, so every place on line 1 was one column too far, and a `%`
+    // escape line after it was read as moves.
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "\u{feff}1. e4 e5 Qz9",
+        "line 1, column 11: ply 3 `Qz9`: not SAN: `Qz9` names no square of this board to move to",
+    ),
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "\u{feff}% exported by a tool\n1. e4 e5 2. Qz9",
+        "line 2, column 14: ply 3 `Qz9`: not SAN: `Qz9` names no square of this board to move to",
+    ),
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "\u{feff}1. e4 e5 2.{ open",
+        "line 1, column 12: ply 3: comment `{` is never closed by `}`",
+    ),
+    // A CRLF in a record whose lines end in CR alone ends one line, as an editor shows it (it
+    // ended two, and every line after it was named one too far).
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "1. e4\r e5\r\n Qz9\r",
+        "line 3, column 3: ply 3 `Qz9`: not SAN: `Qz9` names no square of this board to move to",
     ),
     // Moves after a result that neither tag pairs nor move 1 open: the result cut the game
     // short there, and the rest was read as game 2, with exit 0.
@@ -316,6 +353,41 @@ const CASES: &[Case] = &[
         "1. P e2-z9",
         "line 1, column 9: ply 1 `P e2-z9`: `z9` is not a square of this 8x8 board",
     ),
+    // A label set apart from its move (spaces to align a log, a line break) is joined to it
+    // with one space; places in the move were counted in the joined text, so they fell short
+    // of the square meant, or past the end of the label's line.
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. N    g1-f9",
+        "line 1, column 12: ply 1 `N g1-f9`: `f9` is not a square of this 8x8 board",
+    ),
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. N\n   g1-f9",
+        "line 2, column 7: ply 1 `N g1-f9`: `f9` is not a square of this 8x8 board",
+    ),
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. P   Ne2-e4",
+        "line 1, column 8: ply 1 `P Ne2-e4`: two piece labels: `P` and `N`",
+    ),
+    (
+        "chess",
+        Some("game-courier"),
+        1,
+        None,
+        "1. P   e2-e4;",
+        "line 1, column 13: ply 1 `P e2-e4`: the turn ends after `;`: a part is missing",
+    ),
     (
         "chess",
         Some("game-courier"),
@@ -432,6 +504,25 @@ fn every_record_error_reads_as_before() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A label outside ASCII (`--label N=É`) glued to its square: columns count characters (the
+/// place of a square after it counted the label's bytes, one column too far).
+#[test]
+fn columns_after_a_label_outside_ascii_count_characters() {
+    let rules = variants::rules("chess").expect("chess");
+    let start = parse_position(rules, &rules.start_fen()).expect("the start");
+    let options = ReadOptions {
+        labels: Labels::new(rules.variant, &["N=É".to_string()]).expect("a label"),
+        ..options(Some("game-courier"), 1, None)
+    };
+    let e = read_game("1. Ég1-f9", &start, &options)
+        .map(|_| ())
+        .expect_err("off the board");
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 8: ply 1 `Ég1-f9`: `f9` is not a square of this 8x8 board"
+    );
 }
 
 #[test]

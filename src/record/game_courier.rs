@@ -216,13 +216,16 @@ fn turns(words: &[Word]) -> Result<Vec<Written>, RecordError> {
     let mut parts: Vec<Part> = Vec::new();
     let mut label: Option<Part> = None;
     let mut joined = false;
-    let truncated = |w: Option<&Word>, at: &Part, ply: usize| RecordError {
-        ply: Some(ply),
-        line: w.map_or(at.line, |w| w.line),
-        column: w.map_or(at.column + at.text.len(), |w| w.column),
-        written: Some(at.text.clone()),
-        reason: RecordReason::TurnCutShort,
-        tried: None,
+    let truncated = |w: Option<&Word>, at: &Part, ply: usize| {
+        let (line, column) = w.map_or_else(|| at.place(at.text.len()), |w| (w.line, w.column));
+        RecordError {
+            ply: Some(ply),
+            line,
+            column,
+            written: Some(at.text.clone()),
+            reason: RecordReason::TurnCutShort,
+            tried: None,
+        }
     };
     let unfollowed = |l: &Part, ply: usize| RecordError {
         ply: Some(ply),
@@ -267,6 +270,7 @@ fn turns(words: &[Word]) -> Result<Vec<Written>, RecordError> {
             text: stripped.to_string(),
             line: w.line,
             column: w.column + skipped,
+            then: None,
         };
         if word.text == ";" {
             if let Some(l) = &label {
@@ -292,8 +296,10 @@ fn turns(words: &[Word]) -> Result<Vec<Written>, RecordError> {
         }
         if is_move_word(&word.text) {
             let part = match label.take() {
+                // Places after the label are the move's own (spaces or a line break between).
                 Some(l) => Part {
                     text: format!("{} {}", l.text, word.text),
+                    then: Some((l.text.len() + 1, word.line, word.column)),
                     ..l
                 },
                 None => word,
@@ -336,9 +342,10 @@ enum Action {
 }
 
 fn problem(part: &Part, offset: usize, reason: CourierReason) -> MoveProblem {
+    let (line, column) = part.place(offset);
     MoveProblem {
-        line: part.line,
-        column: part.column + offset,
+        line,
+        column,
         reason: MoveReason::GameCourier(reason),
     }
 }

@@ -248,6 +248,25 @@ pub struct Part {
     pub line: usize,
     /// 1-based column.
     pub column: usize,
+    /// Where the text after a Game Courier piece label written apart from its move starts
+    /// (`P   e2-e4`, or the label at a line's end, joined as `P e2-e4`): its byte offset in
+    /// `text`, its line and its column.
+    pub then: Option<(usize, usize, usize)>,
+}
+
+impl Part {
+    /// The line and column (in characters) of the byte `offset` of the text.
+    pub fn place(&self, offset: usize) -> (usize, usize) {
+        let chars = |from: usize, to: usize| {
+            self.text
+                .get(from..to)
+                .map_or(to - from, |s| s.chars().count())
+        };
+        match self.then {
+            Some((at, line, column)) if offset >= at => (line, column + chars(at, offset)),
+            _ => (self.line, self.column + chars(0, offset)),
+        }
+    }
 }
 
 /// One move (ply) as a record writes it.
@@ -514,6 +533,7 @@ impl Word {
             text: self.text.clone(),
             line: self.line,
             column: self.column,
+            then: None,
         }
     }
     pub fn error(&self, ply: Option<usize>, reason: RecordReason) -> RecordError {
@@ -647,8 +667,9 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
 }
 
 /// The line and column (1-based, as an editor shows them) of each of `chars`, and after the
-/// last of them.
-fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
+/// last of them. A byte-order mark opening the record takes no column (no editor shows it), so
+/// that what follows it stands in column 1 (a `%` escape line there is one).
+pub(crate) fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
     let (mut line, mut column) = (1usize, 1usize);
     let mut positions = Vec::with_capacity(chars.len() + 1);
     for i in 0..chars.len() {
@@ -656,7 +677,7 @@ fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
         if ends_line(chars, i, cr_alone) {
             line += 1;
             column = 1;
-        } else {
+        } else if i > 0 || chars[i] != '\u{feff}' {
             column += 1;
         }
     }
@@ -705,11 +726,11 @@ pub(crate) fn line_break(text: &str) -> char {
 }
 
 /// Whether the character at `i` ends its line: LF, or CR in a record whose lines end in CR
-/// alone (`cr_alone`, [`cr_ends_lines`]).
+/// alone (`cr_alone`, [`cr_ends_lines`]) unless an LF follows (a CRLF there ends one line).
 pub(crate) fn ends_line(chars: &[char], i: usize, cr_alone: bool) -> bool {
     match chars[i] {
         '\n' => true,
-        '\r' => cr_alone,
+        '\r' => cr_alone && chars.get(i + 1) != Some(&'\n'),
         _ => false,
     }
 }
@@ -898,6 +919,8 @@ mod tests {
         assert_eq!(place(b"\xc3\xa9\r\n1. \xc3\xa9\xe9").1, 5);
         assert_eq!(place(b"[A \"b\"]\r1. e4\re5 \xc3").0, 3);
         assert_eq!(place(b"[A \"b\"]\r1. e4\re5 \xc3").1, 4);
+        // A byte-order mark opening the record takes no column.
+        assert_eq!(place(b"\xef\xbb\xbf1. e4 \xff").1, 7);
         assert_eq!(decode(b"1. e4".to_vec()).as_deref(), Ok("1. e4"));
     }
 

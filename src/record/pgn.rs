@@ -113,6 +113,7 @@ fn moves_of(words: &[Word]) -> Vec<Written> {
             text: stripped.to_string(),
             line: w.line,
             column: w.column + skipped,
+            then: None,
         };
         let leading_comma = part.text.starts_with(',');
         if leading_comma {
@@ -151,7 +152,7 @@ pub fn interpret(pos: &Position, written: &Written) -> Result<Move, MoveProblem>
         let mut offset = e.column.saturating_sub(1);
         let mut at = written.at();
         for p in &written.parts {
-            at = (p.line, p.column + offset.min(p.text.len()));
+            at = p.place(offset.min(p.text.len()));
             if offset <= p.text.len() {
                 break;
             }
