@@ -2204,6 +2204,37 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
     assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
 }
 
+#[test]
+fn a_uci_engine_that_stops_reading_its_input_is_timed_out() {
+    // Writing to an engine had no deadline: an engine hanging without reading its input while
+    // cvperft wrote a line longer than a pipe holds (64 KiB) kept `--timeout 0.5` waiting for
+    // ever. Here 2,000 plies of Knights going out and back, each spelt by the engine in 100
+    // characters (a whole-move --map): a `position` line of 200 KB.
+    let engine = root().join("fixtures/engines/uci-faulty");
+    let engine = format!("{} deaf", engine.display());
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves = vec![shuffle.join(" "); 500].join(" ");
+    let maps: Vec<String> = shuffle
+        .iter()
+        .map(|m| format!("{m}={m}{}", "x".repeat(96)))
+        .collect();
+    let mut args = vec!["diff", "1", "--moves", &moves, "--engine", &engine];
+    args.extend(["--timeout", "0.5"]);
+    for map in &maps {
+        args.extend(["--map", map]);
+    }
+    let o = run_within(&args, Duration::from_secs(30));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("engine `{engine}`: no answer within 500 ms while waiting for it to read its input; killed its process group (asked depth 1")),
+        "{err}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with("uci-faulty deaf"), Vec::<String>::new());
+}
+
 // ----- the attack on the deep pipeline and the commands that write files (session 22) -----
 
 /// `cvperft args` with standard error on /dev/full (standard output is kept).

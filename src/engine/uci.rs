@@ -207,7 +207,10 @@ impl UciEngine {
         let Some(p) = self.process.as_mut() else {
             return Err(self.error(query, EngineErrorKind::Io("engine not running".into())));
         };
-        if let Err(e) = p.send(line) {
+        if let Err(e) = p.send(line, self.deadline.at) {
+            if e.kind() == std::io::ErrorKind::TimedOut {
+                return Err(self.timed_out(query, "it to read its input"));
+            }
             // A closed pipe means the engine died: report how.
             let crashed = self.crash(query);
             return Err(match crashed.kind {
@@ -235,17 +238,20 @@ impl UciEngine {
                     expected: format!("a line shorter than {} bytes", super::process::MAX_LINE),
                 },
             )),
-            ReadLine::Timeout => {
-                self.stop();
-                Err(self.error(
-                    query,
-                    EngineErrorKind::Timeout {
-                        allowed: self.deadline.allowed,
-                        waiting_for: waiting_for.to_string(),
-                    },
-                ))
-            }
+            ReadLine::Timeout => Err(self.timed_out(query, waiting_for)),
         }
+    }
+
+    /// The error for a question not done by its deadline, the engine stopped.
+    fn timed_out(&mut self, query: Option<&Query>, waiting_for: &str) -> EngineError {
+        self.stop();
+        self.error(
+            query,
+            EngineErrorKind::Timeout {
+                allowed: self.deadline.allowed,
+                waiting_for: waiting_for.to_string(),
+            },
+        )
     }
 
     /// The error for an engine that closed its output: how it ended and its stderr.
