@@ -625,6 +625,34 @@ fn engine_hangs_and_its_group_is_killed() {
 }
 
 #[test]
+fn a_uci_engine_has_the_whole_timeout_for_its_first_question_after_the_handshake() {
+    // The handshake is a question of its own: it took the first question's time as well, so
+    // an engine taking 1 s to start and 1 s to answer failed under `--timeout 1.8` with
+    // "no answer within 1.8 s", every time it was restarted.
+    let slow = format!("{} slowstart", fixture("uci-faulty"));
+    // White's only move is a2a3, the engine's one answer.
+    let fen = "kr6/8/8/8/p7/8/P7/K7 w - - 0 1";
+    let run = cvperft(&[
+        "diff",
+        "1",
+        "--fen",
+        fen,
+        "--engine",
+        &slow,
+        "--timeout",
+        "1.8",
+    ]);
+    let last = run.stdout.lines().last();
+    let agreed = (run.code, last);
+    assert_eq!(
+        agreed,
+        (0, Some("agree: 1 moves, 1 nodes at depth 1")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn engine_prints_malformed_output() {
     let uci = format!("{} malformed", fixture("uci-faulty"));
     let run = cvperft(&["diff", "2", "--engine", &uci]);

@@ -391,12 +391,15 @@ impl Engine for UciEngine {
     }
 
     fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
+        let mut deadline = deadline;
         if self.process.is_none() {
             self.start().map_err(|mut e| {
                 // The handshake failed while answering this query.
                 e.query = Some(Box::new(query.clone()));
                 e
             })?;
+            // The handshake was a question of its own: this one is put now, with its whole time.
+            deadline = Deadline::after(deadline.allowed);
         }
         let result = self.run_query(query, deadline);
         if result.is_err() {
