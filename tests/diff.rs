@@ -653,6 +653,23 @@ fn a_uci_engine_has_the_whole_timeout_for_its_first_question_after_the_handshake
 }
 
 #[test]
+fn a_uci_engine_crashing_while_a_child_holds_its_output_is_a_crash() {
+    // Its output stayed open, so its crash was waited out to the deadline and told as a
+    // time-out, without its exit status or its stderr.
+    let pids = pidfile("uci-orphan");
+    let uci = format!("{} orphan {}", fixture("uci-faulty"), pids.display());
+    let run = cvperft(&["diff", "2", "--engine", &uci, "--timeout", "20"]);
+    assert_one_line_error(
+        &run,
+        &uci,
+        "crashed mid-output after 1 line (exit status 3); stderr: fatal: simulated crash in \
+         movegen",
+    );
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    assert_gone(&pids);
+}
+
+#[test]
 fn engine_prints_malformed_output() {
     let uci = format!("{} malformed", fixture("uci-faulty"));
     let run = cvperft(&["diff", "2", "--engine", &uci]);

@@ -23,6 +23,8 @@ pub const STDERR_LINE_CHARS: usize = 300;
 /// Lines read ahead of the consumer: the reader waits (and the engine with it, its pipe full)
 /// rather than keep more, so a flooding engine costs at most this many lines of memory.
 pub const READ_AHEAD_LINES: usize = 1024;
+/// How often [`EngineProcess::read_line_while_running`] looks whether a quiet child has exited.
+pub const EXIT_POLL: Duration = Duration::from_millis(50);
 
 /// A command line that cannot be split into words (the line quoted in full).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -344,6 +346,26 @@ impl EngineProcess {
             Ok(Event::Overlong(start)) => ReadLine::Overlong(start),
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => ReadLine::Eof,
             Err(RecvTimeoutError::Timeout) => ReadLine::Timeout,
+        }
+    }
+
+    /// [`EngineProcess::read_line`] for a child that should live on (a UCI engine): once it has
+    /// exited and its output stays quiet for [`EXIT_POLL`], the end of its output, although a
+    /// process it started still holds the output open (else its crash would be waited out to
+    /// the deadline and told as a time-out).
+    pub fn read_line_while_running(&mut self, deadline: Instant) -> ReadLine {
+        let mut exited = false;
+        loop {
+            match self.read_line(deadline.min(Instant::now() + EXIT_POLL)) {
+                ReadLine::Timeout if Instant::now() < deadline => {
+                    // Quiet since it exited: every line it wrote has been read.
+                    if exited {
+                        return ReadLine::Eof;
+                    }
+                    exited = self.has_exited();
+                }
+                other => return other,
+            }
         }
     }
 

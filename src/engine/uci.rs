@@ -228,7 +228,7 @@ impl UciEngine {
         let Some(p) = self.process.as_mut() else {
             return Err(self.error(query, EngineErrorKind::Io("engine not running".into())));
         };
-        match p.read_line(deadline) {
+        match p.read_line_while_running(deadline) {
             ReadLine::Line(l) => Ok(l),
             ReadLine::Eof => Err(self.crash(query)),
             ReadLine::Overlong(start) => Err(self.error(
