@@ -431,7 +431,7 @@ impl Drop for UciEngine {
 /// How long an engine that closed its output has to exit before it is killed: two seconds,
 /// but never past the question's `deadline` (an engine that closes its output and lives on
 /// is killed at the deadline, however short).
-fn exit_grace(now: Instant, deadline: Instant) -> Instant {
+pub fn exit_grace(now: Instant, deadline: Instant) -> Instant {
     (now + Duration::from_secs(2)).min(deadline)
 }
 
