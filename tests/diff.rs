@@ -729,15 +729,26 @@ fn bad_arguments_are_input_errors() {
     let run = cvperft(&["diff", "2", "--engine", "x", "--timeout", "-1"]);
     assert_eq!(run.code, 2);
     // A line break in what is sent as one line would be a command of its own (`quit` here,
-    // which was told as the engine "ended without answering").
+    // which was told as the engine "ended without answering"); in the FEN too, which with
+    // --against nothing of ours reads first.
     let shim = format!("{} {CVPERFT} perftree", fixture("uci-shim"));
-    for flag in ["--engine-option", "--engine-variant", "--map"] {
-        let value = match flag {
-            "--engine-option" => "Hash=1\nquit",
-            "--engine-variant" => "chess\nquit",
-            _ => "e2e4=e2e4\nquit",
-        };
-        let run = cvperft(&["diff", "1", "--engine", &shim, flag, value]);
+    let fen = format!("{POSITION_3}\nquit");
+    for (flag, value) in [
+        ("--engine-option", "Hash=1\nquit"),
+        ("--engine-variant", "chess\nquit"),
+        ("--map", "e2e4=e2e4\nquit"),
+        ("--fen", &fen),
+    ] {
+        let run = cvperft(&[
+            "diff",
+            "1",
+            "--engine",
+            &shim,
+            "--against",
+            &shim,
+            flag,
+            value,
+        ]);
         assert_eq!(run.code, 2, "{}", run.stderr);
         let told = format!("cvperft: {flag} {value:?}: a line break or other control character");
         assert!(run.stderr.starts_with(&told), "{}", run.stderr);

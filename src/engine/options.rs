@@ -120,7 +120,10 @@ impl EngineOptions {
 
 /// Refuses a value sent to the engine within one line (or one word) that holds a line break or
 /// another control character: the rest would reach the engine as a command of its own.
-fn one_line(flag: &'static str, value: &str) -> Result<(), EngineOptionError> {
+///
+/// # Errors
+/// [`EngineOptionError::ControlCharacter`] naming `flag`.
+pub fn one_line(flag: &'static str, value: &str) -> Result<(), EngineOptionError> {
     match value.chars().any(char::is_control) {
         true => Err(EngineOptionError::ControlCharacter {
             flag,
