@@ -350,19 +350,17 @@ impl EngineProcess {
     }
 
     /// [`EngineProcess::read_line`] for a child that should live on (a UCI engine): once it has
-    /// exited and its output stays quiet for [`EXIT_POLL`], the end of its output, although a
-    /// process it started still holds the output open (else its crash would be waited out to
-    /// the deadline and told as a time-out).
+    /// exited while its output stays open, what is left of its group (a process it started,
+    /// holding the output) is killed, so that the output ends and the exit is told as such
+    /// rather than waited out to the deadline as a time-out. A process moved out of the group
+    /// (`setsid`) is out of reach, and its output is read on.
     pub fn read_line_while_running(&mut self, deadline: Instant) -> ReadLine {
-        let mut exited = false;
         loop {
             match self.read_line(deadline.min(Instant::now() + EXIT_POLL)) {
                 ReadLine::Timeout if Instant::now() < deadline => {
-                    // Quiet since it exited: every line it wrote has been read.
-                    if exited {
-                        return ReadLine::Eof;
+                    if self.has_exited() {
+                        self.kill_group();
                     }
-                    exited = self.has_exited();
                 }
                 other => return other,
             }
