@@ -625,6 +625,52 @@ fn engine_hangs_and_its_group_is_killed() {
 }
 
 #[test]
+fn a_uci_engine_has_the_whole_timeout_for_its_first_question_after_the_handshake() {
+    // The handshake is a question of its own: it took the first question's time as well, so
+    // an engine taking 1 s to start and 1 s to answer failed under `--timeout 1.8` with
+    // "no answer within 1.8 s", every time it was restarted.
+    let slow = format!("{} slowstart", fixture("uci-faulty"));
+    // Under `setsid` the engine is forked out of its group and the process started exits at
+    // once: out of reach of the group's kill, the engine's quiet second is read on.
+    let moved = format!("setsid {slow}");
+    // White's only move is a2a3, the engine's one answer.
+    let fen = "kr6/8/8/8/p7/8/P7/K7 w - - 0 1";
+    for engine in [&slow, &moved] {
+        let run = cvperft(&[
+            "diff",
+            "1",
+            "--fen",
+            fen,
+            "--engine",
+            engine,
+            "--timeout",
+            "1.8",
+        ]);
+        let last = run.stdout.lines().last();
+        let agreed = (run.code, last);
+        let agree = "agree: 1 moves, 1 nodes at depth 1";
+        assert_eq!(agreed, (0, Some(agree)), "{engine}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn a_uci_engine_crashing_while_a_child_holds_its_output_is_a_crash() {
+    // Its output stayed open, so its crash was waited out to the deadline and told as a
+    // time-out, without its exit status or its stderr.
+    let pids = pidfile("uci-orphan");
+    let uci = format!("{} orphan {}", fixture("uci-faulty"), pids.display());
+    let run = cvperft(&["diff", "2", "--engine", &uci, "--timeout", "20"]);
+    assert_one_line_error(
+        &run,
+        &uci,
+        "crashed mid-output after 1 line (exit status 3); stderr: fatal: simulated crash in \
+         movegen",
+    );
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    assert_gone(&pids);
+}
+
+#[test]
 fn engine_prints_malformed_output() {
     let uci = format!("{} malformed", fixture("uci-faulty"));
     let run = cvperft(&["diff", "2", "--engine", &uci]);
@@ -683,6 +729,31 @@ fn bad_arguments_are_input_errors() {
     assert!(run.stderr.contains("e2e5"), "{}", run.stderr);
     let run = cvperft(&["diff", "2", "--engine", "x", "--timeout", "-1"]);
     assert_eq!(run.code, 2);
+    // A line break in what is sent as one line would be a command of its own (`quit` here,
+    // which was told as the engine "ended without answering"); in the FEN too, which with
+    // --against nothing of ours reads first.
+    let shim = format!("{} {CVPERFT} perftree", fixture("uci-shim"));
+    let fen = format!("{POSITION_3}\nquit");
+    for (flag, value) in [
+        ("--engine-option", "Hash=1\nquit"),
+        ("--engine-variant", "chess\nquit"),
+        ("--map", "e2e4=e2e4\nquit"),
+        ("--fen", &fen),
+    ] {
+        let run = cvperft(&[
+            "diff",
+            "1",
+            "--engine",
+            &shim,
+            "--against",
+            &shim,
+            flag,
+            value,
+        ]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        let told = format!("cvperft: {flag} {value:?}: a line break or other control character");
+        assert!(run.stderr.starts_with(&told), "{}", run.stderr);
+    }
     let run = cvperft(&["perftree", "2", POSITION_3, "--inject", "nonsense"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no-en-passant"), "{}", run.stderr);

@@ -1256,13 +1256,8 @@ fn work_refuses_standard_output_as_its_results_file() {
 
 #[test]
 fn an_engine_that_exits_leaving_its_output_open_is_named_so() {
-    let dir = scratch("lingering");
     // Answers, then leaves a process of its own session holding its stdout for 3 s.
-    let engine = script(
-        &dir,
-        "lingering.sh",
-        &format!("'{}' perftree \"$@\"\nsetsid sleep 3 &\nexit 0\n", bin()),
-    );
+    let engine = perftree_then("lingering", "setsid sleep 3 &\nexit 0");
     let o = perftree_diff(&engine, "1");
     assert_refused(
         &o,
@@ -1271,6 +1266,13 @@ fn an_engine_that_exits_leaving_its_output_open_is_named_so() {
 }
 
 /// `cvperft diff 1 --engine ENGINE --protocol perftree --timeout SECONDS` (60 s watchdog).
+/// A perftree engine (in a scratch directory `name`): our perftree answer, then the shell
+/// lines `then`.
+fn perftree_then(name: &str, then: &str) -> String {
+    let body = format!("'{}' perftree \"$@\"\n{then}\n", bin());
+    script(&scratch(name), &format!("{name}.sh"), &body)
+}
+
 fn perftree_diff(engine: &str, seconds: &str) -> Output {
     run(&perftree_diff_args(engine, seconds))
 }
@@ -2202,6 +2204,53 @@ fn a_uci_engine_closing_its_output_is_killed_at_the_deadline() {
     );
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(processes_with("uci-faulty closeout"), Vec::<String>::new());
+}
+
+#[test]
+fn a_perftree_engine_closing_its_output_is_killed_within_two_seconds() {
+    // Its exit was waited for until the question's deadline (here 20 s), not the two seconds
+    // an engine that closes its output and lives on is given.
+    let engine = perftree_then("closeout", "exec >&-\nsleep 300");
+    let started = Instant::now();
+    let o = run_within(&perftree_diff_args(&engine, "20"), Duration::from_secs(40));
+    assert_refused(&o, "(closed its output and was killed)");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(processes_with(&engine), Vec::<String>::new());
+}
+
+#[test]
+fn a_uci_engine_that_stops_reading_its_input_is_timed_out() {
+    // Writing to an engine had no deadline: an engine hanging without reading its input while
+    // cvperft wrote a line longer than a pipe holds (64 KiB) kept `--timeout 0.5` waiting for
+    // ever. Here 2,000 plies of Knights going out and back, each spelt by the engine in 100
+    // characters (a whole-move --map): a `position` line of 200 KB.
+    let engine = root().join("fixtures/engines/uci-faulty");
+    let engine = format!("{} deaf", engine.display());
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves = vec![shuffle.join(" "); 500].join(" ");
+    let maps: Vec<String> = shuffle
+        .iter()
+        .map(|m| format!("{m}={m}{}", "x".repeat(96)))
+        .collect();
+    let mut args = vec!["diff", "1", "--moves", &moves, "--engine", &engine];
+    args.extend(["--timeout", "0.5"]);
+    for map in &maps {
+        args.extend(["--map", map]);
+    }
+    let o = run_within(&args, Duration::from_secs(30));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("engine `{engine}`: no answer within 500 ms while waiting for it to read its input; killed its process group (asked depth 1")),
+        "{err}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with("uci-faulty deaf"), Vec::<String>::new());
 }
 
 // ----- the attack on the deep pipeline and the commands that write files (session 22) -----

@@ -8,6 +8,7 @@ use clap::Args;
 use cvperft::diagram::text::{self, Charset};
 use cvperft::diagram::{Board, Overlay};
 use cvperft::engine::bisect::{Bisection, Side, Step, Stop, bisect_keeping_steps, position_fen};
+use cvperft::engine::options::one_line;
 use cvperft::engine::process::shell_quote;
 use cvperft::engine::{Divide, Engine, EngineOptions, Query, ReferenceEngine};
 use cvperft::report::html::{DiffPage, diff_page};
@@ -116,6 +117,8 @@ impl AgainstArgs {
 /// Too many moves.
 pub fn root_query(rules: &Rules, position: &PositionArgs, depth: u32) -> Result<Query> {
     let fen = position.fen.clone().unwrap_or_else(|| rules.start_fen());
+    // Sent to engines within a line, and with --against read by none of ours first.
+    one_line("--fen", &fen).map_err(|e| Failure::input(e.to_string()))?;
     let moves: Vec<String> = position
         .moves
         .as_deref()

@@ -91,8 +91,12 @@ impl EngineOptions {
         let protocol = Protocol::parse(&self.protocol)
             .ok_or_else(|| EngineOptionError::Protocol(self.protocol.clone()))?;
         let mut config = EngineConfig::new(&self.command, protocol);
+        if let Some(v) = &self.variant {
+            one_line("--engine-variant", v)?;
+        }
         config.variant = self.variant.clone();
         for o in &self.options {
+            one_line("--engine-option", o)?;
             config.options.push(parse_option(o)?);
         }
         if !(self.timeout >= MIN_TIMEOUT_SECS && self.timeout <= MAX_TIMEOUT_SECS) {
@@ -106,10 +110,26 @@ impl EngineOptions {
             ..MoveMap::default()
         };
         for pair in &self.map {
+            one_line("--map", pair)?;
             move_map.add_pair(pair)?;
         }
         config.map = move_map;
         Ok(config)
+    }
+}
+
+/// Refuses a value sent to the engine within one line (or one word) that holds a line break or
+/// another control character: the rest would reach the engine as a command of its own.
+///
+/// # Errors
+/// [`EngineOptionError::ControlCharacter`] naming `flag`.
+pub fn one_line(flag: &'static str, value: &str) -> Result<(), EngineOptionError> {
+    match value.chars().any(char::is_control) {
+        true => Err(EngineOptionError::ControlCharacter {
+            flag,
+            value: value.to_string(),
+        }),
+        false => Ok(()),
     }
 }
 
@@ -138,6 +158,18 @@ pub enum EngineOptionError {
     /// A timeout under [`MIN_TIMEOUT_SECS`] or over [`MAX_TIMEOUT_SECS`] (or not a number).
     #[error("--timeout {0}: expected at least 0.000000001 and at most 86400 seconds")]
     Timeout(f64),
+    /// A value sent to the engine in a line of its own holding a line break or another control
+    /// character.
+    #[error(
+        "{flag} {value:?}: a line break or other control character would reach the engine as \
+         text of its own"
+    )]
+    ControlCharacter {
+        /// The flag that gave it.
+        flag: &'static str,
+        /// The value as given.
+        value: String,
+    },
     /// Neither `king-move` nor `king-to-rook`.
     #[error("unknown castling style `{0}`")]
     Castling(String),

@@ -3,11 +3,11 @@
 //! there are none), printing `move count` lines, a blank line, and the total.
 
 use super::process::{EngineProcess, ReadLine, SpawnError};
-use super::uci::describe_exit;
+use super::uci::{describe_exit, exit_grace};
 use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::perft::DivideEntry;
 use std::collections::HashSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Most output lines accepted from one run.
 pub const MAX_LINES: usize = 100_000;
@@ -124,7 +124,8 @@ impl Engine for PerftreeEngine {
                 }
             }
         }
-        let status = process.wait_until(deadline);
+        // One that closed its output and lives on has two seconds to exit, as a UCI engine.
+        let status = process.wait_until(exit_grace(Instant::now(), deadline));
         let stderr = process.stderr_tail();
         let succeeded = status.is_some_and(|s| s.success());
         if !succeeded {

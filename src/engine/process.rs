@@ -6,6 +6,7 @@
 use crate::cleanup::{self, Tracked};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
@@ -22,6 +23,8 @@ pub const STDERR_LINE_CHARS: usize = 300;
 /// Lines read ahead of the consumer: the reader waits (and the engine with it, its pipe full)
 /// rather than keep more, so a flooding engine costs at most this many lines of memory.
 pub const READ_AHEAD_LINES: usize = 1024;
+/// How often [`EngineProcess::read_line_while_running`] looks whether a quiet child has exited.
+pub const EXIT_POLL: Duration = Duration::from_millis(50);
 
 /// A command line that cannot be split into words (the line quoted in full).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -217,6 +220,10 @@ impl EngineProcess {
             _ => SpawnError::Other(e),
         })?;
         let stdin = child.stdin.take();
+        if let Some(pipe) = &stdin {
+            // Writes wait for the engine only until a deadline ([`EngineProcess::send`]).
+            set_nonblocking(pipe.as_raw_fd());
+        }
         let stdout = child.stdout.take();
         let stderr_pipe = child.stderr.take();
         let (tx, rx) = sync_channel(READ_AHEAD_LINES);
@@ -293,18 +300,31 @@ impl EngineProcess {
         self.child.id()
     }
 
-    /// Sends one line to the child's stdin.
+    /// Sends one line to the child's stdin, all of it written by `deadline`: a child that stops
+    /// reading while its pipe is full does not keep the caller waiting past it.
     ///
     /// # Errors
-    /// The child closed its stdin (it has probably exited).
-    pub fn send(&mut self, line: &str) -> std::io::Result<()> {
+    /// The child closed its stdin (it has probably exited), or [`std::io::ErrorKind::TimedOut`]
+    /// when it had not read enough of the line by `deadline`.
+    pub fn send(&mut self, line: &str, deadline: Instant) -> std::io::Result<()> {
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
-        stdin.write_all(line.as_bytes())?;
-        stdin.write_all(b"\n")?;
-        stdin.flush()
+        let bytes = [line.as_bytes(), b"\n"].concat();
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            match stdin.write(rest) {
+                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(n) => rest = &rest[n..],
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    wait_writable(stdin.as_raw_fd(), deadline)?;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
     }
 
     /// Closes the child's stdin.
@@ -326,6 +346,24 @@ impl EngineProcess {
             Ok(Event::Overlong(start)) => ReadLine::Overlong(start),
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => ReadLine::Eof,
             Err(RecvTimeoutError::Timeout) => ReadLine::Timeout,
+        }
+    }
+
+    /// [`EngineProcess::read_line`] for a child that should live on (a UCI engine): once it has
+    /// exited while its output stays open, what is left of its group (a process it started,
+    /// holding the output) is killed, so that the output ends and the exit is told as such
+    /// rather than waited out to the deadline as a time-out. A process moved out of the group
+    /// (`setsid`) is out of reach, and its output is read on.
+    pub fn read_line_while_running(&mut self, deadline: Instant) -> ReadLine {
+        loop {
+            match self.read_line(deadline.min(Instant::now() + EXIT_POLL)) {
+                ReadLine::Timeout if Instant::now() < deadline => {
+                    if self.has_exited() {
+                        self.kill_group();
+                    }
+                }
+                other => return other,
+            }
         }
     }
 
@@ -413,10 +451,53 @@ impl EngineProcess {
             return;
         }
         if let Some(l) = line {
-            let _ = self.send(l);
+            let _ = self.send(l, Instant::now() + grace);
         }
         self.stdin = None;
         let _ = self.wait_until(Instant::now() + grace);
+    }
+}
+
+/// Makes writes to `fd` return at once when its pipe is full.
+fn set_nonblocking(fd: RawFd) {
+    // SAFETY: fcntl(2) on a descriptor the caller owns; no memory is passed.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+    }
+}
+
+/// Waits until `fd` can be written to, at most until `deadline`.
+///
+/// # Errors
+/// [`std::io::ErrorKind::TimedOut`] at the deadline; poll(2)'s own errors.
+fn wait_writable(fd: RawFd, deadline: Instant) -> std::io::Result<()> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(std::io::ErrorKind::TimedOut.into());
+    }
+    // Rounded up, so that a wait under a millisecond is no busy loop.
+    let millis = left.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32;
+    let mut pollfd = libc::pollfd {
+        fd,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    // SAFETY: poll(2) reads and writes the one pollfd we own.
+    let rc = unsafe { libc::poll(&mut pollfd, 1, millis) };
+    match rc {
+        -1 => {
+            let e = std::io::Error::last_os_error();
+            match e.kind() {
+                std::io::ErrorKind::Interrupted => Ok(()),
+                _ => Err(e),
+            }
+        }
+        // Writable, or an error or hang-up that the next write reports; a time-out is
+        // checked against the deadline by the next wait.
+        _ => Ok(()),
     }
 }
 

@@ -207,7 +207,10 @@ impl UciEngine {
         let Some(p) = self.process.as_mut() else {
             return Err(self.error(query, EngineErrorKind::Io("engine not running".into())));
         };
-        if let Err(e) = p.send(line) {
+        if let Err(e) = p.send(line, self.deadline.at) {
+            if e.kind() == std::io::ErrorKind::TimedOut {
+                return Err(self.timed_out(query, "it to read its input"));
+            }
             // A closed pipe means the engine died: report how.
             let crashed = self.crash(query);
             return Err(match crashed.kind {
@@ -225,7 +228,7 @@ impl UciEngine {
         let Some(p) = self.process.as_mut() else {
             return Err(self.error(query, EngineErrorKind::Io("engine not running".into())));
         };
-        match p.read_line(deadline) {
+        match p.read_line_while_running(deadline) {
             ReadLine::Line(l) => Ok(l),
             ReadLine::Eof => Err(self.crash(query)),
             ReadLine::Overlong(start) => Err(self.error(
@@ -235,17 +238,20 @@ impl UciEngine {
                     expected: format!("a line shorter than {} bytes", super::process::MAX_LINE),
                 },
             )),
-            ReadLine::Timeout => {
-                self.stop();
-                Err(self.error(
-                    query,
-                    EngineErrorKind::Timeout {
-                        allowed: self.deadline.allowed,
-                        waiting_for: waiting_for.to_string(),
-                    },
-                ))
-            }
+            ReadLine::Timeout => Err(self.timed_out(query, waiting_for)),
         }
+    }
+
+    /// The error for a question not done by its deadline, the engine stopped.
+    fn timed_out(&mut self, query: Option<&Query>, waiting_for: &str) -> EngineError {
+        self.stop();
+        self.error(
+            query,
+            EngineErrorKind::Timeout {
+                allowed: self.deadline.allowed,
+                waiting_for: waiting_for.to_string(),
+            },
+        )
     }
 
     /// The error for an engine that closed its output: how it ended and its stderr.
@@ -385,12 +391,15 @@ impl Engine for UciEngine {
     }
 
     fn divide_by(&mut self, query: &Query, deadline: Deadline) -> Result<Divide, EngineError> {
+        let mut deadline = deadline;
         if self.process.is_none() {
             self.start().map_err(|mut e| {
                 // The handshake failed while answering this query.
                 e.query = Some(Box::new(query.clone()));
                 e
             })?;
+            // The handshake was a question of its own: this one is put now, with its whole time.
+            deadline = Deadline::after(deadline.allowed);
         }
         let result = self.run_query(query, deadline);
         if result.is_err() {
@@ -422,7 +431,7 @@ impl Drop for UciEngine {
 /// How long an engine that closed its output has to exit before it is killed: two seconds,
 /// but never past the question's `deadline` (an engine that closes its output and lives on
 /// is killed at the deadline, however short).
-fn exit_grace(now: Instant, deadline: Instant) -> Instant {
+pub fn exit_grace(now: Instant, deadline: Instant) -> Instant {
     (now + Duration::from_secs(2)).min(deadline)
 }
 
