@@ -905,16 +905,15 @@ impl<B: Width> Replies<B> {
         let mut leap_adjusted = Bitboard::NONE;
         let mut plain_leapers = Bitboard::NONE;
         let mut leaper_kinds = 0u16;
-        let mut kinds = pos.kinds[them.index()];
+        // Only the kinds with uneven leaps or with rides.
+        let mut kinds = pos.kinds[them.index()]
+            & (v.uneven_leap_kinds[them.index()] | v.ride_kinds[them.index()]);
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
             let kc = k * 2 + them.index();
             let uneven = v.uneven_leap_kinds[them.index()] >> k & 1 != 0;
             let rides = v.has_rides[kc];
-            if !uneven && !rides {
-                continue;
-            }
             // With special moves, their fast paths named above every square a quiet move may
             // not leave or enter for them (whatever the reply), and the pieces whose moves may
             // not be adjusted (`unadjusted`).

@@ -93,6 +93,7 @@ impl Variant {
             placement_squares: kinds.placement_squares,
             leap_sets,
             counting,
+            ride_kinds: ride_kinds(&has_rides),
             has_rides,
             special_captures: placed.special_captures,
             fast_legality: false,
@@ -726,6 +727,15 @@ fn leap_sets_of(
     (all_sets, has_rides)
 }
 
+/// [`Variant::ride_kinds`] from `has_rides` (index `kind * 2 + colour`).
+fn ride_kinds(has_rides: &[bool]) -> [u16; 2] {
+    let mut out = [0u16; 2];
+    for (kc, &rides) in has_rides.iter().enumerate() {
+        out[kc % 2] |= u16::from(rides) << (kc / 2);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -752,6 +762,25 @@ mod tests {
             assert!(v(id).rule_hooks().is_none() && v(id).special_moves().is_none());
         }
         assert!(v("pink-panther").fast_paths().is_some());
+    }
+
+    /// `ride_kinds` holds, per colour, exactly the kinds `has_rides` names: the record of the
+    /// opponent's moves skips every other kind without uneven leaps.
+    #[test]
+    fn ride_kinds_are_the_kinds_with_rides() {
+        for v in variants::all() {
+            for colour in 0..2 {
+                let named: u16 = (0..v.has_rides.len() / 2)
+                    .filter(|k| v.has_rides[k * 2 + colour])
+                    .map(|k| 1 << k)
+                    .sum();
+                assert_eq!(v.ride_kinds[colour], named, "{} colour {colour}", v.spec.id);
+            }
+        }
+        assert_eq!(
+            ride_kinds(&[true, false, false, true, true, true]),
+            [0b101, 0b110]
+        );
     }
 
     /// A rider of limited range stops at its range and at the first piece, which it may

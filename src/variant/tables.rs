@@ -155,6 +155,8 @@ pub struct Variant {
     pub counting: [KindCounting; 2 * MAX_KINDS],
     /// Per (kind, colour): some square has slides or limited-range rides for the kind.
     pub has_rides: Vec<bool>,
+    /// Per colour: the kinds with `has_rides`, as bits.
+    pub ride_kinds: [u16; 2],
 
     // ----- derived from the declaration and the hooks -----
     /// Some kind has special (lame or initial) capturing leaps.
