@@ -1034,19 +1034,17 @@ impl Validator<'_> {
         self.check_alternatives_fit(index, &id, &status, !case.alternatives.is_empty());
         // Keep validating after a bad position: every problem of the case is reported.
         let position = self.position(index, &id, &case.fen, &case.moves, rules);
-        let expect = self.expectations(
-            index,
-            &id,
-            variant,
-            ExpectFields {
-                perft: case.perft,
-                divide: case.divide,
-                legal: case.legal,
-                illegal: case.illegal,
-                outcome: case.outcome,
-            },
-        );
-        if expect.is_empty() {
+        let fields = ExpectFields {
+            perft: case.perft,
+            divide: case.divide,
+            legal: case.legal,
+            illegal: case.illegal,
+            outcome: case.outcome,
+        };
+        // Expectations given but refused (a divide at depth 0) have their own error.
+        let nothing_given = fields.is_empty();
+        let expect = self.expectations(index, &id, variant, fields);
+        if nothing_given {
             self.error(
                 self.map.case_line(index),
                 Some(&id),
@@ -1398,19 +1396,16 @@ impl Validator<'_> {
             }
             _ => None,
         };
-        let expect = self.expectations(
-            index,
-            id,
-            case_rules.variant,
-            ExpectFields {
-                perft: alt.perft,
-                divide: alt.divide,
-                legal: alt.legal,
-                illegal: alt.illegal,
-                outcome: alt.outcome,
-            },
-        );
-        if expect.is_empty() {
+        let fields = ExpectFields {
+            perft: alt.perft,
+            divide: alt.divide,
+            legal: alt.legal,
+            illegal: alt.illegal,
+            outcome: alt.outcome,
+        };
+        let nothing_given = fields.is_empty();
+        let expect = self.expectations(index, id, case_rules.variant, fields);
+        if nothing_given {
             self.error(line, Some(id), LoadReason::AlternativeExpectsNothing);
         }
         self.alternative = None;
@@ -1429,6 +1424,17 @@ struct ExpectFields {
     legal: Vec<String>,
     illegal: Vec<String>,
     outcome: Option<OutcomeFile>,
+}
+
+impl ExpectFields {
+    /// Whether nothing is given (before any of it is validated).
+    fn is_empty(&self) -> bool {
+        self.perft.is_empty()
+            && self.divide.is_none()
+            && self.legal.is_empty()
+            && self.illegal.is_empty()
+            && self.outcome.is_none()
+    }
 }
 
 #[cfg(test)]
