@@ -140,3 +140,37 @@ def test_a_position_may_be_played_on_while_another_thread_counts_it():
     # The divide began after the push: Black's twenty replies to e2e4.
     assert len(result["divide"]) == 20
     assert all(m[1] in "78" for m in result["divide"]), result["divide"]
+
+
+# `check` of a FIFO whose writer holds it open and sends nothing, interrupted by SIGINT half a
+# second in: the read never ends, so waiting for it after Ctrl-C hung the interpreter (it had
+# to be killed). Nothing is counted yet, so the call raises at once; the reading thread, left
+# blocked, counts nothing when the read ends.
+SILENT_FIFO = """
+import os, signal, sys, threading, time
+import cvperft
+signal.signal(signal.SIGINT, signal.default_int_handler)
+fifo = sys.argv[1]
+os.mkfifo(fifo)
+writer = os.open(fifo, os.O_RDWR)  # a writer that never writes: reads of it wait
+threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+started = time.monotonic()
+try:
+    cvperft.check(fifo)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic() - started)
+os.close(writer)
+"""
+
+
+def test_ctrl_c_interrupts_check_waiting_on_a_silent_fifo(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", SILENT_FIFO, str(tmp_path / "silent.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("interrupted"), (done.stdout, done.stderr)
+    assert float(done.stdout.split()[1]) < 5, done.stdout
