@@ -158,6 +158,9 @@ pub enum LoadReason {
         /// The ids its suites may cite.
         rulings: &'static [&'static str],
     },
+    /// A ruling id cited twice in one case's `rules`.
+    #[error("rules: `{0}` is listed twice")]
+    RuleListedTwice(String),
     /// A source without a field its kind requires.
     #[error("source of kind {kind} needs `{field}`")]
     SourceNeeds {
@@ -1158,8 +1161,11 @@ impl Validator<'_> {
     /// Refuses a cited ruling id that the variant's suites may not cite.
     fn check_rule_ids(&mut self, index: usize, id: &str, variant: &Variant, rules: &[String]) {
         let line = self.map.case_key_line(index, "rules");
-        for rule in rules {
-            if !variant.spec.rulings.contains(&rule.as_str()) {
+        for (i, rule) in rules.iter().enumerate() {
+            // Cited twice, the case counted twice in the report's table of rulings.
+            if rules[..i].contains(rule) {
+                self.error(line, Some(id), LoadReason::RuleListedTwice(rule.clone()));
+            } else if !variant.spec.rulings.contains(&rule.as_str()) {
                 self.error(
                     line,
                     Some(id),
