@@ -428,7 +428,7 @@ fn interruptible<R: Send + 'static>(
 #[derive(Default)]
 struct Control {
     /// Set when the caller is interrupted: count no more.
-    stop: AtomicBool,
+    stop: Arc<AtomicBool>,
     /// Set by the worker as it begins to count. Before, it may be waiting on input that never
     /// comes (a FIFO whose writer sends nothing), so an interrupted caller does not wait for it.
     counting: AtomicBool,
@@ -757,8 +757,8 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// in the check's name), `slow`, `deep`, `max_nodes`, `shard` ("K/N"); `jobs` worker threads
 /// (default: the number of CPUs). A failed check is reported in the result, not raised; raises
 /// SuiteError for suites that cannot be loaded or a selection choosing nothing. Runs with the
-/// interpreter released; Ctrl-C interrupts it (KeyboardInterrupt) once the checks running
-/// then have finished.
+/// interpreter released; Ctrl-C interrupts it (KeyboardInterrupt): it starts no further
+/// check, and the counts running stop within a subtree of four plies.
 #[pyfunction(name = "check")]
 #[pyo3(signature = (paths, *, variant=None, rule=None, filter=None, slow=false, deep=false,
     max_nodes=None, shard=None, jobs=None))]
@@ -826,7 +826,9 @@ fn run_check<'py>(
         let run = || -> Result<Option<Vec<u8>>, CheckError> {
             conformance::validate(&selection, &options)?;
             let suites = conformance::load_suites(&paths)?;
-            let run = conformance::CheckRun::prepare(&suites, &selection, &options)?;
+            // A check's long count stops too, unit by unit, once Ctrl-C is pressed.
+            let run = conformance::CheckRun::prepare(&suites, &selection, &options)?
+                .stop_on(Arc::clone(&control.stop));
             if !control.begin_counting() {
                 return Ok(None);
             }

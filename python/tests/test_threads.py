@@ -174,3 +174,26 @@ def test_ctrl_c_interrupts_check_waiting_on_a_silent_fifo(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("interrupted"), (done.stdout, done.stderr)
     assert float(done.stdout.split()[1]) < 5, done.stdout
+
+
+def test_ctrl_c_interrupts_a_long_count_inside_check(tmp_path):
+    # One check counting chess perft 8 (about 85 billion leaves, minutes of work): Ctrl-C was
+    # only answered when that count ended, since the checks running then finish first.
+    suite = tmp_path / "long.yaml"
+    suite.write_text(
+        "variant: chess\ndescription: one long count\ngame-end: rules\ncases:\n"
+        "  - id: start\n    perft: {8: 84998978956}\n"
+        "    source: {kind: public, citation: \"chessprogramming.org, Perft Results\"}\n"
+    )
+    for jobs in (1, 2):
+        done = subprocess.run(
+            [sys.executable, "-c", INTERRUPTED, "check", str(jobs), str(suite)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.split("\n")
+        assert lines[0].startswith("interrupted"), (jobs, done.stdout, done.stderr)
+        assert float(lines[0].split()[1]) < 5, (jobs, lines)
+        assert float(lines[1].split()[1]) < 0.25, (jobs, lines)
