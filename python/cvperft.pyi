@@ -146,4 +146,5 @@ def check(
 
     The filters are `check`'s selection flags; a failed check is in `report["summary"]
     ["failed"]` and `report["results"]`, not raised. Raises SuiteError or CvperftError;
-    Ctrl-C interrupts it (KeyboardInterrupt) once the checks running have finished."""
+    Ctrl-C interrupts it (KeyboardInterrupt): it starts no further check, and the counts
+    running stop within a subtree of four plies."""

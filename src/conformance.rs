@@ -19,10 +19,12 @@ use crate::suite::result::Mismatch;
 use crate::suite::run::execute;
 use crate::suite::{
     CheckResult, Generator, LoadError, PlannedCheck, Reference, RunReport, Selection,
-    SelectionError, Status, Suite, Summary, load_all, plan, suite_infos,
+    SelectionError, Status, StoppableReference, Suite, Summary, load_all, plan, suite_infos,
 };
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Most worker threads a run accepts.
@@ -146,6 +148,8 @@ pub struct CheckRun<'a> {
     suites: &'a [Suite],
     planned: Vec<PlannedCheck>,
     engines: Option<EngineSuites>,
+    /// Without an engine: the reference, stopping its counts on a flag (see [`Self::stop_on`]).
+    stoppable: Option<StoppableReference>,
     jobs: usize,
     bisect: Option<BisectLimits>,
 }
@@ -177,6 +181,7 @@ impl<'a> CheckRun<'a> {
             suites,
             planned,
             engines,
+            stoppable: None,
             jobs,
             bisect: options.bisect,
         })
@@ -187,11 +192,21 @@ impl<'a> CheckRun<'a> {
         &self.planned
     }
 
+    /// Makes the reference's counts stop, unit by unit, once `stop` is set (a stopped check is
+    /// then reported as failed): for a caller that is interrupted while a long count runs, and
+    /// stops the run through [`Self::run`]'s `observe` too. Without effect against an engine.
+    #[must_use]
+    pub fn stop_on(mut self, stop: Arc<AtomicBool>) -> CheckRun<'a> {
+        self.stoppable = Some(StoppableReference { stop });
+        self
+    }
+
     /// What the checks run against.
     pub fn generator(&self) -> &dyn Generator {
-        match &self.engines {
-            Some(e) => e,
-            None => &Reference,
+        match (&self.engines, &self.stoppable) {
+            (Some(e), _) => e,
+            (None, Some(reference)) => reference,
+            (None, None) => &Reference,
         }
     }
 

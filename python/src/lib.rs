@@ -415,19 +415,47 @@ fn interruptible<R: Send + 'static>(
         let stop = AtomicBool::new(false);
         return py.detach(move || count(&stop)).ok_or_else(stopped);
     }
-    on_own_thread(py, count)
+    on_own_thread(py, move |control| {
+        if control.begin_counting() {
+            count(&control.stop)
+        } else {
+            None
+        }
+    })
+}
+
+/// What a worker of [`on_own_thread`] and its waiting caller share.
+#[derive(Default)]
+struct Control {
+    /// Set when the caller is interrupted: count no more.
+    stop: Arc<AtomicBool>,
+    /// Set by the worker as it begins to count. Before, it may be waiting on input that never
+    /// comes (a FIFO whose writer sends nothing), so an interrupted caller does not wait for it.
+    counting: AtomicBool,
+}
+
+impl Control {
+    /// Marks the work as counting from now on: false when the caller was interrupted already
+    /// (and did not wait), so that nothing is counted behind its back. Either the caller sees
+    /// `counting` and waits, or the worker sees `stop` (sequentially consistent).
+    fn begin_counting(&self) -> bool {
+        self.counting.store(true, Ordering::SeqCst);
+        !self.stop.load(Ordering::SeqCst)
+    }
 }
 
 /// Runs `work` on a thread of its own, the caller waiting with the interpreter released and
-/// waking every [`SIGNAL_POLL`] for Python's signal handlers; when one raises, `work`'s flag is
-/// set, `work` waited for, and the exception raised (see [`interruptible`]).
+/// waking every [`SIGNAL_POLL`] for Python's signal handlers; when one raises, `work`'s stop
+/// flag is set, `work` waited for if it is counting (see [`Control`]), and the exception raised
+/// (see [`interruptible`]). A `work` not counting yet is left to end by itself: it may be
+/// blocked reading, and it counts nothing once it can go on.
 fn on_own_thread<R: Send + 'static>(
     py: Python<'_>,
-    work: impl FnOnce(&AtomicBool) -> Option<R> + Send + 'static,
+    work: impl FnOnce(&Control) -> Option<R> + Send + 'static,
 ) -> PyResult<R> {
-    let stop = Arc::new(AtomicBool::new(false));
+    let control = Arc::new(Control::default());
     let (tx, rx) = channel();
-    let flag = Arc::clone(&stop);
+    let flag = Arc::clone(&control);
     std::thread::Builder::new()
         .name("cvperft-count".into())
         .stack_size(8 << 20)
@@ -454,8 +482,10 @@ fn on_own_thread<R: Send + 'static>(
             Err(RecvTimeoutError::Timeout) => {}
         }
         if let Err(raised) = py.check_signals() {
-            stop.store(true, Ordering::Relaxed);
-            let _ = py.detach(|| wait(None));
+            control.stop.store(true, Ordering::SeqCst);
+            if control.counting.load(Ordering::SeqCst) {
+                let _ = py.detach(|| wait(None));
+            }
             return Err(raised);
         }
     }
@@ -727,8 +757,8 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// in the check's name), `slow`, `deep`, `max_nodes`, `shard` ("K/N"); `jobs` worker threads
 /// (default: the number of CPUs). A failed check is reported in the result, not raised; raises
 /// SuiteError for suites that cannot be loaded or a selection choosing nothing. Runs with the
-/// interpreter released; Ctrl-C interrupts it (KeyboardInterrupt) once the checks running
-/// then have finished.
+/// interpreter released; Ctrl-C interrupts it (KeyboardInterrupt): it starts no further
+/// check, and the counts running stop within a subtree of four plies.
 #[pyfunction(name = "check")]
 #[pyo3(signature = (paths, *, variant=None, rule=None, filter=None, slow=false, deep=false,
     max_nodes=None, shard=None, jobs=None))]
@@ -790,18 +820,25 @@ fn run_check<'py>(
     };
     // `conformance::check`, with a run that stops starting checks once Ctrl-C is pressed (the
     // checks running then finish first).
-    let rendered = on_own_thread(py, move |stop| {
-        let run = || -> Result<Vec<u8>, CheckError> {
+    // Reading the suites may wait for ever (a FIFO whose writer sends nothing): Ctrl-C then
+    // raises at once, and the checks do not start.
+    let rendered = on_own_thread(py, move |control| {
+        let run = || -> Result<Option<Vec<u8>>, CheckError> {
             conformance::validate(&selection, &options)?;
             let suites = conformance::load_suites(&paths)?;
-            let run = conformance::CheckRun::prepare(&suites, &selection, &options)?;
-            let outcome = run.run(|_| !stop.load(Ordering::Relaxed));
+            // A check's long count stops too, unit by unit, once Ctrl-C is pressed.
+            let run = conformance::CheckRun::prepare(&suites, &selection, &options)?
+                .stop_on(Arc::clone(&control.stop));
+            if !control.begin_counting() {
+                return Ok(None);
+            }
+            let outcome = run.run(|_| !control.stop.load(Ordering::Relaxed));
             let mut out = Vec::new();
             // Writing to memory does not fail.
             let _ = Json.finish(&mut out, &outcome.report, &outcome.diagnosis);
-            Ok(out)
+            Ok(Some(out))
         };
-        Some(run())
+        run().transpose()
     })?;
     let rendered = rendered.map_err(|e| check_error(py, e))?;
     let text = String::from_utf8_lossy(&rendered);

@@ -140,3 +140,60 @@ def test_a_position_may_be_played_on_while_another_thread_counts_it():
     # The divide began after the push: Black's twenty replies to e2e4.
     assert len(result["divide"]) == 20
     assert all(m[1] in "78" for m in result["divide"]), result["divide"]
+
+
+# `check` of a FIFO whose writer holds it open and sends nothing, interrupted by SIGINT half a
+# second in: the read never ends, so waiting for it after Ctrl-C hung the interpreter (it had
+# to be killed). Nothing is counted yet, so the call raises at once; the reading thread, left
+# blocked, counts nothing when the read ends.
+SILENT_FIFO = """
+import os, signal, sys, threading, time
+import cvperft
+signal.signal(signal.SIGINT, signal.default_int_handler)
+fifo = sys.argv[1]
+os.mkfifo(fifo)
+writer = os.open(fifo, os.O_RDWR)  # a writer that never writes: reads of it wait
+threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+started = time.monotonic()
+try:
+    cvperft.check(fifo)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic() - started)
+os.close(writer)
+"""
+
+
+def test_ctrl_c_interrupts_check_waiting_on_a_silent_fifo(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", SILENT_FIFO, str(tmp_path / "silent.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("interrupted"), (done.stdout, done.stderr)
+    assert float(done.stdout.split()[1]) < 5, done.stdout
+
+
+def test_ctrl_c_interrupts_a_long_count_inside_check(tmp_path):
+    # One check counting chess perft 8 (about 85 billion leaves, minutes of work): Ctrl-C was
+    # only answered when that count ended, since the checks running then finish first.
+    suite = tmp_path / "long.yaml"
+    suite.write_text(
+        "variant: chess\ndescription: one long count\ngame-end: rules\ncases:\n"
+        "  - id: start\n    perft: {8: 84998978956}\n"
+        "    source: {kind: public, citation: \"chessprogramming.org, Perft Results\"}\n"
+    )
+    for jobs in (1, 2):
+        done = subprocess.run(
+            [sys.executable, "-c", INTERRUPTED, "check", str(jobs), str(suite)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.split("\n")
+        assert lines[0].startswith("interrupted"), (jobs, done.stdout, done.stderr)
+        assert float(lines[0].split()[1]) < 5, (jobs, lines)
+        assert float(lines[1].split()[1]) < 0.25, (jobs, lines)

@@ -46,6 +46,26 @@ pub fn through_alias(uses: &[AliasUse], at: Place) -> Option<&AliasUse> {
         })
 }
 
+/// The alias an error found at `at` came through when no alias's node holds `at`: an alias
+/// repeating a node that holds another alias (`*outer`, with `&outer {key: *inner}`), whose
+/// error serde_yaml places in the node `&inner` marks. Of the aliases written after `at` (an
+/// anchor comes before its aliases) whose path is a whole part of the path `message` begins
+/// with (followed by `.`, `[` or `:`: `cases[1]` is not part of `cases[10]`), the one with the
+/// longest path, the first written of equals.
+pub fn through_nested_alias<'u>(
+    uses: &'u [AliasUse],
+    message: &str,
+    at: Place,
+) -> Option<&'u AliasUse> {
+    uses.iter()
+        .filter(|u| at < u.at)
+        .filter(|u| matches!(message.as_bytes().get(u.path), Some(b'.' | b'[' | b':')))
+        .fold(None, |best: Option<&AliasUse>, u| match best {
+            Some(b) if b.path >= u.path => Some(b),
+            _ => Some(u),
+        })
+}
+
 /// A serde_yaml error found in the value of an alias, to be placed at the alias.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Traced {
@@ -55,16 +75,23 @@ pub struct Traced {
     pub at: Place,
     /// Where serde_yaml found the problem, in the node the alias repeats.
     pub found: Place,
+    /// Whether that place is in a node another alias in the repeated node repeats.
+    pub nested: bool,
 }
 
 impl Traced {
     /// What the error adds: where in the anchor's node the problem is.
     pub fn note(&self) -> String {
         let (line, column) = self.found;
+        let name = &self.name;
+        let node = if self.nested {
+            format!("a node that the node anchored `&{name}` repeats through another alias")
+        } else {
+            format!("the node anchored `&{name}`")
+        };
         format!(
             " (through the alias `*{name}`: the problem is at line {line}, column {column}, in \
-             the node anchored `&{name}`)",
-            name = self.name
+             {node})"
         )
     }
 }
@@ -76,12 +103,17 @@ pub fn trace(error: &serde_yaml::Error, text: &str) -> Option<Traced> {
     if !text.contains('*') {
         return None;
     }
-    let uses = alias_uses(text, &error.to_string());
-    let used = through_alias(&uses, found)?;
+    let message = error.to_string();
+    let uses = alias_uses(text, &message);
+    let (used, nested) = match through_alias(&uses, found) {
+        Some(used) => (used, false),
+        None => (through_nested_alias(&uses, &message, found)?, true),
+    };
     Some(Traced {
         name: used.name.clone(),
         at: used.at,
         found,
+        nested,
     })
 }
 
@@ -511,6 +543,24 @@ mod tests {
         assert_eq!(found("c.dx: invalid type", (1, 4)), None);
         // A text that stops parsing lists what came before.
         assert_eq!(alias_uses("a: &x 1\nb: *x\nc: [\n", "b: wrong").len(), 1);
+    }
+
+    #[test]
+    fn an_error_in_a_node_an_alias_repeats_through_another_is_traced_to_the_outer_alias() {
+        // `*y` repeats `&y`, which holds `*x`: serde_yaml finds the error in `&x`'s node.
+        let text = "a: &x 1\nb: &y [*x]\nc:\n  d: *y\n";
+        let found = |message: &str, at| {
+            let uses = alias_uses(text, message);
+            through_alias(&uses, at)
+                .is_none()
+                .then(|| through_nested_alias(&uses, message, at).map(|u| u.at))
+                .flatten()
+        };
+        assert_eq!(found("c.d[0]: invalid type", (1, 4)), Some((4, 6)));
+        // At the alias or after it (not in a node it repeats), or a path that only begins
+        // like the alias's: not through it.
+        assert_eq!(found("c.d: invalid type", (4, 6)), None);
+        assert_eq!(found("c.dx[0]: invalid type", (1, 4)), None);
     }
 
     #[test]

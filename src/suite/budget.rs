@@ -11,6 +11,7 @@
 use crate::notation::move_text;
 use crate::perft::perft;
 use crate::position::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Depth of one work unit: a subtree counted by [`perft`] in one call.
 pub const UNIT_DEPTH: u32 = 4;
@@ -35,47 +36,90 @@ pub enum Divided {
 
 /// Perft(`depth`) of `pos`, stopping once the count passes `limit`.
 pub fn perft_within(pos: &Position, depth: u32, limit: u64) -> Counted {
+    perft_within_until(pos, depth, limit, &AtomicBool::new(false)).unwrap_or(Counted::Above(0))
+}
+
+/// [`perft_within`], also stopping once `stop` is set (read between two units): `None` then.
+pub fn perft_within_until(
+    pos: &Position,
+    depth: u32,
+    limit: u64,
+    stop: &AtomicBool,
+) -> Option<Counted> {
     let mut total = 0;
-    if walk(pos, depth, limit, &mut total) {
-        Counted::Exact(total)
-    } else {
-        Counted::Above(total)
+    match walk(pos, depth, limit, stop, &mut total) {
+        Walked::On => Some(Counted::Exact(total)),
+        Walked::Above => Some(Counted::Above(total)),
+        Walked::Stopped => None,
     }
 }
 
-/// Adds the leaves below `pos` to `total` unit by unit; false once `total` passes `limit`.
-fn walk(pos: &Position, depth: u32, limit: u64, total: &mut u64) -> bool {
+/// How a walk ended, or that it goes on.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Walked {
+    /// Within the limit so far.
+    On,
+    /// The total passed the limit.
+    Above,
+    /// The stop flag was set.
+    Stopped,
+}
+
+/// Adds the leaves below `pos` to `total` unit by unit, until `total` passes `limit` or `stop`
+/// is set.
+fn walk(pos: &Position, depth: u32, limit: u64, stop: &AtomicBool, total: &mut u64) -> Walked {
     if depth <= UNIT_DEPTH {
+        if stop.load(Ordering::Relaxed) {
+            return Walked::Stopped;
+        }
         *total = total.saturating_add(perft(pos, depth));
-        return *total <= limit;
+        return if *total <= limit {
+            Walked::On
+        } else {
+            Walked::Above
+        };
     }
     let mut children = Vec::new();
     pos.for_each_legal(|_, next| children.push(*next));
-    children
-        .iter()
-        .all(|child| walk(child, depth - 1, limit, total))
+    for child in &children {
+        let walked = walk(child, depth - 1, limit, stop, total);
+        if walked != Walked::On {
+            return walked;
+        }
+    }
+    Walked::On
 }
 
 /// The divide at `depth` (moves sorted by text), stopping once the total passes `limit`.
 pub fn divide_within(pos: &Position, depth: u32, limit: u64) -> Divided {
+    divide_within_until(pos, depth, limit, &AtomicBool::new(false)).unwrap_or(Divided::Above(0))
+}
+
+/// [`divide_within`], also stopping once `stop` is set (read between two units): `None` then.
+pub fn divide_within_until(
+    pos: &Position,
+    depth: u32,
+    limit: u64,
+    stop: &AtomicBool,
+) -> Option<Divided> {
     if depth == 0 {
-        return Divided::Full(Vec::new());
+        return Some(Divided::Full(Vec::new()));
     }
     let mut children = Vec::new();
     pos.for_each_legal(|m, next| children.push((move_text(pos, &m), *next)));
     let mut entries = Vec::with_capacity(children.len());
     let mut total: u64 = 0;
     for (text, next) in children {
-        match perft_within(&next, depth - 1, limit - total) {
+        match perft_within_until(&next, depth - 1, limit - total, stop)? {
             Counted::Exact(n) => {
                 total += n;
                 entries.push((text, n));
             }
-            Counted::Above(n) => return Divided::Above(total.saturating_add(n)),
+            Counted::Above(n) => return Some(Divided::Above(total.saturating_add(n))),
         }
     }
     entries.sort();
-    Divided::Full(entries)
+    Some(Divided::Full(entries))
 }
 
 #[cfg(test)]
@@ -109,6 +153,20 @@ mod tests {
                 .collect();
             assert_eq!(divide_within(&pos, 3, u64::MAX), Divided::Full(whole));
         }
+    }
+
+    #[test]
+    fn a_count_stops_when_asked() {
+        let pos = start("chess");
+        let stop = AtomicBool::new(true);
+        // Perft 15 of the start position: it would take years.
+        assert_eq!(perft_within_until(&pos, 15, u64::MAX, &stop), None);
+        assert_eq!(divide_within_until(&pos, 15, u64::MAX, &stop), None);
+        stop.store(false, Ordering::Relaxed);
+        assert_eq!(
+            perft_within_until(&pos, 5, u64::MAX, &stop),
+            Some(Counted::Exact(perft(&pos, 5)))
+        );
     }
 
     #[test]

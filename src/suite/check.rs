@@ -6,7 +6,9 @@
 //! [`Generator`], so the same checks can run against the built-in [`Reference`] or, later, an
 //! external engine.
 
-use super::budget::{Counted, Divided, divide_within, perft_within};
+use super::budget::{
+    Counted, Divided, divide_within, divide_within_until, perft_within, perft_within_until,
+};
 use super::load::{Case, Divide, Expectations, Status as CaseStatus, Suite};
 use super::model::OutcomeFile;
 use super::result::{AlternativeInfo, CheckResult, DiffLine, DiffTag, Mismatch, Status};
@@ -17,6 +19,8 @@ use crate::position::Position;
 use crate::variant::Outcome;
 use similar::{ChangeTag, TextDiff};
 use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// What a check compares.
@@ -222,6 +226,51 @@ impl Generator for Reference {
     }
     fn divide_within(&self, pos: &Position, depth: u32, limit: u64) -> Result<Divided, NoAnswer> {
         Ok(divide_within(pos, depth, limit))
+    }
+}
+
+/// The reference generator, whose counts stop (unit by unit, as [`perft_within`]'s) once
+/// `stop` is set, answering [`NoAnswer::Error`] then: a run whose caller is interrupted
+/// (Ctrl-C in Python) does not wait for a long count to end.
+#[derive(Clone, Debug, Default)]
+pub struct StoppableReference {
+    /// Set to stop every count.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl StoppableReference {
+    fn stopped() -> NoAnswer {
+        NoAnswer::Error("the run was stopped".into())
+    }
+}
+
+impl Generator for StoppableReference {
+    fn name(&self) -> String {
+        Reference.name()
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> Result<u64, NoAnswer> {
+        match self.perft_within(pos, depth, u64::MAX)? {
+            Counted::Exact(n) | Counted::Above(n) => Ok(n),
+        }
+    }
+    fn divide(&self, pos: &Position, depth: u32) -> Result<Vec<(String, u64)>, NoAnswer> {
+        match self.divide_within(pos, depth, u64::MAX)? {
+            Divided::Full(entries) => Ok(entries),
+            // Nothing passes a limit of u64::MAX.
+            Divided::Above(_) => Err(Self::stopped()),
+        }
+    }
+    fn legal_moves(&self, pos: &Position) -> Result<Vec<String>, NoAnswer> {
+        Reference.legal_moves(pos)
+    }
+    fn outcome(&self, pos: &Position) -> Result<Option<Outcome>, NoAnswer> {
+        Reference.outcome(pos)
+    }
+    fn perft_within(&self, pos: &Position, depth: u32, limit: u64) -> Result<Counted, NoAnswer> {
+        perft_within_until(pos, depth, limit, &self.stop).ok_or_else(Self::stopped)
+    }
+    fn divide_within(&self, pos: &Position, depth: u32, limit: u64) -> Result<Divided, NoAnswer> {
+        divide_within_until(pos, depth, limit, &self.stop).ok_or_else(Self::stopped)
     }
 }
 

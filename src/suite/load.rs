@@ -61,6 +61,17 @@ pub enum LoadReason {
     /// Nothing but blank lines, comments and `---`.
     #[error("empty suite: expected variant, description, game-end and cases")]
     Empty,
+    /// A character YAML allows nowhere in a file, not even in quotes (a control character
+    /// other than tab, line feed, carriage return and next line; U+FFFE, U+FFFF). The parser
+    /// placed it at line 1, column 1, with its byte offset as "position N".
+    #[error(
+        "U+{:04X}, {}, is not allowed anywhere in YAML, not even in quotes: remove it, or \
+         write it as the escape `{}` in a double-quoted string",
+        u32::from(*.0),
+        if .0.is_control() { "a control character" } else { "a noncharacter" },
+        yaml_escape(*.0)
+    )]
+    NotPrintable(char),
     /// Flow collections nested too deep for the YAML parser.
     #[error("{0}")]
     TooDeep(TooDeep),
@@ -147,6 +158,9 @@ pub enum LoadReason {
         /// The ids its suites may cite.
         rulings: &'static [&'static str],
     },
+    /// A ruling id cited twice in one case's `rules`.
+    #[error("rules: `{0}` is listed twice")]
+    RuleListedTwice(String),
     /// A source without a field its kind requires.
     #[error("source of kind {kind} needs `{field}`")]
     SourceNeeds {
@@ -268,6 +282,32 @@ fn stem_character(c: char) -> String {
         ':' => "`:`".to_string(),
         c => format!("U+{:04X}", u32::from(c)),
     }
+}
+
+/// Whether YAML allows `c` in a file (its `c-printable`: tab, line feed, carriage return, next
+/// line and the characters that are not controls, U+FFFE and U+FFFF excepted).
+fn yaml_printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{85}')
+        || !(c.is_control() || c == '\u{fffe}' || c == '\u{ffff}')
+}
+
+/// The double-quoted YAML escape of `c`.
+fn yaml_escape(c: char) -> String {
+    match u32::from(c) {
+        n @ 0..=0xff => format!("\\x{n:02X}"),
+        n => format!("\\u{n:04X}"),
+    }
+}
+
+/// The 1-based line and column (in characters, as YAML counts lines) of the first character
+/// of `text` YAML does not allow, with the character.
+fn first_not_printable(text: &str) -> Option<(usize, usize, char)> {
+    yaml_lines(text).iter().enumerate().find_map(|(i, line)| {
+        line.chars()
+            .enumerate()
+            .find(|(_, c)| !yaml_printable(*c))
+            .map(|(column, c)| (i + 1, column + 1, c))
+    })
 }
 
 /// Characters that show as nothing at all (a zero-width space or joiner, a soft hyphen, a
@@ -677,6 +717,16 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             reason: Box::new(LoadReason::Empty),
         }]);
     }
+    // serde_yaml places such a character at line 1, column 1.
+    if let Some((line, column, c)) = first_not_printable(text) {
+        return Err(vec![LoadError {
+            file: path.to_path_buf(),
+            line: Some(line),
+            column: Some(column),
+            case: map.item_at(line).and_then(|(_, it)| it.id.clone()),
+            reason: Box::new(LoadReason::NotPrintable(c)),
+        }]);
+    }
     check_flow_nesting(text, MAX_FLOW_NESTING).map_err(|e| {
         vec![LoadError {
             file: path.to_path_buf(),
@@ -1034,19 +1084,17 @@ impl Validator<'_> {
         self.check_alternatives_fit(index, &id, &status, !case.alternatives.is_empty());
         // Keep validating after a bad position: every problem of the case is reported.
         let position = self.position(index, &id, &case.fen, &case.moves, rules);
-        let expect = self.expectations(
-            index,
-            &id,
-            variant,
-            ExpectFields {
-                perft: case.perft,
-                divide: case.divide,
-                legal: case.legal,
-                illegal: case.illegal,
-                outcome: case.outcome,
-            },
-        );
-        if expect.is_empty() {
+        let fields = ExpectFields {
+            perft: case.perft,
+            divide: case.divide,
+            legal: case.legal,
+            illegal: case.illegal,
+            outcome: case.outcome,
+        };
+        // Expectations given but refused (a divide at depth 0) have their own error.
+        let nothing_given = fields.is_empty();
+        let expect = self.expectations(index, &id, variant, fields);
+        if nothing_given {
             self.error(
                 self.map.case_line(index),
                 Some(&id),
@@ -1113,8 +1161,11 @@ impl Validator<'_> {
     /// Refuses a cited ruling id that the variant's suites may not cite.
     fn check_rule_ids(&mut self, index: usize, id: &str, variant: &Variant, rules: &[String]) {
         let line = self.map.case_key_line(index, "rules");
-        for rule in rules {
-            if !variant.spec.rulings.contains(&rule.as_str()) {
+        for (i, rule) in rules.iter().enumerate() {
+            // Cited twice, the case counted twice in the report's table of rulings.
+            if rules[..i].contains(rule) {
+                self.error(line, Some(id), LoadReason::RuleListedTwice(rule.clone()));
+            } else if !variant.spec.rulings.contains(&rule.as_str()) {
                 self.error(
                     line,
                     Some(id),
@@ -1398,19 +1449,16 @@ impl Validator<'_> {
             }
             _ => None,
         };
-        let expect = self.expectations(
-            index,
-            id,
-            case_rules.variant,
-            ExpectFields {
-                perft: alt.perft,
-                divide: alt.divide,
-                legal: alt.legal,
-                illegal: alt.illegal,
-                outcome: alt.outcome,
-            },
-        );
-        if expect.is_empty() {
+        let fields = ExpectFields {
+            perft: alt.perft,
+            divide: alt.divide,
+            legal: alt.legal,
+            illegal: alt.illegal,
+            outcome: alt.outcome,
+        };
+        let nothing_given = fields.is_empty();
+        let expect = self.expectations(index, id, case_rules.variant, fields);
+        if nothing_given {
             self.error(line, Some(id), LoadReason::AlternativeExpectsNothing);
         }
         self.alternative = None;
@@ -1429,6 +1477,17 @@ struct ExpectFields {
     legal: Vec<String>,
     illegal: Vec<String>,
     outcome: Option<OutcomeFile>,
+}
+
+impl ExpectFields {
+    /// Whether nothing is given (before any of it is validated).
+    fn is_empty(&self) -> bool {
+        self.perft.is_empty()
+            && self.divide.is_none()
+            && self.legal.is_empty()
+            && self.illegal.is_empty()
+            && self.outcome.is_none()
+    }
 }
 
 #[cfg(test)]
@@ -1663,6 +1722,53 @@ mod tests {
         );
         let e = load_bytes(vec![0xff, 0xfe, b'v', 0], Path::new("t.yaml")).expect_err("refused");
         assert!(e[0].reason.to_string().contains("UTF-16"), "{}", e[0]);
+    }
+
+    #[test]
+    fn a_character_yaml_allows_nowhere_is_placed_at_its_line_and_column() {
+        // serde_yaml placed each at line 1, column 1 ("at position N", a byte offset).
+        let body = format!(
+            "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    source: {{kind: hand, derivation: x}}\n"
+        );
+        for (at, c, shown, escape) in [
+            (
+                "derivation: x",
+                '\u{0}',
+                "U+0000, a control character",
+                "`\\x00`",
+            ),
+            (
+                "derivation: x",
+                '\u{7f}',
+                "U+007F, a control character",
+                "`\\x7F`",
+            ),
+            (
+                "derivation: x",
+                '\u{9b}',
+                "U+009B, a control character",
+                "`\\x9B`",
+            ),
+            (
+                "derivation: x",
+                '\u{ffff}',
+                "U+FFFF, a noncharacter",
+                "`\\uFFFF`",
+            ),
+        ] {
+            // After `é` (two bytes, one column) on a line that CR LF ends.
+            let text = body
+                .replace(at, &format!("{at}é{c}"))
+                .replace("\n  - id", "\r\n  - id");
+            let e = refused(&text);
+            assert_eq!((e.line, e.column), (Some(7), Some(40)), "{e}");
+            assert_eq!(e.case.as_deref(), Some("a"), "{e}");
+            let message = e.reason.to_string();
+            assert!(message.contains(shown) && message.contains(escape), "{e}");
+        }
+        // Tab, CR, LF and NEL (a YAML line break) are allowed.
+        let text = body.replace("derivation: x", "derivation: \"x\ty\u{85}  z\"");
+        assert!(load_str(&text, Path::new("t.yaml")).is_ok());
     }
 
     #[test]

@@ -19,7 +19,9 @@ pub mod plan;
 pub mod result;
 pub mod run;
 
-pub use check::{CheckKind, CheckRef, Generator, Reference, checks_of, run_check};
+pub use check::{
+    CheckKind, CheckRef, Generator, Reference, StoppableReference, checks_of, run_check,
+};
 pub use load::{
     Alternative, Case, Divide, Expectations, LoadError, Status as CaseStatus, Suite, discover,
     load_bytes, load_file, load_str,
