@@ -717,35 +717,26 @@ pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
             reason: Box::new(LoadReason::Empty),
         }]);
     }
-    // serde_yaml places such a character at line 1, column 1.
-    if let Some((line, column, c)) = first_not_printable(text) {
-        return Err(vec![LoadError {
+    // An error found before parsing, at a line and column, in the case holding that line.
+    let placed = |line: usize, column: usize, reason: LoadReason| {
+        vec![LoadError {
             file: path.to_path_buf(),
             line: Some(line),
             column: Some(column),
             case: map.item_at(line).and_then(|(_, it)| it.id.clone()),
-            reason: Box::new(LoadReason::NotPrintable(c)),
-        }]);
-    }
-    check_flow_nesting(text, MAX_FLOW_NESTING).map_err(|e| {
-        vec![LoadError {
-            file: path.to_path_buf(),
-            line: Some(e.line),
-            column: Some(e.column),
-            case: map.item_at(e.line).and_then(|(_, it)| it.id.clone()),
-            reason: Box::new(LoadReason::TooDeep(e)),
+            reason: Box::new(reason),
         }]
-    })?;
+    };
+    // serde_yaml places such a character at line 1, column 1.
+    if let Some((line, column, c)) = first_not_printable(text) {
+        return Err(placed(line, column, LoadReason::NotPrintable(c)));
+    }
+    check_flow_nesting(text, MAX_FLOW_NESTING)
+        .map_err(|e| placed(e.line, e.column, LoadReason::TooDeep(e)))?;
     // Before serde_yaml reads any alias: it reads some of them wrongly after a name is reused.
     if let Some(again) = anchor_given_twice(text) {
         let (line, column) = again.again;
-        return Err(vec![LoadError {
-            file: path.to_path_buf(),
-            line: Some(line),
-            column: Some(column),
-            case: map.item_at(line).and_then(|(_, it)| it.id.clone()),
-            reason: Box::new(LoadReason::AnchorGivenTwice(again)),
-        }]);
+        return Err(placed(line, column, LoadReason::AnchorGivenTwice(again)));
     }
     // A byte-order mark after the start is text inside a scalar, but the parser stumbles on
     // one anywhere else: say so when it does.
