@@ -551,6 +551,25 @@ fn header_errors_read_as_before() {
          start in [FEN])"
     );
     assert_eq!(header("1. e4 *"), "read");
+    // Lichess's orthodox chess from a set-up position needs the position: without `[FEN]` the
+    // usual start would be taken silently.
+    assert_eq!(
+        header("[Event \"x\"]\n[Variant \"From Position\"]\n1. e4"),
+        "line 2, column 1: [Variant \"From Position\"] says the game starts from a set-up \
+         position, but there is no [FEN] tag giving it"
+    );
+    assert_eq!(
+        header("[Variant \"from position\"]\n[SetUp \"0\"]\n1. e4"),
+        "line 1, column 1: [Variant \"from position\"] says the game starts from a set-up \
+         position, but there is no [FEN] tag giving it"
+    );
+    assert_eq!(
+        header(
+            "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n1. Kd2"
+        ),
+        "line 1, column 1: [Variant \"Chess960\"]: not a variant cvperft knows (variants: chess, \
+         silver-elephant, bachelor-kamil, cerimon, plutonian, pink-panther)"
+    );
     let mut huge = String::from("1. e4 ");
     while huge.len() <= 1 << 20 {
         huge.push_str("{ padding } ");
