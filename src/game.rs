@@ -171,8 +171,8 @@ fn select(mut games: Vec<GameText>, index: usize) -> Result<GameText, RecordErro
 /// `[FEN]` unless `[SetUp "0"]` says the game starts from the usual position.
 ///
 /// # Errors
-/// An unknown variant name, `[SetUp "1"]` without `[FEN]` or `[SetUp "0"]` with one, or a game
-/// index beyond the record's games.
+/// An unknown variant name, `[SetUp "1"]` or `[Variant "From Position"]` without `[FEN]`,
+/// `[SetUp "0"]` with `[FEN]`, or a game index beyond the record's games.
 pub fn read_header(text: &str, options: &ReadOptions) -> Result<Header, RecordError> {
     let order: Vec<Notation> = match options.notation {
         Some(n) => vec![n],
@@ -222,7 +222,19 @@ pub fn read_header(text: &str, options: &ReadOptions) -> Result<Header, RecordEr
                 RecordReason::SetUpWithoutFen,
             ));
         }
-        _ => {}
+        (None, _) => {
+            // `From Position` without the position: the usual start would be taken silently.
+            if let Some((_, tag)) = header
+                .variant
+                .as_ref()
+                .filter(|(_, t)| record::variant_tag_needs_fen(&t.value))
+            {
+                return Err(tag_error(
+                    tag,
+                    RecordReason::FromPositionWithoutFen(tag.value.clone()),
+                ));
+            }
+        }
     }
     Ok(header)
 }

@@ -45,6 +45,27 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
+/// `cvperft diff DEPTH --fen FEN --engine ENGINE` with `flags` after it.
+fn diff_with(depth: &str, fen: &str, engine: &str, flags: &[&str]) -> Run {
+    let mut args = vec!["diff", depth, "--fen", fen, "--engine", engine];
+    args.extend_from_slice(flags);
+    cvperft(&args)
+}
+
+/// `cvperft diff DEPTH --fen FEN` against the perftree command `engine`.
+fn diff_perftree(depth: &str, fen: &str, engine: &str) -> Run {
+    diff_with(depth, fen, engine, &["--protocol", "perftree"])
+}
+
+/// `uci-shim` over `perftree-faulty MODE CVPERFT`: a faulty perftree answer told over UCI.
+fn faulty_over_uci(mode: &str) -> String {
+    format!(
+        "{} {}",
+        fixture("uci-shim"),
+        fixture(&format!("perftree-faulty {mode} {CVPERFT}"))
+    )
+}
+
 fn injected(fault: &str) -> String {
     format!("{CVPERFT} perftree --inject {fault}")
 }
@@ -354,25 +375,12 @@ fn a_crash_during_the_descent_keeps_the_notes_found_before_it() {
 fn moves_in_other_letter_case_are_the_same_moves() {
     let engine = format!("{} {CVPERFT}", fixture("perftree-faulty upperpromo"));
     for depth in ["1", "2"] {
-        let run = cvperft(&[
-            "diff",
-            depth,
-            "--fen",
-            "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
-            "--engine",
-            &engine,
-            "--protocol",
-            "perftree",
-        ]);
+        let run = diff_perftree(depth, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", &engine);
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
         assert!(run.stdout.contains("agree: 9 moves"), "{}", run.stdout);
     }
     // The same over UCI, after a promotion played on the way (sent in our spelling).
-    let shim = format!(
-        "{} {}",
-        fixture("uci-shim"),
-        fixture(&format!("perftree-faulty upperpromo {CVPERFT}"))
-    );
+    let shim = faulty_over_uci("upperpromo");
     let run = cvperft(&[
         "diff",
         "2",
@@ -384,6 +392,56 @@ fn moves_in_other_letter_case_are_the_same_moves() {
         &shim,
     ]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+/// An engine that lists one move in two spellings that are one move of ours (`b7b8b` and
+/// `b7b8B`; with `--map-castling king-to-rook`, `e1g1` and `e1h1`) gives no count for the move:
+/// its answer is refused, naming both listings with their counts and lines (exit 2). The
+/// promotion was shown as one move with the two counts added up (`b7b8b 1 vs 2`: "same moves at
+/// depth 1 but different counts"), the castling as the extra move `e1h1`.
+#[test]
+fn a_move_listed_in_two_spellings_is_refused_naming_both() {
+    let fen = "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+    // The count of b7b8b at depth 2, from our own divide.
+    let ours = cvperft(&["divide", "2", "--fen", fen]);
+    let count = ours
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("b7b8b "))
+        .expect("b7b8b in our divide")
+        .trim()
+        .to_string();
+    let engine = format!("{} {CVPERFT}", fixture("perftree-faulty twospell"));
+    for (depth, count) in [("1", "1"), ("2", count.as_str())] {
+        let run = diff_perftree(depth, fen, &engine);
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        // The header only: no comparison, no count of the move.
+        assert!(run.stdout.starts_with("diff chess"), "{}", run.stdout);
+        assert!(!run.stdout.contains("b7b8"), "{}", run.stdout);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "cvperft: the engine failed: engine `{engine}`: listed the move b7b8b twice, as \
+                 `b7b8b` (count {count}, line 1 of its answer) and as `b7b8B` (count {count}, line \
+                 2 of its answer): its count is not taken from this answer (asked depth {depth}, \
+                 fen \"{fen}\")\n"
+            )
+        );
+    }
+    // A castling written both ways to an engine said to write it King-takes-Rook, over UCI:
+    // the lines are those after `go perft` (the shim says one line first).
+    let shim = faulty_over_uci("twospell");
+    let castling = ["--map-castling", "king-to-rook"];
+    let run = diff_with("1", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", &shim, &castling);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "listed the move e1g1 twice, as `e1g1` (count 1, line 7 of its answer) and as \
+             `e1h1` (count 1, line 8 of its answer)"
+        ),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -70,6 +70,36 @@ fn game_prints_every_ply_and_says_which_notation_it_read() {
     assert!(o.stderr.is_empty(), "no notice when the notation is given");
 }
 
+#[test]
+fn a_lichess_game_from_position_is_replayed_from_its_fen() {
+    // `[Variant "From Position"]` was refused as an unknown variant.
+    let o = cvperft(&["game", "fixtures/records/chess/from-position.pgn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let plies: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(plies.len(), 5, "{out}");
+    // Castling at once: only the [FEN] position allows it.
+    assert_eq!(
+        plies[0].join(" "),
+        "1 1. O-O e1g1 O-O 4k3/8/8/8/8/8/4P3/5RK1 b - - 1 1",
+        "{out}"
+    );
+    assert_eq!(plies[4][..5], ["5", "3.", "Rf6+", "f1f6", "Rf6+"], "{out}");
+    // Without [FEN] the record is refused at its [Variant] tag.
+    let o = cvperft(&["game", "fixtures/records/bad/from-position-without-fen.pgn"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    assert_eq!(
+        text(&o.stderr),
+        "cvperft: game `fixtures/records/bad/from-position-without-fen.pgn`, line 2, column 1: \
+         [Variant \"From Position\"] says the game starts from a set-up position, but there is \
+         no [FEN] tag giving it\n"
+    );
+}
+
 /// A scratch directory for `test`.
 fn scratch(test: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("game_cli-{test}"));

@@ -506,23 +506,49 @@ fn every_record_error_reads_as_before() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// A label outside ASCII (`--label N=É`) glued to its square: columns count characters (the
+/// A label outside ASCII (`--label N=ÉA`) glued to its square: columns count characters (the
 /// place of a square after it counted the label's bytes, one column too far).
 #[test]
 fn columns_after_a_label_outside_ascii_count_characters() {
     let rules = variants::rules("chess").expect("chess");
     let start = parse_position(rules, &rules.start_fen()).expect("the start");
     let options = ReadOptions {
-        labels: Labels::new(rules.variant, &["N=É".to_string()]).expect("a label"),
+        labels: Labels::new(rules.variant, &["N=ÉA".to_string()]).expect("a label"),
         ..options(Some("game-courier"), 1, None)
     };
-    let e = read_game("1. Ég1-f9", &start, &options)
+    let e = read_game("1. ÉAg1-f9", &start, &options)
         .map(|_| ())
         .expect_err("off the board");
     assert_eq!(
         e.to_string(),
-        "line 1, column 8: ply 1 `Ég1-f9`: `f9` is not a square of this 8x8 board"
+        "line 1, column 9: ply 1 `ÉAg1-f9`: `f9` is not a square of this 8x8 board"
     );
+}
+
+/// A label with no letter A-Z (`--label N=É`) is refused: its lower case is itself, so White's
+/// Knight and Black's had one label, and Black's could not be named (`é` was unknown, `É` named
+/// White's).
+#[test]
+fn a_label_without_a_letter_a_to_z_is_refused() {
+    let rules = variants::rules("chess").expect("chess");
+    assert_eq!(
+        Labels::new(rules.variant, &["N=É".to_string()]).map_err(|e| e.to_string()),
+        Err(
+            "--label `N=É`: the label `É` has no letter A-Z, so White's label and Black's (its \
+             lower case) would be the same and the two sides' pieces could not be told apart: \
+             give a label with a letter A-Z"
+                .to_string()
+        )
+    );
+    // With a letter A-Z the sides are told apart: Black's `Éa` is its Knight.
+    let start = parse_position(rules, &rules.start_fen()).expect("the start");
+    let options = ReadOptions {
+        labels: Labels::new(rules.variant, &["N=ÉA".to_string()]).expect("a label"),
+        ..options(Some("game-courier"), 1, None)
+    };
+    let game = read_game("1. ÉA b1-c3 Éa b8-c6", &start, &options).expect("read");
+    let moves: Vec<&str> = game.plies.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(moves, ["b1c3", "b8c6"]);
 }
 
 #[test]
@@ -551,6 +577,25 @@ fn header_errors_read_as_before() {
          start in [FEN])"
     );
     assert_eq!(header("1. e4 *"), "read");
+    // Lichess's orthodox chess from a set-up position needs the position: without `[FEN]` the
+    // usual start would be taken silently.
+    assert_eq!(
+        header("[Event \"x\"]\n[Variant \"From Position\"]\n1. e4"),
+        "line 2, column 1: [Variant \"From Position\"] says the game starts from a set-up \
+         position, but there is no [FEN] tag giving it"
+    );
+    assert_eq!(
+        header("[Variant \"from position\"]\n[SetUp \"0\"]\n1. e4"),
+        "line 1, column 1: [Variant \"from position\"] says the game starts from a set-up \
+         position, but there is no [FEN] tag giving it"
+    );
+    assert_eq!(
+        header(
+            "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n1. Kd2"
+        ),
+        "line 1, column 1: [Variant \"Chess960\"]: not a variant cvperft knows (variants: chess, \
+         silver-elephant, bachelor-kamil, cerimon, plutonian, pink-panther)"
+    );
     let mut huge = String::from("1. e4 ");
     while huge.len() <= 1 << 20 {
         huge.push_str("{ padding } ");

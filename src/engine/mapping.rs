@@ -10,7 +10,7 @@
 //! `e1g1` is never mistaken for a castling), and falls back to the castling declarations of the
 //! variant when it cannot. [`MappedEngine`] applies a map around any engine, both ways.
 
-use super::{Deadline, Divide, Engine, EngineError, Query};
+use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, ListedTwice, Listing, Query};
 use crate::notation::{move_text, normalise_move_text, parse_move, parse_position};
 use crate::perft::DivideEntry;
 use crate::position::{Move, Position, flags};
@@ -316,26 +316,53 @@ impl<E: Engine> MappedEngine<E> {
         };
         let answer = ask(&mut self.inner, &asked)?;
         let table = pos.as_ref().map(|p| self.map.table(&self.rules, p));
-        let mut entries: BTreeMap<String, u64> = BTreeMap::new();
+        // Our spelling of each move listed, with the listing it came from.
+        let mut entries: BTreeMap<String, &DivideEntry> = BTreeMap::new();
         for e in &answer.entries {
             let ours = self.map.to_ours(&self.rules, table.as_ref(), &e.text);
-            // Two engine moves with one spelling of ours (a castling listed both ways): keep the
-            // second as the engine wrote it, so that it shows up as an extra move.
-            let key = if entries.contains_key(&ours) {
-                e.text.clone()
-            } else {
-                ours
-            };
-            *entries.entry(key).or_insert(0) += e.count;
+            // Two spellings of one move of ours (`e7e8q` and `e7e8Q`, a castling listed both
+            // ways): neither count can be taken for the move, nor their sum.
+            if let Some(first) = entries.get(&ours) {
+                return Err(EngineError::new(
+                    &self.inner.name(),
+                    Some(query),
+                    EngineErrorKind::ListedTwice(Box::new(listed_twice(&answer, ours, first, e))),
+                ));
+            }
+            entries.insert(ours, e);
         }
         let mut divide = Divide::from_entries(
             entries
                 .into_iter()
-                .map(|(text, count)| DivideEntry { text, count })
+                .map(|(text, e)| DivideEntry {
+                    text,
+                    count: e.count,
+                })
                 .collect(),
         );
         divide.total = answer.total;
         Ok(divide)
+    }
+}
+
+/// The two listings `a` and `b` of `answer` that are one move, `ours`, the one printed first
+/// (when the lines are known) first.
+fn listed_twice(answer: &Divide, ours: String, a: &DivideEntry, b: &DivideEntry) -> ListedTwice {
+    let listing = |e: &DivideEntry| Listing {
+        text: e.text.clone(),
+        count: e.count,
+        line: answer.lines.get(&e.text).copied(),
+    };
+    let (mut first, mut second) = (listing(a), listing(b));
+    if let (Some(x), Some(y)) = (first.line, second.line)
+        && y < x
+    {
+        std::mem::swap(&mut first, &mut second);
+    }
+    ListedTwice {
+        ours,
+        first,
+        second,
     }
 }
 
@@ -362,6 +389,72 @@ mod tests {
         assert_eq!(map.to_engine(&rules, Some(&rook), "e1g1"), "e1g1");
         let table = map.table(&rules, &rook);
         assert_eq!(map.to_ours(&rules, Some(&table), "e1g1"), "e1g1");
+    }
+
+    /// An engine that answers every question with one divide.
+    struct Answers(Divide);
+
+    impl Engine for Answers {
+        fn divide(&mut self, _: &Query) -> Result<Divide, EngineError> {
+            Ok(self.0.clone())
+        }
+        fn name(&self) -> String {
+            "answers".into()
+        }
+    }
+
+    #[test]
+    fn two_spellings_of_one_move_are_refused_with_both_listings() {
+        let rules = variants::rules("chess").expect("chess");
+        let fen = "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+        let entry = |text: &str, count: u64, line: usize| {
+            (
+                DivideEntry {
+                    text: text.into(),
+                    count,
+                },
+                line,
+            )
+        };
+        // Printed upper case first: the listings are told in the order printed.
+        let answer = Divide::from_lines(vec![entry("b7b8Q", 4, 2), entry("b7b8q", 3, 5)]);
+        let mut engine = MappedEngine::new(Answers(answer), MoveMap::default(), rules);
+        let e = engine
+            .divide(&Query::new(fen, &[], 2))
+            .expect_err("one move listed twice");
+        assert_eq!(
+            e.kind,
+            EngineErrorKind::ListedTwice(Box::new(ListedTwice {
+                ours: "b7b8q".into(),
+                first: Listing {
+                    text: "b7b8Q".into(),
+                    count: 4,
+                    line: Some(2),
+                },
+                second: Listing {
+                    text: "b7b8q".into(),
+                    count: 3,
+                    line: Some(5),
+                },
+            }))
+        );
+        // Without lines (an answer not read from output), the listings are told without them.
+        let answer = Divide::from_entries(vec![entry("b7b8q", 3, 0).0, entry("b7b8Q", 4, 0).0]);
+        let mut engine = MappedEngine::new(Answers(answer), MoveMap::default(), rules);
+        let e = engine.divide(&Query::new(fen, &[], 2)).expect_err("twice");
+        assert_eq!(
+            e.kind.to_string(),
+            "listed the move b7b8q twice, as `b7b8Q` (count 4) and as `b7b8q` (count 3): its \
+             count is not taken from this answer"
+        );
+        // One spelling each: read as our moves, counts as given.
+        let answer = Divide::from_lines(vec![entry("b7b8Q", 4, 1), entry("b7b8R", 3, 2)]);
+        let mut engine = MappedEngine::new(Answers(answer), MoveMap::default(), rules);
+        let d = engine.divide(&Query::new(fen, &[], 2)).expect("read");
+        assert_eq!(
+            (d.count("b7b8q"), d.count("b7b8r"), d.total),
+            (Some(4), Some(3), 7)
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! the engine and the query, so that one line tells a user what was asked and what went wrong.
 
 use crate::perft::DivideEntry;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -91,6 +92,10 @@ pub struct Divide {
     pub entries: Vec<DivideEntry>,
     /// The total the engine reported (equal to the sum of the counts).
     pub total: u64,
+    /// Where the engine printed each move, by its text as printed: the 1-based line of its
+    /// answer (a perftree command's output, a UCI engine's lines after `go perft`). Empty when
+    /// not known (our own generator).
+    pub lines: BTreeMap<String, usize>,
 }
 
 impl Divide {
@@ -100,7 +105,21 @@ impl Divide {
         // Engines' answers are checked against their totals with [`Divide::sum_of`] first; a
         // sum beyond 2^64 cannot reach here unnoticed, and never wraps.
         let total = u64::try_from(Divide::sum_of(&entries)).unwrap_or(u64::MAX);
-        Divide { entries, total }
+        Divide {
+            entries,
+            total,
+            lines: BTreeMap::new(),
+        }
+    }
+
+    /// A divide from the entries an engine printed, each with the line of its answer it was
+    /// read from.
+    pub fn from_lines(listed: Vec<(DivideEntry, usize)>) -> Divide {
+        let lines = listed.iter().map(|(e, l)| (e.text.clone(), *l)).collect();
+        Divide {
+            lines,
+            ..Divide::from_entries(listed.into_iter().map(|(e, _)| e).collect())
+        }
     }
 
     /// The sum of the entries' counts, without overflow.
@@ -171,6 +190,41 @@ pub enum EngineErrorKind {
     },
     /// Writing to it failed.
     Io(String),
+    /// It listed one move twice, in two spellings that are one move of ours (`e7e8q` and
+    /// `e7e8Q`; with `--map-castling king-to-rook`, `e1g1` and `e1h1`).
+    ListedTwice(Box<ListedTwice>),
+}
+
+/// One move listed twice by an engine ([`EngineErrorKind::ListedTwice`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedTwice {
+    /// The move in our spelling.
+    pub ours: String,
+    /// The first listing (by line of the answer, when known; else by text).
+    pub first: Listing,
+    /// The other.
+    pub second: Listing,
+}
+
+/// A move as an engine listed it: its text, its count, and the line of its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The move as the engine wrote it.
+    pub text: String,
+    /// The count it gave.
+    pub count: u64,
+    /// The 1-based line of its answer, when known.
+    pub line: Option<usize>,
+}
+
+impl fmt::Display for Listing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` (count {}", self.text, self.count)?;
+        if let Some(line) = self.line {
+            write!(f, ", line {line} of its answer")?;
+        }
+        write!(f, ")")
+    }
 }
 
 impl EngineErrorKind {
@@ -263,6 +317,12 @@ impl fmt::Display for EngineErrorKind {
                 "its counts add up to more than 2^64 - 1 but it reported a total of {total}"
             ),
             EngineErrorKind::Io(m) => write!(f, "i/o error: {m}"),
+            EngineErrorKind::ListedTwice(twice) => write!(
+                f,
+                "listed the move {} twice, as {} and as {}: its count is not taken from this \
+                 answer",
+                twice.ours, twice.first, twice.second
+            ),
         }
     }
 }

@@ -179,12 +179,12 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
         line: line.to_string(),
         expected: expected.to_string(),
     };
-    let mut entries: Vec<DivideEntry> = Vec::new();
+    let mut entries: Vec<(DivideEntry, usize)> = Vec::new();
     // A set, not a scan of `entries`: 100,000 lines would cost 5 * 10^9 comparisons.
     let mut seen = HashSet::new();
     let mut it = lines.iter().map(|l| l.trim_end());
     let mut blank_seen = false;
-    for line in it.by_ref() {
+    for (number, line) in (1..).zip(it.by_ref()) {
         if line.trim().is_empty() {
             blank_seen = true;
             break;
@@ -212,10 +212,13 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
         if !seen.insert(*text) {
             return Err(malformed(line, "each move listed once"));
         }
-        entries.push(DivideEntry {
-            text: text.to_string(),
-            count,
-        });
+        entries.push((
+            DivideEntry {
+                text: text.to_string(),
+                count,
+            },
+            number,
+        ));
     }
     if !blank_seen {
         return Err(EngineErrorKind::Crashed {
@@ -236,8 +239,9 @@ pub fn parse_output(lines: &[String]) -> Result<Divide, EngineErrorKind> {
     if let Some(extra) = it.find(|l| !l.trim().is_empty()) {
         return Err(malformed(extra, "nothing after the total"));
     }
-    EngineErrorKind::check_total(&entries, total)?;
-    Ok(Divide::from_entries(entries))
+    let divide = Divide::from_lines(entries);
+    EngineErrorKind::check_total(&divide.entries, total)?;
+    Ok(divide)
 }
 
 #[cfg(test)]
@@ -255,6 +259,7 @@ mod tests {
         assert_eq!(d.count("O-O"), Some(2));
         let d = parse_output(&lines("b1c3 2\na2a3 3\n\n5\n")).unwrap();
         assert_eq!(d.total, 5);
+        assert_eq!((d.lines["b1c3"], d.lines["a2a3"]), (1, 2));
         assert_eq!(d.entries[0].text, "a2a3");
         assert_eq!(d.count("b1c3"), Some(2));
     }

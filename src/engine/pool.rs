@@ -194,8 +194,8 @@ mod tests {
                 ));
             }
             Ok(Divide {
-                entries: Vec::new(),
                 total: u64::from(query.depth),
+                ..Divide::default()
             })
         }
         fn name(&self) -> String {

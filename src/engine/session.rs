@@ -110,8 +110,8 @@ mod tests {
         fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
             match self.0.remove(0) {
                 Ok(total) => Ok(Divide {
-                    entries: Vec::new(),
                     total,
+                    ..Divide::default()
                 }),
                 Err(kind) => Err(EngineError::new("scripted", Some(query), kind)),
             }

@@ -293,11 +293,14 @@ impl UciEngine {
         }
         self.send(Some(query), &position)?;
         self.send(Some(query), &format!("go perft {}", query.depth))?;
-        let mut entries: Vec<DivideEntry> = Vec::new();
+        // Each count with the line of the answer it was read from (from 1 after `go perft`).
+        let mut entries: Vec<(DivideEntry, usize)> = Vec::new();
         let mut seen = HashSet::new();
         let mut chatter = 0;
+        let mut number = 0usize;
         loop {
             let line = self.read(Some(query), "`Nodes searched: N`")?;
+            number += 1;
             match classify(&line, &self.named_moves) {
                 Line::Count(text, count) => {
                     if entries.len() == MAX_COUNTS {
@@ -318,14 +321,15 @@ impl UciEngine {
                             },
                         ));
                     }
-                    entries.push(DivideEntry { text, count });
+                    entries.push((DivideEntry { text, count }, number));
                     self.answered += 1;
                 }
                 Line::Total(total) => {
-                    if let Err(kind) = EngineErrorKind::check_total(&entries, total) {
+                    let divide = Divide::from_lines(entries);
+                    if let Err(kind) = EngineErrorKind::check_total(&divide.entries, total) {
                         return Err(self.error(Some(query), kind));
                     }
-                    return Ok(Divide::from_entries(entries));
+                    return Ok(divide);
                 }
                 Line::Illegal => {
                     return Err(self.error(Some(query), EngineErrorKind::IllegalMove(line)));

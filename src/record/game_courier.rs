@@ -74,6 +74,13 @@ pub enum LabelReason {
     /// Our piece named by an earlier pair too.
     #[error("`{0}` is mapped twice")]
     MappedTwice(String),
+    /// Their side holds no letter `A`-`Z`: Black's label, its lower case, would be White's.
+    #[error(
+        "the label `{0}` has no letter A-Z, so White's label and Black's (its lower case) would \
+         be the same and the two sides' pieces could not be told apart: give a label with a \
+         letter A-Z"
+    )]
+    NoCase(String),
 }
 
 /// Piece labels a record uses where they differ from our FEN letters.
@@ -85,10 +92,12 @@ pub struct Labels {
 
 impl Labels {
     /// Labels from `OURS=THEIRS` pairs (`T=A`: the record's `A`/`a` is our Terror): each of
-    /// our pieces named at most once, no label used twice.
+    /// our pieces named at most once, no label used twice, each label with a letter `A`-`Z`
+    /// (whose case tells the sides apart).
     ///
     /// # Errors
-    /// A pair that is malformed, names no piece of the variant, or clashes with another label.
+    /// A pair that is malformed, names no piece of the variant, has a label without a letter
+    /// `A`-`Z`, or clashes with another label.
     pub fn new(variant: &Variant, pairs: &[String]) -> Result<Labels, LabelError> {
         let mut aliases: Vec<(String, String)> = Vec::new();
         for pair in pairs {
@@ -113,6 +122,15 @@ impl Labels {
                 .any(|c| c.is_whitespace() || matches!(c, '-' | '*' | ';' | '@'))
             {
                 return Err(refused(LabelReason::Character));
+            }
+            // Sides are told apart by the case of a label's letters A-Z (as Game Courier does):
+            // `É` would name White's piece and Black's alike.
+            if theirs.to_ascii_lowercase() == theirs {
+                return Err(refused(LabelReason::NoCase(
+                    pair.split_once('=')
+                        .map_or("", |(_, t)| t.trim())
+                        .to_string(),
+                )));
             }
             // The same pair again is accepted, as the same `-o` value twice is; another label
             // for the same piece is not.
@@ -934,6 +952,11 @@ mod tests {
         };
         assert_eq!(refused("T"), LabelReason::NotAPair);
         assert_eq!(refused("T=A-"), LabelReason::Character);
+        // A label with no letter A-Z has no lower case: both sides would share it.
+        for (pair, label) in [("T=É", "É"), ("T=é", "é"), ("T=+1", "+1"), ("T=Ω", "Ω")] {
+            assert_eq!(refused(pair), LabelReason::NoCase(label.into()), "{pair}");
+        }
+        assert!(Labels::new(v, &["T=ÉA".into()]).is_ok());
         assert_eq!(refused("T=A"), LabelReason::MappedTwice("T".into()));
         // The same pair twice (in either case) is one pair.
         assert_eq!(

@@ -197,6 +197,13 @@ pub enum RecordReason {
     /// `[SetUp "1"]` without `[FEN]`.
     #[error("[SetUp \"1\"] without a [FEN] tag")]
     SetUpWithoutFen,
+    /// `[Variant "From Position"]` (lichess: orthodox chess from a set-up position) without
+    /// `[FEN]`.
+    #[error(
+        "[Variant \"{0}\"] says the game starts from a set-up position, but there is no [FEN] tag \
+         giving it"
+    )]
+    FromPositionWithoutFen(String),
     /// A game of more than [`crate::game::MAX_PLIES`] plies.
     #[error("{0} plies, more than the limit of {max}", max = crate::game::MAX_PLIES)]
     TooManyPlies(usize),
@@ -476,6 +483,8 @@ pub const VARIANT_NAMES: &[(&str, &str)] = &[
     ("standard", "chess"),
     ("orthodox", "chess"),
     ("orthodoxchess", "chess"),
+    // Lichess's name for orthodox chess from a set-up position, given in `[FEN]`.
+    (FROM_POSITION, "chess"),
     ("silverelephant", "silver-elephant"),
     ("silverelephantchess", "silver-elephant"),
     ("bachelorkamil", "bachelor-kamil"),
@@ -488,18 +497,32 @@ pub const VARIANT_NAMES: &[(&str, &str)] = &[
     ("pinkpantherchess", "pink-panther"),
 ];
 
-/// The variant id a `[Variant "..."]` tag names: case, spaces, `-` and `_` do not matter
-/// (`Silver Elephant Chess`, `silver-elephant`, `Standard`).
-pub fn variant_of_tag(name: &str) -> Option<&'static str> {
-    let key: String = name
-        .chars()
+/// The normalised `[Variant]` name lichess writes for orthodox chess from a set-up position
+/// (`From Position`): it needs `[FEN]`.
+const FROM_POSITION: &str = "fromposition";
+
+/// A `[Variant]` value normalised as [`VARIANT_NAMES`] lists it.
+fn variant_key(name: &str) -> String {
+    name.chars()
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
-        .collect();
+        .collect()
+}
+
+/// The variant id a `[Variant "..."]` tag names: case, spaces, `-` and `_` do not matter
+/// (`Silver Elephant Chess`, `silver-elephant`, `Standard`, `From Position`).
+pub fn variant_of_tag(name: &str) -> Option<&'static str> {
+    let key = variant_key(name);
     VARIANT_NAMES
         .iter()
         .find(|(k, _)| *k == key)
         .map(|(_, id)| *id)
+}
+
+/// Whether a `[Variant "..."]` tag says the game starts from the position in `[FEN]`, which must
+/// then be given (lichess's `From Position`).
+pub fn variant_tag_needs_fen(name: &str) -> bool {
+    variant_key(name) == FROM_POSITION
 }
 
 // ----- shared lexing -----
@@ -1022,5 +1045,13 @@ mod tests {
         assert_eq!(variant_of_tag("pink_panther"), Some("pink-panther"));
         assert_eq!(variant_of_tag("Standard"), Some("chess"));
         assert_eq!(variant_of_tag("crazyhouse"), None);
+        // Lichess's orthodox chess from a set-up position, in any case; its Chess960 is not
+        // orthodox chess (castling differs) and stays refused.
+        for name in ["From Position", "from position", "fromPosition"] {
+            assert_eq!(variant_of_tag(name), Some("chess"), "{name}");
+            assert!(variant_tag_needs_fen(name), "{name}");
+        }
+        assert!(!variant_tag_needs_fen("Standard"));
+        assert_eq!(variant_of_tag("Chess960"), None);
     }
 }
