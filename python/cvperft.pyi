@@ -28,7 +28,7 @@ MAX_THREADS: int
 """Most worker threads accepted (as the command line)."""
 
 _Moves = Union[str, Sequence[str]]
-_Path = Union[str, "os.PathLike[str]"]
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 class CvperftError(ValueError):
     """Base class of the errors cvperft raises for bad input.
