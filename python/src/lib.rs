@@ -15,10 +15,10 @@ use cvperft::notation::{MoveError as MoveTextError, MoveReason, PlyError, Positi
 use cvperft::notation::{move_text, parse_move, to_fen};
 use cvperft::perft::{divide_until, perft_until};
 use cvperft::position::Position;
-use cvperft::report::Renderer;
 use cvperft::report::json::Json;
+use cvperft::report::{Renderer, message_line};
 use cvperft::request::{
-    MAX_DEPTH, MAX_THREADS, MovesError, PositionRequest, RequestError, play_path,
+    MAX_DEPTH, MAX_MOVES, MAX_THREADS, MovesError, PositionRequest, RequestError, play_path,
 };
 use cvperft::san::{SanError, SanErrorKind};
 use cvperft::suite::{Selection, Shard};
@@ -95,9 +95,15 @@ impl Details {
     }
 }
 
-/// An error of class `E` with `message` and the attributes of `details` (`field` and
-/// `column` always, the others when the class has them).
+/// An error of class `E` with `message` as the command line writes it on stderr (one line,
+/// what acts on a terminal escaped, long words cut: [`message_line`]) and the attributes of
+/// `details` (`field` and `column` always, the others when the class has them).
 fn error<E: pyo3::PyTypeInfo>(py: Python<'_>, message: String, details: Details) -> PyErr {
+    error_as_is::<E>(py, message_line(&message), details)
+}
+
+/// [`error`] with `message` as it is (lines made by [`message_line`] already).
+fn error_as_is<E: pyo3::PyTypeInfo>(py: Python<'_>, message: String, details: Details) -> PyErr {
     let err = PyErr::new::<E, _>(message);
     let value = err.value(py);
     // Setting attributes on a fresh exception instance does not fail; if it ever did, the
@@ -278,12 +284,13 @@ fn check_error(py: Python<'_>, e: CheckError) -> PyErr {
     match e {
         CheckError::Load(errors) => {
             let first = errors.first();
+            // Each problem as the command line writes it on a line of its own.
             let message = errors
                 .iter()
-                .map(ToString::to_string)
+                .map(|e| message_line(&e.to_string()))
                 .collect::<Vec<_>>()
                 .join("; ");
-            error::<SuiteError>(
+            error_as_is::<SuiteError>(
                 py,
                 if message.is_empty() {
                     "the suites could not be read".into()
@@ -428,6 +435,19 @@ fn move_arg(value: &Bound<'_, PyAny>, field: &'static str, ply: Option<usize>) -
     text_arg::<MoveError>(value, &label, details)
 }
 
+/// The items of `iterable` with their 1-based numbers; Ctrl-C (any signal handler raising)
+/// stops an endless one (`itertools.repeat`), which would otherwise be read until memory ran
+/// out.
+fn numbered<'py>(
+    iterable: &Bound<'py, PyAny>,
+) -> PyResult<impl Iterator<Item = PyResult<(usize, Bound<'py, PyAny>)>>> {
+    let py = iterable.py();
+    Ok(iterable.try_iter()?.enumerate().map(move |(i, item)| {
+        py.check_signals()?;
+        Ok((i + 1, item?))
+    }))
+}
+
 /// Moves given as one space-separated string or as a sequence of single moves.
 fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
     const EXPECTED: &str = "a str or a sequence of str";
@@ -462,15 +482,22 @@ fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Opti
         Ok(list) if !moves.is_instance_of::<PyBytes>() => list,
         _ => return Err(wrong_type("moves", EXPECTED, moves)),
     };
+    // Refused before they are read: ten million took six seconds, and a sequence of a
+    // trillion (its length known) aborted the interpreter ("memory allocation of
+    // 24000000000000 bytes failed").
+    if let Some(count) = list.len().ok().filter(|&n| n > MAX_MOVES) {
+        return Err(moves_error(py, MovesError::TooMany(count)));
+    }
     let mut texts = Vec::new();
-    for (i, m) in list.try_iter()?.enumerate() {
-        let m = move_arg(&m?, "moves", Some(i + 1))?;
+    for item in numbered(list)? {
+        let (ply, m) = item?;
+        let m = move_arg(&m, "moves", Some(ply))?;
         if m.trim().is_empty() || m.split_whitespace().nth(1).is_some() {
             return Err(error::<MoveError>(
                 py,
-                format!("moves: ply {}: `{m}` is not one move", i + 1),
+                format!("moves: ply {ply}: `{m}` is not one move"),
                 Details {
-                    ply: Some(i + 1),
+                    ply: Some(ply),
                     kind: Some("syntax"),
                     ..Details::field("moves")
                 },
@@ -496,15 +523,16 @@ fn options_text(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<
             Ok(list) if !options.is_instance_of::<PyString>() => list,
             _ => return Err(wrong_type("options", EXPECTED, options)),
         };
-        return list
-            .try_iter()?
-            .enumerate()
-            .map(|(i, o)| option(&o?, &format!("options: item {}", i + 1)))
+        return numbered(list)?
+            .map(|item| {
+                let (n, o) = item?;
+                option(&o, &format!("options: item {n}"))
+            })
             .collect();
     };
     let mut out = Vec::new();
-    for item in mapping.items()?.try_iter()? {
-        let (name, value) = item?.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
+    for item in numbered(mapping.items()?.as_any())? {
+        let (name, value) = item?.1.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
         let name = option(&name, "options: a name")?;
         let value = option(&value, &format!("options: the value of `{name}`"))?;
         // Joined as `name=value`, a name holding `=` would be read as another name and
@@ -915,7 +943,7 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     if one {
         return Ok(vec![path_arg(paths, "paths")?]);
     }
-    let Ok(items) = paths.try_iter() else {
+    let Ok(items) = numbered(paths) else {
         return Err(wrong_type(
             "paths",
             "a path or an iterable of paths (str, bytes or os.PathLike)",
@@ -923,8 +951,10 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
         ));
     };
     items
-        .enumerate()
-        .map(|(i, path)| path_arg(&path?, &format!("paths: item {}", i + 1)))
+        .map(|item| {
+            let (n, path) = item?;
+            path_arg(&path, &format!("paths: item {n}"))
+        })
         .collect()
 }
 

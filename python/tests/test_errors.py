@@ -2,10 +2,14 @@
 there is one) or a TypeError for a wrong type; nothing crashes the interpreter, nothing
 hangs."""
 
+import collections.abc
+import itertools
 import os
 import pathlib
+import signal
 import subprocess
 import sys
+import types
 
 import cvperft
 import pytest
@@ -323,3 +327,79 @@ def test_wrong_types_name_the_argument():
     ]:
         e = raised(TypeError, call)
         assert str(e).startswith(start), str(e)
+
+
+def test_messages_are_the_command_line_s_one_line():
+    # A long word keeps its ends around its length (a 10 MB variant name made a 10 MB message),
+    # what would act on a terminal is escaped (an ESC sequence coloured the traceback), line
+    # breaks are written \n: as `cvperft` writes its messages on stderr.
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("x" * 10**6 + "yz"))
+    assert e.field == "variant" and len(str(e)) < 400, len(str(e))
+    assert str(e).startswith("unknown variant `xxx") and "...(1000004 characters)..." in str(e)
+    assert "xyz`" in str(e)
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("chess\x1b[31m\nred"))
+    assert "chess\\u{1b}[31m\\nred" in str(e) and "\x1b" not in str(e) and "\n" not in str(e)
+    e = raised(cvperft.MoveError, lambda: cvperft.Position("chess").parse_san("N" * 10**6))
+    assert len(str(e)) < 400 and e.column == 1
+    e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", shard="1" * 10**5 + "/2"))
+    assert e.field == "shard" and len(str(e)) < 400
+
+
+def test_every_problem_of_the_suites_stays_in_the_message(tmp_path):
+    paths = []
+    for i in range(30):
+        path = tmp_path / f"broken-{i:02}.yaml"
+        path.write_text("variant: chess\ncases:\n  - id: a\n    fen: [unclosed\n")
+        paths.append(path)
+    e = raised(cvperft.SuiteError, lambda: cvperft.check(paths))
+    # Each problem is cut as a line of its own, not the whole message as one line.
+    assert len(str(e)) > 2000 and all(p.name in str(e) for p in paths), str(e)
+
+
+class Endless(collections.abc.Sequence):
+    """A sequence of a trillion moves, each made when asked for."""
+
+    def __len__(self):
+        return 10**12
+
+    def __getitem__(self, i):
+        if i >= len(self):
+            raise IndexError(i)
+        return "e2e4"
+
+
+def test_too_many_moves_are_refused_before_they_are_read():
+    # Ten million moves took six seconds to read before the refusal; a trillion aborted the
+    # interpreter ("memory allocation of 24000000000000 bytes failed").
+    for moves in (Endless(), ["a2a3"] * (10**7)):
+        e = raised(cvperft.MoveError, lambda: cvperft.Position("chess", moves=moves))
+        assert e.field == "moves" and f"{len(moves)} moves, at most 10000" in str(e)
+    # As many as are accepted are played.
+    start = cvperft.Position("chess", options={"game-end": "movegen"})
+    board = start.play(["g1f3", "g8f6", "f3g1", "f6g8"] * 2500).fen().split()[0]
+    assert board == start.fen().split()[0]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cvperft.check(itertools.repeat("suites")),
+        lambda: cvperft.Position("chess", options=Endless()),
+    ],
+)
+def test_an_endless_iterable_stops_on_a_signal(call):
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        raised(KeyboardInterrupt, call)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_options_take_any_mapping():
+    options = types.MappingProxyType({"game-end": "movegen"})
+    assert cvperft.Position("chess", options=options).options == [("game-end", "movegen")]
