@@ -532,7 +532,13 @@ fn options_text(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<
     };
     let mut out = Vec::new();
     for item in numbered(mapping.items()?.as_any())? {
-        let (name, value) = item?.1.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
+        let (n, item) = item?;
+        // A mapping of its own making may give anything from `items()`.
+        let (name, value) = item
+            .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
+            .map_err(|_| {
+                wrong_type(&format!("options: item {n}"), "a (name, value) pair", &item)
+            })?;
         let name = option(&name, "options: a name")?;
         let value = option(&value, &format!("options: the value of `{name}`"))?;
         // Joined as `name=value`, a name holding `=` would be read as another name and

@@ -400,6 +400,30 @@ def test_an_endless_iterable_stops_on_a_signal(call):
         signal.signal(signal.SIGALRM, previous)
 
 
+class Options(collections.abc.Mapping):
+    """A mapping of its own making, whose `items()` may be made wrong."""
+
+    def __init__(self, items=None):
+        self.given = items
+
+    def __getitem__(self, name):
+        return "movegen"
+
+    def __len__(self):
+        return 1
+
+    def __iter__(self):
+        return iter(["game-end"])
+
+    def items(self):
+        return self.given if self.given is not None else super().items()
+
+
 def test_options_take_any_mapping():
-    options = types.MappingProxyType({"game-end": "movegen"})
-    assert cvperft.Position("chess", options=options).options == [("game-end", "movegen")]
+    for options in (types.MappingProxyType({"game-end": "movegen"}), Options()):
+        assert cvperft.Position("chess", options=options).options == [("game-end", "movegen")]
+    # `items()` giving no pairs: a TypeError naming the item, not pyo3's ValueError "expected
+    # tuple of length 2, but got tuple of length 1" naming nothing.
+    for items, kind in (([("game-end",)], "tuple"), ([1], "int"), ([("a", "b", "c")], "tuple")):
+        e = raised(TypeError, lambda: cvperft.Position("chess", options=Options(items)))
+        assert str(e) == f"options: item 1: expected a (name, value) pair, not {kind}"
