@@ -28,14 +28,15 @@ MAX_THREADS: int
 """Most worker threads accepted (as the command line)."""
 
 _Moves = Union[str, Sequence[str]]
-_Path = Union[str, "os.PathLike[str]"]
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 class CvperftError(ValueError):
     """Base class of the errors cvperft raises for bad input.
 
     `field` names what is wrong (`variant`, `option`, `fen`, `position`, `moves`, `move`,
-    `san`, `depth`, `threads`, `jobs`, `shard`, `paths`, `rule`, `selection`, or the FEN
-    field), `column` its 1-based column when known.
+    `san`, `depth`, `threads`, `jobs`, `max_nodes`, `shard`, `paths`, `rule`, `filter`,
+    `selection`, or the FEN field), `column` its 1-based column when known (for text that is
+    not Unicode, the lone surrogate's).
     """
 
     field: str

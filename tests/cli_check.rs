@@ -351,6 +351,41 @@ fn json_report_parses_and_agrees_with_the_summary() {
     assert!(!divide["mismatch"]["diff"].as_array().unwrap().is_empty());
 }
 
+/// A suite under a directory whose name is not UTF-8 (legal on Unix): the JSON report names
+/// it with U+FFFD for the bytes (it stopped half-written: "path contains invalid UTF-8
+/// characters"), and every format reports the run.
+#[cfg(unix)]
+#[test]
+fn a_suite_file_name_that_is_not_utf8_is_reported() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("not-utf8").join(std::ffi::OsStr::from_bytes(b"suites-\xff"));
+    std::fs::create_dir_all(&dir).expect("a directory named with a byte that is not UTF-8");
+    std::fs::copy(
+        root().join("fixtures/suites/wrong-count.yaml"),
+        dir.join("wrong-count.yaml"),
+    )
+    .expect("the suite copied");
+    let mut report = serde_json::Value::Null;
+    for format in ["json", "junit", "html", "human"] {
+        let o = Command::new(support::CVPERFT)
+            .args(["check", "--format", format])
+            .arg(&dir)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("the cvperft binary runs");
+        assert_eq!(code(&o), 1, "--format {format}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "--format {format}: {}", stderr(&o));
+        if format == "json" {
+            report = json(&o);
+        }
+    }
+    let file = report["suites"][0]["file"]
+        .as_str()
+        .expect("the suite's file");
+    assert!(file.ends_with("suites-\u{fffd}/wrong-count.yaml"), "{file}");
+    assert_eq!(report["results"][0]["file"], file);
+}
+
 #[test]
 fn junit_report_is_well_formed_xml_written_atomically() {
     let dir = scratch("junit");

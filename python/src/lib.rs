@@ -15,18 +15,18 @@ use cvperft::notation::{MoveError as MoveTextError, MoveReason, PlyError, Positi
 use cvperft::notation::{move_text, parse_move, to_fen};
 use cvperft::perft::{divide_until, perft_until};
 use cvperft::position::Position;
-use cvperft::report::Renderer;
 use cvperft::report::json::Json;
+use cvperft::report::{Renderer, message_line};
 use cvperft::request::{
-    MAX_DEPTH, MAX_THREADS, MovesError, PositionRequest, RequestError, play_path,
+    MAX_DEPTH, MAX_MOVES, MAX_THREADS, MovesError, PositionRequest, RequestError, play_path,
 };
 use cvperft::san::{SanError, SanErrorKind};
 use cvperft::suite::{Selection, Shard};
 use cvperft::variant::{GameEnd, Rules};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyMapping, PySequence, PyString};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -85,9 +85,25 @@ struct Details {
     line: Option<usize>,
 }
 
-/// An error of class `E` with `message` and the attributes of `details` (`field` and
-/// `column` always, the others when the class has them).
+impl Details {
+    /// Details naming `field` only.
+    fn field(field: &'static str) -> Details {
+        Details {
+            field,
+            ..Details::default()
+        }
+    }
+}
+
+/// An error of class `E` with `message` as the command line writes it on stderr (one line,
+/// what acts on a terminal escaped, long words cut: [`message_line`]) and the attributes of
+/// `details` (`field` and `column` always, the others when the class has them).
 fn error<E: pyo3::PyTypeInfo>(py: Python<'_>, message: String, details: Details) -> PyErr {
+    error_as_is::<E>(py, message_line(&message), details)
+}
+
+/// [`error`] with `message` as it is (lines made by [`message_line`] already).
+fn error_as_is<E: pyo3::PyTypeInfo>(py: Python<'_>, message: String, details: Details) -> PyErr {
     let err = PyErr::new::<E, _>(message);
     let value = err.value(py);
     // Setting attributes on a fresh exception instance does not fail; if it ever did, the
@@ -268,12 +284,13 @@ fn check_error(py: Python<'_>, e: CheckError) -> PyErr {
     match e {
         CheckError::Load(errors) => {
             let first = errors.first();
+            // Each problem as the command line writes it on a line of its own.
             let message = errors
                 .iter()
-                .map(ToString::to_string)
+                .map(|e| message_line(&e.to_string()))
                 .collect::<Vec<_>>()
                 .join("; ");
-            error::<SuiteError>(
+            error_as_is::<SuiteError>(
                 py,
                 if message.is_empty() {
                     "the suites could not be read".into()
@@ -323,69 +340,217 @@ fn check_error(py: Python<'_>, e: CheckError) -> PyErr {
     }
 }
 
+/// The first character of a `str` that UTF-8 cannot encode: its 0-based position and its
+/// code, a lone surrogate (U+D800 to U+DFFF; `surrogateescape` decodes bytes that are not
+/// UTF-8 to U+DC80..U+DCFF). `err` is what encoding `text` raised; None if it was not that.
+fn lone_surrogate(py: Python<'_>, err: &PyErr, text: &Bound<'_, PyAny>) -> Option<(usize, u32)> {
+    if !err.is_instance_of::<PyUnicodeEncodeError>(py) {
+        return None;
+    }
+    let at = err
+        .value(py)
+        .getattr("start")
+        .ok()?
+        .extract::<usize>()
+        .ok()?;
+    let code = text.get_item(at).ok()?;
+    let code = py
+        .import("builtins")
+        .ok()?
+        .call_method1("ord", (code,))
+        .ok()?;
+    Some((at, code.extract::<u32>().ok()?))
+}
+
+/// The message for a lone surrogate `code` at `place` ("fen, column 4").
+fn not_unicode(place: &str, code: u32) -> String {
+    format!(
+        "{place}: U+{code:04X} is a lone surrogate, not Unicode text (bytes that are not UTF-8, \
+         decoded with surrogateescape?)"
+    )
+}
+
+/// A `TypeError` for `value`, given as `label`, which should have been `expected`.
+fn wrong_type(label: &str, expected: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    let kind = value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string());
+    PyTypeError::new_err(format!("{label}: expected {expected}, not {kind}"))
+}
+
+/// A `str` argument as Rust text, or the 0-based position and code of its first lone
+/// surrogate (see [`lone_surrogate`]). Anything but a `str` is a TypeError naming `label`.
+fn py_text(value: &Bound<'_, PyAny>, label: &str) -> PyResult<Result<String, (usize, u32)>> {
+    let py = value.py();
+    let Ok(text) = value.cast::<PyString>() else {
+        return Err(wrong_type(label, "a str", value));
+    };
+    match text.to_cow() {
+        Ok(text) => Ok(Ok(text.into_owned())),
+        Err(e) => lone_surrogate(py, &e, value).map(Err).ok_or(e),
+    }
+}
+
+/// A `str` argument as Rust text (see [`py_text`]): one holding a lone surrogate is refused
+/// as an `E` with `details` (its `field`, for a move its `ply`) and the surrogate's 1-based
+/// position as `column`, both named in the message after `label`.
+fn text_arg<E: pyo3::PyTypeInfo>(
+    value: &Bound<'_, PyAny>,
+    label: &str,
+    details: Details,
+) -> PyResult<String> {
+    py_text(value, label)?.map_err(|(at, code)| {
+        let message = not_unicode(&format!("{label}, column {}", at + 1), code);
+        let details = Details {
+            column: Some(at + 1),
+            ..details
+        };
+        error::<E>(value.py(), message, details)
+    })
+}
+
+/// [`text_arg`] for an optional argument.
+fn optional_text<E: pyo3::PyTypeInfo>(
+    value: Option<&Bound<'_, PyAny>>,
+    field: &'static str,
+) -> PyResult<Option<String>> {
+    value
+        .map(|v| text_arg::<E>(v, field, Details::field(field)))
+        .transpose()
+}
+
+/// Move text given to [`text_arg`] (`move` or `san`): its errors are MoveErrors of kind
+/// `syntax`.
+fn move_arg(value: &Bound<'_, PyAny>, field: &'static str, ply: Option<usize>) -> PyResult<String> {
+    let label = match ply {
+        Some(ply) => format!("{field}: ply {ply}"),
+        None => field.to_string(),
+    };
+    let details = Details {
+        ply,
+        kind: Some("syntax"),
+        ..Details::field(field)
+    };
+    text_arg::<MoveError>(value, &label, details)
+}
+
+/// The items of `iterable` with their 1-based numbers; Ctrl-C (any signal handler raising)
+/// stops an endless one (`itertools.repeat`), which would otherwise be read until memory ran
+/// out.
+fn numbered<'py>(
+    iterable: &Bound<'py, PyAny>,
+) -> PyResult<impl Iterator<Item = PyResult<(usize, Bound<'py, PyAny>)>>> {
+    let py = iterable.py();
+    Ok(iterable.try_iter()?.enumerate().map(move |(i, item)| {
+        py.check_signals()?;
+        Ok((i + 1, item?))
+    }))
+}
+
 /// Moves given as one space-separated string or as a sequence of single moves.
 fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    const EXPECTED: &str = "a str or a sequence of str";
     let Some(moves) = moves else {
         return Ok(None);
     };
     if moves.is_instance_of::<PyString>() {
-        return Ok(Some(moves.extract::<String>()?));
+        return match py_text(moves, "moves")? {
+            Ok(text) => Ok(Some(text)),
+            Err((at, code)) => {
+                // Placed as a move of the path: its ply, and its column in that move.
+                let before: String = moves.str()?.to_string_lossy().chars().take(at).collect();
+                let words = before.split_whitespace().count();
+                let (ply, column) = match before.split_whitespace().last() {
+                    Some(last) if !before.ends_with(char::is_whitespace) => {
+                        (words, last.chars().count() + 1)
+                    }
+                    _ => (words + 1, 1),
+                };
+                let message = not_unicode(&format!("moves: ply {ply}, column {column}"), code);
+                let details = Details {
+                    column: Some(column),
+                    ply: Some(ply),
+                    kind: Some("syntax"),
+                    ..Details::field("moves")
+                };
+                Err(error::<MoveError>(py, message, details))
+            }
+        };
     }
-    let list: Vec<String> = moves.extract().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("moves: expected a string or a sequence of strings")
-    })?;
-    for (i, m) in list.iter().enumerate() {
+    let list = match moves.cast::<PySequence>() {
+        Ok(list) if !moves.is_instance_of::<PyBytes>() => list,
+        _ => return Err(wrong_type("moves", EXPECTED, moves)),
+    };
+    // Refused before they are read: ten million took six seconds, and a sequence of a
+    // trillion (its length known) aborted the interpreter ("memory allocation of
+    // 24000000000000 bytes failed").
+    if let Some(count) = list.len().ok().filter(|&n| n > MAX_MOVES) {
+        return Err(moves_error(py, MovesError::TooMany(count)));
+    }
+    let mut texts = Vec::new();
+    for item in numbered(list)? {
+        let (ply, m) = item?;
+        let m = move_arg(&m, "moves", Some(ply))?;
         if m.trim().is_empty() || m.split_whitespace().nth(1).is_some() {
             return Err(error::<MoveError>(
                 py,
-                format!("moves: ply {}: `{m}` is not one move", i + 1),
+                format!("moves: ply {ply}: `{m}` is not one move"),
                 Details {
-                    field: "moves",
-                    ply: Some(i + 1),
+                    ply: Some(ply),
                     kind: Some("syntax"),
-                    ..Details::default()
+                    ..Details::field("moves")
                 },
             ));
         }
+        texts.push(m);
     }
-    Ok(Some(list.join(" ")))
+    Ok(Some(texts.join(" ")))
 }
 
 /// Options given as a mapping of names to values (in the mapping's order), or as a sequence
 /// of `name=value` texts as on the command line.
 fn options_text(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
-    let wrong_type = || {
-        pyo3::exceptions::PyTypeError::new_err(
-            "options: expected a dict of str to str (or a list of \"name=value\" str)",
-        )
-    };
+    const EXPECTED: &str = "a mapping of str to str (or a sequence of \"name=value\" str)";
     let Some(options) = options else {
         return Ok(Vec::new());
     };
-    let Ok(dict) = options.cast::<PyDict>() else {
-        if options.is_instance_of::<PyString>() {
-            return Err(wrong_type());
-        }
-        return options.extract::<Vec<String>>().map_err(|_| wrong_type());
+    let option = |value: &Bound<'_, PyAny>, label: &str| {
+        text_arg::<VariantError>(value, label, Details::field("option"))
     };
-    let mut out = Vec::with_capacity(dict.len());
-    for (name, value) in dict.iter() {
-        match (name.extract::<String>(), value.extract::<String>()) {
-            // Joined as `name=value`, a name holding `=` would be read as another name and
-            // value (`{"game-end=rules": "movegen"}` as game-end = `rules=movegen`).
-            (Ok(name), Ok(_)) if name.contains('=') => {
-                return Err(error::<VariantError>(
-                    py,
-                    format!("option name `{name}` holds `=`: give names and values apart"),
-                    Details {
-                        field: "option",
-                        ..Details::default()
-                    },
-                ));
-            }
-            (Ok(name), Ok(value)) => out.push(format!("{name}={value}")),
-            _ => return Err(wrong_type()),
+    let Ok(mapping) = options.cast::<PyMapping>() else {
+        let list = match options.cast::<PySequence>() {
+            Ok(list) if !options.is_instance_of::<PyString>() => list,
+            _ => return Err(wrong_type("options", EXPECTED, options)),
+        };
+        return numbered(list)?
+            .map(|item| {
+                let (n, o) = item?;
+                option(&o, &format!("options: item {n}"))
+            })
+            .collect();
+    };
+    let mut out = Vec::new();
+    for item in numbered(mapping.items()?.as_any())? {
+        let (n, item) = item?;
+        // A mapping of its own making may give anything from `items()`.
+        let (name, value) = item
+            .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
+            .map_err(|_| {
+                wrong_type(&format!("options: item {n}"), "a (name, value) pair", &item)
+            })?;
+        let name = option(&name, "options: a name")?;
+        let value = option(&value, &format!("options: the value of `{name}`"))?;
+        // Joined as `name=value`, a name holding `=` would be read as another name and
+        // value (`{"game-end=rules": "movegen"}` as game-end = `rules=movegen`).
+        if name.contains('=') {
+            return Err(error::<VariantError>(
+                py,
+                format!("option name `{name}` holds `=`: give names and values apart"),
+                Details::field("option"),
+            ));
         }
+        out.push(format!("{name}={value}"));
     }
     Ok(out)
 }
@@ -506,8 +671,10 @@ struct PyPosition {
 }
 
 impl PyPosition {
-    fn parse(&self, py: Python<'_>, text: &str) -> PyResult<cvperft::position::Move> {
-        parse_move(&self.pos, text).map_err(|e| move_error(py, e, "move", None))
+    /// The legal move `text` (move text) names.
+    fn parse(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<cvperft::position::Move> {
+        let text = move_arg(text, "move", None)?;
+        parse_move(&self.pos, &text).map_err(|e| move_error(py, e, "move", None))
     }
 }
 
@@ -517,22 +684,20 @@ impl PyPosition {
     #[pyo3(signature = (variant, fen=None, moves=None, options=None))]
     fn new(
         py: Python<'_>,
-        variant: &str,
-        fen: Option<String>,
+        variant: &Bound<'_, PyAny>,
+        fen: Option<&Bound<'_, PyAny>>,
         moves: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyPosition> {
+        let variant = text_arg::<VariantError>(variant, "variant", Details::field("variant"))?;
         let request = PositionRequest {
-            variant: variant.to_string(),
+            variant: variant.clone(),
             options: options_text(py, options)?,
-            fen,
+            fen: optional_text::<FenError>(fen, "fen")?,
             moves: moves_text(py, moves)?,
         };
         let pos = request.position().map_err(|e| request_error(py, e))?;
-        Ok(PyPosition {
-            pos,
-            variant: variant.to_string(),
-        })
+        Ok(PyPosition { pos, variant })
     }
 
     /// The variant id.
@@ -566,7 +731,7 @@ impl PyPosition {
     }
 
     /// Plays `move` (move text). Raises MoveError if it is not a legal move here.
-    fn push(&mut self, py: Python<'_>, r#move: &str) -> PyResult<()> {
+    fn push(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let m = self.parse(py, r#move)?;
         self.pos = self.pos.play(m);
         Ok(())
@@ -628,15 +793,16 @@ impl PyPosition {
     }
 
     /// The SAN of `move` (move text) in this position. Raises MoveError if it is not legal.
-    fn san(&self, py: Python<'_>, r#move: &str) -> PyResult<String> {
+    fn san(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let m = self.parse(py, r#move)?;
         Ok(cvperft::san::san(&self.pos, &m))
     }
 
     /// The move text of the legal move `text` (SAN) names. Raises MoveError (`field` san,
     /// `kind` syntax, illegal or ambiguous) if it names no single legal move.
-    fn parse_san(&self, py: Python<'_>, text: &str) -> PyResult<String> {
-        let m = cvperft::san::parse_san(&self.pos, text).map_err(|e| san_error(py, e))?;
+    fn parse_san(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<String> {
+        let text = move_arg(text, "san", None)?;
+        let m = cvperft::san::parse_san(&self.pos, &text).map_err(|e| san_error(py, e))?;
         Ok(move_text(&self.pos, &m))
     }
 
@@ -736,20 +902,71 @@ fn variant_list(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(list)
 }
 
-/// Paths given as one path or a sequence of paths (str or os.PathLike).
-fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
-    if let Ok(one) = paths.extract::<PathBuf>() {
-        return Ok(vec![one]);
-    }
-    paths.extract::<Vec<PathBuf>>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(
-            "paths: expected a path or a sequence of paths (str or os.PathLike)",
-        )
+/// One path, as `open` takes it: a `str`, `bytes` or `os.PathLike`. A file name's bytes are
+/// kept, UTF-8 or not: `bytes` as given, a `str` as `os.fsencode` encodes it (U+DC80 to
+/// U+DCFF, which `os.fsdecode` makes of bytes that are not UTF-8, stand for those bytes). A
+/// `str` holding another lone surrogate names no file: SuiteError naming `label` and its column.
+fn path_arg(value: &Bound<'_, PyAny>, label: &str) -> PyResult<PathBuf> {
+    let py = value.py();
+    // `bytes` decoded as Python decodes file names, so that encoding them again gives them back.
+    let path = py
+        .import("os")?
+        .call_method1("fsdecode", (value,))
+        .map_err(|e| {
+            if e.is_instance_of::<PyTypeError>(py) {
+                wrong_type(label, "a path (str, bytes or os.PathLike)", value)
+            } else {
+                e
+            }
+        })?;
+    path.extract::<PathBuf>()
+        .map_err(|e| match lone_surrogate(py, &e, &path) {
+            Some((at, code)) => error::<SuiteError>(
+                py,
+                not_unicode(&format!("{label}, column {}", at + 1), code),
+                Details {
+                    column: Some(at + 1),
+                    ..Details::field("paths")
+                },
+            ),
+            None => e,
+        })
+}
+
+/// A `bool` argument (False when not given): anything else is a TypeError naming `label`.
+fn flag_arg(value: Option<&Bound<'_, PyAny>>, label: &str) -> PyResult<bool> {
+    value.map_or(Ok(false), |v| {
+        v.extract::<bool>()
+            .map_err(|_| wrong_type(label, "a bool", v))
     })
 }
 
-/// Runs the checks of the suites under `paths` (YAML files or directories of them) against
-/// the reference generator, and returns the report `cvperft check --format json` writes, as
+/// Paths given as one path or an iterable of paths (each as [`path_arg`] takes it).
+fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    let one = paths.is_instance_of::<PyString>()
+        || paths.is_instance_of::<PyBytes>()
+        || paths.get_type().hasattr("__fspath__")?;
+    if one {
+        return Ok(vec![path_arg(paths, "paths")?]);
+    }
+    let Ok(items) = numbered(paths) else {
+        return Err(wrong_type(
+            "paths",
+            "a path or an iterable of paths (str, bytes or os.PathLike)",
+            paths,
+        ));
+    };
+    items
+        .map(|item| {
+            let (n, path) = item?;
+            path_arg(&path, &format!("paths: item {n}"))
+        })
+        .collect()
+}
+
+/// Runs the checks of the suites under `paths` (YAML files or directories of them; one or an
+/// iterable, each a str, bytes or os.PathLike, as `open` takes it) against the reference
+/// generator, and returns the report `cvperft check --format json` writes, as
 /// Python objects (`format`, `version`, `generator`, `suites`, `results`, `summary`,
 /// `seconds`).
 ///
@@ -760,22 +977,29 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// interpreter released; Ctrl-C interrupts it (KeyboardInterrupt): it starts no further
 /// check, and the counts running stop within a subtree of four plies.
 #[pyfunction(name = "check")]
-#[pyo3(signature = (paths, *, variant=None, rule=None, filter=None, slow=false, deep=false,
-    max_nodes=None, shard=None, jobs=None))]
+#[pyo3(signature = (paths, *, variant=None, rule=None, filter=None, slow=None, deep=None,
+    max_nodes=None, shard=None, jobs=None),
+    text_signature = "(paths, *, variant=None, rule=None, filter=None, slow=False, deep=False, \
+    max_nodes=None, shard=None, jobs=None)")]
 #[allow(clippy::too_many_arguments)]
 fn run_check<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
-    variant: Option<String>,
-    rule: Option<String>,
-    filter: Option<String>,
-    slow: bool,
-    deep: bool,
+    variant: Option<&Bound<'py, PyAny>>,
+    rule: Option<&Bound<'py, PyAny>>,
+    filter: Option<&Bound<'py, PyAny>>,
+    slow: Option<&Bound<'py, PyAny>>,
+    deep: Option<&Bound<'py, PyAny>>,
     max_nodes: Option<&Bound<'py, PyAny>>,
-    shard: Option<&str>,
+    shard: Option<&Bound<'py, PyAny>>,
     jobs: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let paths = paths_arg(paths)?;
+    let variant = optional_text::<SuiteError>(variant, "variant")?;
+    let rule = optional_text::<SuiteError>(rule, "rule")?;
+    let filter = optional_text::<SuiteError>(filter, "filter")?;
+    let slow = flag_arg(slow, "slow")?;
+    let deep = flag_arg(deep, "deep")?;
     let max_nodes = max_nodes
         .map(|n| {
             int_within(py, n, "max_nodes", 0, u64::MAX, |n| {
@@ -792,7 +1016,7 @@ fn run_check<'py>(
         })
         .transpose()?
         .map(|n| n as usize);
-    let shard = match shard {
+    let shard = match optional_text::<CvperftError>(shard, "shard")? {
         None => None,
         Some(text) => Some(text.parse::<Shard>().map_err(|e| {
             error::<CvperftError>(

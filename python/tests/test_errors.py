@@ -2,9 +2,14 @@
 there is one) or a TypeError for a wrong type; nothing crashes the interpreter, nothing
 hangs."""
 
+import collections.abc
+import itertools
+import os
 import pathlib
+import signal
 import subprocess
 import sys
+import types
 
 import cvperft
 import pytest
@@ -215,3 +220,210 @@ print("survived")
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "survived"
+
+
+# A lone surrogate (U+D800 to U+DFFF) is not Unicode text: UTF-8 cannot encode it. Python makes
+# them of bytes that are not UTF-8 (`b"\xff".decode("utf-8", "surrogateescape")` is "\udcff").
+# Each text argument refuses one as its own error class, naming the argument and the column.
+SURROGATE_CASES = [
+    # (call, class, field, column, ply, the message's start)
+    (lambda: cvperft.Position("ch\udcffess"), cvperft.VariantError, "variant", 3, None,
+     "variant, column 3: U+DCFF"),
+    (lambda: cvperft.Position("chess", fen="8/8\ud800"), cvperft.FenError, "fen", 4, None,
+     "fen, column 4: U+D800"),
+    (lambda: cvperft.Position("chess", moves="e2e4  e7\udcffe5"), cvperft.MoveError, "moves", 3,
+     2, "moves: ply 2, column 3: U+DCFF"),
+    (lambda: cvperft.Position("chess", moves="e2e4 \udcff"), cvperft.MoveError, "moves", 1, 2,
+     "moves: ply 2, column 1: U+DCFF"),
+    (lambda: cvperft.Position("chess", moves=("e2e4", "e7e5", "\udfff")), cvperft.MoveError,
+     "moves", 1, 3, "moves: ply 3, column 1: U+DFFF"),
+    (lambda: cvperft.Position("chess", options={"game-end": "rul\udcffes"}), cvperft.VariantError,
+     "option", 4, None, "options: the value of `game-end`, column 4: U+DCFF"),
+    (lambda: cvperft.Position("chess", options={"\udcff": "rules"}), cvperft.VariantError,
+     "option", 1, None, "options: a name, column 1: U+DCFF"),
+    (lambda: cvperft.Position("chess", options=["game-end=\udcff"]), cvperft.VariantError,
+     "option", 10, None, "options: item 1, column 10: U+DCFF"),
+    (lambda: cvperft.Position("chess").push("e2e4\ud800"), cvperft.MoveError, "move", 5, None,
+     "move, column 5: U+D800"),
+    (lambda: cvperft.Position("chess").san("\udcffe2e4"), cvperft.MoveError, "move", 1, None,
+     "move, column 1: U+DCFF"),
+    (lambda: cvperft.Position("chess").parse_san("Nf3\udcff"), cvperft.MoveError, "san", 4, None,
+     "san, column 4: U+DCFF"),
+    (lambda: cvperft.Position("chess").play(["e2e4\udcff"]), cvperft.MoveError, "moves", 5, 1,
+     "moves: ply 1, column 5: U+DCFF"),
+    (lambda: cvperft.check("suites", variant="\udcff"), cvperft.SuiteError, "variant", 1, None,
+     "variant, column 1: U+DCFF"),
+    (lambda: cvperft.check("suites", rule="GE-\udcff"), cvperft.SuiteError, "rule", 4, None,
+     "rule, column 4: U+DCFF"),
+    (lambda: cvperft.check("suites", filter="::\udcff"), cvperft.SuiteError, "filter", 3, None,
+     "filter, column 3: U+DCFF"),
+    (lambda: cvperft.check("suites", shard="1/\udcff"), cvperft.CvperftError, "shard", 3, None,
+     "shard, column 3: U+DCFF"),
+    # A path's U+DC80..U+DCFF stand for bytes (below); U+D800 stands for nothing.
+    (lambda: cvperft.check("suites/\ud800"), cvperft.SuiteError, "paths", 8, None,
+     "paths, column 8: U+D800"),
+    (lambda: cvperft.check(["suites", "x\ud800"]), cvperft.SuiteError, "paths", 2, None,
+     "paths: item 2, column 2: U+D800"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(SURROGATE_CASES)))
+def test_a_lone_surrogate_is_refused_naming_the_argument_and_column(case):
+    call, kind, field, column, ply, start = SURROGATE_CASES[case]
+    # Not a UnicodeEncodeError (a ValueError too, but naming no argument).
+    e = raised(cvperft.CvperftError, call)
+    assert type(e) is kind, (type(e), str(e))
+    assert (e.field, e.column) == (field, column), str(e)
+    assert str(e).startswith(start) and "lone surrogate, not Unicode text" in str(e), str(e)
+    if kind is cvperft.MoveError:
+        assert (e.ply, e.kind) == (ply, "syntax")
+
+
+def test_paths_that_are_not_utf8_are_taken_as_bytes_str_or_path_objects(repo, tmp_path):
+    # A directory whose name is not UTF-8 (legal on Linux), holding a suite.
+    name = os.fsencode(tmp_path) + b"/suites-\xff"
+    os.mkdir(name)
+    with open(name + b"/chess.yaml", "wb") as out:
+        out.write((repo / "suites" / "chess.yaml").read_bytes())
+
+    class BytesPath:
+        def __fspath__(self):
+            return name
+
+    expected = cvperft.check(repo / "suites" / "chess.yaml", filter="::start::", jobs=1)
+    assert expected["summary"]["passed"] > 0
+    for given in (name, os.fsdecode(name), pathlib.Path(os.fsdecode(name)), BytesPath(), [name]):
+        report = cvperft.check(given, filter="::start::", jobs=1)
+        assert report["summary"] == expected["summary"], given
+    # A missing file of such a name: the error's `path` gives the same bytes back.
+    missing = name + b"/missing-\xfe.yaml"
+    e = raised(cvperft.SuiteError, lambda: cvperft.check(missing))
+    assert e.field == "paths" and os.fsencode(e.path) == missing
+
+
+def test_wrong_types_name_the_argument():
+    pos = cvperft.Position("chess")
+    for call, start in [
+        (lambda: cvperft.Position(None), "variant: expected a str, not NoneType"),
+        (lambda: cvperft.Position("chess", fen=b"8/8"), "fen: expected a str, not bytes"),
+        (lambda: cvperft.Position("chess", moves=b"e2e4"), "moves: expected a str or a sequence"),
+        (lambda: cvperft.Position("chess", moves=["e2e4", None]), "moves: ply 2: expected a str"),
+        (lambda: cvperft.Position("chess", options={"game-end": None}),
+         "options: the value of `game-end`: expected a str, not NoneType"),
+        (lambda: cvperft.Position("chess", options={1: "rules"}), "options: a name: expected"),
+        (lambda: cvperft.Position("chess", options=5), "options: expected a mapping"),
+        (lambda: pos.push(None), "move: expected a str, not NoneType"),
+        (lambda: pos.san(1), "move: expected a str, not int"),
+        (lambda: pos.parse_san(None), "san: expected a str, not NoneType"),
+        (lambda: pos.play(None), "moves: expected a str or a sequence of str, not NoneType"),
+        (lambda: cvperft.check(None), "paths: expected a path or an iterable of paths"),
+        (lambda: cvperft.check(["suites", None]), "paths: item 2: expected a path"),
+        (lambda: cvperft.check("suites", variant=3), "variant: expected a str, not int"),
+        (lambda: cvperft.check("suites", rule=b"GE-1"), "rule: expected a str, not bytes"),
+        (lambda: cvperft.check("suites", filter=["x"]), "filter: expected a str, not list"),
+        (lambda: cvperft.check("suites", shard=2), "shard: expected a str, not int"),
+        (lambda: cvperft.check("suites", slow=1), "slow: expected a bool, not int"),
+        (lambda: cvperft.check("suites", deep="yes"), "deep: expected a bool, not str"),
+    ]:
+        e = raised(TypeError, call)
+        assert str(e).startswith(start), str(e)
+
+
+def test_messages_are_the_command_line_s_one_line():
+    # A long word keeps its ends around its length (a 10 MB variant name made a 10 MB message),
+    # what would act on a terminal is escaped (an ESC sequence coloured the traceback), line
+    # breaks are written \n: as `cvperft` writes its messages on stderr.
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("x" * 10**6 + "yz"))
+    assert e.field == "variant" and len(str(e)) < 400, len(str(e))
+    assert str(e).startswith("unknown variant `xxx") and "...(1000004 characters)..." in str(e)
+    assert "xyz`" in str(e)
+    e = raised(cvperft.VariantError, lambda: cvperft.Position("chess\x1b[31m\nred"))
+    assert "chess\\u{1b}[31m\\nred" in str(e) and "\x1b" not in str(e) and "\n" not in str(e)
+    e = raised(cvperft.MoveError, lambda: cvperft.Position("chess").parse_san("N" * 10**6))
+    assert len(str(e)) < 400 and e.column == 1
+    e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", shard="1" * 10**5 + "/2"))
+    assert e.field == "shard" and len(str(e)) < 400
+
+
+def test_every_problem_of_the_suites_stays_in_the_message(tmp_path):
+    paths = []
+    for i in range(30):
+        path = tmp_path / f"broken-{i:02}.yaml"
+        path.write_text("variant: chess\ncases:\n  - id: a\n    fen: [unclosed\n")
+        paths.append(path)
+    e = raised(cvperft.SuiteError, lambda: cvperft.check(paths))
+    # Each problem is cut as a line of its own, not the whole message as one line.
+    assert len(str(e)) > 2000 and all(p.name in str(e) for p in paths), str(e)
+
+
+class Endless(collections.abc.Sequence):
+    """A sequence of a trillion moves, each made when asked for."""
+
+    def __len__(self):
+        return 10**12
+
+    def __getitem__(self, i):
+        if i >= len(self):
+            raise IndexError(i)
+        return "e2e4"
+
+
+def test_too_many_moves_are_refused_before_they_are_read():
+    # Ten million moves took six seconds to read before the refusal; a trillion aborted the
+    # interpreter ("memory allocation of 24000000000000 bytes failed").
+    for moves in (Endless(), ["a2a3"] * (10**7)):
+        e = raised(cvperft.MoveError, lambda: cvperft.Position("chess", moves=moves))
+        assert e.field == "moves" and f"{len(moves)} moves, at most 10000" in str(e)
+    # As many as are accepted are played.
+    start = cvperft.Position("chess", options={"game-end": "movegen"})
+    board = start.play(["g1f3", "g8f6", "f3g1", "f6g8"] * 2500).fen().split()[0]
+    assert board == start.fen().split()[0]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cvperft.check(itertools.repeat("suites")),
+        lambda: cvperft.Position("chess", options=Endless()),
+    ],
+)
+def test_an_endless_iterable_stops_on_a_signal(call):
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        raised(KeyboardInterrupt, call)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class Options(collections.abc.Mapping):
+    """A mapping of its own making, whose `items()` may be made wrong."""
+
+    def __init__(self, items=None):
+        self.given = items
+
+    def __getitem__(self, name):
+        return "movegen"
+
+    def __len__(self):
+        return 1
+
+    def __iter__(self):
+        return iter(["game-end"])
+
+    def items(self):
+        return self.given if self.given is not None else super().items()
+
+
+def test_options_take_any_mapping():
+    for options in (types.MappingProxyType({"game-end": "movegen"}), Options()):
+        assert cvperft.Position("chess", options=options).options == [("game-end", "movegen")]
+    # `items()` giving no pairs: a TypeError naming the item, not pyo3's ValueError "expected
+    # tuple of length 2, but got tuple of length 1" naming nothing.
+    for items, kind in (([("game-end",)], "tuple"), ([1], "int"), ([("a", "b", "c")], "tuple")):
+        e = raised(TypeError, lambda: cvperft.Position("chess", options=Options(items)))
+        assert str(e) == f"options: item 1: expected a (name, value) pair, not {kind}"

@@ -183,7 +183,7 @@ fn report_signal(signal: i32, undone: cvperft::cleanup::Undone) {
     }
 }
 
-/// Prints `cvperft: LINE` on stderr, long words cut (see [`output::cut_long_words`]); a
+/// Prints `cvperft: LINE` on stderr, long words cut (see [`cvperft::report::message_line`]); a
 /// stderr that cannot be written to is ignored, never a panic.
 pub fn say(line: &str) {
     output::stderr_line(&format!("cvperft: {line}"));

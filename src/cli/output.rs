@@ -4,15 +4,10 @@
 //! closed pipe, as in `cvperft check --format json | head`), so that the exit status can be 0
 //! however the error travelled back (a JSON serialiser wraps it in its own error type).
 //! Standard error gets whole lines through [`stderr_line`]: a full or closed stderr is ignored
-//! (`eprintln!` would panic), and words longer than [`MAX_WORD`] characters are cut, so that a
-//! 120 kB move token or FEN echoed in a message stays readable.
+//! (`eprintln!` would panic), and words longer than [`cvperft::report::MAX_WORD`] characters
+//! are cut, so that a 120 kB move token or FEN echoed in a message stays readable.
 
 use std::io::{StderrLock, StdoutLock, Write};
-
-/// Longest word kept whole in a message; longer ones keep their start and end.
-pub const MAX_WORD: usize = 160;
-/// Longest message line; the rest is cut.
-pub const MAX_LINE: usize = 2000;
 
 /// Standard output, locked, noting a closed pipe.
 pub struct Stdout {
@@ -112,65 +107,10 @@ impl<W: Write> Drop for EscapedLines<W> {
     }
 }
 
-/// `text` with every word (a run without blanks) longer than [`MAX_WORD`] characters cut to
-/// its first 100 and last 40 characters around `...(N characters)...`, and the whole cut to
-/// [`MAX_LINE`] characters.
-pub fn cut_long_words(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(MAX_LINE + 64));
-    let mut rest = text;
-    while !rest.is_empty() {
-        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let word = &rest[..word_end];
-        let count = word.chars().count();
-        if count > MAX_WORD {
-            out.extend(word.chars().take(100));
-            out.push_str(&format!("...({count} characters)..."));
-            out.extend(word.chars().skip(count - 40));
-        } else {
-            out.push_str(word);
-        }
-        rest = &rest[word_end..];
-        let blank_end = rest
-            .find(|c: char| !c.is_whitespace())
-            .unwrap_or(rest.len());
-        out.push_str(&rest[..blank_end]);
-        rest = &rest[blank_end..];
-    }
-    let count = out.chars().count();
-    if count > MAX_LINE {
-        let mut cut: String = out.chars().take(MAX_LINE).collect();
-        cut.push_str(&format!("... ({} more characters)", count - MAX_LINE));
-        out = cut;
-    }
-    out
-}
-
-/// Writes `line` and a newline to stderr (long words cut, line breaks escaped); errors are
-/// ignored.
+/// Writes `line` and a newline to stderr, as [`cvperft::report::message_line`] makes it one
+/// line (line breaks and what acts on a terminal escaped, long words cut); errors are ignored.
 pub fn stderr_line(line: &str) {
-    let one_line = line.replace('\n', "\\n").replace('\r', "\\r");
-    // Other control characters (an engine's ESC sequence, a tag's bidi override) escaped.
-    let one_line = cvperft::report::printable(&one_line);
     let mut err: StderrLock<'_> = std::io::stderr().lock();
-    let _ = writeln!(err, "{}", cut_long_words(&one_line));
+    let _ = writeln!(err, "{}", cvperft::report::message_line(line));
     let _ = err.flush();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_words_keep_their_ends() {
-        assert_eq!(cut_long_words("short words stay"), "short words stay");
-        let token = format!("{}{}", "a".repeat(120_000), "zz");
-        let cut = cut_long_words(&format!("move `{token}`: not a move"));
-        assert!(cut.starts_with("move `aaaa"), "{cut}");
-        assert!(cut.contains("...(120005 characters)..."), "{cut}");
-        assert!(cut.ends_with("azz`: not a move"), "{cut}");
-        assert!(cut.len() < 300, "{}", cut.len());
-        let many = "word ".repeat(1000);
-        let cut = cut_long_words(&many);
-        assert!(cut.ends_with("(3000 more characters)"), "{cut}");
-    }
 }

@@ -66,6 +66,48 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Longest word kept whole in a [`message_line`]; longer ones keep their start and end.
+pub const MAX_WORD: usize = 160;
+/// Longest [`message_line`]; the rest is cut.
+pub const MAX_LINE: usize = 2000;
+
+/// `line` as one line of a message, as the binary writes its messages on stderr and the Python
+/// package raises them: line breaks written `\n` and `\r`, what would act on a terminal
+/// escaped ([`printable`]), every word (a run without blanks) longer than [`MAX_WORD`]
+/// characters cut to its first 100 and last 40 characters around `...(N characters)...` (a
+/// 120 kB move token echoed stays readable), and the whole cut to [`MAX_LINE`] characters.
+pub fn message_line(line: &str) -> String {
+    let one_line = line.replace('\n', "\\n").replace('\r', "\\r");
+    let text = printable(&one_line);
+    let mut out = String::with_capacity(text.len().min(MAX_LINE + 64));
+    let mut rest = &*text;
+    while !rest.is_empty() {
+        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..word_end];
+        let count = word.chars().count();
+        if count > MAX_WORD {
+            out.extend(word.chars().take(100));
+            out.push_str(&format!("...({count} characters)..."));
+            out.extend(word.chars().skip(count - 40));
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[word_end..];
+        let blank_end = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..blank_end]);
+        rest = &rest[blank_end..];
+    }
+    let count = out.chars().count();
+    if count > MAX_LINE {
+        let mut cut: String = out.chars().take(MAX_LINE).collect();
+        cut.push_str(&format!("... ({} more characters)", count - MAX_LINE));
+        out = cut;
+    }
+    out
+}
+
 /// One output format.
 pub trait Renderer {
     /// Called with the results of each finished case, in run order.
@@ -153,6 +195,24 @@ pub fn renderer(format: Format, colour: bool, suites: &[Suite]) -> Box<dyn Rende
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_line_keeps_the_ends_of_long_words() {
+        assert_eq!(message_line("short words stay"), "short words stay");
+        let token = format!("{}{}", "a".repeat(120_000), "zz");
+        let cut = message_line(&format!("move `{token}`: not a move"));
+        assert!(cut.starts_with("move `aaaa"), "{cut}");
+        assert!(cut.contains("...(120005 characters)..."), "{cut}");
+        assert!(cut.ends_with("azz`: not a move"), "{cut}");
+        assert!(cut.len() < 300, "{}", cut.len());
+        let many = "word ".repeat(1000);
+        let cut = message_line(&many);
+        assert!(cut.ends_with("(3000 more characters)"), "{cut}");
+        assert_eq!(
+            message_line("two\nlines \u{1b}[31mred\r"),
+            "two\\nlines \\u{1b}[31mred\\r"
+        );
+    }
 
     #[test]
     fn terminal_and_page_text_show_controls_instead_of_obeying_them() {

@@ -1,7 +1,14 @@
 //! What running a check produced, in a form every report renders from.
 
-use serde::Serialize;
-use std::path::PathBuf;
+use serde::{Serialize, Serializer};
+use std::path::{Path, PathBuf};
+
+/// A file name as report text: bytes that are not UTF-8 (a legal file name on Unix) shown as
+/// U+FFFD, as `Path::display` shows them, rather than failing the whole JSON report ("path
+/// contains invalid UTF-8 characters").
+fn file_name<S: Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&path.to_string_lossy())
+}
 
 /// How one check ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -139,6 +146,7 @@ pub struct CheckResult {
     /// Variant id.
     pub variant: String,
     /// Suite file.
+    #[serde(serialize_with = "file_name")]
     pub file: PathBuf,
     /// Suite file stem.
     pub suite: String,
@@ -212,6 +220,7 @@ impl Summary {
 #[derive(Clone, Debug, Serialize)]
 pub struct SuiteInfo {
     /// The file.
+    #[serde(serialize_with = "file_name")]
     pub file: PathBuf,
     /// `<variant>::<file-stem>`.
     pub name: String,
