@@ -192,6 +192,33 @@ fn input_errors_exit_2_with_one_line() {
     }
 }
 
+/// An argument that is not UTF-8 (a file name or a text from a script with another encoding):
+/// the message names which argument, the option before it and the column, and shows its bytes.
+#[test]
+fn an_argument_that_is_not_utf8_is_named() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    for (args, expected) in [
+        (
+            vec![&b"perft"[..], b"2", b"-v", b"che\xffss"],
+            "cvperft: argument 4 (after `-v`), column 4: not UTF-8 text: `che\\xffss`",
+        ),
+        (
+            vec![&b"perft"[..], b"2", b"--moves=e2e4 \xc3"],
+            "cvperft: argument 3, column 14: not UTF-8 text: `--moves=e2e4 \\xc3`",
+        ),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cvperft"))
+            .args(args.iter().map(|a| OsStr::from_bytes(a)))
+            .output()
+            .expect("the binary runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(o.stdout.is_empty());
+        assert_eq!(err.trim_end(), format!("{expected} (see `cvperft --help`)"));
+    }
+}
+
 #[test]
 fn fen_normalises_and_draws_the_board() {
     let out = ok_stdout(&[

@@ -206,6 +206,11 @@ fn usage_error_line(e: &clap::Error) -> String {
     ) {
         return "no command given (see `cvperft --help`)".into();
     }
+    if e.kind() == ErrorKind::InvalidUtf8
+        && let Some(line) = not_utf8_argument(std::env::args_os().skip(1))
+    {
+        return line;
+    }
     let text = e.render().to_string();
     let mut line = String::new();
     for part in text.lines().map(str::trim) {
@@ -219,6 +224,41 @@ fn usage_error_line(e: &clap::Error) -> String {
         line.push_str(part.strip_prefix("error: ").unwrap_or(part));
     }
     format!("{line} (see `cvperft --help`)")
+}
+
+/// Which of `args` (the arguments after the program's name) is not UTF-8 text, at which column,
+/// and the option before it: clap says only that one of them is not. The argument is shown
+/// with each byte that is not UTF-8 as `\xHH` (and cut like any other message by [`say`]).
+fn not_utf8_argument(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut before: Option<String> = None;
+    for (i, arg) in args.enumerate() {
+        let bytes = arg.as_bytes();
+        let Err(bad) = std::str::from_utf8(bytes) else {
+            before = arg.to_str().map(str::to_string);
+            continue;
+        };
+        let at = bad.valid_up_to();
+        let shown: String = bytes
+            .utf8_chunks()
+            .map(|c| {
+                let invalid: String = c.invalid().iter().map(|b| format!("\\x{b:02x}")).collect();
+                format!("{}{invalid}", c.valid())
+            })
+            .collect();
+        let of = match before.as_deref() {
+            Some(o) if o.starts_with('-') && o.len() > 1 && !o.contains('=') => {
+                format!(" (after `{o}`)")
+            }
+            _ => String::new(),
+        };
+        let column = String::from_utf8_lossy(&bytes[..at]).chars().count() + 1;
+        return Some(format!(
+            "argument {}{of}, column {column}: not UTF-8 text: `{shown}` (see `cvperft --help`)",
+            i + 1
+        ));
+    }
+    None
 }
 
 fn one_line(e: &anyhow::Error) -> String {
