@@ -124,6 +124,29 @@ fn plan_files_are_refused_naming_line_and_field() {
         refused(|l| l[0] = with(&l[0], "paths", "21".into())),
         "p: line 1: field `paths`: 21 but the units hold 20"
     );
+    // serde_json reads an integer past 64 bits as a float, and called it one.
+    for (cost, message) in [
+        (
+            "123456789012345678901234567890",
+            "the number 123456789012345678901234567890 is too large (expected u64)",
+        ),
+        (
+            "-123456789012345678901234567890",
+            "the number -123456789012345678901234567890 is out of range (expected u64)",
+        ),
+        ("1.5", "invalid type: floating point `1.5`, expected u64"),
+        ("1e30", "invalid type: floating point `1e+30`, expected u64"),
+    ] {
+        let error = refused(|l| {
+            let unit = with(&l[1], "cost", 7.into());
+            l[1] = unit.replace("\"cost\":7", &format!("\"cost\":{cost}"));
+        });
+        assert!(
+            error.starts_with("p: line 2: column ")
+                && error.ends_with(&format!(": not a plan unit: {message}")),
+            "{cost}: {error}"
+        );
+    }
     let changed = refused(|l| l[1] = with(&l[1], "cost", 7.into()));
     assert!(
         changed.starts_with("p: line 1: field `id`: ")

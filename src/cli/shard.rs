@@ -50,7 +50,7 @@ pub fn merge(files: &[std::path::PathBuf]) -> Result<u128> {
                 "{name}: line {}, column {}: not a shard report: {}",
                 e.line(),
                 e.column(),
-                cvperft::deep::json_message(&e)
+                cvperft::deep::json_message(&e, &String::from_utf8_lossy(json))
             ))
         })?;
         reports.push((name, report));

@@ -405,26 +405,63 @@ fn lacking_shards(shards: &Option<(Vec<usize>, usize)>) -> String {
 
 /// A JSON error on one line of a file: `FILE: line L: column C: not WHAT: MESSAGE` (serde's own
 /// ` at line .. column ..` suffix dropped, since the line is ours).
-pub fn json_error(file: &str, line: usize, what: &'static str, e: &serde_json::Error) -> DeepError {
+pub fn json_error(
+    file: &str,
+    line: usize,
+    what: &'static str,
+    e: &serde_json::Error,
+    json: &str,
+) -> DeepError {
     DeepError::at(
         file,
         line,
         DeepReason::Json {
             column: e.column(),
             what,
-            message: json_message(e),
+            message: json_message(e, json),
         },
     )
 }
 
 /// serde's message for `e` without its ` at line .. column ..` suffix, for messages that name
-/// the place themselves.
-pub fn json_message(e: &serde_json::Error) -> String {
+/// the place themselves. serde_json reads an integer too long for 64 bits as a float and then
+/// calls it one ("invalid type: floating point `3.4e38`, expected u64"): with `json`, the text
+/// `e` was found in, such a number is told as written and as too large.
+pub fn json_message(e: &serde_json::Error, json: &str) -> String {
     let mut text = e.to_string();
     if let Some(i) = text.rfind(" at line ") {
         text.truncate(i);
     }
+    if let Some(expected) = text
+        .strip_prefix("invalid type: floating point `")
+        .and_then(|rest| rest.split_once("`, expected "))
+        .map(|(_, expected)| expected)
+        && let Some(digits) = integer_ending_at(json, e.line(), e.column())
+    {
+        let range = match digits.starts_with('-') {
+            true => "out of range",
+            false => "too large",
+        };
+        return format!("the number {digits} is {range} (expected {expected})");
+    }
     text
+}
+
+/// The integer literal (digits, perhaps after a minus sign) that ends at 1-based `line` and
+/// byte `column` of `json`, where serde_json stops after a number; `None` if a fraction or an
+/// exponent is part of it.
+fn integer_ending_at(json: &str, line: usize, column: usize) -> Option<&str> {
+    let text = json.lines().nth(line.checked_sub(1)?)?;
+    let head = text.get(..column.min(text.len()))?;
+    let start = head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let digits = &head[start..];
+    let before = head[..start].chars().next_back();
+    match before {
+        _ if digits.is_empty() => None,
+        Some('.' | 'e' | 'E' | '+') => None,
+        Some('-') => Some(&head[start - 1..]),
+        _ => Some(digits),
+    }
 }
 
 /// Longest line accepted in a plan or result file (a unit line is a few hundred bytes).

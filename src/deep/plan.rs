@@ -345,7 +345,7 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
     let header: PlanHeader = match serde_json::from_str(&first.text) {
         Ok(header) => header,
         Err(_) if !first.complete => return Err(cut(1)),
-        Err(e) => return Err(json_error(file, 1, "a plan header", &e)),
+        Err(e) => return Err(json_error(file, 1, "a plan header", &e, &first.text)),
     };
     if header.format != PLAN_FORMAT {
         return Err(DeepError::at(
@@ -390,7 +390,7 @@ pub fn read(input: &mut impl BufRead, file: &str) -> Result<Plan, DeepError> {
         let unit: Unit = match serde_json::from_str(&line.text) {
             Ok(unit) => unit,
             Err(_) if !complete => return Err(cut(line_no)),
-            Err(e) => return Err(json_error(file, line_no, "a plan unit", &e)),
+            Err(e) => return Err(json_error(file, line_no, "a plan unit", &e, &line.text)),
         };
         let at = |reason: DeepReason| DeepError::at(file, line_no, reason);
         if unit.unit != units.len() {

@@ -113,7 +113,9 @@ pub fn read(path: &Path, expected: Option<Expected>) -> Result<ReadResults, Deep
         // Counted as read, not as kept: a byte-order mark opening the file is not in the text,
         // and a cut counted from the text cut into the last complete line.
         out.complete_bytes += line.bytes;
-        let json = |what: &'static str, e: serde_json::Error| json_error(&name, line_no, what, &e);
+        let json = |what: &'static str, e: serde_json::Error| {
+            json_error(&name, line_no, what, &e, &line.text)
+        };
         if line_no == 1 {
             let header: ResultsHeader =
                 serde_json::from_str(&line.text).map_err(|e| json("a results header", e))?;
