@@ -1763,6 +1763,68 @@ mod tests {
     }
 
     #[test]
+    fn counts_and_depths_that_are_not_whole_numbers_say_so_in_words() {
+        // serde_yaml reads digits past u128 as a float: serde called the count one.
+        let too_long = "4".repeat(45);
+        for (perft, message) in [
+            (
+                format!("{{1: {too_long}}}"),
+                "perft.1: count is too large: counts go from 0 to 18446744073709551615",
+            ),
+            (
+                "{1: 18446744073709551616}".to_string(),
+                "perft.1: count 18446744073709551616 is too large",
+            ),
+            (
+                "{1: 12.5}".to_string(),
+                "perft.1: count 12.5 is not a whole number",
+            ),
+            ("{1: -3}".to_string(), "perft.1: count -3 is negative"),
+            (
+                format!("{{1: -{too_long}}}"),
+                "perft.1: count -4.444444444444444e44 is negative",
+            ),
+            (
+                "{1: 2e1}".to_string(),
+                "perft.1: count is written as a floating-point number: write it in digits, as 20",
+            ),
+            (
+                format!("{{{too_long}: 20}}"),
+                "perft: depth is too large: depths go from 1 to 15",
+            ),
+            (
+                "{4294967296: 20}".to_string(),
+                "perft: depth 4294967296 is too large: depths go from 1 to 15",
+            ),
+            ("{-1: 20}".to_string(), "perft: depth -1 is negative"),
+        ] {
+            let e = refused(&format!(
+                "{HEADER}cases:\n  - id: a\n    perft: {perft}\n    source: {{kind: hand, derivation: x}}\n"
+            ));
+            assert!(e.to_string().contains(message), "{perft}: {e}");
+            assert!(!e.to_string().contains("floating point"), "{perft}: {e}");
+            assert_eq!(e.line, Some(6), "{e}");
+        }
+        let e = refused(&format!(
+            "{HEADER}cases:\n  - id: a\n    divide: {{depth: 2.0, moves: {{e2e4: 20}}}}\n    \
+             source: {{kind: hand, derivation: x}}\n"
+        ));
+        assert!(
+            e.to_string()
+                .contains("divide.depth: depth is written as a floating-point number"),
+            "{e}"
+        );
+        // The largest count a suite can hold is read.
+        let text = format!(
+            "{HEADER}cases:\n  - id: a\n    perft: {{9: {}}}\n    slow: true\n    \
+             source: {{kind: hand, derivation: x}}\n",
+            u64::MAX
+        );
+        let suite = load_str(&text, Path::new("t.yaml")).expect("accepted");
+        assert_eq!(suite.cases[0].expect.perft[&9], u64::MAX);
+    }
+
+    #[test]
     fn a_few_aliases_are_accepted() {
         let text = format!(
             "{HEADER}cases:\n  - id: a\n    perft: {{1: 20}}\n    legal: &l [e2e4, g1f3]\n    \
