@@ -11,6 +11,7 @@
 use cvperft::conformance::{self, CheckError, CheckOptions, MAX_JOBS};
 use cvperft::diagram::svg::{self, SvgOptions};
 use cvperft::diagram::{Board, Overlay};
+use cvperft::echo::echo;
 use cvperft::notation::{MoveError as MoveTextError, MoveReason, PlyError, PositionTextError};
 use cvperft::notation::{move_text, parse_move, to_fen};
 use cvperft::perft::{divide_until, perft_until};
@@ -338,7 +339,7 @@ fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Opti
         if m.trim().is_empty() || m.split_whitespace().nth(1).is_some() {
             return Err(error::<MoveError>(
                 py,
-                format!("moves: ply {}: `{m}` is not one move", i + 1),
+                format!("moves: ply {}: {} is not one move", i + 1, echo(m)),
                 Details {
                     field: "moves",
                     ply: Some(i + 1),
@@ -376,7 +377,10 @@ fn options_text(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<
             (Ok(name), Ok(_)) if name.contains('=') => {
                 return Err(error::<VariantError>(
                     py,
-                    format!("option name `{name}` holds `=`: give names and values apart"),
+                    format!(
+                        "option name {} holds `=`: give names and values apart",
+                        echo(&name)
+                    ),
                     Details {
                         field: "option",
                         ..Details::default()

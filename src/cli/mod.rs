@@ -4,6 +4,7 @@
 
 use anyhow::{Result, bail};
 use clap::{Args, Parser, Subcommand};
+use cvperft::echo::echo;
 use cvperft::position::Position;
 use cvperft::request::{MovesError, PositionRequest, RequestError};
 use cvperft::variant::Rules;
@@ -199,14 +200,24 @@ impl std::error::Error for Failure {}
 /// A command-line usage error on one line: clap's message and tip, without its usage and
 /// help hints (printed as they are, they take several lines).
 fn usage_error_line(e: &clap::Error) -> String {
-    use clap::error::ErrorKind;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     if matches!(
         e.kind(),
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand
     ) {
         return "no command given (see `cvperft --help`)".into();
     }
-    let text = e.render().to_string();
+    let mut text = e.render().to_string();
+    // clap repeats a wrong value or argument whole, in single quotes.
+    for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg] {
+        if let Some(ContextValue::String(given)) = e.get(kind) {
+            // Its tip repeats it once more, after `-- `.
+            for quoted in [given.clone(), format!("-- {given}")] {
+                let short = echo(&quoted).quoted('\'').to_string();
+                text = text.replace(&format!("'{quoted}'"), &short);
+            }
+        }
+    }
     let mut line = String::new();
     for part in text.lines().map(str::trim) {
         if part.is_empty() || part.starts_with("Usage:") || part.starts_with("For more information")

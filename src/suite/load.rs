@@ -7,6 +7,7 @@ use super::model::{
     SuiteFile,
 };
 use super::nesting::{MAX_FLOW_NESTING, TooDeep, check_flow_nesting};
+use crate::echo::echo;
 use crate::notation::{
     MoveError, PlyError, PositionTextError, normalise_move_text, parse_position, play_moves, to_fen,
 };
@@ -97,7 +98,7 @@ pub enum LoadReason {
         alias: Option<Box<Traced>>,
     },
     /// A variant that is not registered.
-    #[error("unknown variant `{0}` (variants: {ids})", ids = variants::IDS.join(", "))]
+    #[error("unknown variant {} (variants: {ids})", echo(.0), ids = variants::IDS.join(", "))]
     UnknownVariant(String),
     /// An empty `description`.
     #[error("description is empty")]
@@ -149,7 +150,7 @@ pub enum LoadReason {
     )]
     StemNotUtf8,
     /// A ruling id the variant's suites may not cite.
-    #[error("unknown rule id `{rule}` ({variant} suites may cite: {})", .rulings.join(", "))]
+    #[error("unknown rule id {} ({variant} suites may cite: {})", echo(.rule), .rulings.join(", "))]
     UnknownRule {
         /// The id cited.
         rule: String,
@@ -159,7 +160,7 @@ pub enum LoadReason {
         rulings: &'static [&'static str],
     },
     /// A ruling id cited twice in one case's `rules`.
-    #[error("rules: `{0}` is listed twice")]
+    #[error("rules: {} is listed twice", echo(.0))]
     RuleListedTwice(String),
     /// A source without a field its kind requires.
     #[error("source of kind {kind} needs `{field}`")]
