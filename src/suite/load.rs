@@ -232,6 +232,38 @@ pub enum LoadReason {
         /// The perft count at that depth.
         perft: u64,
     },
+    /// A divide at depth 1 with a count other than 1: perft(0) after any move is 1.
+    #[error(
+        "divide: at depth 1 each move counts 1 (perft 0 after it), but {} counts {count}",
+        echo(.text)
+    )]
+    DivideDepthOneCount {
+        /// The move, in its canonical spelling.
+        text: String,
+        /// Its count.
+        count: u64,
+    },
+    /// A divide listing another number of moves than `perft` at depth 1 says there are.
+    #[error(
+        "divide: lists {listed} {}, but perft 1 says {legal}: a divide lists every legal move \
+         with its count",
+        if *.listed == 1 { "move" } else { "moves" }
+    )]
+    DivideMoveCount {
+        /// How many moves the divide lists.
+        listed: usize,
+        /// perft 1.
+        legal: u64,
+    },
+    /// A move `legal` lists but the divide does not (a divide lists every legal move).
+    #[error(
+        "divide: lists no {}, which `legal` lists: a divide lists every legal move with its count",
+        echo(.0)
+    )]
+    LegalNotInDivide(String),
+    /// A move `illegal` lists but the divide counts.
+    #[error("divide: counts {}, which `illegal` lists", echo(.0))]
+    IllegalInDivide(String),
     /// A move both in `legal` and in `illegal`.
     #[error("move `{0}` is listed both as legal and as illegal")]
     LegalAndIllegal(String),
@@ -1395,6 +1427,11 @@ impl Validator<'_> {
         };
         let legal = canonical_list(fields.legal, "legal", legal_line);
         let illegal = canonical_list(fields.illegal, "illegal", illegal_line);
+        if let Some(d) = &divide {
+            for reason in divide_contradictions(d, fields.perft.get(&1), &legal, &illegal) {
+                self.error(divide_line, Some(id), reason);
+            }
+        }
         for m in &legal {
             if illegal.contains(m) {
                 self.error(
@@ -1461,6 +1498,48 @@ impl Validator<'_> {
             expect,
         }
     }
+}
+
+/// What a case's own expectations say against its divide, found without a generator: a
+/// depth-1 count other than 1, another number of moves than perft 1, a move `legal` lists and
+/// the divide lacks, a move `illegal` lists and the divide counts. Which moves are missing or
+/// not legal at all only the generator can say, when the check runs.
+fn divide_contradictions(
+    d: &Divide,
+    perft_1: Option<&u64>,
+    legal: &[String],
+    illegal: &[String],
+) -> Vec<LoadReason> {
+    let mut out = Vec::new();
+    if d.depth == 1 {
+        // The counts' sum is compared with perft 1 already.
+        out.extend(d.moves.iter().filter(|(_, c)| **c != 1).map(|(m, c)| {
+            LoadReason::DivideDepthOneCount {
+                text: m.clone(),
+                count: *c,
+            }
+        }));
+    } else if let Some(&n) = perft_1
+        && u64::try_from(d.moves.len()) != Ok(n)
+    {
+        out.push(LoadReason::DivideMoveCount {
+            listed: d.moves.len(),
+            legal: n,
+        });
+    }
+    out.extend(
+        legal
+            .iter()
+            .filter(|m| !d.moves.contains_key(*m))
+            .map(|m| LoadReason::LegalNotInDivide(m.clone())),
+    );
+    out.extend(
+        illegal
+            .iter()
+            .filter(|m| d.moves.contains_key(*m))
+            .map(|m| LoadReason::IllegalInDivide(m.clone())),
+    );
+    out
 }
 
 struct ExpectFields {
