@@ -124,16 +124,7 @@ fn a_wrong_count_exits_1_and_shows_the_difference() {
 fn a_partial_divide_fails_naming_the_moves_it_lacks_and_those_not_legal() {
     // Three moves of the start position, one of them no move: the counts sum to less than the
     // generator's, so counting stops past them (it said only "the count passed it").
-    let dir = scratch("partial-divide");
-    let suite = dir.join("partial.yaml");
-    std::fs::write(
-        &suite,
-        "variant: chess\ndescription: x\ngame-end: rules\ncases:\n  - id: start\n    \
-         divide: {depth: 2, moves: {e2e4: 1, d2d4: 1, a2a5: 1}}\n    \
-         source: {kind: hand, derivation: \"a partial divide\"}\n",
-    )
-    .expect("suite");
-    let file = suite.to_str().expect("utf-8");
+    let file = "fixtures/suites/partial-divide.yaml";
     // The legal moves, as the generator lists them.
     let d = cvperft(&["divide", "1", "-v", "chess"]);
     assert_eq!(code(&d), 0, "{}", stderr(&d));
@@ -153,7 +144,7 @@ fn a_partial_divide_fails_naming_the_moves_it_lacks_and_those_not_legal() {
     let report = json(&o);
     let result = &report["results"][0];
     assert_eq!(result["case"], "start");
-    assert_eq!(result["line"], 5);
+    assert_eq!(result["line"], 8);
     assert_eq!(result["mismatch"]["kind"], "divide-moves", "{result}");
     assert_eq!(
         result["mismatch"]["not_listed"],
@@ -180,8 +171,8 @@ fn a_partial_divide_fails_naming_the_moves_it_lacks_and_those_not_legal() {
     // The human report names the case, the file and its line.
     let o = cvperft(&["check", file]);
     let out = stdout(&o);
-    assert!(out.contains("FAIL  chess::partial::start"), "{out}");
-    assert!(out.contains(&format!("at: {file}:5")), "{out}");
+    assert!(out.contains("FAIL  chess::partial-divide::start"), "{out}");
+    assert!(out.contains(&format!("at: {file}:8")), "{out}");
     assert!(
         out.contains(&format!("legal, not listed: {}", not_listed.join(" "))),
         "{out}"

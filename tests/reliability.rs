@@ -490,6 +490,18 @@ fn a_lying_suite_stops_counting_once_past_its_expectation() {
     assert_eq!(results.len(), 2);
     for r in results {
         assert_eq!(r["status"], "failed", "{r}");
+        // The divide lists one move of many: once the count stops, that is what it says.
+        if r["check"] == "divide-d14" {
+            assert_eq!(r["mismatch"]["kind"], "divide-moves", "{r}");
+            assert!(
+                r["message"]
+                    .as_str()
+                    .expect("message")
+                    .contains("the divide lists 1 of the"),
+                "{r}"
+            );
+            continue;
+        }
         assert_eq!(r["mismatch"]["stopped"], true, "{r}");
         assert!(
             r["message"]
