@@ -11,6 +11,7 @@ pub mod cleanup;
 pub mod conformance;
 pub mod deep;
 pub mod diagram;
+pub mod echo;
 pub mod engine;
 pub mod export;
 pub mod faults;

@@ -5,6 +5,7 @@
 //! here, and so can any other front end: [`rules_with_options`] builds the rules,
 //! [`PositionRequest::position`] the position, each refusal typed with its reason as data.
 
+use crate::echo::echo;
 use crate::notation::{PlyError, PositionTextError, parse_position, play_moves};
 use crate::position::Position;
 use crate::variant::{OptionError, Rules};
@@ -21,10 +22,10 @@ pub const MAX_THREADS: usize = 256;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// No variant has this id.
-    #[error("unknown variant `{0}` (variants: {list})", list = variants::IDS.join(", "))]
+    #[error("unknown variant {} (variants: {list})", echo(.0), list = variants::IDS.join(", "))]
     UnknownVariant(String),
     /// An option without `=`.
-    #[error("option `{0}` is not of the form name=value")]
+    #[error("option {} is not of the form name=value", echo(.0))]
     NotNameValue(String),
     /// An unknown option or value.
     #[error(transparent)]

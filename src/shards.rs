@@ -19,6 +19,7 @@
 //! numbers as doubles (JavaScript, jq) would round them silently. The checks are functions of
 //! their own ([`check_entries`], [`verify_split`], [`checked_sum`]) for other plan formats.
 
+use crate::echo::echo;
 use crate::notation::{PlyError, PositionTextError, parse_position, play_moves};
 use crate::perft::{PerftConfig, for_each_path, perft_with};
 use crate::position::Position;
@@ -291,10 +292,10 @@ pub enum ShardReason {
         split: u32,
     },
     /// A variant that is not registered.
-    #[error("unknown variant {}", quoted(.0))]
+    #[error("unknown variant {}", echo(.0))]
     UnknownVariant(String),
     /// An option not written `name=value`.
-    #[error("option {} is not name=value", quoted(.0))]
+    #[error("option {} is not name=value", echo(.0))]
     OptionNotNameValue(String),
     /// An option the variant refuses.
     #[error("{0}")]
@@ -311,7 +312,7 @@ pub enum ShardReason {
     /// A report's path that is not the split's path of that index.
     #[error(
         "the entry with index {index} has path {}, but path {index} of the split is {}",
-        quoted(.given), quoted(.listed)
+        echo(.given), echo(.listed)
     )]
     PathDiffers {
         /// The index.
@@ -342,7 +343,7 @@ pub enum ShardReason {
         shards: usize,
     },
     /// A report of another format.
-    #[error("format {} is not {FORMAT}", quoted(.0))]
+    #[error("format {} is not {FORMAT}", echo(.0))]
     Format(String),
     /// Reports of two runs.
     #[error(
@@ -534,15 +535,6 @@ pub fn run_shard(
         entries,
         nodes: Count(nodes),
     })
-}
-
-/// `text` cut to 80 characters, for quoting a path from a report.
-fn quoted(text: &str) -> String {
-    if text.chars().count() <= 80 {
-        format!("`{text}`")
-    } else {
-        format!("`{}...`", text.chars().take(80).collect::<String>())
-    }
 }
 
 /// Checks one report on its own: the shard number is in range, the entries are exactly the

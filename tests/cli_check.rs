@@ -94,6 +94,11 @@ fn a_wrong_count_exits_1_and_shows_the_difference() {
         out.contains("fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
         "{out}"
     );
+    // The message names the move the divide lacks and the one that is no move.
+    assert!(
+        out.contains("the divide lists 19 of the 20 legal moves; not listed: h2h4; listed but not legal: h2h5"),
+        "{out}"
+    );
     // The divide diff: the wrong entry, the move that does not exist, and the totals.
     for line in [
         "-e2e4 21",
@@ -113,6 +118,66 @@ fn a_wrong_count_exits_1_and_shows_the_difference() {
         "{out}"
     );
     assert!(!out.contains('\x1b'), "no colour when not on a terminal");
+}
+
+#[test]
+fn a_partial_divide_fails_naming_the_moves_it_lacks_and_those_not_legal() {
+    // Three moves of the start position, one of them no move: the counts sum to less than the
+    // generator's, so counting stops past them (it said only "the count passed it").
+    let file = "fixtures/suites/partial-divide.yaml";
+    // The legal moves, as the generator lists them.
+    let d = cvperft(&["divide", "1", "-v", "chess"]);
+    assert_eq!(code(&d), 0, "{}", stderr(&d));
+    let legal: Vec<String> = stdout(&d)
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split(' ').next().expect("move").to_string())
+        .collect();
+    assert!(legal.contains(&"e2e4".to_string()) && legal.contains(&"d2d4".to_string()));
+    let not_listed: Vec<String> = legal
+        .iter()
+        .filter(|m| !["e2e4", "d2d4"].contains(&m.as_str()))
+        .cloned()
+        .collect();
+    let o = cvperft(&["check", "--format", "json", file]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    let report = json(&o);
+    let result = &report["results"][0];
+    assert_eq!(result["case"], "start");
+    assert_eq!(result["line"], 8);
+    assert_eq!(result["mismatch"]["kind"], "divide-moves", "{result}");
+    assert_eq!(
+        result["mismatch"]["not_listed"],
+        serde_json::json!(not_listed),
+        "{result}"
+    );
+    assert_eq!(result["mismatch"]["not_legal"], serde_json::json!(["a2a5"]));
+    let message = result["message"].as_str().expect("message");
+    assert!(
+        message.starts_with(&format!(
+            "divide 2: the divide lists 2 of the {} legal moves; not listed: {} ",
+            legal.len(),
+            not_listed[..8].join(" ")
+        )),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(&format!(
+            "and {} more; listed but not legal: a2a5",
+            not_listed.len() - 8
+        )),
+        "{message}"
+    );
+    // The human report names the case, the file and its line.
+    let o = cvperft(&["check", file]);
+    let out = stdout(&o);
+    assert!(out.contains("FAIL  chess::partial-divide::start"), "{out}");
+    assert!(out.contains(&format!("at: {file}:8")), "{out}");
+    assert!(
+        out.contains(&format!("legal, not listed: {}", not_listed.join(" "))),
+        "{out}"
+    );
+    assert!(out.contains("listed, not legal: a2a5"), "{out}");
 }
 
 #[test]

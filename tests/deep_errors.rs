@@ -128,11 +128,11 @@ fn plan_files_are_refused_naming_line_and_field() {
     for (cost, message) in [
         (
             "123456789012345678901234567890",
-            "the number 123456789012345678901234567890 is too large (expected u64)",
+            "the number `123456789012345678901234567890` is too large (expected u64)",
         ),
         (
             "-123456789012345678901234567890",
-            "the number -123456789012345678901234567890 is out of range (expected u64)",
+            "the number `-123456789012345678901234567890` is out of range (expected u64)",
         ),
         ("1.5", "invalid type: floating point `1.5`, expected u64"),
         ("1e30", "invalid type: floating point `1e+30`, expected u64"),

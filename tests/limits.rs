@@ -148,7 +148,7 @@ fn overlong_move_text_is_refused() {
     // The length is the whole token's: no column (it said `column 1`).
     assert_refused(
         &["perft", "1", "--moves", &long],
-        "`: longer than 64 characters",
+        "` (100000 characters): longer than 64 characters",
         QUICK,
     );
     let commas = ",".repeat(100_000);
@@ -240,4 +240,89 @@ fn deep_split_is_refused_or_bounded() {
         stderr.contains("would hold more than 1000000 paths"),
         "{stderr}"
     );
+}
+
+/// Asserts exit 2 with one short line on stderr holding `fragment` and the length of the
+/// text that was cut: the library bounded the echo, not the binary's last-resort cut of long
+/// words (`...(N characters)...`), which would also have cut what follows the name.
+fn assert_echo_bounded(args: &[&str], fragment: &str, length: usize) {
+    let (out, _) = cvperft(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let head: String = stderr.chars().take(300).collect();
+    assert_eq!(out.status.code(), Some(2), "{head}");
+    assert_eq!(stderr.lines().count(), 1, "{head}");
+    assert!(stderr.len() < 400, "{} bytes: {head}", stderr.len());
+    assert!(stderr.contains(fragment), "{head}");
+    assert!(
+        stderr.contains(&format!("…` ({length} characters)"))
+            || stderr.contains(&format!("…' ({length} characters)"))
+            || stderr.contains(&format!("…\" ({length} characters)")),
+        "{head}"
+    );
+    assert!(!stderr.contains("...("), "{head}");
+}
+
+#[test]
+fn a_long_name_is_echoed_in_short_with_its_length() {
+    let long = "x".repeat(100_000);
+    // Words apart: the binary's cut of long words did not apply, and the list of variants
+    // fell past its cut of long lines.
+    let words = "ab ".repeat(3000);
+    let variants =
+        "(variants: chess, silver-elephant, bachelor-kamil, cerimon, plutonian, pink-panther)";
+    assert_echo_bounded(&["perft", "3", "-v", &long], variants, 100_000);
+    assert_echo_bounded(&["perft", "3", "-v", &words], variants, 9000);
+    assert_echo_bounded(&["check", "--variant", &long], variants, 100_000);
+    assert_echo_bounded(
+        &["check", "--rule", &words],
+        "--rule: no variant cites ruling `ab ab",
+        9000,
+    );
+    assert_echo_bounded(
+        &["perft", "1", "-o", &format!("{long}=1")],
+        "(options: game-end)",
+        100_000,
+    );
+    assert_echo_bounded(
+        &["perft", "1", "-o", &format!("game-end={long}")],
+        "(expected rules or movegen)",
+        100_000,
+    );
+    assert_echo_bounded(
+        &["check", "--shard", &long],
+        "is not of the form K/N",
+        100_000,
+    );
+    assert_echo_bounded(
+        &["check", "--format", &long],
+        "[possible values: human, json",
+        100_000,
+    );
+    assert_echo_bounded(
+        &["perft", "1", &format!("--{long}")],
+        "unexpected argument '--xxx",
+        100_002,
+    );
+    assert_echo_bounded(
+        &["divide", "1", "--moves", &long],
+        "longer than 64 characters",
+        100_000,
+    );
+    // A suite's `variant:` and a record's `[Variant]` tag.
+    let dir = std::env::temp_dir().join(format!("cvperft-limits-echo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let suite = dir.join("long.yaml");
+    std::fs::write(
+        &suite,
+        format!(
+            "variant: {long}\ndescription: x\ngame-end: rules\ncases:\n  - id: a\n    \
+             perft: {{1: 20}}\n    source: {{kind: hand, derivation: x}}\n"
+        ),
+    )
+    .expect("suite");
+    assert_echo_bounded(&["check", suite.to_str().unwrap()], variants, 100_000);
+    let record = dir.join("long.pgn");
+    std::fs::write(&record, format!("[Variant \"{long}\"]\n\n1. e4 e5 *\n")).expect("record");
+    assert_echo_bounded(&["game", record.to_str().unwrap()], variants, 100_000);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -490,6 +490,18 @@ fn a_lying_suite_stops_counting_once_past_its_expectation() {
     assert_eq!(results.len(), 2);
     for r in results {
         assert_eq!(r["status"], "failed", "{r}");
+        // The divide lists one move of many: once the count stops, that is what it says.
+        if r["check"] == "divide-d14" {
+            assert_eq!(r["mismatch"]["kind"], "divide-moves", "{r}");
+            assert!(
+                r["message"]
+                    .as_str()
+                    .expect("message")
+                    .contains("the divide lists 1 of the"),
+                "{r}"
+            );
+            continue;
+        }
         assert_eq!(r["mismatch"]["stopped"], true, "{r}");
         assert!(
             r["message"]
@@ -644,7 +656,14 @@ fn a_closed_pipe_exits_0_in_every_format() {
 fn long_tokens_are_cut_in_messages() {
     let token = "e".repeat(120_000);
     let o = run(&["perft", "1", "--moves", &token]);
-    assert_refused(&o, "...(120003 characters)...");
+    // The library repeats 40 characters and the length (the binary would cut a long word
+    // that reached it to `...(N characters)...`).
+    assert_refused(&o, ": longer than 64 characters");
+    assert!(
+        stderr(&o).contains(&format!("`{}…` (120000 characters)", "e".repeat(40))),
+        "{}",
+        stderr(&o)
+    );
     assert!(stderr(&o).len() < 500, "{} bytes", stderr(&o).len());
 }
 

@@ -210,6 +210,13 @@ fn real_reports_match_the_schema() {
             "json",
             "-q",
         ]),
+        // A divide listing other moves than the legal ones: a `divide-moves` mismatch.
+        report(&[
+            "check",
+            "fixtures/suites/partial-divide.yaml",
+            "--format",
+            "json",
+        ]),
     ];
     let mut used = BTreeSet::new();
     for r in &reports {

@@ -113,7 +113,7 @@ fn the_root_of_a_report_is_read_again() {
     );
     assert_eq!(
         refused(&|r| r.variant = "x".repeat(90)),
-        format!("unknown variant `{}...`", "x".repeat(80))
+        format!("unknown variant `{}…` (90 characters)", "x".repeat(40))
     );
     assert_eq!(
         refused(&|r| r.options = vec!["bare".into()]),

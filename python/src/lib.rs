@@ -11,6 +11,7 @@
 use cvperft::conformance::{self, CheckError, CheckOptions, MAX_JOBS};
 use cvperft::diagram::svg::{self, SvgOptions};
 use cvperft::diagram::{Board, Overlay};
+use cvperft::echo::echo;
 use cvperft::notation::{MoveError as MoveTextError, MoveReason, PlyError, PositionTextError};
 use cvperft::notation::{move_text, parse_move, to_fen};
 use cvperft::perft::{divide_until, perft_until};
@@ -495,7 +496,7 @@ fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Opti
         if m.trim().is_empty() || m.split_whitespace().nth(1).is_some() {
             return Err(error::<MoveError>(
                 py,
-                format!("moves: ply {ply}: `{m}` is not one move"),
+                format!("moves: ply {ply}: {} is not one move", echo(&m)),
                 Details {
                     ply: Some(ply),
                     kind: Some("syntax"),
@@ -546,7 +547,10 @@ fn options_text(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<
         if name.contains('=') {
             return Err(error::<VariantError>(
                 py,
-                format!("option name `{name}` holds `=`: give names and values apart"),
+                format!(
+                    "option name {} holds `=`: give names and values apart",
+                    echo(&name)
+                ),
                 Details::field("option"),
             ));
         }

@@ -4,6 +4,7 @@
 
 use anyhow::{Result, bail};
 use clap::{Args, Parser, Subcommand};
+use cvperft::echo::echo;
 use cvperft::position::Position;
 use cvperft::request::{MovesError, PositionRequest, RequestError};
 use cvperft::variant::Rules;
@@ -199,7 +200,7 @@ impl std::error::Error for Failure {}
 /// A command-line usage error on one line: clap's message and tip, without its usage and
 /// help hints (printed as they are, they take several lines).
 fn usage_error_line(e: &clap::Error) -> String {
-    use clap::error::ErrorKind;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     if matches!(
         e.kind(),
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand
@@ -211,7 +212,17 @@ fn usage_error_line(e: &clap::Error) -> String {
     {
         return line;
     }
-    let text = e.render().to_string();
+    let mut text = e.render().to_string();
+    // clap repeats a wrong value or argument whole, in single quotes.
+    for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg] {
+        if let Some(ContextValue::String(given)) = e.get(kind) {
+            // Its tip repeats it once more, after `-- `.
+            for quoted in [given.clone(), format!("-- {given}")] {
+                let short = echo(&quoted).quoted('\'').to_string();
+                text = text.replace(&format!("'{quoted}'"), &short);
+            }
+        }
+    }
     let mut line = String::new();
     for part in text.lines().map(str::trim) {
         if part.is_empty() || part.starts_with("Usage:") || part.starts_with("For more information")
@@ -254,8 +265,9 @@ fn not_utf8_argument(args: impl Iterator<Item = std::ffi::OsString>) -> Option<S
         };
         let column = String::from_utf8_lossy(&bytes[..at]).chars().count() + 1;
         return Some(format!(
-            "argument {}{of}, column {column}: not UTF-8 text: `{shown}` (see `cvperft --help`)",
-            i + 1
+            "argument {}{of}, column {column}: not UTF-8 text: {} (see `cvperft --help`)",
+            i + 1,
+            echo(&shown)
         ));
     }
     None

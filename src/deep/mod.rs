@@ -442,7 +442,10 @@ pub fn json_message(e: &serde_json::Error, json: &str) -> String {
             true => "out of range",
             false => "too large",
         };
-        return format!("the number {digits} is {range} (expected {expected})");
+        return format!(
+            "the number {} is {range} (expected {expected})",
+            crate::echo::echo(digits)
+        );
     }
     text
 }

@@ -12,6 +12,7 @@
 
 use super::options::{EngineOptionError, EngineOptions};
 use super::{Engine, EngineError, EngineGenerator, EnginePool, Query};
+use crate::echo::echo;
 use crate::position::Position;
 use crate::suite::check::NoAnswer;
 use crate::suite::{Generator, PlannedCheck, Suite};
@@ -47,7 +48,7 @@ impl SuiteEngineOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteEngineError {
     /// A variant map or reading entry without a `=` or with an empty side.
-    #[error("{flag} `{entry}` is not of the form {form}")]
+    #[error("{flag} {} is not of the form {form}", echo(.entry))]
     NotAPair {
         /// `--engine-variant-map` or `--engine-reading`.
         flag: &'static str,
@@ -57,19 +58,19 @@ pub enum SuiteEngineError {
         form: &'static str,
     },
     /// A variant map entry naming no variant of ours.
-    #[error("--engine-variant-map: unknown variant `{0}` (variants: {list})", list = variants::IDS.join(", "))]
+    #[error("--engine-variant-map: unknown variant {} (variants: {list})", echo(.0), list = variants::IDS.join(", "))]
     UnknownVariant(String),
     /// A variant mapped twice.
-    #[error("--engine-variant-map: variant `{0}` given twice")]
+    #[error("--engine-variant-map: variant {} given twice", echo(.0))]
     VariantTwice(String),
     /// A reading with a value the option does not have.
     #[error("--engine-reading: {0}")]
     Reading(OptionError),
     /// A reading of an option no selected suite's variant has.
-    #[error("--engine-reading: no selected suite's variant has option `{0}`")]
+    #[error("--engine-reading: no selected suite's variant has option {}", echo(.0))]
     NoSuchOption(String),
     /// One option given two readings (the last would win silently).
-    #[error("--engine-reading: option `{0}` is given two different values; give it once")]
+    #[error("--engine-reading: option {} is given two different values; give it once", echo(.0))]
     ReadingTwice(String),
     /// Bad engine settings.
     #[error(transparent)]

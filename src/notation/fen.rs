@@ -7,6 +7,7 @@
 //! omitted.
 
 use super::piece_text;
+use crate::echo::echo;
 use crate::geometry::Square;
 use crate::position::{MAX_COUNTER, Piece, Position, Setup, castle_letter};
 use crate::variant::{Colour, HandKind, MAX_KINDS, Variant, Wing};
@@ -118,7 +119,7 @@ pub enum FenReason {
     #[error("unexpected character `{0}`")]
     BoardCharacter(char),
     /// A piece spelling the variant does not have.
-    #[error("`{spelling}` is not a piece of {variant}")]
+    #[error("{} is not a piece of {variant}", echo(.spelling))]
     UnknownPiece {
         /// The spelling (`X`, `+x`).
         spelling: String,

@@ -5,6 +5,7 @@
 //! reason ([`MoveReason`]) and, for a well-formed move that is not legal, the legal moves,
 //! closest to the text first.
 
+use crate::echo::echo;
 use crate::geometry::Square;
 use crate::position::{Move, Position};
 use crate::variant::Variant;
@@ -31,10 +32,10 @@ pub enum MoveReason {
     #[error("empty part between commas")]
     EmptyPart,
     /// A placement without one upper-case letter before `@`.
-    #[error("placement `{0}` needs one upper-case piece letter before `@`")]
+    #[error("placement {} needs one upper-case piece letter before `@`", echo(.0))]
     PlacementLetter(String),
     /// A placement of a piece the variant does not have.
-    #[error("`{letter}` is not a piece of {variant}")]
+    #[error("{} is not a piece of {variant}", echo(.letter))]
     UnknownPiece {
         /// The letter.
         letter: String,
@@ -42,7 +43,7 @@ pub enum MoveReason {
         variant: &'static str,
     },
     /// A square that is not on the board.
-    #[error("`{0}` is not a square of this board")]
+    #[error("{} is not a square of this board", echo(.0))]
     NotASquare(String),
     /// Two placements on one square.
     #[error("two placements on {0}")]
@@ -51,7 +52,7 @@ pub enum MoveReason {
     #[error("a move has at most one moving part")]
     TwoMovingParts,
     /// A moving part of the wrong length.
-    #[error("`{0}` is not a coordinate move like e2e4 or e7e8q")]
+    #[error("{} is not a coordinate move like e2e4 or e7e8q", echo(.0))]
     NotCoordinate(String),
     /// A fifth character that is not a letter.
     #[error("`{0}` is not a promotion letter")]
@@ -76,9 +77,9 @@ pub struct MoveError {
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // A size has no column: the whole text is too long.
+        // A size has no column: the whole text is too long, and not repeated whole.
         if self.reason == MoveReason::TooLong {
-            return write!(f, "move `{}`: {}", self.text, self.reason);
+            return write!(f, "move {}: {}", echo(&self.text), self.reason);
         }
         if self.column > 0 {
             return write!(

@@ -19,6 +19,7 @@ use super::{
     Comments, GameText, MoveProblem, MoveReason, Part, RecordError, RecordReason, Word, Written,
     lex, list_moves, split_games,
 };
+use crate::echo::echo;
 use crate::geometry::Square;
 use crate::notation::move_text;
 use crate::position::{Move, Piece, Position, colour_name};
@@ -59,7 +60,7 @@ pub enum LabelReason {
     #[error("expected OURS=THEIRS, such as T=A")]
     NotAPair,
     /// Our side is not a piece of the variant.
-    #[error("`{ours}` is not a piece of {variant} (pieces: {pieces})")]
+    #[error("{} is not a piece of {variant} (pieces: {pieces})", echo(.ours))]
     UnknownPiece {
         /// Our side, in upper case.
         ours: String,

@@ -11,6 +11,7 @@ pub mod coordinate;
 pub mod game_courier;
 pub mod pgn;
 
+use crate::echo::echo;
 use crate::notation::MoveError;
 use crate::position::{Move, Position};
 use crate::san::SanReason;
@@ -74,7 +75,7 @@ impl fmt::Display for RecordError {
             write!(f, "line {}, column {}: ", self.line, self.column)?;
         }
         match (self.ply, &self.written) {
-            (Some(ply), Some(w)) => write!(f, "ply {ply} `{w}`: ")?,
+            (Some(ply), Some(w)) => write!(f, "ply {ply} {}: ", echo(w))?,
             (Some(ply), None) => write!(f, "ply {ply}: ")?,
             _ => {}
         }
@@ -187,7 +188,8 @@ pub enum RecordReason {
     },
     /// A `[Variant]` tag naming no variant we know.
     #[error(
-        "[Variant \"{0}\"]: not a variant cvperft knows (variants: {ids})",
+        "[Variant {}]: not a variant cvperft knows (variants: {ids})",
+        echo(.0).quoted('"'),
         ids = variant_ids()
     )]
     UnknownVariant(String),

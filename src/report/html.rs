@@ -584,6 +584,14 @@ fn case_marks(group: &[CheckResult]) -> Overlay {
                 add(t.missing(), MarkKind::Missing, &mut overlay);
                 add(t.extra(), MarkKind::Extra, &mut overlay);
             }
+            // The generator has the moves the divide does not list, and lacks those it does.
+            Some(Mismatch::DivideMoves {
+                not_listed,
+                not_legal,
+            }) => {
+                add(not_legal.clone(), MarkKind::Missing, &mut overlay);
+                add(not_listed.clone(), MarkKind::Extra, &mut overlay);
+            }
             Some(Mismatch::NotLegal { moves, .. }) => {
                 add(moves.clone(), MarkKind::Missing, &mut overlay)
             }
@@ -790,6 +798,23 @@ fn check_section(r: &CheckResult) -> String {
                 "<p class=\"muted\">Legal moves found: {}</p>",
                 escape(&legal_moves.join(" "))
             );
+        }
+        Some(Mismatch::DivideMoves {
+            not_listed,
+            not_legal,
+        }) => {
+            for (label, moves) in [
+                ("Legal, not listed", not_listed),
+                ("Listed, not legal", not_legal),
+            ] {
+                if !moves.is_empty() {
+                    let _ = write!(
+                        out,
+                        "<p class=\"muted\">{label}: {}</p>",
+                        escape(&moves.join(" "))
+                    );
+                }
+            }
         }
         Some(Mismatch::NotIllegal { .. }) => {}
         Some(Mismatch::Error { message }) => {

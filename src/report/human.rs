@@ -91,6 +91,23 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
                 line(format!("({} equal)", count(equal, "line")));
             }
         }
+        Some(Mismatch::DivideMoves {
+            not_listed,
+            not_legal,
+        }) => {
+            if !not_listed.is_empty() {
+                line(format!(
+                    "legal, not listed: {}",
+                    printable(&not_listed.join(" "))
+                ));
+            }
+            if !not_legal.is_empty() {
+                line(format!(
+                    "listed, not legal: {}",
+                    printable(&not_legal.join(" "))
+                ));
+            }
+        }
         Some(Mismatch::NotLegal { moves, legal_moves }) => {
             line(format!("not legal: {}", printable(&moves.join(" "))));
             line(format!(

@@ -439,8 +439,24 @@ fn compare(
                     .map(|divided| {
                         let got = match divided {
                             Divided::Full(entries) => entries,
+                            // A divide listing other moves than the generator's fails on
+                            // that, naming them, rather than on a count stopped once past
+                            // the expected total. A generator that cannot list its moves
+                            // leaves the stopped count.
                             Divided::Above(n) => {
-                                return Err(stopped("divide", depth, want.total(), n));
+                                let differ = legal_set(generator, pos)
+                                    .ok()
+                                    .and_then(|legal| moves_differ(want, &legal));
+                                return Err(match differ {
+                                    Some((text, not_listed, not_legal)) => (
+                                        format!("divide {depth}: {text}"),
+                                        Mismatch::DivideMoves {
+                                            not_listed,
+                                            not_legal,
+                                        },
+                                    ),
+                                    None => stopped("divide", depth, want.total(), n),
+                                });
                             }
                         };
                         let variant = pos.variant();
@@ -452,12 +468,7 @@ fn compare(
                     }),
             )
         }
-        CheckKind::Legal | CheckKind::Illegal => answer(generator.legal_moves(pos).map(|moves| {
-            let variant = pos.variant();
-            let legal: BTreeSet<String> = moves
-                .into_iter()
-                .map(|t| normalise_move_text(variant, &t).unwrap_or(t))
-                .collect();
+        CheckKind::Legal | CheckKind::Illegal => answer(legal_set(generator, pos).map(|legal| {
             if kind == CheckKind::Legal {
                 let missing: Vec<String> = expect
                     .legal
@@ -511,6 +522,65 @@ fn compare(
             }))
         }
     }
+}
+
+/// The generator's legal moves in canonical text.
+fn legal_set(generator: &dyn Generator, pos: &Position) -> Result<BTreeSet<String>, NoAnswer> {
+    let variant = pos.variant();
+    Ok(generator
+        .legal_moves(pos)?
+        .into_iter()
+        .map(|t| normalise_move_text(variant, &t).unwrap_or(t))
+        .collect())
+}
+
+/// How many moves of a list a check's message names; the mismatch holds them all.
+const MOVES_NAMED: usize = 8;
+
+/// `moves` for a message: the first [`MOVES_NAMED`], then how many more.
+fn some_moves(moves: &[String]) -> String {
+    let named = moves[..moves.len().min(MOVES_NAMED)].join(" ");
+    match moves.len().checked_sub(MOVES_NAMED) {
+        Some(more) if more > 0 => format!("{named} and {more} more"),
+        _ => named,
+    }
+}
+
+/// When a divide's moves are not the `legal` ones: a sentence naming the difference, the legal
+/// moves it does not list and the moves it lists that are not legal.
+fn moves_differ(
+    want: &Divide,
+    legal: &BTreeSet<String>,
+) -> Option<(String, Vec<String>, Vec<String>)> {
+    let not_listed: Vec<String> = legal
+        .iter()
+        .filter(|m| !want.moves.contains_key(*m))
+        .cloned()
+        .collect();
+    let not_legal: Vec<String> = want
+        .moves
+        .keys()
+        .filter(|m| !legal.contains(*m))
+        .cloned()
+        .collect();
+    if not_listed.is_empty() && not_legal.is_empty() {
+        return None;
+    }
+    let mut text = format!(
+        "the divide lists {} of the {} legal moves",
+        legal.len() - not_listed.len(),
+        legal.len()
+    );
+    if !not_listed.is_empty() {
+        text.push_str(&format!("; not listed: {}", some_moves(&not_listed)));
+    }
+    if !not_legal.is_empty() {
+        text.push_str(&format!(
+            "; listed but not legal: {}",
+            some_moves(&not_legal)
+        ));
+    }
+    Some((text, not_listed, not_legal))
 }
 
 /// The failure of a count stopped once it passed the expected one.
@@ -572,9 +642,13 @@ fn compare_divide(depth: u32, want: &Divide, got: Vec<(String, u64)>) -> Compare
                 .filter(|l| l.tag == DiffTag::Actual && !l.text.starts_with("total "))
                 .count(),
         );
+    let legal: BTreeSet<String> = got.iter().map(|(m, _)| m.clone()).collect();
+    let moves = moves_differ(want, &legal)
+        .map(|(text, _, _)| format!("; {text}"))
+        .unwrap_or_default();
     Err((
         format!(
-            "divide {depth}: {differing} of the move lines differ; expected total {}, actual {actual_total}",
+            "divide {depth}: {differing} of the move lines differ; expected total {}, actual {actual_total}{moves}",
             want.total()
         ),
         Mismatch::Divide {

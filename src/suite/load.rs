@@ -7,6 +7,7 @@ use super::model::{
     SuiteFile,
 };
 use super::nesting::{MAX_FLOW_NESTING, TooDeep, check_flow_nesting};
+use crate::echo::echo;
 use crate::notation::{
     MoveError, PlyError, PositionTextError, normalise_move_text, parse_position, play_moves, to_fen,
 };
@@ -97,7 +98,7 @@ pub enum LoadReason {
         alias: Option<Box<Traced>>,
     },
     /// A variant that is not registered.
-    #[error("unknown variant `{0}` (variants: {ids})", ids = variants::IDS.join(", "))]
+    #[error("unknown variant {} (variants: {ids})", echo(.0), ids = variants::IDS.join(", "))]
     UnknownVariant(String),
     /// An empty `description`.
     #[error("description is empty")]
@@ -149,7 +150,7 @@ pub enum LoadReason {
     )]
     StemNotUtf8,
     /// A ruling id the variant's suites may not cite.
-    #[error("unknown rule id `{rule}` ({variant} suites may cite: {})", .rulings.join(", "))]
+    #[error("unknown rule id {} ({variant} suites may cite: {})", echo(.rule), .rulings.join(", "))]
     UnknownRule {
         /// The id cited.
         rule: String,
@@ -159,7 +160,7 @@ pub enum LoadReason {
         rulings: &'static [&'static str],
     },
     /// A ruling id cited twice in one case's `rules`.
-    #[error("rules: `{0}` is listed twice")]
+    #[error("rules: {} is listed twice", echo(.0))]
     RuleListedTwice(String),
     /// A source without a field its kind requires.
     #[error("source of kind {kind} needs `{field}`")]
@@ -231,6 +232,38 @@ pub enum LoadReason {
         /// The perft count at that depth.
         perft: u64,
     },
+    /// A divide at depth 1 with a count other than 1: perft(0) after any move is 1.
+    #[error(
+        "divide: at depth 1 each move counts 1 (perft 0 after it), but {} counts {count}",
+        echo(.text)
+    )]
+    DivideDepthOneCount {
+        /// The move, in its canonical spelling.
+        text: String,
+        /// Its count.
+        count: u64,
+    },
+    /// A divide listing another number of moves than `perft` at depth 1 says there are.
+    #[error(
+        "divide: lists {listed} {}, but perft 1 says {legal}: a divide lists every legal move \
+         with its count",
+        if *.listed == 1 { "move" } else { "moves" }
+    )]
+    DivideMoveCount {
+        /// How many moves the divide lists.
+        listed: usize,
+        /// perft 1.
+        legal: u64,
+    },
+    /// A move `legal` lists but the divide does not (a divide lists every legal move).
+    #[error(
+        "divide: lists no {}, which `legal` lists: a divide lists every legal move with its count",
+        echo(.0)
+    )]
+    LegalNotInDivide(String),
+    /// A move `illegal` lists but the divide counts.
+    #[error("divide: counts {}, which `illegal` lists", echo(.0))]
+    IllegalInDivide(String),
     /// A move both in `legal` and in `illegal`.
     #[error("move `{0}` is listed both as legal and as illegal")]
     LegalAndIllegal(String),
@@ -1394,6 +1427,11 @@ impl Validator<'_> {
         };
         let legal = canonical_list(fields.legal, "legal", legal_line);
         let illegal = canonical_list(fields.illegal, "illegal", illegal_line);
+        if let Some(d) = &divide {
+            for reason in divide_contradictions(d, fields.perft.get(&1), &legal, &illegal) {
+                self.error(divide_line, Some(id), reason);
+            }
+        }
         for m in &legal {
             if illegal.contains(m) {
                 self.error(
@@ -1460,6 +1498,48 @@ impl Validator<'_> {
             expect,
         }
     }
+}
+
+/// What a case's own expectations say against its divide, found without a generator: a
+/// depth-1 count other than 1, another number of moves than perft 1, a move `legal` lists and
+/// the divide lacks, a move `illegal` lists and the divide counts. Which moves are missing or
+/// not legal at all only the generator can say, when the check runs.
+fn divide_contradictions(
+    d: &Divide,
+    perft_1: Option<&u64>,
+    legal: &[String],
+    illegal: &[String],
+) -> Vec<LoadReason> {
+    let mut out = Vec::new();
+    if d.depth == 1 {
+        // The counts' sum is compared with perft 1 already.
+        out.extend(d.moves.iter().filter(|(_, c)| **c != 1).map(|(m, c)| {
+            LoadReason::DivideDepthOneCount {
+                text: m.clone(),
+                count: *c,
+            }
+        }));
+    } else if let Some(&n) = perft_1
+        && u64::try_from(d.moves.len()) != Ok(n)
+    {
+        out.push(LoadReason::DivideMoveCount {
+            listed: d.moves.len(),
+            legal: n,
+        });
+    }
+    out.extend(
+        legal
+            .iter()
+            .filter(|m| !d.moves.contains_key(*m))
+            .map(|m| LoadReason::LegalNotInDivide(m.clone())),
+    );
+    out.extend(
+        illegal
+            .iter()
+            .filter(|m| d.moves.contains_key(*m))
+            .map(|m| LoadReason::IllegalInDivide(m.clone())),
+    );
+    out
 }
 
 struct ExpectFields {
@@ -1760,6 +1840,68 @@ mod tests {
         // Tab, CR, LF and NEL (a YAML line break) are allowed.
         let text = body.replace("derivation: x", "derivation: \"x\ty\u{85}  z\"");
         assert!(load_str(&text, Path::new("t.yaml")).is_ok());
+    }
+
+    #[test]
+    fn counts_and_depths_that_are_not_whole_numbers_say_so_in_words() {
+        // serde_yaml reads digits past u128 as a float: serde called the count one.
+        let too_long = "4".repeat(45);
+        for (perft, message) in [
+            (
+                format!("{{1: {too_long}}}"),
+                "perft.1: count is too large: counts go from 0 to 18446744073709551615",
+            ),
+            (
+                "{1: 18446744073709551616}".to_string(),
+                "perft.1: count 18446744073709551616 is too large",
+            ),
+            (
+                "{1: 12.5}".to_string(),
+                "perft.1: count 12.5 is not a whole number",
+            ),
+            ("{1: -3}".to_string(), "perft.1: count -3 is negative"),
+            (
+                format!("{{1: -{too_long}}}"),
+                "perft.1: count -4.444444444444444e44 is negative",
+            ),
+            (
+                "{1: 2e1}".to_string(),
+                "perft.1: count is written as a floating-point number: write it in digits, as 20",
+            ),
+            (
+                format!("{{{too_long}: 20}}"),
+                "perft: depth is too large: depths go from 1 to 15",
+            ),
+            (
+                "{4294967296: 20}".to_string(),
+                "perft: depth 4294967296 is too large: depths go from 1 to 15",
+            ),
+            ("{-1: 20}".to_string(), "perft: depth -1 is negative"),
+        ] {
+            let e = refused(&format!(
+                "{HEADER}cases:\n  - id: a\n    perft: {perft}\n    source: {{kind: hand, derivation: x}}\n"
+            ));
+            assert!(e.to_string().contains(message), "{perft}: {e}");
+            assert!(!e.to_string().contains("floating point"), "{perft}: {e}");
+            assert_eq!(e.line, Some(6), "{e}");
+        }
+        let e = refused(&format!(
+            "{HEADER}cases:\n  - id: a\n    divide: {{depth: 2.0, moves: {{e2e4: 20}}}}\n    \
+             source: {{kind: hand, derivation: x}}\n"
+        ));
+        assert!(
+            e.to_string()
+                .contains("divide.depth: depth is written as a floating-point number"),
+            "{e}"
+        );
+        // The largest count a suite can hold is read.
+        let text = format!(
+            "{HEADER}cases:\n  - id: a\n    perft: {{9: {}}}\n    slow: true\n    \
+             source: {{kind: hand, derivation: x}}\n",
+            u64::MAX
+        );
+        let suite = load_str(&text, Path::new("t.yaml")).expect("accepted");
+        assert_eq!(suite.cases[0].expect.perft[&9], u64::MAX);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Nothing here is validated beyond types; [`super::load`] turns a [`SuiteFile`] into a checked
 //! [`super::Suite`]. The field names are the YAML keys (kebab-case).
 
+use super::load::MAX_DEPTH;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use std::collections::BTreeMap;
@@ -42,6 +43,187 @@ where
         }
     }
     deserializer.deserialize_map(Unique(PhantomData))
+}
+
+/// A whole number of a suite, a count or a depth, refused in words when it is not one: serde
+/// would call `12.5` a "floating point" where a count was expected, and serde_yaml hands over
+/// digits past the range of `u128` as a float, so that too long a count was called one too.
+#[derive(Copy, Clone)]
+enum Whole {
+    /// A perft or divide count: 0 to `u64::MAX`.
+    Count,
+    /// A perft or divide depth: 1 to [`MAX_DEPTH`], the range checked by the loader.
+    Depth,
+}
+
+impl Whole {
+    fn what(self) -> &'static str {
+        match self {
+            Whole::Count => "count",
+            Whole::Depth => "depth",
+        }
+    }
+
+    /// The largest number read (a depth above [`MAX_DEPTH`] is refused by the loader).
+    fn max(self) -> u64 {
+        match self {
+            Whole::Count => u64::MAX,
+            Whole::Depth => u64::from(u32::MAX),
+        }
+    }
+
+    /// The numbers allowed, in words.
+    fn range(self) -> String {
+        match self {
+            Whole::Count => format!(
+                "counts go from 0 to {} (2^64 - 1), the largest a suite can hold",
+                u64::MAX
+            ),
+            Whole::Depth => format!("depths go from 1 to {MAX_DEPTH}"),
+        }
+    }
+
+    /// A number above `max`; `shown` is the number when it is known (serde_yaml reads a
+    /// number past u128 as a float, whose digits are not the ones written).
+    fn too_large<E: de::Error>(self, shown: Option<&dyn fmt::Display>) -> E {
+        match shown {
+            Some(n) => E::custom(format_args!(
+                "{} {n} is too large: {}",
+                self.what(),
+                self.range()
+            )),
+            None => E::custom(format_args!(
+                "{} is too large: {}",
+                self.what(),
+                self.range()
+            )),
+        }
+    }
+
+    fn negative<E: de::Error>(self, shown: &dyn fmt::Display) -> E {
+        E::custom(format_args!(
+            "{} {shown} is negative: {}",
+            self.what(),
+            self.range()
+        ))
+    }
+}
+
+/// A float as an error shows it: in digits, or with an exponent when the digits are many.
+fn float_text(v: f64) -> String {
+    let digits = v.to_string();
+    if digits.len() <= 24 {
+        digits
+    } else {
+        format!("{v:e}")
+    }
+}
+
+impl<'de> Visitor<'de> for Whole {
+    type Value = u64;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {}: a whole number written in digits", self.what())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+        if v <= self.max() {
+            Ok(v)
+        } else {
+            Err(self.too_large(Some(&v)))
+        }
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(self.negative(&v)),
+        }
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<u64, E> {
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(self.too_large(Some(&v))),
+        }
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<u64, E> {
+        match u128::try_from(v) {
+            Ok(v) => self.visit_u128(v),
+            Err(_) => Err(self.negative(&v)),
+        }
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
+        let what = self.what();
+        if v.is_nan() {
+            Err(E::custom(format_args!("{what} `.nan` is not a number")))
+        } else if v < 0.0 {
+            Err(self.negative(&float_text(v)))
+        } else if v.is_finite() && v.fract() != 0.0 {
+            Err(E::custom(format_args!(
+                "{what} {} is not a whole number",
+                float_text(v)
+            )))
+        } else if v >= u128::MAX as f64 {
+            // Digits past u128, or an exponent as large.
+            Err(self.too_large(None))
+        } else if v >= self.max() as f64 {
+            Err(self.too_large(Some(&float_text(v))))
+        } else {
+            Err(E::custom(format_args!(
+                "{what} is written as a floating-point number: write it in digits, as {}",
+                float_text(v)
+            )))
+        }
+    }
+}
+
+/// A perft or divide count.
+struct Count(u64);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+        d.deserialize_any(Whole::Count).map(Count)
+    }
+}
+
+/// A perft or divide depth (its range, 1 to 15, is checked by the loader).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Depth(u32);
+
+impl fmt::Debug for Depth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<'de> Deserialize<'de> for Depth {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Depth, D::Error> {
+        // `Whole::Depth` accepts nothing above u32::MAX.
+        d.deserialize_any(Whole::Depth)
+            .map(|n| Depth(u32::try_from(n).unwrap_or(u32::MAX)))
+    }
+}
+
+/// A divide's depth.
+fn depth<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    Depth::deserialize(d).map(|d| d.0)
+}
+
+/// A mapping of counts, each key once ([`unique`]): a divide's `moves`.
+fn counts<'de, D, K>(d: D) -> Result<BTreeMap<K, u64>, D::Error>
+where
+    D: Deserializer<'de>,
+    K: Deserialize<'de> + Ord + fmt::Debug,
+{
+    Ok(unique::<D, K, Count>(d)?
+        .into_iter()
+        .map(|(k, c)| (k, c.0))
+        .collect())
+}
+
+/// `perft`: counts by depth, each depth once.
+fn perft<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<u32, u64>, D::Error> {
+    Ok(counts::<D, Depth>(d)?
+        .into_iter()
+        .map(|(k, c)| (k.0, c))
+        .collect())
 }
 
 /// A whole suite file.
@@ -106,7 +288,7 @@ pub struct CaseFile {
     #[serde(default)]
     pub rules: Vec<String>,
     /// Expected perft by depth.
-    #[serde(default, deserialize_with = "unique")]
+    #[serde(default, deserialize_with = "perft")]
     pub perft: BTreeMap<u32, u64>,
     /// Expected full divide.
     pub divide: Option<DivideFile>,
@@ -148,9 +330,10 @@ pub struct CaseFile {
 )]
 pub struct DivideFile {
     /// Depth (at least 1).
+    #[serde(deserialize_with = "depth")]
     pub depth: u32,
     /// Move text → perft(depth - 1) after it.
-    #[serde(deserialize_with = "unique")]
+    #[serde(deserialize_with = "counts")]
     pub moves: BTreeMap<String, u64>,
 }
 
@@ -264,7 +447,7 @@ pub struct AlternativeFile {
     #[serde(default, deserialize_with = "unique")]
     pub options: BTreeMap<String, String>,
     /// Expected perft by depth under this reading.
-    #[serde(default, deserialize_with = "unique")]
+    #[serde(default, deserialize_with = "perft")]
     pub perft: BTreeMap<u32, u64>,
     /// Expected divide under this reading.
     pub divide: Option<DivideFile>,

@@ -8,6 +8,7 @@
 
 use super::check::{CheckRef, checks_of};
 use super::load::Suite;
+use crate::echo::echo;
 use crate::variants;
 use std::fmt;
 use std::str::FromStr;
@@ -45,10 +46,10 @@ impl FromStr for Shard {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardTextError {
     /// Not two numbers with 1 <= K <= N.
-    #[error("shard `{0}` is not of the form K/N with 1 <= K <= N")]
+    #[error("shard {} is not of the form K/N with 1 <= K <= N", echo(.0))]
     NotKOfN(String),
     /// More than [`MAX_SHARDS`] shards.
-    #[error("shard `{0}`: at most {MAX_SHARDS} shards")]
+    #[error("shard {}: at most {MAX_SHARDS} shards", echo(.0))]
     TooMany(String),
 }
 
@@ -112,10 +113,10 @@ pub fn known_rulings() -> Vec<&'static str> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SelectionError {
     /// `variant` names no variant.
-    #[error("--variant: unknown variant `{0}` (variants: {list})", list = variants::IDS.join(", "))]
+    #[error("--variant: unknown variant {} (variants: {list})", echo(.0), list = variants::IDS.join(", "))]
     UnknownVariant(String),
     /// No variant cites ruling `rule`.
-    #[error("--rule: no variant cites ruling `{0}` (rulings: {list})", list = known_rulings().join(", "))]
+    #[error("--rule: no variant cites ruling {} (rulings: {list})", echo(.0), list = known_rulings().join(", "))]
     UnknownRuling(String),
 }
 

@@ -103,6 +103,13 @@ pub enum Mismatch {
         /// Line diff of the sorted `move count` lists, totals last.
         diff: Vec<DiffLine>,
     },
+    /// A divide whose moves are not the legal ones (found before anything was counted).
+    DivideMoves {
+        /// Legal moves the divide does not list.
+        not_listed: Vec<String>,
+        /// Moves the divide lists that are not legal.
+        not_legal: Vec<String>,
+    },
     /// Moves expected legal that are not.
     NotLegal {
         /// The moves.

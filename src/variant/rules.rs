@@ -3,6 +3,7 @@
 use super::declaration::{CastleSpec, Castlings, MAX_OPTIONS};
 use super::tables::Variant;
 use super::vocabulary::{GameEnd, Wing};
+use crate::echo::echo;
 use crate::geometry::{Bitboard, SQUARE_COUNT};
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
@@ -61,13 +62,13 @@ impl PartialEq for Rules {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
     /// `game-end` set to something else than `rules` or `movegen`.
-    #[error("option game-end: unknown value `{value}` (expected rules or movegen)")]
+    #[error("option game-end: unknown value {} (expected rules or movegen)", echo(.value))]
     GameEndValue {
         /// The value given.
         value: String,
     },
     /// An option the variant does not declare.
-    #[error("variant {variant} has no option `{name}` (options: {})", .known.join(", "))]
+    #[error("variant {variant} has no option {} (options: {})", echo(.name), .known.join(", "))]
     UnknownOption {
         /// The variant id.
         variant: &'static str,
@@ -77,7 +78,7 @@ pub enum OptionError {
         known: Vec<&'static str>,
     },
     /// A value the option does not declare.
-    #[error("option {name}: unknown value `{value}` (expected {})", .expected.join(" or "))]
+    #[error("option {name}: unknown value {} (expected {})", echo(.value), .expected.join(" or "))]
     UnknownValue {
         /// The option.
         name: String,
