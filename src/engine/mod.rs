@@ -217,6 +217,43 @@ pub struct Listing {
     pub line: Option<usize>,
 }
 
+/// The moves of one answer as they are read, in the engine's spelling, to find one listed twice
+/// in the same spelling (a set, not a scan: 100,000 lines would cost 5 * 10^9 comparisons).
+#[derive(Default)]
+pub(crate) struct Listed(std::collections::HashMap<String, (u64, usize)>);
+
+impl Listed {
+    /// Takes `text` with `count`, from line `line` of the answer.
+    ///
+    /// # Errors
+    /// [`EngineErrorKind::ListedTwice`] with both listings when `text` was listed before.
+    pub(crate) fn add(
+        &mut self,
+        text: &str,
+        count: u64,
+        line: usize,
+    ) -> Result<(), EngineErrorKind> {
+        match self.0.get(text) {
+            Some(&(first_count, first_line)) => {
+                let listing = |count, line| Listing {
+                    text: text.to_string(),
+                    count,
+                    line: Some(line),
+                };
+                Err(EngineErrorKind::ListedTwice(Box::new(ListedTwice {
+                    ours: text.to_string(),
+                    first: listing(first_count, first_line),
+                    second: listing(count, line),
+                })))
+            }
+            None => {
+                self.0.insert(text.to_string(), (count, line));
+                Ok(())
+            }
+        }
+    }
+}
+
 impl fmt::Display for Listing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "`{}` (count {}", self.text, self.count)?;

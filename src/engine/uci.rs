@@ -9,7 +9,7 @@
 //! and other chatter.
 
 use super::process::{EngineProcess, ReadLine, SpawnError};
-use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
+use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Listed, Query};
 use crate::perft::DivideEntry;
 use std::collections::HashSet;
 use std::os::unix::process::ExitStatusExt;
@@ -295,7 +295,7 @@ impl UciEngine {
         self.send(Some(query), &format!("go perft {}", query.depth))?;
         // Each count with the line of the answer it was read from (from 1 after `go perft`).
         let mut entries: Vec<(DivideEntry, usize)> = Vec::new();
-        let mut seen = HashSet::new();
+        let mut listed = Listed::default();
         let mut chatter = 0;
         let mut number = 0usize;
         loop {
@@ -312,14 +312,8 @@ impl UciEngine {
                             },
                         ));
                     }
-                    if !seen.insert(text.clone()) {
-                        return Err(self.error(
-                            Some(query),
-                            EngineErrorKind::Malformed {
-                                line,
-                                expected: "each move listed once".into(),
-                            },
-                        ));
+                    if let Err(kind) = listed.add(&text, count, number) {
+                        return Err(self.error(Some(query), kind));
                     }
                     entries.push((DivideEntry { text, count }, number));
                     self.answered += 1;
