@@ -470,12 +470,7 @@ fn compare(
         }
         CheckKind::Legal | CheckKind::Illegal => answer(legal_set(generator, pos).map(|legal| {
             if kind == CheckKind::Legal {
-                let missing: Vec<String> = expect
-                    .legal
-                    .iter()
-                    .filter(|m| !legal.contains(*m))
-                    .cloned()
-                    .collect();
+                let missing = kept(&expect.legal, |m| !legal.contains(m));
                 if missing.is_empty() {
                     Ok(format!("{} moves legal", expect.legal.len()))
                 } else {
@@ -488,12 +483,7 @@ fn compare(
                     ))
                 }
             } else {
-                let present: Vec<String> = expect
-                    .illegal
-                    .iter()
-                    .filter(|m| legal.contains(*m))
-                    .cloned()
-                    .collect();
+                let present = kept(&expect.illegal, |m| legal.contains(m));
                 if present.is_empty() {
                     Ok(format!("{} moves illegal", expect.illegal.len()))
                 } else {
@@ -534,6 +524,14 @@ fn legal_set(generator: &dyn Generator, pos: &Position) -> Result<BTreeSet<Strin
         .collect())
 }
 
+/// The moves of `moves` that `keep` keeps, in their order.
+fn kept<'a>(
+    moves: impl IntoIterator<Item = &'a String>,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    moves.into_iter().filter(|m| keep(m)).cloned().collect()
+}
+
 /// How many moves of a list a check's message names; the mismatch holds them all.
 const MOVES_NAMED: usize = 8;
 
@@ -552,17 +550,8 @@ fn moves_differ(
     want: &Divide,
     legal: &BTreeSet<String>,
 ) -> Option<(String, Vec<String>, Vec<String>)> {
-    let not_listed: Vec<String> = legal
-        .iter()
-        .filter(|m| !want.moves.contains_key(*m))
-        .cloned()
-        .collect();
-    let not_legal: Vec<String> = want
-        .moves
-        .keys()
-        .filter(|m| !legal.contains(*m))
-        .cloned()
-        .collect();
+    let not_listed = kept(legal, |m| !want.moves.contains_key(m));
+    let not_legal = kept(want.moves.keys(), |m| !legal.contains(m));
     if not_listed.is_empty() && not_legal.is_empty() {
         return None;
     }
