@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no tools/__pycache__ from loading the reference generator
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
