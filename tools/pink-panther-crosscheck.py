@@ -2,16 +2,26 @@
 """Cross-check cvperft's Pink Panther generator against tools/pink-panther-reference.py, an
 independent clean-room generator written from RULES.md alone.
 
-usage: pink-panther-crosscheck.py [--cvperft PATH] [--games N] [--quick] [--start-depth D]
+usage: pink-panther-crosscheck.py [--cvperft PATH] [--games N] [--placements N] [--seed S]
+                                  [--suite-depth D] [--start-depth D] [--final-only]
 
-Three parts, all deterministic (fixed seeds):
+Four parts, all deterministic (fixed seeds):
   1. the start position: divide 1..3 and perft 4 (--start-depth raises the perft depth);
   2. every case of suites/pink-panther.yaml (read through `cvperft export --format jsonl`):
      divide at each perft depth the case lists, up to depth 3 (deeper ones are slow in Python),
      under the case's options, compared move by move with `cvperft divide`;
   3. random games (the reference picks random legal moves, 10-60 plies) from the start and from
-     several suite positions: at each final position the FEN (board and side) from
-     `cvperft fen --moves` and the divide 2 from `cvperft divide 2 --moves` are compared.
+     every distinct suite position (with its options) and from the start under each option
+     set: at each final position the FEN (board and side) from
+     `cvperft fen --moves` and the divide 2 from `cvperft divide 2 --moves` are compared, and
+     the legal moves (`cvperft divide 1`) at every position along the game;
+  4. random placements (--placements per option set: default, medinese=continue,
+     game-end=movegen): both Generals, up to 7 more pieces a side anywhere they may stand, one
+     PP, divide 2 compared. These reach states games rarely do (Pawns on their first rank,
+     several Queens, Kings side by side, checks by jumps from odd angles).
+
+Defaults take about 3 minutes on a 2-core machine. Deeper: --suite-depth 4 (every
+suite depth-4 case too, ~12 minutes), --start-depth 5 (~5 minutes more).
 
 Exit 0 when everything agrees, 1 at the first disagreement (printed with the position, the
 moves played and the differing root moves), 2 on a usage or tool error.
@@ -297,6 +307,56 @@ def random_games(cvperft, starts, games, seed, every_ply, tally):
     return checked, plies_checked
 
 
+def random_placement(rng):
+    """A random position: both Generals (either may be the King), a few pieces of each side
+    anywhere they may stand, exactly one PP (`*` on an empty square or on a plain R, B, N, G
+    or P), the side not to move not in check. Reaches states games rarely do: Pawns on their
+    first rank, Kings next to each other, several Queens, carriers and checks everywhere."""
+    while True:
+        board = [None] * (ref.N * ref.N)
+        empty = list(range(ref.N * ref.N))
+        rng.shuffle(empty)
+        board[empty.pop()] = "G"
+        board[empty.pop()] = "g"
+        for side in "wb":
+            last_rank = ref.N - 1 if side == "w" else 0
+            for _ in range(rng.randint(0, 7)):
+                letter = rng.choice("PPPIRBNQ")
+                sq = empty.pop()
+                if letter in "PI" and sq // ref.N == last_rank:
+                    letter = "R"
+                board[sq] = ref.make_piece(letter, side, False)
+        holders = [sq for sq, p in enumerate(board) if p is not None and ref.kind(p) in "GRBNP"]
+        if rng.random() < 0.3:
+            board[empty.pop()] = "*"
+        else:
+            sq = rng.choice(holders)
+            board[sq] = "+" + board[sq]
+        side = rng.choice("wb")
+        if not ref.in_check(board, ref.other(side)):
+            return ref.Position(board, side)
+
+
+def random_placements(cvperft, count, seed, options):
+    rng = random.Random(seed)
+    refused = 0
+    checked = 0
+    for i in range(count):
+        pos = random_placement(rng)
+        fen = pos.fen() + " 0 1"
+        proc = subprocess.run([cvperft, "fen", fen, "-v", VARIANT], capture_output=True,
+                              text=True)
+        if proc.returncode != 0:
+            refused += 1
+            print("random placement %d: cvperft refuses %s: %s" % (i, fen,
+                                                                    proc.stderr.strip()))
+            continue
+        compare_divide(cvperft, "random placement %d (seed %d)" % (i, seed), fen, [], 2,
+                       options)
+        checked += 1
+    return checked, refused
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cvperft", default=os.environ.get("CVPERFT", "cvperft"))
@@ -304,6 +364,7 @@ def main():
     parser.add_argument("--seed", type=int, default=20050101)
     parser.add_argument("--suite-depth", type=int, default=3)
     parser.add_argument("--start-depth", type=int, default=4)
+    parser.add_argument("--placements", type=int, default=300)
     parser.add_argument("--final-only", action="store_true",
                         help="compare only the final position of each random game")
     args = parser.parse_args()
@@ -330,6 +391,10 @@ def main():
         print("root moves seen along the games, by kind (coverage):")
         for tag in sorted(tally):
             print("  %-36s %d" % (tag, tally[tag]))
+        for options in ({}, {"medinese": "continue"}, {"game-end": "movegen"}):
+            n, refused = random_placements(args.cvperft, args.placements, args.seed, options)
+            print("random placements %s: %d positions agree (divide 2), %d refused by cvperft"
+                  % (options or "(default options)", n, refused))
     except Disagreement as d:
         print("DISAGREEMENT\n" + str(d))
         return 1
