@@ -4,6 +4,7 @@ independent clean-room generator written from RULES.md alone.
 
 usage: pink-panther-crosscheck.py [--cvperft PATH] [--games N] [--placements N] [--seed S]
                                   [--suite-depth D] [--start-depth D] [--final-only]
+                                  [--reference PATH]
 
 Four parts, all deterministic (fixed seeds):
   1. the start position: divide 1..3 and perft 4 (--start-depth raises the perft depth);
@@ -34,15 +35,15 @@ import random
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no tools/__pycache__ from loading the reference generator
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 VARIANT = "pink-panther"
 START = "rnngbbr/pppippp/7/3*3/7/PPPIPPP/RNNGBBR w - - 0 1"
 
 
-def load_reference():
-    spec = importlib.util.spec_from_file_location(
-        "pp_reference", os.path.join(HERE, "pink-panther-reference.py"))
+def load_reference(path=os.path.join(HERE, "pink-panther-reference.py")):
+    spec = importlib.util.spec_from_file_location("pp_reference", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -367,7 +368,12 @@ def main():
     parser.add_argument("--placements", type=int, default=300)
     parser.add_argument("--final-only", action="store_true",
                         help="compare only the final position of each random game")
+    parser.add_argument("--reference", help="another copy of pink-panther-reference.py (to test "
+                        "that this script catches a deliberately broken generator)")
     args = parser.parse_args()
+    if args.reference:
+        global ref
+        ref = load_reference(args.reference)
     try:
         check_start(args.cvperft, args.start_depth)
         checks = suite_checks(args.cvperft)

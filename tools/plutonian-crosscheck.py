@@ -3,13 +3,14 @@
 second generator written from RULES.md PL-1..PL-4 alone. Reproducible (fixed seeds).
 
 usage: plutonian-crosscheck.py [--cvperft PATH] [--games N] [--seed S] [--deep] [--quick]
+                               [--suite-nodes N] [--suite-depth D]
 
 Three parts, each comparing divides move by move:
   1. the start position under both black arrays: divide 1, 2, 3 and 4 (5 with --deep);
   2. every check of suites/plutonian.yaml (as `cvperft export --format jsonl --slow` lists them):
-     perft counts (those of at most MAX_SUITE_NODES leaves), divides, legal and illegal moves and
-     outcomes against our generator, and the divide at depth min(3, deepest listed) of every
-     case position against cvperft;
+     perft counts (those of at most --suite-nodes leaves, default 2,000,000), divides, legal and
+     illegal moves and outcomes against our generator, and the divide at depth min(D, deepest
+     listed) of every case position against cvperft (D = --suite-depth, default 3);
   3. random games (biased toward captures, promotions, castling and en passant) from both start
      positions and from suite positions, 10-80 plies; at several plies of each game, divide 2
      (cvperft given the root FEN and the moves played, so it tracks castling rights and the
@@ -159,7 +160,7 @@ def start_positions(ck, deep):
 
 
 # -- part 2 -------------------------------------------------------------------------------------
-def suite_checks(ck):
+def suite_checks(ck, max_nodes=MAX_SUITE_NODES, max_depth=3):
     print("== suite checks (%s)" % os.path.relpath(SUITE, ROOT), flush=True)
     text = ck.run(["export", "--format", "jsonl", "--slow", SUITE])
     checks = [json.loads(line) for line in text.splitlines() if line.strip()]
@@ -177,7 +178,7 @@ def suite_checks(ck):
         depths = positions.setdefault(key, set())
         if c["kind"] == "perft":
             depths.add(c["depth"])
-            if c["expected"] > MAX_SUITE_NODES:
+            if c["expected"] > max_nodes:
                 skipped += 1
                 continue
             ck.expect(name, ref.perft(pos, c["depth"]), c["expected"])
@@ -195,9 +196,9 @@ def suite_checks(ck):
         else:
             ck.fail("%s: unknown check kind %s" % (name, c["kind"]))
     print("  %d checks, %d positions; %d perft checks over %d nodes left to part 1"
-          % (len(checks), len(positions), skipped, MAX_SUITE_NODES), flush=True)
+          % (len(checks), len(positions), skipped, max_nodes), flush=True)
     for (fen, moves, array), depths in sorted(positions.items()):
-        depth = min(3, max(depths | {2}))
+        depth = min(max_depth, max(depths | {2}))
         ck.compare_divide("suite position", depth, fen, list(moves), array)
     print("  divides against cvperft: done", flush=True)
     return sorted(positions)
@@ -418,6 +419,10 @@ def main():
     parser.add_argument("--seed", type=int, default=20261206)
     parser.add_argument("--deep", action="store_true", help="also divide 5 of the start positions")
     parser.add_argument("--quick", action="store_true", help="start positions only to depth 3")
+    parser.add_argument("--suite-nodes", type=int, default=MAX_SUITE_NODES,
+                        help="largest suite perft count checked in Python (default 2,000,000)")
+    parser.add_argument("--suite-depth", type=int, default=3,
+                        help="deepest divide of each suite position against cvperft (default 3)")
     parser.add_argument("--reference", help="another copy of plutonian-reference.py (to test "
                         "that this script catches a deliberately broken generator)")
     args = parser.parse_args()
@@ -432,7 +437,7 @@ def main():
                 ck.compare_divide("start %s" % array, depth, ref.START[array], [], array)
     else:
         start_positions(ck, args.deep)
-    suite_positions = [] if ck.failures else suite_checks(ck)
+    suite_positions = [] if ck.failures else suite_checks(ck, args.suite_nodes, args.suite_depth)
     if not ck.failures:
         roots = [(ref.START["text"], (), "text"), (ref.START["diagram"], (), "diagram")]
         roots += probes(ck)

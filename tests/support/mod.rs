@@ -295,7 +295,7 @@ pub fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
 }
 
 /// Called by a test whose outside tool (`stockfish`, `pyffish`, `chromium`, `python-chess`,
-/// `parallel`) is missing: the test then passes after saying so on standard error, unless the
+/// `parallel`, `python3`) is missing: the test then passes after saying so on standard error, unless the
 /// tool is named in `CVPERFT_REQUIRE_TOOLS` (names separated by commas or spaces), where it
 /// fails instead. `.ci/run` names every tool it finds installed, so that a test which no
 /// longer finds an installed tool (a moved path, a broken import) fails in CI instead of

@@ -1,0 +1,160 @@
+//! The second generators of the games no public engine plays (Pink Panther, Plutonian), written
+//! in Python from RULES.md without reading cvperft's source, compared with cvperft by their
+//! cross-check scripts: a short run of each (the start position, every suite position at small
+//! depths, a few random games and positions), and each script shown to fail on a generator
+//! broken on purpose, so that a run that agrees means something. The full runs are the
+//! scripts' defaults (docs/records.md, "Independent checks").
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Whether `python3` runs here; if not, the test says it is skipped (or fails where
+/// `CVPERFT_REQUIRE_TOOLS` names `python3`).
+fn python_here() -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        support::tool_missing(
+            "python3",
+            "python3 is not installed, so the second generators (tools/*-reference.py) were not compared",
+        );
+    }
+    ok
+}
+
+/// Runs `tools/<script>` against the test's own binary with `args`.
+fn crosscheck(script: &str, args: &[&str]) -> Output {
+    Command::new("python3")
+        .arg(Path::new(ROOT).join("tools").join(script))
+        .args(["--cvperft", support::CVPERFT])
+        .args(args)
+        .current_dir(ROOT)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 runs")
+}
+
+/// The standard output of `tools/<script>` run with `short` against a copy of
+/// `tools/<reference>` with `from` replaced by `to` (exactly once), which must fail (exit 1).
+fn run_broken(script: &str, short: &[&str], reference: &str, from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("tools").join(reference)).unwrap();
+    assert_eq!(
+        text.matches(from).count(),
+        1,
+        "{reference} no longer has `{from}` once: update this test's break"
+    );
+    let dir = support::scratch_dir("second-generators", reference);
+    let path: PathBuf = dir.join(reference);
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let mut args = short.to_vec();
+    args.extend(["--reference", path.to_str().unwrap()]);
+    ended_with(&crosscheck(script, &args), 1)
+}
+
+/// The standard output of a run that ended with `code`, or a failure showing both streams.
+fn ended_with(o: &Output, code: i32) -> String {
+    let out = support::stdout(o);
+    assert_eq!(support::code(o), code, "{out}\n{}", support::stderr(o));
+    out
+}
+
+/// The standard output of `tools/<script>` run with `short`, which must agree (exit 0);
+/// `None` where python3 is missing.
+fn agreed(script: &str, short: &[&str]) -> Option<String> {
+    python_here().then(|| ended_with(&crosscheck(script, short), 0))
+}
+
+const PINK_PANTHER_SHORT: &[&str] = &[
+    "--games",
+    "12",
+    "--placements",
+    "20",
+    "--suite-depth",
+    "2",
+    "--start-depth",
+    "3",
+];
+
+const PLUTONIAN_SHORT: &[&str] = &[
+    "--quick",
+    "--games",
+    "12",
+    "--positions",
+    "30",
+    "--suite-nodes",
+    "20000",
+    "--suite-depth",
+    "2",
+];
+
+#[test]
+fn pink_panther_second_generator_agrees() {
+    let Some(out) = agreed("pink-panther-crosscheck.py", PINK_PANTHER_SHORT) else {
+        return;
+    };
+    assert!(out.ends_with("all agree\n"), "{out}");
+    // The parts ran: the start position, the suite's divides, games and placements.
+    assert!(out.contains("suite: ") && out.contains("divides compared with cvperft, all agree"));
+    assert!(
+        out.contains("random games: 12 final positions agree"),
+        "{out}"
+    );
+    assert!(
+        out.contains("random placements (default options): 20 positions agree"),
+        "{out}"
+    );
+}
+
+#[test]
+fn pink_panther_crosscheck_catches_a_broken_generator() {
+    if !python_here() {
+        return;
+    }
+    // Promotion to a Knight forgotten (PP-8).
+    let out = run_broken(
+        "pink-panther-crosscheck.py",
+        PINK_PANTHER_SHORT,
+        "pink-panther-reference.py",
+        "PROMO_LETTERS = \"rbn\"",
+        "PROMO_LETTERS = \"rb\"",
+    );
+    assert!(out.contains("DISAGREEMENT"), "{out}");
+    // The first difference names a Knight promotion only cvperft has.
+    assert!(
+        out.lines()
+            .any(|l| l.contains("n ") && l.contains("reference None") && l.contains("cvperft 1")),
+        "{out}"
+    );
+}
+
+#[test]
+fn plutonian_second_generator_agrees() {
+    let Some(out) = agreed("plutonian-crosscheck.py", PLUTONIAN_SHORT) else {
+        return;
+    };
+    assert!(out.contains("; 0 disagreements"), "{out}");
+    assert!(out.contains("== suite checks"), "{out}");
+    assert!(out.contains("30 positions compared"), "{out}");
+}
+
+#[test]
+fn plutonian_crosscheck_catches_a_broken_generator() {
+    if !python_here() {
+        return;
+    }
+    // Square colours swapped: every Changeling moves as on the other colour (PL-2).
+    let out = run_broken(
+        "plutonian-crosscheck.py",
+        PLUTONIAN_SHORT,
+        "plutonian-reference.py",
+        "return (sq % 8 + sq // 8) % 2 == 1",
+        "return (sq % 8 + sq // 8) % 2 == 0",
+    );
+    assert!(out.contains("first disagreement: "), "{out}");
+}
