@@ -64,6 +64,17 @@ fn ended_with(o: &Output, code: i32) -> String {
     out
 }
 
+/// The number just before `after` on the first line of `out` that holds `after` (0 where no
+/// line does), so that a run which compared nothing fails instead of agreeing.
+fn count_before(out: &str, after: &str) -> u64 {
+    let line = out.lines().find(|l| l.contains(after)).unwrap_or("");
+    let head = line.split(after).next().unwrap_or("");
+    head.split_whitespace()
+        .last()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
 /// The standard output of `tools/<script>` run with `short`, which must agree (exit 0);
 /// `None` where python3 is missing.
 fn agreed(script: &str, short: &[&str]) -> Option<String> {
@@ -99,8 +110,17 @@ fn pink_panther_second_generator_agrees() {
         return;
     };
     assert!(out.ends_with("all agree\n"), "{out}");
-    // The parts ran: the start position, the suite's divides, games and placements.
-    assert!(out.contains("suite: ") && out.contains("divides compared with cvperft, all agree"));
+    // The parts ran and compared something: the start position, the suite's divides, games and
+    // placements.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("start divide 3: ") && l.ends_with(" (agree)")),
+        "{out}"
+    );
+    assert!(
+        count_before(&out, " divides compared with cvperft, all agree") > 0,
+        "{out}"
+    );
     assert!(
         out.contains("random games: 12 final positions agree"),
         "{out}"
@@ -125,10 +145,15 @@ fn pink_panther_crosscheck_catches_a_broken_generator() {
         "PROMO_LETTERS = \"rb\"",
     );
     assert!(out.contains("DISAGREEMENT"), "{out}");
-    // The first difference names a Knight promotion only cvperft has.
+    // The first difference names a Knight promotion (`c6c7n`) only cvperft has.
     assert!(
-        out.lines()
-            .any(|l| l.contains("n ") && l.contains("reference None") && l.contains("cvperft 1")),
+        out.lines().any(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words.len() == 5
+                && words[0].len() == 5
+                && words[0].ends_with('n')
+                && words[1..4] == ["reference", "None", "cvperft"]
+        }),
         "{out}"
     );
 }
@@ -139,8 +164,15 @@ fn plutonian_second_generator_agrees() {
         return;
     };
     assert!(out.contains("; 0 disagreements"), "{out}");
-    assert!(out.contains("== suite checks"), "{out}");
+    // The parts ran and compared something: the suite's checks and positions, games, positions.
+    assert!(count_before(&out, " checks, ") > 0, "{out}");
+    assert!(count_before(&out, " positions; ") > 0, "{out}");
+    assert!(out.contains("== random games: 12 games"), "{out}");
     assert!(out.contains("30 positions compared"), "{out}");
+    assert!(
+        count_before(&out, " divides, FENs and suite checks") > 0,
+        "{out}"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Cross-check cvperft's Pink Panther generator against tools/pink-panther-reference.py, an
-independent clean-room generator written from RULES.md alone.
+"""Cross-check cvperft's Pink Panther generator against tools/pink-panther-reference.py, a
+second generator written clean-room from RULES.md and the article (this project's code, sharing
+none with cvperft).
 
 usage: pink-panther-crosscheck.py [--cvperft PATH] [--games N] [--placements N] [--seed S]
                                   [--suite-depth D] [--start-depth D] [--final-only]

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Independent Pink Panther Chess move generator, written clean-room from RULES.md (PP-1..PP-10,
+"""A second Pink Panther Chess move generator, written clean-room from RULES.md (PP-1..PP-10,
 GE-1) and the Chess Variant Pages article (seed 000), not from cvperft's code or rule page.
+It shares no code with cvperft, but it is this project's code and one more reading of the
+rulings: its agreement is a cross-check, not a public source (docs/records.md).
 
 usage: pink-panther-reference.py [-o medinese=win|continue] [-o game-end=rules|movegen]
                                  divide|perft|fen|moves DEPTH FEN [MOVES...]

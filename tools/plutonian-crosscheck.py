@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
 """Cross-check cvperft's Plutonian generator against tools/plutonian-reference.py, the clean-room
-second generator written from RULES.md PL-1..PL-4 alone. Reproducible (fixed seeds).
+second generator written from RULES.md PL-1..PL-4 and the article. Reproducible (fixed seeds).
 
-usage: plutonian-crosscheck.py [--cvperft PATH] [--games N] [--seed S] [--deep] [--quick]
-                               [--suite-nodes N] [--suite-depth D]
+usage: plutonian-crosscheck.py [--cvperft PATH] [--games N] [--positions N] [--seed S] [--deep]
+                               [--quick] [--suite-nodes N] [--suite-depth D] [--reference PATH]
 
-Three parts, each comparing divides move by move:
-  1. the start position under both black arrays: divide 1, 2, 3 and 4 (5 with --deep);
+Five parts, each comparing divides move by move:
+  1. the start position under both black arrays: divide 1, 2, 3 and 4 (5 with --deep; only
+     1 to 3 with --quick);
   2. every check of suites/plutonian.yaml (as `cvperft export --format jsonl --slow` lists them):
      perft counts (those of at most --suite-nodes leaves, default 2,000,000), divides, legal and
-     illegal moves and outcomes against our generator, and the divide at depth min(D, deepest
-     listed) of every case position against cvperft (D = --suite-depth, default 3);
+     illegal moves and outcomes against our generator, and the divide at depth min(D, the
+     deepest listed but at least 2) of every case position against cvperft (D = --suite-depth,
+     default 3);
   3. random games (biased toward captures, promotions, castling and en passant) from both start
-     positions and from suite positions, 10-80 plies; at several plies of each game, divide 2
-     (cvperft given the root FEN and the moves played, so it tracks castling rights and the
-     en-passant square itself) and the FEN each side writes.
+     positions, from the probes and from suite positions, 10-80 plies; at several plies of each
+     game, divide 2 (cvperft given the root FEN and the moves played, so it tracks castling
+     rights and the en-passant square itself) and the FEN each side writes;
+  4. probes: hand-made positions at the rulings' corners (PROBES below), divide 3;
+  5. random positions (--positions, default 300) at divide 2 or 3.
 
 Exit 0 when everything agrees, 1 on any disagreement (the first one is narrowed down to the
 position and move where the two generators' move lists differ, and printed), 2 on a usage error.

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Independent Plutonian Chess move generator, written clean-room from RULES.md PL-1..PL-4
+"""A second Plutonian Chess move generator, written clean-room from RULES.md PL-1..PL-4
 (plus "Common ground" and GE-1) and the Chess Variant Pages article (seeds/004), never from
-cvperft's code or rules page. It exists to cross-check cvperft's Plutonian perft counts.
+cvperft's code or rules page. It exists to cross-check cvperft's Plutonian perft counts; it
+shares no code with cvperft, but it is this project's code and one more reading of the
+rulings, so its agreement is not a public source (docs/records.md).
 
 usage: plutonian-reference.py [-o black-array=text|diagram] divide|perft|fen|moves DEPTH FEN [MOVES...]
 
