@@ -3,7 +3,7 @@
 //! cross-check scripts: a short run of each (the start position, every suite position at small
 //! depths, a few random games and positions), and each script shown to fail on a generator
 //! broken on purpose, so that a run that agrees means something. The full runs are the
-//! scripts' defaults (docs/records.md, "Independent checks").
+//! scripts' defaults (docs/records.md, "Checks by other generators").
 
 mod support;
 
