@@ -32,9 +32,15 @@ fn python_here() -> bool {
 
 /// Runs `tools/<script>` against the test's own binary with `args`.
 fn crosscheck(script: &str, args: &[&str]) -> Output {
+    crosscheck_with(script, Path::new(support::CVPERFT), args)
+}
+
+/// Runs `tools/<script>` against the binary `cvperft` with `args`.
+fn crosscheck_with(script: &str, cvperft: &Path, args: &[&str]) -> Output {
     Command::new("python3")
         .arg(Path::new(ROOT).join("tools").join(script))
-        .args(["--cvperft", support::CVPERFT])
+        .arg("--cvperft")
+        .arg(cvperft)
         .args(args)
         .current_dir(ROOT)
         .env("PYTHONDONTWRITEBYTECODE", "1")
@@ -228,4 +234,39 @@ fn cerimon_crosscheck_catches_a_broken_generator() {
         return;
     };
     assert!(out.contains("DISAGREEMENT cerimon::"), "{out}");
+}
+
+#[test]
+fn crosschecks_exit_2_when_cvperft_itself_fails() {
+    // A cvperft that starts and then fails (a crash, a refused FEN) is not a disagreement
+    // between the generators: every script says so and exits 2, never 0 and never 1.
+    if !python_here() {
+        return;
+    }
+    let dir = support::scratch_dir("second-generators", "failing-cvperft");
+    let fake = dir.join("cvperft");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho 'cvperft: injected failure' >&2\nexit 3\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for (script, short) in [
+        ("pink-panther-crosscheck.py", PINK_PANTHER_SHORT),
+        ("plutonian-crosscheck.py", PLUTONIAN_SHORT),
+        ("cerimon-crosscheck.py", &["--max-leaves", "20000"][..]),
+    ] {
+        let out = crosscheck_with(script, &fake, short);
+        let err = support::stderr(&out);
+        assert_eq!(support::code(&out), 2, "{script}: {err}");
+        assert!(
+            err.contains("injected failure") || err.contains("failed"),
+            "{script}: {err}"
+        );
+        assert!(!err.contains("Traceback"), "{script}: {err}");
+    }
 }

@@ -21,7 +21,8 @@ Five parts, each comparing divides move by move:
   5. random positions (--positions, default 300) at divide 2 or 3.
 
 Exit 0 when everything agrees, 1 on any disagreement (the first one is narrowed down to the
-position and move where the two generators' move lists differ, and printed), 2 on a usage error.
+position and move where the two generators' move lists differ, and printed), 2 on a usage error
+or when cvperft itself fails (the command and its error are printed).
 Standard library only; cvperft is found at --cvperft, $CVPERFT, target/release/cvperft or on PATH.
 """
 import argparse
@@ -199,7 +200,7 @@ def suite_checks(ck, max_nodes=MAX_SUITE_NODES, max_depth=3):
             ck.expect(name, outcome(pos), c["expected"])
         else:
             ck.fail("%s: unknown check kind %s" % (name, c["kind"]))
-    print("  %d checks, %d positions; %d perft checks over %d nodes left to part 1"
+    print("  %d checks, %d positions; %d perft checks over %d nodes not counted here"
           % (len(checks), len(positions), skipped, max_nodes), flush=True)
     for (fen, moves, array), depths in sorted(positions.items()):
         depth = min(max_depth, max(depths | {2}))
@@ -462,5 +463,14 @@ def main():
     return 0
 
 
+def run_main():
+    try:
+        return main()
+    except RuntimeError as err:
+        # cvperft itself failed (a crash, a refused FEN): not a disagreement, so exit 2, not 1
+        print("plutonian-crosscheck: %s" % err, file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main())
