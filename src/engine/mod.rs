@@ -183,6 +183,14 @@ pub enum EngineErrorKind {
         /// The total it printed.
         total: u64,
     },
+    /// At depth 1 it gave a move a count other than 1 (each move is one leaf there): a move
+    /// left out and another counted twice keep the total right.
+    NotOneLeaf {
+        /// The move as listed.
+        text: String,
+        /// The count it gave.
+        count: u64,
+    },
     /// Its counts add up to more than 2^64 - 1 (no perft count is that large).
     SumOverflow {
         /// The total it printed.
@@ -348,6 +356,11 @@ impl fmt::Display for EngineErrorKind {
             EngineErrorKind::TotalMismatch { sum, total } => write!(
                 f,
                 "its counts add up to {sum} but it reported a total of {total}"
+            ),
+            EngineErrorKind::NotOneLeaf { text, count } => write!(
+                f,
+                "counted {count} for `{text}` at depth 1, where every move is one leaf (its \
+                 total says nothing then: a move left out and another counted twice keep it)"
             ),
             EngineErrorKind::SumOverflow { total } => write!(
                 f,
