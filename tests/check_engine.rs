@@ -559,3 +559,39 @@ cases:
         );
     }
 }
+
+/// An engine whose depth-1 answers leave out their last move and count the first twice keeps
+/// every total right: each perft-d1 check passed it (exit 0 on a suite of depth-1 counts). At
+/// depth 1 each move is one leaf, so such an answer contradicts itself and fails the check,
+/// naming the move and its count; deeper answers, untouched, still pass.
+#[test]
+fn a_depth_1_answer_counting_a_move_twice_fails_instead_of_passing_on_its_total() {
+    let dir = scratch("not-one-leaf");
+    let suite = temp_suite("not-one-leaf");
+    let engine = dir.join("twice-engine");
+    std::fs::write(
+        &engine,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" != 1 ]; then exec {CVPERFT} perftree \"$@\"; fi\n\
+             {CVPERFT} perftree \"$@\" | awk '{{l[NR]=$0}} END {{\n\
+             for (i = 1; i <= NR; i++) if (l[i] == \"\") {{ blank = i; break }}\n\
+             split(l[1], a, \" \"); split(l[blank - 1], b, \" \"); print a[1], a[2] + b[2]\n\
+             for (i = 2; i < blank - 1; i++) print l[i]\n\
+             for (i = blank; i <= NR; i++) print l[i] }}'\n"
+        ),
+    )
+    .expect("write");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let o = over_perftree(&suite, engine.to_str().unwrap());
+    assert_eq!(code(&o), 1, "{}", text(&o));
+    let all = statuses(&json(&o));
+    let (_, status, message) = status_of(&all, "start::perft-d1");
+    assert_eq!(status, "failed", "{message}");
+    assert!(
+        message.contains("counted 2 for `a2a3` at depth 1, where every move is one leaf"),
+        "{message}"
+    );
+    let (_, status, message) = status_of(&all, "start::perft-d2");
+    assert_eq!(status, "passed", "{message}");
+}

@@ -1103,3 +1103,23 @@ fn pyffish_reading_of_the_bare_king() {
     assert!(run.stdout.contains("resurrect-by: "), "{}", run.stdout);
     assert!(run.stdout.contains("game-end: "), "{}", run.stdout);
 }
+
+/// A `--map` that gives two legal moves one spelling (`e7e8q=a1b1` while the King may go to
+/// b1) is refused before the engine is asked, exit 2: the engine's `a1b1` was read as our
+/// a1b1 and its `e7e8q` as our e7e8q, so `diff` said they agreed (exit 0) although under the
+/// map the engine gave e7e8q 3 leaves where ours has 2.
+#[test]
+fn a_map_spelling_two_legal_moves_alike_is_refused() {
+    let engine = format!("{CVPERFT} perftree");
+    let fen = "k7/4P3/8/8/8/8/8/K7 w - - 0 1";
+    let flags = ["--protocol", "perftree", "--map", "e7e8q=a1b1"];
+    let run = diff_with("2", fen, &engine, &flags);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("the spelling map gives the legal moves a1b1 and e7e8q one spelling, `a1b1`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}

@@ -8,7 +8,7 @@
 //! error.
 
 use super::pool::EnginePool;
-use super::{Engine, EngineError, EngineErrorKind, Query};
+use super::{Divide, Engine, EngineError, EngineErrorKind, Query};
 use crate::notation::to_fen;
 use crate::position::Position;
 use crate::suite::check::{Generator, NoAnswer};
@@ -81,9 +81,12 @@ impl EngineGenerator {
         Some(f(&mut engine))
     }
 
-    fn ask(&self, pos: &Position, depth: u32) -> Result<super::Divide, NoAnswer> {
+    fn ask(&self, pos: &Position, depth: u32) -> Result<Divide, NoAnswer> {
         let query = Query::new(to_fen(pos), &[], depth);
-        let answer = self.pool.divide(&query);
+        let answer = self
+            .pool
+            .divide(&query)
+            .and_then(|d| self.one_leaf_per_move(&query, d));
         let mut tally = self.tally.lock().unwrap_or_else(|e| e.into_inner());
         match &answer {
             Ok(_) => tally.answered += 1,
@@ -97,6 +100,26 @@ impl EngineGenerator {
         }
         drop(tally);
         answer.map_err(no_answer)
+    }
+
+    /// A divide at depth 1 counts one leaf per move: any other count contradicts the answer
+    /// itself (a move left out and another counted twice keep the total), so it is refused
+    /// rather than passed on as a total that a perft check would take for a right one.
+    fn one_leaf_per_move(&self, query: &Query, d: Divide) -> Result<Divide, EngineError> {
+        if query.depth != 1 {
+            return Ok(d);
+        }
+        let Some(wrong) = d.entries.iter().find(|e| e.count != 1) else {
+            return Ok(d);
+        };
+        Err(EngineError::new(
+            &self.name,
+            Some(query),
+            EngineErrorKind::NotOneLeaf {
+                text: wrong.text.clone(),
+                count: wrong.count,
+            },
+        ))
     }
 }
 

@@ -178,12 +178,33 @@ impl MoveMap {
     }
 
     /// Every legal move of `pos`, keyed by the engine's spelling, with ours.
-    pub fn table(&self, rules: &Rules, pos: &Position) -> BTreeMap<String, String> {
-        let mut table = BTreeMap::new();
+    ///
+    /// # Errors
+    /// Two legal moves of ours spelled alike (`--map e7e8q=a1b1` where `a1b1` is legal too,
+    /// `--map q=r` without `r=q`): the engine's listing under that spelling could be either,
+    /// so its answer cannot be read back (`[spelling, ours, ours]`, ours in sorted order).
+    pub fn table(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+    ) -> Result<BTreeMap<String, String>, [String; 3]> {
+        let mut table: BTreeMap<String, String> = BTreeMap::new();
+        let mut alike = None;
         pos.for_each_legal(|m, _| {
-            table.insert(self.spell(rules, pos, &m), move_text(pos, &m));
+            let ours = move_text(pos, &m);
+            let theirs = self.spell(rules, pos, &m);
+            match table.get(&theirs) {
+                Some(other) if alike.is_none() => {
+                    let (a, b) = (other.clone().min(ours.clone()), other.clone().max(ours));
+                    alike = Some([theirs, a, b]);
+                }
+                Some(_) => {}
+                None => {
+                    table.insert(theirs, ours);
+                }
+            }
         });
-        table
+        alike.map_or(Ok(table), Err)
     }
 
     /// The engine's move text in our spelling; `table` is [`MoveMap::table`] of the position it
@@ -309,13 +330,28 @@ impl<E: Engine> MappedEngine<E> {
             moves.push(self.map.to_engine(&self.rules, pos.as_ref(), ours));
             pos = pos.and_then(|p| parse_move(&p, ours).ok().map(|m| p.play(m)));
         }
+        // Read back before asking: a map that spells two legal moves alike makes any answer
+        // unreadable (the listing of one was taken for the other, and they agreed).
+        let table = match pos.as_ref().map(|p| self.map.table(&self.rules, p)) {
+            Some(Err([spelling, first, second])) => {
+                return Err(EngineError::new(
+                    &self.inner.name(),
+                    Some(query),
+                    EngineErrorKind::SpelledAlike {
+                        spelling,
+                        moves: Box::new([first, second]),
+                    },
+                ));
+            }
+            Some(Ok(table)) => Some(table),
+            None => None,
+        };
         let asked = Query {
             fen: query.fen.clone(),
             moves,
             depth: query.depth,
         };
         let answer = ask(&mut self.inner, &asked)?;
-        let table = pos.as_ref().map(|p| self.map.table(&self.rules, p));
         // Our spelling of each move listed, with the listing it came from.
         let mut entries: BTreeMap<String, &DivideEntry> = BTreeMap::new();
         for e in &answer.entries {
@@ -381,13 +417,13 @@ mod tests {
         let pos = parse_position(rules, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         assert_eq!(map.to_engine(&rules, Some(&pos), "e1g1"), "e1h1");
         assert_eq!(map.to_engine(&rules, Some(&pos), "e1c1"), "e1a1");
-        let table = map.table(&rules, &pos);
+        let table = map.table(&rules, &pos).expect("one spelling per move");
         assert_eq!(map.to_ours(&rules, Some(&table), "e1h1"), "e1g1");
         assert_eq!(map.to_ours(&rules, None, "e8a8"), "e8c8");
         // A Rook on e1 going to g1 is not a castling.
         let rook = parse_position(rules, "3k4/8/8/8/8/8/8/K3R3 w - - 0 1").unwrap();
         assert_eq!(map.to_engine(&rules, Some(&rook), "e1g1"), "e1g1");
-        let table = map.table(&rules, &rook);
+        let table = map.table(&rules, &rook).expect("one spelling per move");
         assert_eq!(map.to_ours(&rules, Some(&table), "e1g1"), "e1g1");
     }
 
@@ -455,6 +491,38 @@ mod tests {
             (d.count("b7b8q"), d.count("b7b8r"), d.total),
             (Some(4), Some(3), 7)
         );
+    }
+
+    /// A map that spells two legal moves alike (`b7b8q=e1d1` where the King may go to d1,
+    /// `q=r` without `r=q`) is refused before the engine is asked: the listing under that
+    /// spelling could be either move, and one was read as the other (`diff` said they agreed).
+    #[test]
+    fn a_map_spelling_two_legal_moves_alike_is_refused() {
+        let rules = variants::rules("chess").expect("chess");
+        let fen = "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+        let answer = Divide::from_entries(Vec::new());
+        let refused = |pairs: &[&str]| {
+            let mut map = MoveMap::default();
+            for pair in pairs {
+                map.add_pair(pair).expect("a pair");
+            }
+            let mut engine = MappedEngine::new(Answers(answer.clone()), map, rules);
+            engine
+                .divide(&Query::new(fen, &[], 2))
+                .map(|_| ())
+                .map_err(|e| e.kind)
+        };
+        let alike = |spelling: &str, first: &str, second: &str| EngineErrorKind::SpelledAlike {
+            spelling: spelling.into(),
+            moves: Box::new([first.into(), second.into()]),
+        };
+        assert_eq!(
+            refused(&["b7b8q=e1d1"]),
+            Err(alike("e1d1", "b7b8q", "e1d1"))
+        );
+        assert_eq!(refused(&["q=r"]), Err(alike("b7b8r", "b7b8q", "b7b8r")));
+        assert_eq!(refused(&["q=r", "r=q"]), Ok(()));
+        assert_eq!(refused(&["b7b8q=Q8"]), Ok(()));
     }
 
     #[test]

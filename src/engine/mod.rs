@@ -183,6 +183,22 @@ pub enum EngineErrorKind {
         /// The total it printed.
         total: u64,
     },
+    /// At depth 1 it gave a move a count other than 1 (each move is one leaf there): a move
+    /// left out and another counted twice keep the total right.
+    NotOneLeaf {
+        /// The move as listed.
+        text: String,
+        /// The count it gave.
+        count: u64,
+    },
+    /// The spelling map (`--map`) gives two legal moves of the position one spelling, so the
+    /// engine's answer cannot be read back: it was not asked.
+    SpelledAlike {
+        /// The one spelling.
+        spelling: String,
+        /// Our two moves, in sorted order.
+        moves: Box<[String; 2]>,
+    },
     /// Its counts add up to more than 2^64 - 1 (no perft count is that large).
     SumOverflow {
         /// The total it printed.
@@ -348,6 +364,18 @@ impl fmt::Display for EngineErrorKind {
             EngineErrorKind::TotalMismatch { sum, total } => write!(
                 f,
                 "its counts add up to {sum} but it reported a total of {total}"
+            ),
+            EngineErrorKind::NotOneLeaf { text, count } => write!(
+                f,
+                "counted {count} for `{text}` at depth 1, where every move is one leaf (its \
+                 total says nothing then: a move left out and another counted twice keep it)"
+            ),
+            EngineErrorKind::SpelledAlike { spelling, moves } => write!(
+                f,
+                "not asked: the spelling map gives the legal moves {} and {} one \
+                 spelling, `{spelling}`, so its answer could not be read back (give each move a \
+                 spelling of its own: `--map q=r` needs `--map r=q`)",
+                moves[0], moves[1]
             ),
             EngineErrorKind::SumOverflow { total } => write!(
                 f,
