@@ -40,7 +40,7 @@ pub struct PerftArgs {
     /// Split the tree this many plies deep (with --shard).
     #[arg(long, value_name = "K")]
     pub split: Option<u32>,
-    /// Compute shard I of N of the split paths.
+    /// Compute shard I of N of the paths at the --split ply (N > 1 needs --split).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
     /// Output: the count alone (text) or a shard report (json).
@@ -173,6 +173,16 @@ pub fn run_perft(args: PerftArgs, out: &mut impl Write) -> Result<()> {
             Some(s) => shard::parse_shard(s)?,
             None => (1, 1),
         };
+        if shard.1 > 1 && args.split.is_none() {
+            // Without a split the tree is one path: shard 1 would count all of it and every
+            // other shard nothing, which a farm of N machines would not expect.
+            return Err(Failure::input(format!(
+                "--shard {}/{} needs --split K (the ply whose paths are dealt out, e.g. --split 2): \
+                 without it the tree is one path and shard 1 counts all of it",
+                shard.0, shard.1
+            ))
+            .into());
+        }
         let request = args.position.request();
         let info = RunInfo {
             variant: &request.variant,

@@ -17,13 +17,7 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), Failure> {
             "--shard `{text}`: expected K/N with 1 <= K <= N, e.g. 2/4"
         ))
     };
-    let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let k: usize = k.trim().parse().map_err(|_| bad())?;
-    let n: usize = n.trim().parse().map_err(|_| bad())?;
-    if k == 0 || n == 0 || k > n {
-        return Err(bad());
-    }
-    Ok((k, n))
+    cvperft::suite::plan::k_of_n(text).ok_or_else(bad)
 }
 
 /// Reads shard files (each at most [`MAX_REPORT_BYTES`]) and sums them, checking every shard

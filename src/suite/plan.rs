@@ -25,16 +25,26 @@ pub struct Shard {
 /// Most shards accepted.
 pub const MAX_SHARDS: usize = 10_000;
 
+/// `K/N` with 1 <= K <= N, each written in decimal digits only (spaces around them allowed;
+/// no sign: `+1/2` is refused as `-1/2` is), or `None`.
+pub fn k_of_n(text: &str) -> Option<(usize, usize)> {
+    let number = |t: &str| {
+        let t = t.trim();
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        t.parse::<usize>().ok()
+    };
+    let (k, n) = text.split_once('/')?;
+    let (k, n) = (number(k)?, number(n)?);
+    (k >= 1 && k <= n).then_some((k, n))
+}
+
 impl FromStr for Shard {
     type Err = ShardTextError;
     fn from_str(text: &str) -> Result<Shard, ShardTextError> {
-        let bad = || ShardTextError::NotKOfN(text.to_string());
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let index: usize = k.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index == 0 || index > count {
-            return Err(bad());
-        }
+        let (index, count) =
+            k_of_n(text).ok_or_else(|| ShardTextError::NotKOfN(text.to_string()))?;
         if count > MAX_SHARDS {
             return Err(ShardTextError::TooMany(text.to_string()));
         }
@@ -242,7 +252,10 @@ mod tests {
     #[test]
     fn shard_text_is_validated() {
         assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
-        for bad in ["0/3", "4/3", "1/0", "x/2", "1", "1/2/3", "-1/2", ""] {
+        assert_eq!(" 2 / 3 ".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+        for bad in [
+            "0/3", "4/3", "1/0", "x/2", "1", "1/2/3", "-1/2", "+1/2", "1/+2", "/2", "",
+        ] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
     }
