@@ -75,7 +75,7 @@ pub struct AddCaseArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Seconds to wait for another writer's lock on the suite before giving up (exit 2).
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_LOCK_TIMEOUT_SECS)]
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_LOCK_TIMEOUT_SECS, value_parser = super::parse_seconds)]
     pub lock_timeout: f64,
     #[command(flatten)]
     pub engine: OptionalEngineArgs,

@@ -97,7 +97,7 @@ pub struct CheckArgs {
     pub bisect_questions: usize,
     /// With --engine: most seconds all bisections of the run may take (no question is started
     /// after).
-    #[arg(long, value_name = "S", default_value_t = DEFAULT_BISECT_SECONDS, requires = "engine")]
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_BISECT_SECONDS, requires = "engine", value_parser = super::parse_seconds)]
     pub bisect_seconds: f64,
     /// With --engine: do not bisect failing checks.
     #[arg(long, requires = "engine")]

@@ -40,7 +40,7 @@ pub struct EngineSettings {
     pub map: Vec<String>,
     /// Seconds an engine may take to answer one question (one deadline for the whole answer,
     /// however much it prints meanwhile) before its process group is killed.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECONDS", requires = "engine")]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECONDS", requires = "engine", value_parser = super::parse_seconds)]
     pub timeout: f64,
     /// Stop asking an engine after N consecutive time-outs or crashes (0: never); `check`
     /// reports the checks left as skipped and exits 1.

@@ -305,6 +305,22 @@ impl PositionArgs {
 ///
 /// # Errors
 /// Unknown variant, malformed or unknown option (exit 2).
+/// A number of seconds on the command line (`--timeout`, `--bisect-seconds`,
+/// `--lock-timeout`): a finite number from 0 to 86400. Refused here, where clap repeats the
+/// text as given, so that `1e400` or `18446744073709551616` is not echoed as `inf` or
+/// rounded; each command checks its own lower bound after.
+pub fn parse_seconds(text: &str) -> std::result::Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds".to_string())?;
+    if seconds.is_finite() && (0.0..=86_400.0).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err("expected 0 to 86400 seconds".to_string())
+    }
+}
+
 pub fn build_rules(variant: &str, options: &[String]) -> Result<Rules> {
     Ok(cvperft::request::rules_with_options(variant, options)
         .map_err(|e| Failure::input(e.to_string()))?)
