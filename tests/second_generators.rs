@@ -209,9 +209,17 @@ fn plutonian_crosscheck_catches_a_broken_generator() {
 
 #[test]
 fn cerimon_second_generator_agrees() {
-    let Some(out) = agreed("cerimon-crosscheck.py", &["--max-leaves", "20000"]) else {
+    let Some(out) = agreed(
+        "cerimon-crosscheck.py",
+        &["--max-leaves", "20000", "--games", "4"],
+    ) else {
         return;
     };
+    // The random games compared something too.
+    assert!(
+        count_before(&out, " divides 2 compared, 0 differ") >= 4,
+        "{out}"
+    );
     // Most of the suite's perft and divide checks are small enough for the short run.
     let agreed: usize = out
         .split(" perft and divide checks agree, 0 differ")
@@ -219,6 +227,22 @@ fn cerimon_second_generator_agrees() {
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or(0);
     assert!(agreed >= 50, "{out}");
+}
+
+#[test]
+fn cerimon_random_games_catch_a_broken_generator() {
+    // No Sergeant's double step (CE-2), with the suite left out: the random games alone find it.
+    let Some(out) = run_broken(
+        "cerimon-crosscheck.py",
+        &["--max-leaves", "0", "--games", "4"],
+        "cerimon-reference.py",
+        "            if y == second:",
+        "            if False:",
+    ) else {
+        return;
+    };
+    assert!(out.contains("DISAGREEMENT game "), "{out}");
+    assert!(count_before(&out, " differ (") >= 1, "{out}");
 }
 
 #[test]

@@ -3,18 +3,27 @@
 the second Cerimon generator written from RULES.md CE-1..CE-6 with the suite (our project's
 code, sharing none with cvperft; not a public source).
 
-usage: cerimon-crosscheck.py [--cvperft PATH] [--max-leaves N] [--reference PATH]
+usage: cerimon-crosscheck.py [--cvperft PATH] [--max-leaves N] [--games N] [--seed S]
+                             [--reference PATH]
 
-The checks are read as `cvperft export --format jsonl --slow suites/cerimon.yaml` lists them
-(each with its position, moves played first and resurrect-by value); a check whose expected
-count is above --max-leaves (default 200,000; the reference counts in Python, a few thousand
-positions a second) is left out and counted as such. Exit 0 when every check compared agrees,
-1 on any disagreement (each printed), 2 on a usage or tool error. --reference takes another
-copy of cerimon-reference.py (to show that this script catches a generator broken on purpose).
+Two parts. First the suite: its checks are read as `cvperft export --format jsonl --slow
+suites/cerimon.yaml` lists them (each with its position, moves played first and resurrect-by
+value); a check whose expected count is above --max-leaves (default 200,000; the reference
+counts in Python, a few thousand positions a second) is left out and counted as such
+(--max-leaves 0 leaves the suite out). Then
+random games (--games, default 100, half of them under each resurrect-by value; --seed,
+default 20261207): from the start position, 10 to 80 plies each, moves drawn with captures,
+promotions and resurrections weighted up; at four plies of each game and at its end, the
+divide 2 of the reference and of cvperft (given the start FEN and the moves played) are
+compared move by move. Exit 0 when everything compared agrees, 1 on any disagreement (each
+printed, with the position's moves), 2 on a usage or tool error (cvperft failing included).
+--reference takes another copy of cerimon-reference.py (to show that this script catches a
+generator broken on purpose).
 """
 import argparse
 import json
 import os
+import random
 import runpy
 import subprocess
 import sys
@@ -24,6 +33,11 @@ sys.dont_write_bytecode = True  # no tools/__pycache__ from loading the referenc
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SUITE = os.path.join(ROOT, "suites", "cerimon.yaml")
+START = "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSSNN/RBBTKBBR[] w - - 0 1"
+
+
+class ToolError(Exception):
+    """cvperft failed: not a disagreement between the generators."""
 
 
 def load_reference(path=os.path.join(HERE, "cerimon-reference.py")):
@@ -67,10 +81,92 @@ def compare(check):
     return "divide differs: " + "; ".join(lines[:8])
 
 
+def cv_divide(cvperft, depth, fen, moves, moved_piece):
+    """cvperft's divide, keyed by the reference's normal form of each move."""
+    args = [cvperft, "divide", str(depth), "-v", "cerimon", "--fen", fen]
+    if moved_piece:
+        args += ["-o", "resurrect-by=moved-piece"]
+    if moves:
+        args += ["--moves", " ".join(moves)]
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True)
+    except OSError as e:
+        raise ToolError("cannot run cvperft: %s" % e)
+    if proc.returncode != 0:
+        raise ToolError("cvperft %s failed: %s" % (" ".join(args[1:]), proc.stderr.strip()))
+    counts = {}
+    for line in proc.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            counts[ref.norm(parts[0])] = int(parts[1])
+    return counts
+
+
+def ref_divide(pos, depth, moved_piece):
+    return {ref.norm(text): ref.perft(after, depth - 1, moved_piece)
+            for text, after in ref.gen(pos, moved_piece)}
+
+
+def pick(rng, pos, moves):
+    """A legal move drawn at random, resurrections, promotions and captures weighted up."""
+    weights = []
+    for text, _ in moves:
+        if "@" in text:
+            weights.append(8)
+        elif ref.parse_sq(text[2:4]) in pos.b or len(text.split(",")[0]) > 4:
+            weights.append(3)
+        else:
+            weights.append(1)
+    return rng.choices(moves, weights)[0]
+
+
+def random_games(cvperft, games, seed):
+    """(compared, disagreements, resurrections played) over `games` random games."""
+    rng = random.Random(seed)
+    compared, differ, resurrections = 0, 0, 0
+    for game in range(games):
+        moved_piece = game % 2 == 1
+        rule = "moved-piece" if moved_piece else "any-checker"
+        pos, played = ref.Pos(START), []
+        plies = rng.randint(10, 80)
+        at = set(rng.sample(range(1, plies), 4))
+        last = None
+        for ply in range(1, plies + 1):
+            moves = ref.gen(pos, moved_piece)
+            if not moves:
+                break  # mate or stalemate: the end is compared below
+            text, pos = pick(rng, pos, moves)
+            played.append(text)
+            resurrections += "@" in text
+            if ply in at:
+                compared += 1
+                differ += not same_divide(cvperft, pos, played, moved_piece, game, rule)
+                last = ply
+        if last != len(played):
+            compared += 1
+            differ += not same_divide(cvperft, pos, played, moved_piece, game, rule)
+    return compared, differ, resurrections
+
+
+def same_divide(cvperft, pos, played, moved_piece, game, rule):
+    """Whether both generators give the same divide 2 after `played`; prints the difference."""
+    ours = ref_divide(pos, 2, moved_piece)
+    theirs = cv_divide(cvperft, 2, START, played, moved_piece)
+    if ours == theirs:
+        return True
+    lines = ["%s: reference %s, cvperft %s" % (m, ours.get(m), theirs.get(m))
+             for m in sorted(set(ours) | set(theirs)) if ours.get(m) != theirs.get(m)]
+    print("DISAGREEMENT game %d (resurrect-by %s) after %s: %s"
+          % (game + 1, rule, " ".join(played), "; ".join(lines[:8])), flush=True)
+    return False
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cvperft", default=os.environ.get("CVPERFT", "cvperft"))
     parser.add_argument("--max-leaves", type=int, default=200_000)
+    parser.add_argument("--games", type=int, default=100, help="random games (default 100)")
+    parser.add_argument("--seed", type=int, default=20261207)
     parser.add_argument("--reference", help="another copy of cerimon-reference.py")
     args = parser.parse_args()
     if args.reference:
@@ -97,11 +193,20 @@ def main():
             differ += 1
             print("DISAGREEMENT %s: %s" % (check["name"], why), flush=True)
     print("%d perft and divide checks agree, %d differ, %d left out (over %d leaves)"
-          % (agree, differ, over, args.max_leaves))
-    if agree == 0:
-        print("cerimon-crosscheck: no check was compared", file=sys.stderr)
+          % (agree, differ, over, args.max_leaves), flush=True)
+    if agree == 0 and args.games == 0:
+        print("cerimon-crosscheck: nothing was compared", file=sys.stderr)
         return 2
-    return 1 if differ else 0
+    if differ:
+        return 1
+    try:
+        compared, game_differ, resurrections = random_games(args.cvperft, args.games, args.seed)
+    except ToolError as e:
+        print("cerimon-crosscheck: %s" % e, file=sys.stderr)
+        return 2
+    print("%d random games: %d divides 2 compared, %d differ (%d resurrections played)"
+          % (args.games, compared, game_differ, resurrections))
+    return 1 if game_differ else 0
 
 
 if __name__ == "__main__":
