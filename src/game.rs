@@ -292,8 +292,9 @@ fn replay(
 /// # Errors
 /// A [`RecordError`] with the ply, line and column of the first move that cannot be read or is
 /// not legal (with `--notation auto`, from the notation that read furthest, ties going to the
-/// one that read the text, then to the one that found more games, then to the earlier in
-/// [`Notation::AUTO_ORDER`]); a record that two notations read as different games; a record
+/// one that read the text, then to the one that found more games, then to the one whose error
+/// stands further into the text, then to the earlier in [`Notation::AUTO_ORDER`]); a record
+/// that two notations read as different games; a record
 /// with more than [`MAX_PLIES`] plies or fewer than `at_ply`.
 ///
 /// # Examples
@@ -406,7 +407,9 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
         }
         return Ok(game);
     }
-    // Nothing read the whole game: report the attempt that got furthest.
+    // Nothing read the whole game: report the attempt that got furthest (in plies, then in the
+    // text: `N b2-z9` is Game Courier's move with a square off the board, not a coordinate
+    // move that stops at its first letter).
     // Among attempts that got as far, a record the notation refuses as contradicting itself
     // (a tag cvperft reads given twice, a tag pair inside a variation) is reported before
     // another notation's failure to read the text at all: that notation is the one the
@@ -428,6 +431,8 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
                 !a.unreadable,
                 refused(a),
                 a.games,
+                // then the one that read furthest into the text before it stopped
+                a.error.as_ref().map(|e| (e.line, e.column)),
                 std::cmp::Reverse(*i),
             )
         })
