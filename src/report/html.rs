@@ -1031,7 +1031,10 @@ pub fn diff_page(p: &DiffPage) -> String {
             if b.path.is_empty() {
                 String::new()
             } else {
-                format!(" (arrow 1: the move descended into, {})", b.path[0])
+                format!(
+                    " (arrow 1: the move descended into, {})",
+                    escape(&b.path[0])
+                )
             }
         );
     }
@@ -1154,6 +1157,56 @@ mod tests {
         let summary = &list[list.find("<br>").expect("a summary")..];
         assert!(summary.contains("<code>"), "{list}");
         assert!(!list.contains('`'), "{list}");
+    }
+
+    /// Every text of a diff page is escaped, the move descended into too: the root board's
+    /// caption wrote it as it was, so a path of the library's `Bisection` holding markup (a
+    /// `diff_page` caller's, or an engine's move under a looser reader) became markup.
+    #[test]
+    fn the_diff_page_escapes_the_move_descended_into() {
+        use crate::engine::Query;
+        use crate::engine::bisect::{Comparison, Step};
+        let hostile = "e2e4<img src=x onerror=alert(1)>";
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let root = Query::new(fen, &[], 2);
+        let comparison = Comparison {
+            counts: vec![(hostile.to_string(), 20, 21)],
+            reference_total: 400,
+            engine_total: 401,
+            same: 19,
+            ..Comparison::default()
+        };
+        let bisection = Bisection {
+            steps: vec![Step {
+                query: root.clone(),
+                reference: Default::default(),
+                engine: Default::default(),
+                comparison,
+                next: Some(hostile.to_string()),
+            }],
+            stop: Some(Stop::CountsAtDepthOne),
+            path: vec![hostile.to_string()],
+            fen: None,
+            notes: Vec::new(),
+        };
+        let html = diff_page(&DiffPage {
+            variant: "chess",
+            fen,
+            moves: &[],
+            depth: 2,
+            reference: "reference",
+            engine: "engine",
+            bisection: &bisection,
+            root_fen: Some(fen),
+            reproduce: "cvperft diff 2",
+            stopped: None,
+        });
+        assert!(html.contains("<figure class=\"root\">"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(
+            html.contains("e2e4&lt;img src=x onerror=alert(1)&gt;"),
+            "{html}"
+        );
     }
 
     #[test]
