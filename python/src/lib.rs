@@ -848,19 +848,45 @@ impl PyPosition {
         )
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.extract::<PyRef<'_, PyPosition>>() {
-            Ok(o) => {
-                o.variant == self.variant
-                    && o.pos.rules().option_pairs() == self.pos.rules().option_pairs()
-                    && to_fen(&o.pos) == to_fen(&self.pos)
-            }
-            Err(_) => false,
-        }
+    /// Positions compare by variant, options and FEN; anything else is `NotImplemented`, so
+    /// that Python asks the other side (`pos == unittest.mock.ANY` was False while
+    /// `mock.ANY == pos` was True).
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let Ok(o) = other.extract::<PyRef<'_, PyPosition>>() else {
+            return Ok(py.NotImplemented());
+        };
+        let equal = o.variant == self.variant
+            && o.pos.rules().option_pairs() == self.pos.rules().option_pairs()
+            && to_fen(&o.pos) == to_fen(&self.pos);
+        Ok(pyo3::types::PyBool::new(py, equal)
+            .to_owned()
+            .into_any()
+            .unbind())
     }
 
+    /// `Position("chess", "FEN")`, with `options={...}` naming every option not at its
+    /// default: two positions that compare unequal never read alike (the options were left
+    /// out, so a `game-end=movegen` position showed as the default one).
     fn __repr__(&self) -> String {
-        format!("Position({:?}, {:?})", self.variant, to_fen(&self.pos))
+        let defaults = Rules::new(self.pos.variant()).option_pairs();
+        let changed: Vec<String> = self
+            .pos
+            .rules()
+            .option_pairs()
+            .into_iter()
+            .filter(|pair| !defaults.contains(pair))
+            .map(|(name, value)| format!("{name:?}: {value:?}"))
+            .collect();
+        let options = if changed.is_empty() {
+            String::new()
+        } else {
+            format!(", options={{{}}}", changed.join(", "))
+        };
+        format!(
+            "Position({:?}, {:?}{options})",
+            self.variant,
+            to_fen(&self.pos)
+        )
     }
 }
 
