@@ -151,6 +151,12 @@ fn int_within(
     let index = py
         .import("operator")
         .and_then(|operator| operator.call_method1("index", (value,)));
+    // What `__index__` itself raises (KeyboardInterrupt, MemoryError, a ValueError of its
+    // own) is raised as it is: only a value that is no index at all is a TypeError here.
+    let index = match index {
+        Err(e) if !e.is_instance_of::<PyTypeError>(py) => return Err(e),
+        index => index,
+    };
     let Some(index) = index.ok().filter(|i| i.is_instance_of::<PyInt>()) else {
         let kind = value.get_type().name()?;
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(

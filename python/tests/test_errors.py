@@ -166,6 +166,25 @@ def test_integer_like_arguments_are_taken_as_python_takes_indices():
     raised(TypeError, lambda: pos.perft(Index("3")))
 
 
+def test_what_index_raises_is_raised_as_it_is():
+    """Only a value that is no index is a TypeError: what `__index__` raises itself
+    (KeyboardInterrupt above all) was turned into `TypeError: depth: expected an int`."""
+
+    class Raising:
+        def __init__(self, error):
+            self.error = error
+
+        def __index__(self):
+            raise self.error
+
+    pos = cvperft.Position("chess")
+    raised(KeyboardInterrupt, lambda: pos.perft(Raising(KeyboardInterrupt())))
+    raised(MemoryError, lambda: pos.perft(3, threads=Raising(MemoryError())))
+    e = raised(ValueError, lambda: cvperft.check("suites", jobs=Raising(ValueError("own"))))
+    assert str(e) == "own" and not isinstance(e, cvperft.CvperftError)
+    raised(TypeError, lambda: pos.perft(Raising(TypeError("not an index"))))
+
+
 def test_suite_errors(tmp_path):
     missing = tmp_path / "missing.yaml"
     e = raised(cvperft.SuiteError, lambda: cvperft.check(missing))
