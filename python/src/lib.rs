@@ -498,6 +498,16 @@ fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Opti
     let mut texts = Vec::new();
     for item in numbered(list)? {
         let (ply, m) = item?;
+        // A sequence that goes on past the length it gives (`__len__` says 5, `__getitem__`
+        // answers for ever) is refused once past the limit: it was read until memory ran out,
+        // some 200 MB a second.
+        if ply > MAX_MOVES {
+            return Err(error::<MoveError>(
+                py,
+                format!("moves: more than {MAX_MOVES} moves, at most {MAX_MOVES} are accepted"),
+                Details::field("moves"),
+            ));
+        }
         let m = move_arg(&m, "moves", Some(ply))?;
         if m.trim().is_empty() || m.split_whitespace().nth(1).is_some() {
             return Err(error::<MoveError>(

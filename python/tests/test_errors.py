@@ -399,6 +399,27 @@ def test_too_many_moves_are_refused_before_they_are_read():
     assert board == start.fen().split()[0]
 
 
+class Understated(collections.abc.Sequence):
+    """A sequence that says it has 5 moves and gives them for ever."""
+
+    def __len__(self):
+        return 5
+
+    def __getitem__(self, i):
+        return "g1f3"
+
+
+def test_moves_past_the_limit_are_refused_whatever_the_length_says():
+    # Read until memory ran out (200 MB a second): the length was within the limit.
+    for call in (
+        lambda: cvperft.Position("chess", moves=Understated()),
+        lambda: cvperft.Position("chess").play(Understated()),
+    ):
+        e = raised(cvperft.MoveError, call)
+        assert e.field == "moves" and e.ply is None, str(e)
+        assert "more than 10000 moves, at most 10000" in str(e), str(e)
+
+
 @pytest.mark.parametrize(
     "call",
     [
