@@ -5,7 +5,7 @@ Type stubs of the extension module (src/lib.rs); docs/python.md describes the AP
 
 import os
 import pathlib
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union, final
+from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence, Union, final
 
 __all__ = [
     "CvperftError",
@@ -121,6 +121,9 @@ class Position:
     def __copy__(self) -> "Position": ...
     def __deepcopy__(self, memo: Any) -> "Position": ...
     def __eq__(self, value: object, /) -> bool: ...
+    # Positions compare by value and change in place (`push`): not hashable, as at run time
+    # (`{pos}` is a TypeError), so mypy refuses them as set members and dict keys.
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __reduce__(
         self,
     ) -> tuple[type["Position"], tuple[str, str, None, list[str]]]:

@@ -235,6 +235,48 @@ fn check_html_draws_one_board_per_failing_case() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A run failing thousands of cases writes a page of a few megabytes: the first
+/// `MAX_CASE_BOARDS` (100) failing cases are drawn, the others keep their section with their
+/// FEN. Every failing case drew its board (about 20 kB), and 3,000 of them made 68 MB.
+#[test]
+fn check_html_draws_a_bounded_number_of_boards() {
+    let dir = temp_dir("diagram-many-failures");
+    let mut suite =
+        String::from("variant: chess\ndescription: many failures\ngame-end: rules\ncases:\n");
+    for i in 0..1000 {
+        suite.push_str(&format!(
+            "  - id: wrong-{i}\n    perft: {{1: {}}}\n    source: {{kind: hand, derivation: planted}}\n",
+            21 + i
+        ));
+    }
+    let path = dir.join("many.yaml");
+    std::fs::write(&path, suite).expect("suite written");
+    let report = dir.join("report.html");
+    let run = cvperft(&[
+        "check",
+        path.to_str().expect("path"),
+        "--format",
+        "html",
+        "--output",
+        report.to_str().expect("path"),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let html = std::fs::read_to_string(&report).expect("report");
+    let boards = boards(&html);
+    assert_eq!(boards.len(), 100);
+    assert_eq!(html.matches("<article class=\"case failed\"").count(), 1000);
+    assert_eq!(html.matches("board-not-drawn").count(), 900);
+    assert!(html.contains("the other 900 show their FEN"), "no notice");
+    // Each drawn and each undrawn case in its own section, the last one too.
+    assert!(html.contains("data-case=\"chess::many::wrong-999\""));
+    assert!(
+        html.len() < 5_000_000,
+        "{} bytes for 1000 failing cases",
+        html.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn diff_prints_a_table_and_a_diagram_of_the_first_difference() {
     let run = ep_diff(&[]);

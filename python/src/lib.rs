@@ -151,6 +151,12 @@ fn int_within(
     let index = py
         .import("operator")
         .and_then(|operator| operator.call_method1("index", (value,)));
+    // What `__index__` itself raises (KeyboardInterrupt, MemoryError, a ValueError of its
+    // own) is raised as it is: only a value that is no index at all is a TypeError here.
+    let index = match index {
+        Err(e) if !e.is_instance_of::<PyTypeError>(py) => return Err(e),
+        index => index,
+    };
     let Some(index) = index.ok().filter(|i| i.is_instance_of::<PyInt>()) else {
         let kind = value.get_type().name()?;
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
@@ -492,6 +498,16 @@ fn moves_text(py: Python<'_>, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Opti
     let mut texts = Vec::new();
     for item in numbered(list)? {
         let (ply, m) = item?;
+        // A sequence that goes on past the length it gives (`__len__` says 5, `__getitem__`
+        // answers for ever) is refused once past the limit: it was read until memory ran out,
+        // some 200 MB a second.
+        if ply > MAX_MOVES {
+            return Err(error::<MoveError>(
+                py,
+                format!("moves: more than {MAX_MOVES} moves, at most {MAX_MOVES} are accepted"),
+                Details::field("moves"),
+            ));
+        }
         let m = move_arg(&m, "moves", Some(ply))?;
         if m.trim().is_empty() || m.split_whitespace().nth(1).is_some() {
             return Err(error::<MoveError>(
@@ -848,19 +864,45 @@ impl PyPosition {
         )
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.extract::<PyRef<'_, PyPosition>>() {
-            Ok(o) => {
-                o.variant == self.variant
-                    && o.pos.rules().option_pairs() == self.pos.rules().option_pairs()
-                    && to_fen(&o.pos) == to_fen(&self.pos)
-            }
-            Err(_) => false,
-        }
+    /// Positions compare by variant, options and FEN; anything else is `NotImplemented`, so
+    /// that Python asks the other side (`pos == unittest.mock.ANY` was False while
+    /// `mock.ANY == pos` was True).
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let Ok(o) = other.extract::<PyRef<'_, PyPosition>>() else {
+            return Ok(py.NotImplemented());
+        };
+        let equal = o.variant == self.variant
+            && o.pos.rules().option_pairs() == self.pos.rules().option_pairs()
+            && to_fen(&o.pos) == to_fen(&self.pos);
+        Ok(pyo3::types::PyBool::new(py, equal)
+            .to_owned()
+            .into_any()
+            .unbind())
     }
 
+    /// `Position("chess", "FEN")`, with `options={...}` naming every option not at its
+    /// default: two positions that compare unequal never read alike (the options were left
+    /// out, so a `game-end=movegen` position showed as the default one).
     fn __repr__(&self) -> String {
-        format!("Position({:?}, {:?})", self.variant, to_fen(&self.pos))
+        let defaults = Rules::new(self.pos.variant()).option_pairs();
+        let changed: Vec<String> = self
+            .pos
+            .rules()
+            .option_pairs()
+            .into_iter()
+            .filter(|pair| !defaults.contains(pair))
+            .map(|(name, value)| format!("{name:?}: {value:?}"))
+            .collect();
+        let options = if changed.is_empty() {
+            String::new()
+        } else {
+            format!(", options={{{}}}", changed.join(", "))
+        };
+        format!(
+            "Position({:?}, {:?}{options})",
+            self.variant,
+            to_fen(&self.pos)
+        )
     }
 }
 

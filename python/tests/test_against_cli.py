@@ -125,3 +125,38 @@ def test_copies_and_pickles_are_equal():
     for other in (pos.copy(), copy.copy(pos), copy.deepcopy(pos), pickle.loads(pickle.dumps(pos))):
         assert other == pos and other is not pos
         assert other.options == pos.options and other.perft(2) == pos.perft(2)
+
+
+def test_equality_defers_to_other_types_and_repr_shows_the_options():
+    """`pos == x` for an x that is not a Position is NotImplemented, so Python asks x
+    (`pos == mock.ANY` was False while `mock.ANY == pos` was True); repr names the options
+    not at their default, so positions that compare unequal never read alike, and it reads
+    back as an equal position."""
+    from unittest import mock
+
+    pos = cvperft.Position("chess")
+    assert pos == mock.ANY and mock.ANY == pos
+    assert [pos] == [mock.ANY] and {"p": pos} == {"p": mock.ANY}
+    assert pos.__eq__(1) is NotImplemented
+    assert pos != 1 and not (pos == "chess")
+    movegen = cvperft.Position("chess", options={"game-end": "movegen"})
+    assert movegen != pos and repr(movegen) != repr(pos)
+    assert repr(pos) == (
+        'Position("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")'
+    )
+    assert repr(movegen) == (
+        'Position("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", '
+        'options={"game-end": "movegen"})'
+    )
+    kamil = cvperft.Position(
+        "bachelor-kamil", options={"medinese": "continue", "black-array": "rotational"}
+    )
+    for p in (pos, movegen, kamil):
+        assert eval(repr(p), {"Position": cvperft.Position}) == p
+    try:
+        hash(pos)
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a Position is not hashable: it compares by value and changes")
+

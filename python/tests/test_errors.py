@@ -166,6 +166,25 @@ def test_integer_like_arguments_are_taken_as_python_takes_indices():
     raised(TypeError, lambda: pos.perft(Index("3")))
 
 
+def test_what_index_raises_is_raised_as_it_is():
+    """Only a value that is no index is a TypeError: what `__index__` raises itself
+    (KeyboardInterrupt above all) was turned into `TypeError: depth: expected an int`."""
+
+    class Raising:
+        def __init__(self, error):
+            self.error = error
+
+        def __index__(self):
+            raise self.error
+
+    pos = cvperft.Position("chess")
+    raised(KeyboardInterrupt, lambda: pos.perft(Raising(KeyboardInterrupt())))
+    raised(MemoryError, lambda: pos.perft(3, threads=Raising(MemoryError())))
+    e = raised(ValueError, lambda: cvperft.check("suites", jobs=Raising(ValueError("own"))))
+    assert str(e) == "own" and not isinstance(e, cvperft.CvperftError)
+    raised(TypeError, lambda: pos.perft(Raising(TypeError("not an index"))))
+
+
 def test_suite_errors(tmp_path):
     missing = tmp_path / "missing.yaml"
     e = raised(cvperft.SuiteError, lambda: cvperft.check(missing))
@@ -378,6 +397,27 @@ def test_too_many_moves_are_refused_before_they_are_read():
     start = cvperft.Position("chess", options={"game-end": "movegen"})
     board = start.play(["g1f3", "g8f6", "f3g1", "f6g8"] * 2500).fen().split()[0]
     assert board == start.fen().split()[0]
+
+
+class Understated(collections.abc.Sequence):
+    """A sequence that says it has 5 moves and gives them for ever."""
+
+    def __len__(self):
+        return 5
+
+    def __getitem__(self, i):
+        return "g1f3"
+
+
+def test_moves_past_the_limit_are_refused_whatever_the_length_says():
+    # Read until memory ran out (200 MB a second): the length was within the limit.
+    for call in (
+        lambda: cvperft.Position("chess", moves=Understated()),
+        lambda: cvperft.Position("chess").play(Understated()),
+    ):
+        e = raised(cvperft.MoveError, call)
+        assert e.field == "moves" and e.ply is None, str(e)
+        assert "more than 10000 moves, at most 10000" in str(e), str(e)
 
 
 @pytest.mark.parametrize(

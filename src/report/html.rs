@@ -255,6 +255,12 @@ pub fn finding_figure(
     ))
 }
 
+/// Most failing cases a check report draws with their board. A board is about 20 kB of SVG,
+/// nine tenths of a failing case's section: 3,000 failing cases made a page of 68 MB, which a
+/// browser opens slowly if at all. Past this many, a case keeps its whole section (checks,
+/// counts, divide tables, command) with its FEN in place of the board.
+pub const MAX_CASE_BOARDS: usize = 100;
+
 /// The HTML check report: collects every result, writes the page at the end.
 pub struct Html {
     /// Ruling ids cited, by (suite file, case id).
@@ -375,8 +381,15 @@ fn check_page(
     if failing.is_empty() {
         body.push_str("<p class=\"pass\">No check failed.</p>\n");
     }
-    for group in &failing {
-        body.push_str(&failing_case(group, rules, diagnosis));
+    if failing.len() > MAX_CASE_BOARDS {
+        let _ = writeln!(
+            body,
+            "<p class=\"muted boards-cut\">The boards of the first {MAX_CASE_BOARDS} failing cases are drawn; the other {} show their FEN.</p>",
+            failing.len() - MAX_CASE_BOARDS
+        );
+    }
+    for (i, group) in failing.iter().enumerate() {
+        body.push_str(&failing_case(group, rules, diagnosis, i < MAX_CASE_BOARDS));
     }
     body.push_str("</section>\n");
     body.push_str(&others_table(&others));
@@ -604,10 +617,12 @@ fn case_marks(group: &[CheckResult]) -> Overlay {
     overlay
 }
 
+/// One failing case's section; its board only when `draw` (see [`MAX_CASE_BOARDS`]).
 fn failing_case(
     group: &[CheckResult],
     rules: &BTreeMap<(PathBuf, String), Vec<String>>,
     diagnosis: &Diagnosis,
+    draw: bool,
 ) -> String {
     let first = &group[0];
     let name = case_name(first);
@@ -635,6 +650,13 @@ fn failing_case(
     let overlay = case_marks(group);
     let board = variants::get(&first.variant).and_then(|v| Board::from_fen(v, &first.fen).ok());
     match board {
+        Some(_) if !draw => {
+            let _ = writeln!(
+                out,
+                "<p class=\"muted board-not-drawn\">Board not drawn (past the first {MAX_CASE_BOARDS} failing cases): <code>{}</code></p>",
+                escape(&first.fen)
+            );
+        }
         Some(board) => {
             let svg = render(
                 &board,
@@ -1031,7 +1053,10 @@ pub fn diff_page(p: &DiffPage) -> String {
             if b.path.is_empty() {
                 String::new()
             } else {
-                format!(" (arrow 1: the move descended into, {})", b.path[0])
+                format!(
+                    " (arrow 1: the move descended into, {})",
+                    escape(&b.path[0])
+                )
             }
         );
     }
@@ -1154,6 +1179,56 @@ mod tests {
         let summary = &list[list.find("<br>").expect("a summary")..];
         assert!(summary.contains("<code>"), "{list}");
         assert!(!list.contains('`'), "{list}");
+    }
+
+    /// Every text of a diff page is escaped, the move descended into too: the root board's
+    /// caption wrote it as it was, so a path of the library's `Bisection` holding markup (a
+    /// `diff_page` caller's, or an engine's move under a looser reader) became markup.
+    #[test]
+    fn the_diff_page_escapes_the_move_descended_into() {
+        use crate::engine::Query;
+        use crate::engine::bisect::{Comparison, Step};
+        let hostile = "e2e4<img src=x onerror=alert(1)>";
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let root = Query::new(fen, &[], 2);
+        let comparison = Comparison {
+            counts: vec![(hostile.to_string(), 20, 21)],
+            reference_total: 400,
+            engine_total: 401,
+            same: 19,
+            ..Comparison::default()
+        };
+        let bisection = Bisection {
+            steps: vec![Step {
+                query: root.clone(),
+                reference: Default::default(),
+                engine: Default::default(),
+                comparison,
+                next: Some(hostile.to_string()),
+            }],
+            stop: Some(Stop::CountsAtDepthOne),
+            path: vec![hostile.to_string()],
+            fen: None,
+            notes: Vec::new(),
+        };
+        let html = diff_page(&DiffPage {
+            variant: "chess",
+            fen,
+            moves: &[],
+            depth: 2,
+            reference: "reference",
+            engine: "engine",
+            bisection: &bisection,
+            root_fen: Some(fen),
+            reproduce: "cvperft diff 2",
+            stopped: None,
+        });
+        assert!(html.contains("<figure class=\"root\">"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(
+            html.contains("e2e4&lt;img src=x onerror=alert(1)&gt;"),
+            "{html}"
+        );
     }
 
     #[test]
