@@ -71,14 +71,24 @@ def compare(check):
         got = ref.perft(pos, check["depth"], moved_piece)
         return None if got == check["expected"] else "reference %d, suite %d" % (
             got, check["expected"])
-    got = {ref.norm(text): ref.perft(after, check["depth"] - 1, moved_piece)
-           for text, after in ref.gen(pos, moved_piece)}
+    got = ref_divide(pos, check["depth"], moved_piece)
     want = {ref.norm(text): n for text, n in check["divide"].items()}
     if got == want:
         return None
-    lines = ["%s: reference %s, suite %s" % (m, got.get(m), want.get(m))
+    return "divide differs: " + differences(got, want, "suite")
+
+
+def ref_divide(pos, depth, moved_piece):
+    """The reference's divide, keyed by its normal form of each move."""
+    return {ref.norm(text): ref.perft(after, depth - 1, moved_piece)
+            for text, after in ref.gen(pos, moved_piece)}
+
+
+def differences(got, want, other):
+    """The first eight moves whose counts differ, the reference's against `other`'s."""
+    lines = ["%s: reference %s, %s %s" % (m, got.get(m), other, want.get(m))
              for m in sorted(set(got) | set(want)) if got.get(m) != want.get(m)]
-    return "divide differs: " + "; ".join(lines[:8])
+    return "; ".join(lines[:8])
 
 
 def cv_divide(cvperft, depth, fen, moves, moved_piece):
@@ -100,11 +110,6 @@ def cv_divide(cvperft, depth, fen, moves, moved_piece):
         if len(parts) == 2:
             counts[ref.norm(parts[0])] = int(parts[1])
     return counts
-
-
-def ref_divide(pos, depth, moved_piece):
-    return {ref.norm(text): ref.perft(after, depth - 1, moved_piece)
-            for text, after in ref.gen(pos, moved_piece)}
 
 
 def pick(rng, pos, moves):
@@ -154,10 +159,9 @@ def same_divide(cvperft, pos, played, moved_piece, game, rule):
     theirs = cv_divide(cvperft, 2, START, played, moved_piece)
     if ours == theirs:
         return True
-    lines = ["%s: reference %s, cvperft %s" % (m, ours.get(m), theirs.get(m))
-             for m in sorted(set(ours) | set(theirs)) if ours.get(m) != theirs.get(m)]
     print("DISAGREEMENT game %d (resurrect-by %s) after %s: %s"
-          % (game + 1, rule, " ".join(played), "; ".join(lines[:8])), flush=True)
+          % (game + 1, rule, " ".join(played), differences(ours, theirs, "cvperft")),
+          flush=True)
     return False
 
 

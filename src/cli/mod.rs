@@ -301,10 +301,6 @@ impl PositionArgs {
     }
 }
 
-/// Builds rules from a variant id and `name=value` options.
-///
-/// # Errors
-/// Unknown variant, malformed or unknown option (exit 2).
 /// A number of seconds on the command line (`--timeout`, `--bisect-seconds`,
 /// `--lock-timeout`): a finite number from 0 to 86400. Refused here, where clap repeats the
 /// text as given, so that `1e400` or `18446744073709551616` is not echoed as `inf` or
@@ -321,6 +317,10 @@ pub fn parse_seconds(text: &str) -> std::result::Result<f64, String> {
     }
 }
 
+/// Builds rules from a variant id and `name=value` options.
+///
+/// # Errors
+/// Unknown variant, malformed or unknown option (exit 2).
 pub fn build_rules(variant: &str, options: &[String]) -> Result<Rules> {
     Ok(cvperft::request::rules_with_options(variant, options)
         .map_err(|e| Failure::input(e.to_string()))?)

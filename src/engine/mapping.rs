@@ -195,7 +195,9 @@ impl MoveMap {
             let theirs = self.spell(rules, pos, &m);
             match table.get(&theirs) {
                 Some(other) if alike.is_none() => {
-                    let (a, b) = (other.clone().min(ours.clone()), other.clone().max(ours));
+                    let mut two = [other.clone(), ours];
+                    two.sort();
+                    let [a, b] = two;
                     alike = Some([theirs, a, b]);
                 }
                 Some(_) => {}

@@ -30,10 +30,10 @@ pub const MAX_SHARDS: usize = 10_000;
 pub fn k_of_n(text: &str) -> Option<(usize, usize)> {
     let number = |t: &str| {
         let t = t.trim();
-        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        t.parse::<usize>().ok()
+        // `usize::from_str` takes a leading `+`; only digits are a shard number here
+        t.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| t.parse().ok())?
     };
     let (k, n) = text.split_once('/')?;
     let (k, n) = (number(k)?, number(n)?);
