@@ -10,13 +10,14 @@ Two parts. First the suite: its checks are read as `cvperft export --format json
 suites/cerimon.yaml` lists them (each with its position, moves played first and resurrect-by
 value); a check whose expected count is above --max-leaves (default 200,000; the reference
 counts in Python, a few thousand positions a second) is left out and counted as such
-(--max-leaves 0 leaves the suite out). Then
-random games (--games, default 100, half of them under each resurrect-by value; --seed,
-default 20261207): from the start position, 10 to 80 plies each, moves drawn with captures,
-promotions and resurrections weighted up; at four plies of each game and at its end, the
-divide 2 of the reference and of cvperft (given the start FEN and the moves played) are
-compared move by move. Exit 0 when everything compared agrees, 1 on any disagreement (each
-printed, with the position's moves), 2 on a usage or tool error (cvperft failing included).
+(--max-leaves 0 leaves the suite out). Then random games (--games, default 100, half of them
+under each resurrect-by value; --seed, default 20261207): from the start position, 10 to 80
+plies each, moves drawn with captures, promotions and resurrections weighted up; at every
+position of a game the moves of both generators (divide 1) are compared before one is
+played, and at four plies of each game and at its end the divide 2 of the reference and of cvperft (given the start FEN and the moves
+played); a game ends at its first disagreement. Exit 0 when everything compared agrees, 1 on
+any disagreement (each printed, with the position's moves), 2 on a usage or tool error
+(cvperft failing included).
 --reference takes another copy of cerimon-reference.py (to show that this script catches a
 generator broken on purpose).
 """
@@ -135,33 +136,36 @@ def random_games(cvperft, games, seed):
         pos, played = ref.Pos(START), []
         plies = rng.randint(10, 80)
         at = set(rng.sample(range(1, plies), 4))
-        last = None
         for ply in range(1, plies + 1):
             moves = ref.gen(pos, moved_piece)
+            # Every position's moves (divide 1) before one is played: a game goes on only along
+            # moves both generators find legal, and ends at its first disagreement.
+            compared += 1
+            if not same_divide(cvperft, 1, pos, played, moved_piece, game, rule):
+                differ += 1
+                break
             if not moves:
-                break  # mate or stalemate: the end is compared below
+                break  # mate or stalemate
             text, pos = pick(rng, pos, moves)
             played.append(text)
             resurrections += "@" in text
-            if ply in at:
+            if ply in at or ply == plies:
                 compared += 1
-                differ += not same_divide(cvperft, pos, played, moved_piece, game, rule)
-                last = ply
-        if last != len(played):
-            compared += 1
-            differ += not same_divide(cvperft, pos, played, moved_piece, game, rule)
+                if not same_divide(cvperft, 2, pos, played, moved_piece, game, rule):
+                    differ += 1
+                    break
     return compared, differ, resurrections
 
 
-def same_divide(cvperft, pos, played, moved_piece, game, rule):
-    """Whether both generators give the same divide 2 after `played`; prints the difference."""
-    ours = ref_divide(pos, 2, moved_piece)
-    theirs = cv_divide(cvperft, 2, START, played, moved_piece)
+def same_divide(cvperft, depth, pos, played, moved_piece, game, rule):
+    """Whether both generators give the same divide after `played`; prints the difference."""
+    ours = ref_divide(pos, depth, moved_piece)
+    theirs = cv_divide(cvperft, depth, START, played, moved_piece)
     if ours == theirs:
         return True
-    print("DISAGREEMENT game %d (resurrect-by %s) after %s: %s"
-          % (game + 1, rule, " ".join(played), differences(ours, theirs, "cvperft")),
-          flush=True)
+    print("DISAGREEMENT game %d (resurrect-by %s), divide %d after %s: %s"
+          % (game + 1, rule, depth, " ".join(played) or "(the start)",
+             differences(ours, theirs, "cvperft")), flush=True)
     return False
 
 
@@ -208,7 +212,7 @@ def main():
     except ToolError as e:
         print("cerimon-crosscheck: %s" % e, file=sys.stderr)
         return 2
-    print("%d random games: %d divides 2 compared, %d differ (%d resurrections played)"
+    print("%d random games: %d divides compared, %d differ (%d resurrections played)"
           % (args.games, compared, game_differ, resurrections))
     return 1 if game_differ else 0
 
