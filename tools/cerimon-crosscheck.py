@@ -13,11 +13,11 @@ counts in Python, a few thousand positions a second) is left out and counted as 
 (--max-leaves 0 leaves the suite out). Then random games (--games, default 100, half of them
 under each resurrect-by value; --seed, default 20261207): from the start position, 10 to 80
 plies each, moves drawn with captures, promotions and resurrections weighted up; at every
-position of a game the moves of both generators (divide 1) are compared before one is
-played, and at four plies of each game and at its end the divide 2 of the reference and of cvperft (given the start FEN and the moves
-played); a game ends at its first disagreement. Exit 0 when everything compared agrees, 1 on
-any disagreement (each printed, with the position's moves), 2 on a usage or tool error
-(cvperft failing included).
+position of a game the moves of both generators (divide 1) are compared before one is played,
+and at four plies of each game and at its end the divide 2 of the reference and of cvperft
+(given the start FEN and the moves played); a game ends at its first disagreement. Exit 0 when
+everything compared agrees, 1 on any disagreement (each printed, with the position's moves), 2
+on a usage or tool error (cvperft failing included).
 --reference takes another copy of cerimon-reference.py (to show that this script catches a
 generator broken on purpose).
 """
