@@ -17,20 +17,35 @@
 //! - `suite_yaml`: the whole input is a suite file, read as UTF-8 with invalid bytes replaced
 //!   (`load_file` refuses non-UTF-8 files before `load_str` sees them, and that path has its
 //!   own fixture), named [`SUITE_PATH`] in errors.
+//! - `record`: a first line `VON[ OURS=THEIRS ...]`, then the record's bytes. `V` picks the
+//!   variant as `movegen`'s byte 0 does (a `[Variant]` tag overrides it), `O` the options as
+//!   `movegen`'s byte 1 does, with bit 3 asking for the record's second game; `N` the notation
+//!   (`c` coordinate, `g` Game Courier, `s` SAN, anything else `--notation auto`); the words
+//!   after it are Game Courier label pairs (`--label`).
+//! - `engine_output`: the whole input is what an engine printed, split into lines as
+//!   [`cvperft::engine::process::EngineProcess`] splits its output; read as a perftree
+//!   command's answer and as a UCI engine's answer to `go perft` (with and without `O-O`
+//!   and `O-O-O` named by a `--map`).
 //!
 //! A new target adds one function here, one file in `fuzz_targets/`, one directory of seeds in
 //! `corpus/`, and one line in [`TARGETS`].
 
+use cvperft::engine::uci::PerftAnswer;
+use cvperft::engine::{Divide, EngineError, EngineErrorKind, Query, perftree};
+use cvperft::game::{Game, ReadOptions, read_game, read_header};
 use cvperft::notation::{
     move_text, normalise_move_text, parse_fen, parse_move, parse_position, play_moves, to_fen,
 };
 use cvperft::position::Position;
+use cvperft::record::{self, Labels, Notation, RecordError, RecordReason};
+use cvperft::san::san;
 use cvperft::suite::{
     Case, CheckKind, LoadError, Reference, Selection, Shard, Suite, checks_of, load_str, plan,
     run_check,
 };
 use cvperft::variant::{Rules, Variant};
 use cvperft::variants;
+use std::collections::HashSet;
 
 /// The check of one fuzz target: panics when a property fails.
 pub type Check = fn(&[u8]);
@@ -41,6 +56,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("move_text", check_move_text),
     ("movegen", check_movegen),
     ("suite_yaml", check_suite_yaml),
+    ("record", check_record),
+    ("engine_output", check_engine_output),
 ];
 
 /// The file name `suite_yaml` inputs are loaded under.
@@ -220,6 +237,11 @@ pub fn check_move_text(data: &[u8]) {
 fn movegen_rules(variant_byte: u8, option_byte: u8) -> Rules {
     let ids = variants::IDS;
     let id = ids[variant_byte.wrapping_sub(b'0') as usize % ids.len()];
+    rules_with_options(id, option_byte)
+}
+
+/// Variant `id` with the options `option_byte` selects (as `movegen`'s byte 1).
+fn rules_with_options(id: &str, option_byte: u8) -> Rules {
     let mut rules = variants::rules(id).expect("variant");
     let bits = option_byte.wrapping_sub(b'0');
     for (i, option) in rules
@@ -451,4 +473,372 @@ fn check_case_replays(case: &Case) {
         assert_eq!(to_fen(&reached), to_fen(pos), "case {}: replay", case.id);
         check_round_trip(pos, &format!("case {}", case.id));
     }
+}
+
+/// Line breaks as a record's reader counts them (see `cvperft::record`): LF, and CR alone in a
+/// record whose lone CRs outnumber its LFs. The characters of each line (its break not
+/// counted, nor a byte-order mark opening the record).
+fn record_lines(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let lf = bytes.iter().filter(|&&b| b == b'\n').count();
+    let lone_cr = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        .count();
+    let cr_alone = lone_cr > lf;
+    let chars: Vec<char> = text.chars().collect();
+    let mut lines = vec![0usize];
+    for (i, &c) in chars.iter().enumerate() {
+        let ends = c == '\n' || (c == '\r' && cr_alone && chars.get(i + 1) != Some(&'\n'));
+        if ends {
+            lines.push(0);
+        } else if i > 0 || c != '\u{feff}' {
+            *lines.last_mut().expect("a line") += 1;
+        }
+    }
+    lines
+}
+
+/// A record error is one line and names a line and column of `text` (the column at most one
+/// past the line's last character).
+fn check_record_error(e: &RecordError, text: &str) {
+    let shown = e.to_string();
+    one_line("record", &shown);
+    if matches!(e.reason, RecordReason::TooLarge(_)) {
+        return;
+    }
+    let lines = record_lines(text);
+    assert!(
+        (1..=lines.len()).contains(&e.line),
+        "line {} outside the record's {} lines: {shown}",
+        e.line,
+        lines.len()
+    );
+    let length = lines[e.line - 1];
+    assert!(
+        (1..=length + 1).contains(&e.column),
+        "column {} outside line {} of {length} characters: {shown}",
+        e.column,
+        e.line
+    );
+}
+
+/// `record`: reading a game record never panics; every error is one line and names a line and
+/// column of the record; reading twice gives the same result; an accepted record's plies are
+/// legal moves that replay under the reference generator (each move's own text and SAN as the
+/// ply gives them, found again from its text) to the game's final position, which round-trips
+/// through FEN; with `--notation auto` the notation chosen reads the same game alone; and the
+/// game written in our SAN reads back as the same moves.
+pub fn check_record(data: &[u8]) {
+    let Some(newline) = data.iter().position(|&b| b == b'\n') else {
+        return;
+    };
+    let (head, body) = (&data[..newline], &data[newline + 1..]);
+    let [variant_byte, option_byte, notation_byte, rest @ ..] = head else {
+        return;
+    };
+    let notation = match notation_byte {
+        b'c' => Some(Notation::Coordinate),
+        b'g' => Some(Notation::GameCourier),
+        b's' => Some(Notation::San),
+        _ => None,
+    };
+    let mut rules = movegen_rules(*variant_byte, *option_byte);
+    let pairs: Vec<String> = text(rest).split_whitespace().map(String::from).collect();
+    let game_index = if option_byte.wrapping_sub(b'0') & 8 != 0 {
+        2
+    } else {
+        1
+    };
+    let text = match record::decode(body.to_vec()) {
+        Ok(text) => text,
+        Err(e) => {
+            assert!(matches!(e.reason, RecordReason::NotUtf8(_)), "{e}");
+            return check_record_error(&e, &String::from_utf8_lossy(body));
+        }
+    };
+    let mut options = ReadOptions {
+        notation,
+        game_index,
+        ..ReadOptions::default()
+    };
+    let header = read_header(&text, &options);
+    let again = read_header(&text, &options);
+    assert_eq!(
+        format!("{header:?}"),
+        format!("{again:?}"),
+        "reading the header twice"
+    );
+    let header = match header {
+        Ok(header) => header,
+        Err(e) => return check_record_error(&e, &text),
+    };
+    if let Some((id, _)) = &header.variant
+        && *id != rules.variant.spec.id
+    {
+        rules = rules_with_options(id, *option_byte);
+    }
+    options.labels = match Labels::new(rules.variant, &pairs) {
+        Ok(labels) => labels,
+        Err(e) => return one_line("label", &e.to_string()),
+    };
+    let start = match &header.fen {
+        Some(tag) => match parse_position(rules, &tag.value) {
+            Ok(pos) => pos,
+            Err(_) => return,
+        },
+        None => parse_position(rules, &rules.start_fen()).expect("start position"),
+    };
+    let read = read_game(&text, &start, &options);
+    let again = read_game(&text, &start, &options);
+    let game = match (read, again) {
+        (Err(e), Err(repeated)) => {
+            assert_eq!(e, repeated, "reading twice gives other errors");
+            return check_record_error(&e, &text);
+        }
+        (Ok(game), Ok(repeated)) => {
+            assert_eq!(
+                format!("{game:?}"),
+                format!("{repeated:?}"),
+                "reading twice gives another game"
+            );
+            game
+        }
+        (a, b) => panic!("reading twice: {:?} then {:?}", a.err(), b.err()),
+    };
+    check_game_replays(&game, &text);
+    if notation.is_none() {
+        let alone = ReadOptions {
+            notation: Some(game.notation),
+            ..options.clone()
+        };
+        let again = read_game(&text, &start, &alone).unwrap_or_else(|e| {
+            panic!(
+                "auto read it as {}, which alone refuses it: {e}",
+                game.notation.name()
+            )
+        });
+        assert_eq!(
+            plies_of(&again),
+            plies_of(&game),
+            "auto and {} alone read other games",
+            game.notation.name()
+        );
+    }
+    // Our own SAN of the game reads back as the same moves.
+    let written: Vec<String> = game.plies.iter().map(|p| p.san.clone()).collect();
+    let san_record = written.join(" ");
+    let san_only = ReadOptions {
+        notation: Some(Notation::San),
+        ..ReadOptions::default()
+    };
+    let reread = read_game(&san_record, &start, &san_only)
+        .unwrap_or_else(|e| panic!("our SAN {san_record:?} is refused: {e}"));
+    assert_eq!(
+        plies_of(&reread),
+        plies_of(&game),
+        "our SAN {san_record:?} reads as another game"
+    );
+}
+
+/// The moves of a game, in our text.
+fn plies_of(game: &Game) -> Vec<String> {
+    game.plies.iter().map(|p| p.text.clone()).collect()
+}
+
+/// Every ply of an accepted game is legal where it is played and gives the position the game
+/// says; the last one is the game's end.
+fn check_game_replays(game: &Game, text: &str) {
+    let lines = record_lines(text);
+    let mut pos = game.start;
+    for (i, ply) in game.plies.iter().enumerate() {
+        let fen = to_fen(&pos);
+        assert_eq!(ply.ply, i + 1, "{fen}: plies numbered out of order");
+        assert!(
+            pos.legal_moves().contains(&ply.mv),
+            "{fen}: ply {} `{}` is not a legal move",
+            ply.ply,
+            ply.written
+        );
+        assert_eq!(ply.text, move_text(&pos, &ply.mv), "{fen}: ply {}", ply.ply);
+        assert_eq!(ply.san, san(&pos, &ply.mv), "{fen}: ply {}", ply.ply);
+        let found = parse_move(&pos, &ply.text)
+            .unwrap_or_else(|e| panic!("{fen}: {:?} is not found again: {e}", ply.text));
+        assert_eq!(found, ply.mv, "{fen}: {:?} names another move", ply.text);
+        let (line, column) = ply.at;
+        assert!(
+            line >= 1 && line <= lines.len() && column >= 1 && column <= lines[line - 1] + 1,
+            "ply {} placed at line {line}, column {column}, outside the record",
+            ply.ply
+        );
+        pos = pos.play(ply.mv);
+        assert_eq!(
+            ply.fen(),
+            to_fen(&pos),
+            "{fen}: ply {} reaches another position",
+            ply.ply
+        );
+    }
+    assert_eq!(to_fen(game.end()), to_fen(&pos), "the game's end");
+    check_round_trip(&pos, "the end of a record");
+}
+
+/// The lines of an engine's output, split as `EngineProcess` splits them: at LF, the line's
+/// trailing CRs and LFs dropped, invalid UTF-8 replaced; a last line without LF is a line.
+fn engine_lines(data: &[u8]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut rest = data;
+    while !rest.is_empty() {
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(rest.len(), |i| i + 1);
+        let mut line = &rest[..end];
+        while let [start @ .., b'\n' | b'\r'] = line {
+            line = start;
+        }
+        lines.push(String::from_utf8_lossy(line).into_owned());
+        rest = &rest[end..];
+    }
+    lines
+}
+
+/// An engine error is one line, alone and as a whole engine error.
+fn check_engine_error(kind: &EngineErrorKind) {
+    one_line("engine", &kind.to_string());
+    let query = Query::new("8/8/8/8/8/8/8/K6k w - - 0 1", &["a1a2".to_string()], 2);
+    one_line(
+        "engine",
+        &EngineError::new("engine --fast", Some(&query), kind.clone()).to_string(),
+    );
+}
+
+/// A divide's entries are sorted, distinct, and add up to its total.
+fn check_divide(divide: &Divide) {
+    assert!(
+        divide.entries.windows(2).all(|w| w[0].text < w[1].text),
+        "entries not sorted or not distinct: {divide:?}"
+    );
+    assert_eq!(
+        Divide::sum_of(&divide.entries),
+        u128::from(divide.total),
+        "the total is not the sum: {divide:?}"
+    );
+}
+
+/// The count a word holds, as an engine wrote it (leading zeros allowed).
+fn count_written(word: &str) -> Option<u64> {
+    (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| word.parse().ok())
+        .flatten()
+}
+
+/// `engine_output`: reading an engine's answer never panics; errors are one line; an accepted
+/// answer's counts are those its lines give (each move's count on the line the divide names,
+/// the total the sum), and the divide printed again in the same format reads back the same.
+pub fn check_engine_output(data: &[u8]) {
+    let lines = engine_lines(data);
+    check_perftree_output(&lines);
+    let none = HashSet::new();
+    let castling: HashSet<String> = ["O-O".to_string(), "O-O-O".to_string()].into();
+    for named in [&none, &castling] {
+        check_uci_answer(&lines, named);
+    }
+}
+
+fn check_perftree_output(lines: &[String]) {
+    let divide = match perftree::parse_output(lines) {
+        Ok(divide) => divide,
+        Err(kind) => return check_engine_error(&kind),
+    };
+    check_divide(&divide);
+    assert_eq!(divide.lines.len(), divide.entries.len(), "{divide:?}");
+    for entry in &divide.entries {
+        let line = divide.lines[&entry.text];
+        let words: Vec<&str> = lines[line - 1].split_whitespace().collect();
+        assert_eq!(words.len(), 2, "line {line}: {:?}", lines[line - 1]);
+        assert_eq!(words[0], entry.text, "line {line}");
+        assert_eq!(count_written(words[1]), Some(entry.count), "line {line}");
+    }
+    let blank = lines
+        .iter()
+        .position(|l| l.trim().is_empty())
+        .expect("a blank line");
+    assert_eq!(
+        blank,
+        divide.entries.len(),
+        "every line before the blank one is a move"
+    );
+    assert_eq!(
+        count_written(lines[blank + 1].trim()),
+        Some(divide.total),
+        "the total line"
+    );
+    let mut printed: Vec<String> = divide
+        .entries
+        .iter()
+        .map(|e| format!("{} {}", e.text, e.count))
+        .collect();
+    printed.push(String::new());
+    printed.push(divide.total.to_string());
+    let again = perftree::parse_output(&printed)
+        .unwrap_or_else(|e| panic!("{divide:?} printed again is refused: {e}"));
+    assert_eq!(again.entries, divide.entries);
+    assert_eq!(again.total, divide.total);
+}
+
+fn check_uci_answer(lines: &[String], named: &HashSet<String>) {
+    let mut answer = PerftAnswer::new(named);
+    let mut read = None;
+    for (i, line) in lines.iter().enumerate() {
+        match answer.line(line.clone()) {
+            Ok(None) => {}
+            Ok(Some(divide)) => {
+                read = Some((divide, i));
+                break;
+            }
+            Err(kind) => return check_engine_error(&kind),
+        }
+    }
+    let Some((divide, total_at)) = read else {
+        return;
+    };
+    check_divide(&divide);
+    assert_eq!(divide.lines.len(), divide.entries.len(), "{divide:?}");
+    for entry in &divide.entries {
+        let line = divide.lines[&entry.text];
+        assert!(line <= total_at, "a count after the total");
+        let (head, count) = lines[line - 1]
+            .trim()
+            .split_once(':')
+            .unwrap_or_else(|| panic!("line {line} {:?}: no count", lines[line - 1]));
+        assert_eq!(head.trim(), entry.text, "line {line}");
+        assert_eq!(
+            count_written(count.trim()),
+            Some(entry.count),
+            "line {line}"
+        );
+    }
+    let total = lines[total_at].trim();
+    assert!(total.starts_with("Nodes searched:"), "{total:?}");
+    let mut printed: Vec<String> = divide
+        .entries
+        .iter()
+        .map(|e| format!("{}: {}", e.text, e.count))
+        .collect();
+    printed.push(format!("Nodes searched: {}", divide.total));
+    let mut again = PerftAnswer::new(named);
+    let mut reread = None;
+    for line in printed {
+        if let Some(d) = again
+            .line(line)
+            .unwrap_or_else(|e| panic!("{divide:?} printed again is refused: {e}"))
+        {
+            reread = Some(d);
+        }
+    }
+    let reread = reread.expect("the total printed again");
+    assert_eq!(reread.entries, divide.entries);
+    assert_eq!(reread.total, divide.total);
 }

@@ -13,6 +13,7 @@
 //! the engine and the query, so that one line tells a user what was asked and what went wrong.
 
 use crate::perft::DivideEntry;
+use crate::report::printable;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -343,7 +344,7 @@ impl fmt::Display for EngineErrorKind {
                     (n, false) => write!(f, "crashed mid-output after {n} lines ({how})")?,
                 }
                 if !stderr.is_empty() {
-                    write!(f, "; stderr: {stderr}")?;
+                    write!(f, "; stderr: {}", printable(stderr))?;
                 }
                 Ok(())
             }
@@ -358,8 +359,10 @@ impl fmt::Display for EngineErrorKind {
             EngineErrorKind::Malformed { line, expected } => {
                 write!(f, "malformed line {line:?} (expected {expected})")
             }
-            EngineErrorKind::IllegalMove(m) => write!(f, "rejected a move: {m}"),
-            EngineErrorKind::Rejected(m) => write!(f, "rejected the request: {m}"),
+            // The engine's own words, which may hold a CR or other control characters: shown
+            // escaped, so that the error stays on one line.
+            EngineErrorKind::IllegalMove(m) => write!(f, "rejected a move: {}", printable(m)),
+            EngineErrorKind::Rejected(m) => write!(f, "rejected the request: {}", printable(m)),
             EngineErrorKind::Stopped(reason) => write!(f, "not asked: {reason}"),
             EngineErrorKind::TotalMismatch { sum, total } => write!(
                 f,
@@ -641,6 +644,32 @@ mod tests {
         assert!(text.contains("depth 3"), "{text}");
         assert!(text.contains("moves \"a1a2\""), "{text}");
         assert!(!text.contains('\n'));
+    }
+
+    #[test]
+    fn an_engines_own_words_stay_on_one_line() {
+        // Found by the `engine_output` fuzz target: a UCI line `e2e4: 1<CR>Illegal move` (a
+        // CR inside the line; only line endings are dropped) was quoted as it was, on two
+        // lines.
+        for kind in [
+            EngineErrorKind::IllegalMove("e2e4: 1\rIllegal move".into()),
+            EngineErrorKind::Rejected("No such option: \u{2028}x\ny".into()),
+            EngineErrorKind::Crashed {
+                how: "exit status 1".into(),
+                stderr: "a\rb | \u{1b}[2J".into(),
+                answered: 0,
+            },
+        ] {
+            let text = kind.to_string();
+            assert!(
+                !text.contains(['\n', '\r', '\u{1b}', '\u{2028}']),
+                "{text:?}"
+            );
+        }
+        assert_eq!(
+            EngineErrorKind::IllegalMove("e2e4: 1\rIllegal move".into()).to_string(),
+            "rejected a move: e2e4: 1\\u{d}Illegal move"
+        );
     }
 
     #[test]

@@ -293,56 +293,93 @@ impl UciEngine {
         }
         self.send(Some(query), &position)?;
         self.send(Some(query), &format!("go perft {}", query.depth))?;
-        // Each count with the line of the answer it was read from (from 1 after `go perft`).
-        let mut entries: Vec<(DivideEntry, usize)> = Vec::new();
-        let mut listed = Listed::default();
-        let mut chatter = 0;
-        let mut number = 0usize;
+        // A copy: the answer is read while the engine is asked for lines.
+        let named = self.named_moves.clone();
+        let mut answer = PerftAnswer::new(&named);
         loop {
             let line = self.read(Some(query), "`Nodes searched: N`")?;
-            number += 1;
-            match classify(&line, &self.named_moves) {
-                Line::Count(text, count) => {
-                    if entries.len() == MAX_COUNTS {
-                        return Err(self.error(
-                            Some(query),
-                            EngineErrorKind::Malformed {
-                                line: format!("<more than {MAX_COUNTS} move counts>"),
-                                expected: "one count per legal move".into(),
-                            },
-                        ));
-                    }
-                    if let Err(kind) = listed.add(&text, count, number) {
-                        return Err(self.error(Some(query), kind));
-                    }
-                    entries.push((DivideEntry { text, count }, number));
-                    self.answered += 1;
+            let read = answer.line(line);
+            self.answered = answer.counts();
+            match read {
+                Ok(None) => {}
+                Ok(Some(divide)) => return Ok(divide),
+                Err(kind) => return Err(self.error(Some(query), kind)),
+            }
+        }
+    }
+}
+
+/// The answer to `go perft N` as it is read, one line at a time: `move: count` lines up to
+/// `Nodes searched: N`, `info` lines and other chatter skipped. It reads text, not a process:
+/// [`UciEngine`] feeds it the lines it reads, and the fuzz target `engine_output` any text.
+pub struct PerftAnswer<'a> {
+    /// Moves spelt without a digit that are read as moves ([`UciEngine::naming_moves`]).
+    named: &'a HashSet<String>,
+    /// Each count with the line of the answer it was read from (from 1 after `go perft`).
+    entries: Vec<(DivideEntry, usize)>,
+    listed: Listed,
+    chatter: usize,
+    number: usize,
+}
+
+impl<'a> PerftAnswer<'a> {
+    /// An answer about to be read; `named` are the engine's spellings of whole moves that hold
+    /// no digit (`O-O`), read as moves.
+    pub fn new(named: &'a HashSet<String>) -> PerftAnswer<'a> {
+        PerftAnswer {
+            named,
+            entries: Vec::new(),
+            listed: Listed::default(),
+            chatter: 0,
+            number: 0,
+        }
+    }
+
+    /// The count lines read so far.
+    pub fn counts(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Reads the answer's next line (without its line ending): `Ok(None)` while the answer
+    /// goes on, the divide at its total.
+    ///
+    /// # Errors
+    /// A refused move, a malformed count or total, a move listed twice, counts that do not add
+    /// up to the total, more than [`MAX_COUNTS`] counts or [`MAX_CHATTER`] lines of chatter.
+    pub fn line(&mut self, line: String) -> Result<Option<Divide>, EngineErrorKind> {
+        self.number += 1;
+        match classify(&line, self.named) {
+            Line::Count(text, count) => {
+                if self.entries.len() == MAX_COUNTS {
+                    return Err(EngineErrorKind::Malformed {
+                        line: format!("<more than {MAX_COUNTS} move counts>"),
+                        expected: "one count per legal move".into(),
+                    });
                 }
-                Line::Total(total) => {
-                    let divide = Divide::from_lines(entries);
-                    if let Err(kind) = EngineErrorKind::check_total(&divide.entries, total) {
-                        return Err(self.error(Some(query), kind));
-                    }
-                    return Ok(divide);
+                self.listed.add(&text, count, self.number)?;
+                self.entries
+                    .push((DivideEntry { text, count }, self.number));
+                Ok(None)
+            }
+            Line::Total(total) => {
+                let divide = Divide::from_lines(std::mem::take(&mut self.entries));
+                EngineErrorKind::check_total(&divide.entries, total)?;
+                Ok(Some(divide))
+            }
+            Line::Illegal => Err(EngineErrorKind::IllegalMove(line)),
+            Line::Malformed(expected) => Err(EngineErrorKind::Malformed {
+                line,
+                expected: expected.into(),
+            }),
+            Line::Chatter => {
+                self.chatter += 1;
+                if self.chatter > MAX_CHATTER {
+                    return Err(EngineErrorKind::Malformed {
+                        line: format!("<{MAX_CHATTER} lines without Nodes searched>"),
+                        expected: "Nodes searched".into(),
+                    });
                 }
-                Line::Illegal => {
-                    return Err(self.error(Some(query), EngineErrorKind::IllegalMove(line)));
-                }
-                Line::Malformed(expected) => {
-                    return Err(self.error(
-                        Some(query),
-                        EngineErrorKind::Malformed {
-                            line,
-                            expected: expected.into(),
-                        },
-                    ));
-                }
-                Line::Chatter => {
-                    chatter += 1;
-                    if chatter > MAX_CHATTER {
-                        return Err(self.too_much_chatter(Some(query), "Nodes searched"));
-                    }
-                }
+                Ok(None)
             }
         }
     }

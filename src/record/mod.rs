@@ -69,27 +69,48 @@ pub struct RecordError {
 }
 
 impl fmt::Display for RecordError {
+    /// On one line whatever the record holds: the record's own text quoted in it (a tag's
+    /// value, a word) has its control characters and line separators escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        let mut out = String::new();
         // A record's size has no place in it.
         if !matches!(self.reason, RecordReason::TooLarge(_)) {
-            write!(f, "line {}, column {}: ", self.line, self.column)?;
+            write!(out, "line {}, column {}: ", self.line, self.column)?;
         }
         match (self.ply, &self.written) {
-            (Some(ply), Some(w)) => write!(f, "ply {ply} {}: ", echo(w))?,
-            (Some(ply), None) => write!(f, "ply {ply}: ")?,
+            (Some(ply), Some(w)) => write!(out, "ply {ply} {}: ", echo(w))?,
+            (Some(ply), None) => write!(out, "ply {ply}: ")?,
             _ => {}
         }
-        write!(f, "{}", self.reason)?;
+        write!(out, "{}", self.reason)?;
         if let Some(tried) = &self.tried {
             write!(
-                f,
+                out,
                 " [read as {}, the notation that got furthest; {}]",
                 tried.chosen.name(),
                 tried.others.join(", ")
             )?;
         }
-        Ok(())
+        f.write_str(&one_line(&out))
     }
+}
+
+/// `text` with control characters and line or paragraph separators escaped (`\n`, `\r`,
+/// `\u{2028}`), so that text quoted from a record cannot break a message over lines.
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    let breaks = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}');
+    if !text.contains(breaks) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match breaks(c) {
+            true => out.extend(c.escape_debug()),
+            false => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 impl std::error::Error for RecordError {}
@@ -947,6 +968,27 @@ mod tests {
         // A byte-order mark opening the record takes no column.
         assert_eq!(place(b"\xef\xbb\xbf1. e4 \xff").1, 7);
         assert_eq!(decode(b"1. e4".to_vec()).as_deref(), Ok("1. e4"));
+    }
+
+    #[test]
+    fn an_error_quoting_the_record_stays_on_one_line() {
+        // Found by the `record` fuzz target: a tag's value holding a line break was quoted as
+        // it was (`[FEN]` given twice), and the error ran over two lines.
+        let text =
+            "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[FEN \"8/8/8/8/8/8/8/K6k\nw - - 0 1\"]\n";
+        let e = games(text, Notation::San).expect_err("two values");
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 1: tag `FEN` given twice with different values \
+             (`8/8/8/8/8/8/8/K6k w - - 0 1` on line 1, then `8/8/8/8/8/8/8/K6k\\nw - - 0 1`)"
+        );
+        let e = RecordError::at(
+            1,
+            1,
+            RecordReason::FromPositionWithoutFen("From\r\u{2028}Position".into()),
+        );
+        assert!(!e.to_string().contains(['\n', '\r', '\u{2028}']), "{e}");
+        assert!(e.to_string().contains("From\\r\\u{2028}Position"), "{e}");
     }
 
     #[test]
