@@ -40,11 +40,6 @@ const PAGES: &[(&str, &str, &str)] = &[
         "docs/rules/pink-panther.md",
         include_str!("../../docs/rules/pink-panther.md"),
     ),
-    (
-        "capablanca",
-        "docs/rules/capablanca.md",
-        include_str!("../../docs/rules/capablanca.md"),
-    ),
 ];
 
 /// The page of what every variant shares (GE-1).

@@ -8,7 +8,6 @@ use std::sync::OnceLock;
 pub use crate::variant::{castle, corner_castling, sq};
 
 pub mod bachelor_kamil;
-pub mod capablanca;
 pub mod cerimon;
 pub mod chess;
 pub mod marriage;
@@ -24,7 +23,6 @@ pub const IDS: &[&str] = &[
     "cerimon",
     "plutonian",
     "pink-panther",
-    "capablanca",
 ];
 
 fn declare(id: &str) -> Option<VariantSpec> {
@@ -35,7 +33,6 @@ fn declare(id: &str) -> Option<VariantSpec> {
         "cerimon" => cerimon::spec(),
         "plutonian" => plutonian::spec(),
         "pink-panther" => pink_panther::spec(),
-        "capablanca" => capablanca::spec(),
         _ => return None,
     })
 }
