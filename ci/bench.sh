@@ -41,7 +41,9 @@ done
 case $rounds in ''|*[!0-9]*|0) echo "ci/bench.sh: --rounds takes a positive whole number, not '$rounds'" >&2; exit 2 ;; esac
 
 cargo build --release --quiet
-CV=./target/release/cvperft
+# Where cargo put it: $CARGO_TARGET_DIR when set (relative to this checkout, as cargo reads it).
+CV=${CARGO_TARGET_DIR:-target}/release/cvperft
+[ -x "$CV" ] || { echo "ci/bench.sh: the build left no binary at $CV (a target directory set in a cargo config? set CARGO_TARGET_DIR)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -92,7 +94,8 @@ if [ -n "$baseline" ]; then
       echo "ci/bench.sh: --baseline '$baseline' is neither an executable file nor a commit" >&2; exit 2; }
     echo "building the baseline $rev in a temporary worktree ..."
     git worktree add --quiet --detach "$tmp/wt" "$rev"
-    (cd "$tmp/wt" && cargo build --release --quiet)
+    # Its own target directory even when $CARGO_TARGET_DIR is set (it would overwrite ours).
+    (cd "$tmp/wt" && CARGO_TARGET_DIR="$tmp/wt/target" cargo build --release --quiet)
     cp "$tmp/wt/target/release/cvperft" "$tmp/cvperft-baseline"
     git worktree remove --force "$tmp/wt"
     BASE=$tmp/cvperft-baseline

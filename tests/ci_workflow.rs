@@ -243,3 +243,47 @@ fn conformance_sh_exits_as_check_does_and_2_without_a_cvperft() {
         "{err}"
     );
 }
+
+/// `ci/bench.sh` times the binary cargo just built: under `$CARGO_TARGET_DIR` when that is set
+/// (it timed `./target/release/cvperft`, missing or left over from an older build), and says
+/// so when the build left none there. A copy of the script runs with a `cargo` that builds
+/// nothing and a target directory holding this build's binary.
+#[test]
+fn bench_sh_runs_the_binary_in_cargo_target_dir() {
+    let dir = support::scratch_dir("ci-workflow", "bench-target-dir");
+    for path in ["ci", "benches", "bin", "elsewhere/release"] {
+        std::fs::create_dir_all(dir.join(path)).expect("folder");
+    }
+    std::fs::copy(root().join("ci/bench.sh"), dir.join("ci/bench.sh")).expect("copied");
+    std::fs::copy(
+        root().join("benches/depths.txt"),
+        dir.join("benches/depths.txt"),
+    )
+    .expect("copied");
+    let cargo = dir.join("bin/cargo");
+    std::fs::write(&cargo, "#!/bin/sh\nexit 0\n").expect("cargo");
+    std::fs::set_permissions(&cargo, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("executable");
+    std::os::unix::fs::symlink(BIN, dir.join("elsewhere/release/cvperft")).expect("symlink");
+    let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
+    let run = |target: &str| {
+        Command::new("bash")
+            .args(["ci/bench.sh", "--only", "kiwipete", "--quick"])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env("CARGO_TARGET_DIR", target)
+            .output()
+            .expect("bash runs")
+    };
+    let o = run("elsewhere");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 0, "{out}{}", stderr(&o));
+    assert!(out.contains("4085603"), "kiwipete perft 4: {out}");
+    let o = run("nowhere");
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.contains("the build left no binary at nowhere/release/cvperft"),
+        "{err}"
+    );
+}

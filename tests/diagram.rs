@@ -463,3 +463,18 @@ fn diff_html_of_agreeing_engines_shows_the_position() {
     check_board(&boards[0].1, 8, 8);
     assert!(!run.stdout.contains("First difference"));
 }
+
+/// The board size the drawing tests expect comes from `cvperft variants` for every registered
+/// variant (a list in `tests/support` said 8x8 for any variant it did not name, so a new
+/// 10x8 variant's boards failed with "left: 10, right: 8").
+#[test]
+fn board_sizes_are_known_for_every_variant() {
+    for v in cvperft::variants::all() {
+        assert_eq!(
+            board_size(v.spec.id),
+            (v.spec.files, v.spec.ranks),
+            "{}",
+            v.spec.id
+        );
+    }
+}

@@ -236,12 +236,32 @@ mod tests {
     fn every_declared_ruling_has_a_summary() {
         for v in variants::all() {
             for id in v.spec.rulings {
-                let r = ruling(v.spec.id, id)
-                    .unwrap_or_else(|| panic!("{} {id}: no summary in docs/rules", v.spec.id));
+                let r = ruling(v.spec.id, id).unwrap_or_else(|| {
+                    panic!(
+                        "{0} {id}: no summary: docs/rules/{0}.md needs a heading naming it \
+                         (`## {id} ...`) followed by a paragraph",
+                        v.spec.id
+                    )
+                });
                 assert!(!r.summary.trim().is_empty(), "{} {id}", v.spec.id);
                 assert!(r.summary.chars().count() <= MAX_SUMMARY + 2, "{r:?}");
                 assert!(r.path.starts_with("docs/rules/"), "{r:?}");
             }
+        }
+    }
+
+    /// Every registered variant's rules page is built in: `PAGES` is a list of its own
+    /// (`include_str!` takes a literal path), so a new variant must be added to it by hand;
+    /// this says so by name instead of failing on the variant's first ruling.
+    #[test]
+    fn every_variant_has_its_rules_page() {
+        for id in variants::IDS {
+            let page = format!("docs/rules/{id}.md");
+            assert!(
+                PAGES.iter().any(|(v, path, _)| v == id && *path == page),
+                "{id}: add (\"{id}\", \"{page}\", include_str!(\"../../{page}\")) to PAGES \
+                 in src/report/rulings.rs"
+            );
         }
     }
 

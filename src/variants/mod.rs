@@ -103,9 +103,10 @@ mod tests {
                     "rnbaqkbnr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBQAKBNR w KQkq - 0 1",
                 ),
             ],
-            rulings: &["GE-1", "MV-1", "MV-2", "MV-3", "MV-4"],
+            rulings: &["GE-1", "MV-1", "MV-2", "MV-3", "MV-4", "FIDE-EN-PASSANT"],
             move_rulings: vec![
                 MoveRuling::new(MoveKind::Castling, "MV-4"),
+                MoveRuling::new(MoveKind::EnPassant, "FIDE-EN-PASSANT"),
                 MoveRuling::new(MoveKind::Promotion, "MV-3"),
             ],
             ..chess::spec()
@@ -129,6 +130,31 @@ mod tests {
             // two Knight moves for the Archbishop (d3, f3).
             assert_eq!(pos.count_legal(), 24);
         }
+    }
+
+    /// The example's body in `docs/adding-a-variant.md` is the one compiled above (spaces
+    /// and line breaks aside), so the page cannot drift from what is tested.
+    #[test]
+    fn the_documented_example_is_the_tested_one() {
+        let squeeze = |text: &str| -> String {
+            let start = text
+                .find("let mut spec = VariantSpec {")
+                .expect("the example's start");
+            let body = &text[start..];
+            let last = body
+                .find("promotes_to = &[")
+                .expect("the example's last line");
+            let end = last + body[last..].find("];").expect("the example's end");
+            body[..end]
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect::<String>()
+                .replace(",)", ")")
+        };
+        let page = include_str!("../../docs/adding-a-variant.md");
+        let test = include_str!("mod.rs");
+        let test = &test[test.find("fn example_spec()").expect("example_spec")..];
+        assert_eq!(squeeze(page), squeeze(test));
     }
 
     /// The generator asks a variant's `expand` only while the side to move holds a piece of a
