@@ -96,21 +96,15 @@ impl fmt::Display for RecordError {
     }
 }
 
-/// `text` with control characters and line or paragraph separators escaped (`\n`, `\r`,
-/// `\u{2028}`), so that text quoted from a record cannot break a message over lines.
+/// `text` on one line: its line breaks written `\n` and `\r` (as messages write them), and what
+/// else would act on a terminal escaped by [`printable`](crate::report::printable), so that
+/// text quoted from a record cannot break a message over lines.
 fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    let breaks = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}');
-    if !text.contains(breaks) {
-        return std::borrow::Cow::Borrowed(text);
+    if !text.contains(['\n', '\r']) {
+        return crate::report::printable(text);
     }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match breaks(c) {
-            true => out.extend(c.escape_debug()),
-            false => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    let breaks = text.replace('\n', "\\n").replace('\r', "\\r");
+    std::borrow::Cow::Owned(crate::report::printable(&breaks).into_owned())
 }
 
 impl std::error::Error for RecordError {}
