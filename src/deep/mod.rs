@@ -314,7 +314,7 @@ pub enum DeepReason {
         /// Its line there.
         line: usize,
     },
-    /// Units no result file gives: the first [`merge::NAMED`] of them, and the shards they
+    /// Units no result file gives: the first `merge::NAMED` of them, and the shards they
     /// belong to when every file is of the same shard count.
     #[error(
         "missing {} of {units} units ({}{}){}",

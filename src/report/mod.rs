@@ -47,7 +47,7 @@ fn shown(c: char) -> String {
     format!("\\u{{{:x}}}", c as u32)
 }
 
-/// `text` as it may be shown on a terminal: every character of [`acts_on_terminal`] written as
+/// `text` as it may be shown on a terminal: every character of `acts_on_terminal` written as
 /// `\u{..}` (a newline too), so that text from files and engines (a FEN, a tag value, an
 /// engine's line, a suite's reading) cannot clear the screen, set the window title, overwrite a
 /// line or reverse what follows.

@@ -50,7 +50,7 @@ pub struct NewAlternative {
 }
 
 /// A YAML scalar: plain when it is a simple word that YAML reads back as the same string,
-/// double-quoted otherwise ([`quoted`]).
+/// double-quoted otherwise (`quoted`).
 pub fn scalar(text: &str) -> String {
     let simple = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')

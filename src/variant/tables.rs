@@ -348,7 +348,7 @@ pub struct Ride {
 /// A declaration that does not compile.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
-    /// More than [`MAX_KINDS`](super::MAX_KINDS) pieces.
+    /// More than [`MAX_KINDS`] pieces.
     #[error("{variant}: too many piece kinds")]
     TooManyKinds {
         /// The variant id.

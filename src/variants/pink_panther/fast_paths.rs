@@ -85,13 +85,13 @@ impl<B: Width> FastPathsAt<B> for Arc<Jumps> {
 
     /// The opponent O's pieces whose slides a quiet move of the side to move S may not adjust:
     /// O's carrier (its move moves the jewel, which every acquiring jump reads), and O's
-    /// pieces that a slide jump of S pins now ([`Jumps::jump_pinned_pieces`] from O's side:
+    /// pieces that a slide jump of S pins now (`Jumps::jump_pinned_pieces` from O's side:
     /// first or second on a line from O's General, the other of the two jumpable for S, a
     /// slider of S third). A leap jump of S onto the General goes over the square next to it
     /// (the jewel or S's ally) from a square of S, so no piece of O stands in its way. A quiet
     /// move reused or adjusted here pins no other piece of O that way and frees none: the lines
     /// from the General through a square the jewel may hold are sensitive up to their third
-    /// blocker (the fourth past the jewel) in [`Jumps::reply_squares`], for every piece where a
+    /// blocker (the fourth past the jewel) in `Jumps::reply_squares`, for every piece where a
     /// slider of S stands on them and for S's sliders where none does. The slides of O's other
     /// pieces, not pinned before the move nor after, stay legal as the table pins decide.
     fn reply_unadjusted(&self, pos: &Position<B>, general: Square) -> Bitboard<B> {
