@@ -287,3 +287,37 @@ fn bench_sh_runs_the_binary_in_cargo_target_dir() {
         "{err}"
     );
 }
+
+/// The Rust version the install instructions name is the one both crates declare
+/// (`rust-version`, which an older cargo names when it refuses to build): README.md said
+/// 1.85 while the library's `let` chains need 1.88.
+#[test]
+fn the_rust_version_the_install_pages_name_is_the_crates() {
+    let declared = |manifest: &str| {
+        let text = std::fs::read_to_string(root().join(manifest)).expect("manifest reads");
+        text.lines()
+            .find_map(|l| l.strip_prefix("rust-version = \""))
+            .and_then(|rest| rest.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("{manifest} declares no rust-version"))
+            .to_string()
+    };
+    let version = declared("Cargo.toml");
+    assert_eq!(declared("python/Cargo.toml"), version);
+    for page in ["README.md", "python/README.md", "docs/python.md"] {
+        let text = std::fs::read_to_string(root().join(page)).expect("page reads");
+        let named: Vec<&str> = text
+            .match_indices("Rust 1.")
+            .map(|(i, _)| {
+                text[i + 5..]
+                    .split([' ', ')', ',', ';'])
+                    .next()
+                    .unwrap_or("")
+            })
+            .collect();
+        assert!(!named.is_empty(), "{page} names no Rust version");
+        assert!(
+            named.iter().all(|v| *v == version),
+            "{page} names Rust {named:?}, the crates declare {version}"
+        );
+    }
+}
