@@ -9,7 +9,7 @@
 
 use super::Failure;
 use super::engine_args::EngineSettings;
-use super::selection::{SelectionArgs, load_suites, refused};
+use super::selection::{SelectionArgs, load_suites_or_built_in, refused};
 use super::sink::Sink;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
@@ -47,8 +47,10 @@ pub enum ColourArg {
 /// Arguments of `cvperft check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Suite files or directories (every *.yaml in a directory, sorted).
-    #[arg(value_name = "PATH", default_value = "suites")]
+    /// Suite files or directories (every *.yaml in a directory, sorted). Without one:
+    /// `./suites` when it exists, else the suites built into cvperft (the repository's
+    /// `suites/` as it was built).
+    #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Report format.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
@@ -144,7 +146,7 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
     let selection = args.selection.selection();
     let options = args.options();
     conformance::validate(&selection, &options).map_err(refused)?;
-    let suites = load_suites(&args.paths)?;
+    let suites = load_suites_or_built_in(&args.paths)?;
     // Before any check runs: a report may not overwrite an input, a directory or a socket.
     let mut sink = Sink::open(args.output.as_deref(), &suites, stdout)?;
     let checks = CheckRun::prepare(&suites, &selection, &options).map_err(refused)?;
@@ -246,7 +248,7 @@ mod tests {
     #[test]
     fn arguments_become_typed_options() {
         let w = Wrapper::try_parse_from(["check"]).expect("defaults parse");
-        assert_eq!(w.args.paths, vec![PathBuf::from("suites")]);
+        assert!(w.args.paths.is_empty());
         assert_eq!(w.args.format, FormatArg::Human);
         let w = Wrapper::try_parse_from(["check", "a.yaml", "dir", "--shard", "2/3", "-j", "4"])
             .expect("arguments parse");

@@ -6,7 +6,7 @@
 //! file, never over a suite it reads, a device or a FIFO written directly.
 
 use super::Failure;
-use super::selection::{SelectionArgs, load_suites, refused};
+use super::selection::{SelectionArgs, load_suites_or_built_in, refused};
 use super::sink::Sink;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
@@ -29,8 +29,10 @@ pub enum FormatArg {
 /// Arguments of `cvperft export`.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// Suite files or directories (every *.yaml in a directory, sorted).
-    #[arg(value_name = "PATH", default_value = "suites")]
+    /// Suite files or directories (every *.yaml in a directory, sorted). Without one:
+    /// `./suites` when it exists, else the suites built into cvperft (the repository's
+    /// `suites/` as it was built).
+    #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum)]
@@ -55,7 +57,7 @@ pub fn run(args: ExportArgs, stdout: &mut impl Write) -> Result<()> {
         FormatArg::Perft => ExportFormat::PerftFile,
         FormatArg::Jsonl => ExportFormat::Jsonl,
     };
-    let suites = load_suites(&args.paths)?;
+    let suites = load_suites_or_built_in(&args.paths)?;
     // Before any work: the output may not overwrite a suite read, a directory or a socket.
     let mut sink = Sink::open(args.output.as_deref(), &suites, stdout)?;
     let planned = plan_checks(&suites, &selection).map_err(refused)?;
@@ -95,7 +97,7 @@ mod tests {
     #[test]
     fn arguments_become_typed_options() {
         let w = Wrapper::try_parse_from(["export", "--format", "epd"]).expect("defaults parse");
-        assert_eq!(w.args.paths, vec![PathBuf::from("suites")]);
+        assert!(w.args.paths.is_empty());
         assert_eq!(w.args.format, FormatArg::Epd);
         let w = Wrapper::try_parse_from([
             "export", "a.yaml", "--format", "jsonl", "-v", "chess", "--slow", "--shard", "1/2",

@@ -18,6 +18,32 @@ pub fn load_suites(paths: &[PathBuf]) -> Result<Vec<Suite>> {
     conformance::load_suites(paths).map_err(|e| refused(e).into())
 }
 
+/// Where `check` and `export` look for suites when given no PATH.
+pub const DEFAULT_SUITES: &str = "suites";
+
+/// The suites under `paths`; with none, those under `./suites` when it exists (in any form: a
+/// file or a broken link there is read, and refused, as a PATH would be), else the suites built
+/// into cvperft ([`cvperft::suite::builtin`]), said on stderr.
+///
+/// # Errors
+/// As [`load_suites`].
+pub fn load_suites_or_built_in(paths: &[PathBuf]) -> Result<Vec<Suite>> {
+    if !paths.is_empty() {
+        return load_suites(paths);
+    }
+    let default = PathBuf::from(DEFAULT_SUITES);
+    if default.symlink_metadata().is_ok() {
+        return load_suites(&[default]);
+    }
+    let suites = cvperft::suite::builtin::load().map_err(|e| refused(CheckError::Load(e)))?;
+    super::say(&format!(
+        "no {DEFAULT_SUITES}/ here: reading the {} suites built into cvperft {} (give PATH for others)",
+        suites.len(),
+        env!("CARGO_PKG_VERSION")
+    ));
+    Ok(suites)
+}
+
 /// A refusal of the library's check steps as a [`Failure`] (exit 2); of load errors, all but
 /// the last are printed on stderr at once, the last is the failure's message.
 pub fn refused(error: CheckError) -> Failure {

@@ -10,6 +10,7 @@
 pub mod aliases;
 pub mod append;
 pub mod budget;
+pub mod builtin;
 pub mod check;
 pub mod load;
 pub mod locate;
