@@ -134,7 +134,7 @@ def variants() -> list[dict[str, Any]]:
     `name`, `values` (default first), `default`, `ruling`, `help`; `game-end` last)."""
 
 def check(
-    paths: Union[_Path, Iterable[_Path]],
+    paths: Union[_Path, Iterable[_Path], None] = None,
     *,
     variant: Optional[str] = None,
     rule: Optional[str] = None,
@@ -145,8 +145,8 @@ def check(
     shard: Optional[str] = None,
     jobs: Optional[int] = None,
 ) -> dict[str, Any]:
-    """Runs the checks of the suites under `paths` against the reference generator and
-    returns the report `cvperft check --format json` writes, as Python objects.
+    """Runs the checks of the suites under `paths` (None: the suites built into cvperft, the
+    repository's `suites/` as it was built) against the reference generator and returns the report `cvperft check --format json` writes, as Python objects.
 
     The filters are `check`'s selection flags; a failed check is in `report["summary"]
     ["failed"]` and `report["results"]`, not raised. Raises SuiteError or CvperftError;

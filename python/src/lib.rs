@@ -1011,7 +1011,8 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 }
 
 /// Runs the checks of the suites under `paths` (YAML files or directories of them; one or an
-/// iterable, each a str, bytes or os.PathLike, as `open` takes it) against the reference
+/// iterable, each a str, bytes or os.PathLike, as `open` takes it; None or left out: the suites
+/// built into cvperft, the repository's `suites/` as it was built) against the reference
 /// generator, and returns the report `cvperft check --format json` writes, as
 /// Python objects (`format`, `version`, `generator`, `suites`, `results`, `summary`,
 /// `seconds`).
@@ -1023,14 +1024,14 @@ fn paths_arg(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// interpreter released; Ctrl-C interrupts it (KeyboardInterrupt): it starts no further
 /// check, and the counts running stop within a subtree of four plies.
 #[pyfunction(name = "check")]
-#[pyo3(signature = (paths, *, variant=None, rule=None, filter=None, slow=None, deep=None,
+#[pyo3(signature = (paths=None, *, variant=None, rule=None, filter=None, slow=None, deep=None,
     max_nodes=None, shard=None, jobs=None),
-    text_signature = "(paths, *, variant=None, rule=None, filter=None, slow=False, deep=False, \
+    text_signature = "(paths=None, *, variant=None, rule=None, filter=None, slow=False, deep=False, \
     max_nodes=None, shard=None, jobs=None)")]
 #[allow(clippy::too_many_arguments)]
 fn run_check<'py>(
     py: Python<'py>,
-    paths: &Bound<'py, PyAny>,
+    paths: Option<&Bound<'py, PyAny>>,
     variant: Option<&Bound<'py, PyAny>>,
     rule: Option<&Bound<'py, PyAny>>,
     filter: Option<&Bound<'py, PyAny>>,
@@ -1040,7 +1041,8 @@ fn run_check<'py>(
     shard: Option<&Bound<'py, PyAny>>,
     jobs: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let paths = paths_arg(paths)?;
+    // None as left out: the built-in suites.
+    let paths = paths.filter(|p| !p.is_none()).map(paths_arg).transpose()?;
     let variant = optional_text::<SuiteError>(variant, "variant")?;
     let rule = optional_text::<SuiteError>(rule, "rule")?;
     let filter = optional_text::<SuiteError>(filter, "filter")?;
@@ -1095,7 +1097,10 @@ fn run_check<'py>(
     let rendered = on_own_thread(py, move |control| {
         let run = || -> Result<Option<Vec<u8>>, CheckError> {
             conformance::validate(&selection, &options)?;
-            let suites = conformance::load_suites(&paths)?;
+            let suites = match &paths {
+                Some(paths) => conformance::load_suites(paths)?,
+                None => cvperft::suite::builtin::load().map_err(CheckError::Load)?,
+            };
             // A check's long count stops too, unit by unit, once Ctrl-C is pressed.
             let run = conformance::CheckRun::prepare(&suites, &selection, &options)?
                 .stop_on(Arc::clone(&control.stop));

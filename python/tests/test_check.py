@@ -80,3 +80,15 @@ def test_a_failing_check_is_reported_not_raised(tmp_path):
     assert report["summary"]["failed"] == 1
     (result,) = report["results"]
     assert result["status"] == "failed" and "21" in result["message"]
+
+
+def test_without_paths_the_built_in_suites_are_checked(repo, monkeypatch, tmp_path):
+    # Away from a clone: the wheel's own copy of suites/, the same report as the files give.
+    monkeypatch.chdir(repo)
+    from_files = cvperft.check("suites", variant="plutonian", max_nodes=50_000, jobs=1)
+    monkeypatch.chdir(tmp_path)
+    built_in = cvperft.check(variant="plutonian", max_nodes=50_000, jobs=1)
+    assert without_seconds(built_in) == without_seconds(from_files)
+    assert len(built_in["results"]) > 50
+    none = cvperft.check(None, variant="plutonian", max_nodes=50_000, jobs=1)
+    assert without_seconds(none) == without_seconds(built_in)

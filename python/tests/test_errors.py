@@ -335,7 +335,7 @@ def test_wrong_types_name_the_argument():
         (lambda: pos.san(1), "move: expected a str, not int"),
         (lambda: pos.parse_san(None), "san: expected a str, not NoneType"),
         (lambda: pos.play(None), "moves: expected a str or a sequence of str, not NoneType"),
-        (lambda: cvperft.check(None), "paths: expected a path or an iterable of paths"),
+        (lambda: cvperft.check(5), "paths: expected a path or an iterable of paths"),
         (lambda: cvperft.check(["suites", None]), "paths: item 2: expected a path"),
         (lambda: cvperft.check("suites", variant=3), "variant: expected a str, not int"),
         (lambda: cvperft.check("suites", rule=b"GE-1"), "rule: expected a str, not bytes"),
