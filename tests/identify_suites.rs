@@ -149,3 +149,62 @@ fn suite_probes_are_added_to_the_probe_file_and_bad_suites_refused() {
     assert!(run.stderr.contains("bad.yaml"), "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
+
+/// Away from a clone (no `fixtures/identify/` where it runs) `identify` asks the probes built
+/// into cvperft: the same verdicts as the repository's files give, said as built in. Where
+/// the file is there in any form it is read as before (a broken link is refused).
+#[test]
+fn without_a_probe_file_here_the_built_in_probes_are_asked() {
+    let away = temp_dir("identify-away");
+    let engine = format!("{CVPERFT} perftree -v bachelor-kamil -o medinese=continue");
+    let args = [
+        "identify",
+        "-v",
+        "bachelor-kamil",
+        "--engine",
+        &engine,
+        "--protocol",
+        "perftree",
+    ];
+    let run_in = |dir: &std::path::Path| {
+        std::process::Command::new(CVPERFT)
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("cvperft runs")
+    };
+    let here = cvperft(&args);
+    let there = run_in(&away);
+    let there_out = String::from_utf8_lossy(&there.stdout);
+    assert_eq!(here.code, 0, "{}{}", here.stdout, here.stderr);
+    assert_eq!(there.status.code(), Some(0), "{there_out}");
+    let first = there_out.lines().next().unwrap_or_default();
+    assert!(
+        first.ends_with("probes from fixtures/identify/bachelor-kamil.yaml (built into cvperft)"),
+        "{there_out}"
+    );
+    assert!(
+        here.stdout
+            .lines()
+            .next()
+            .is_some_and(|l| l.ends_with("probes from fixtures/identify/bachelor-kamil.yaml")),
+        "{}",
+        here.stdout
+    );
+    let verdicts = |text: &str| text.lines().skip(1).map(String::from).collect::<Vec<_>>();
+    assert_eq!(verdicts(&there_out), verdicts(&here.stdout));
+    assert!(
+        here.stdout.contains("medinese: continue"),
+        "{}",
+        here.stdout
+    );
+    std::fs::create_dir_all(away.join("fixtures/identify")).expect("directory");
+    std::os::unix::fs::symlink(
+        away.join("nowhere"),
+        away.join("fixtures/identify/bachelor-kamil.yaml"),
+    )
+    .expect("a link");
+    let broken = run_in(&away);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&broken.stdout).contains("built into"));
+}

@@ -6,8 +6,11 @@ use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
 use cvperft::engine::bisect::{Bisection, Stop};
-use cvperft::engine::identify::{Probe, Verdict, identify, load_probes, probes_from_suites};
+use cvperft::engine::identify::{
+    Probe, ProbeFile, Verdict, built_in_probes, identify, load_probes, probes_from_suites,
+};
 use cvperft::perft::DivideEntry;
+use cvperft::variant::Rules;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -20,7 +23,8 @@ pub struct IdentifyArgs {
     /// Values assumed for the options not under study (`name=value`, repeatable).
     #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    /// Probe file (default: fixtures/identify/<variant>.yaml).
+    /// Probe file (default: fixtures/identify/<variant>.yaml where it runs, else the copy
+    /// built into cvperft).
     #[arg(long, value_name = "FILE")]
     pub probes: Option<PathBuf>,
     /// Also probe where the suites record two readings of one position (cases that differ in
@@ -32,14 +36,20 @@ pub struct IdentifyArgs {
     pub engine: EngineArgs,
 }
 
-/// The default probe file: under the current directory, else under the source tree.
-fn default_probes(variant: &str) -> PathBuf {
-    let relative = PathBuf::from("fixtures/identify").join(format!("{variant}.yaml"));
-    if relative.exists() {
-        return relative;
+/// The default probes, and where they come from: `fixtures/identify/<variant>.yaml` under the
+/// current directory when it is there (in any form: a file or a broken link there is read, and
+/// refused, as `--probes` would be), else the copy built into cvperft.
+fn default_probes(rules: Rules) -> Result<(String, ProbeFile)> {
+    let relative =
+        PathBuf::from("fixtures/identify").join(format!("{}.yaml", rules.variant.spec.id));
+    if relative.symlink_metadata().is_err()
+        && let Some((path, probes)) = built_in_probes(rules)
+    {
+        let probes = probes.map_err(|e| Failure::input(e.to_string()))?;
+        return Ok((format!("{path} (built into cvperft)"), probes));
     }
-    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(&relative);
-    if built.exists() { built } else { relative }
+    let probes = load_probes(&relative, rules).map_err(|e| Failure::input(e.to_string()))?;
+    Ok((relative.display().to_string(), probes))
 }
 
 /// Runs `cvperft identify`.
@@ -52,14 +62,16 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
     let mut escaped = super::output::EscapedLines::new(out);
     let out = &mut escaped;
     let rules = build_rules(&args.variant, &args.options)?;
-    let path = args
-        .probes
-        .clone()
-        .unwrap_or_else(|| default_probes(&args.variant));
-    let mut probes = load_probes(&path, rules).map_err(|e| Failure::input(e.to_string()))?;
+    let (path, mut probes) = match &args.probes {
+        Some(path) => (
+            path.display().to_string(),
+            load_probes(path, rules).map_err(|e| Failure::input(e.to_string()))?,
+        ),
+        None => default_probes(rules)?,
+    };
     let from_file = probes.probes.len();
-    let mut sources = vec![format!("{from_file} from {}", path.display())];
-    let only_file = format!("{from_file} probes from {}", path.display());
+    let mut sources = vec![format!("{from_file} from {path}")];
+    let only_file = format!("{from_file} probes from {path}");
     if !args.from_suites.is_empty() {
         let suites = load_suites(&args.from_suites)?;
         let mut added = 0;

@@ -179,13 +179,56 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
     let bytes = crate::fsio::read_capped(path, crate::suite::load::MAX_FILE_BYTES)
         .map_err(ProbeError::Read)?;
     let text = String::from_utf8(bytes).map_err(|_| ProbeError::NotUtf8(path.to_path_buf()))?;
+    probes_of_text(&text, path, rules)
+}
+
+/// The probe files of `fixtures/identify/`, compiled in, as (path in the repository, text):
+/// `cvperft identify`'s default probes where there is no such file where it runs (an installed
+/// binary away from a clone).
+pub const BUILT_IN_PROBES: [(&str, &str); 6] = [
+    (
+        "fixtures/identify/bachelor-kamil.yaml",
+        include_str!("../../fixtures/identify/bachelor-kamil.yaml"),
+    ),
+    (
+        "fixtures/identify/cerimon.yaml",
+        include_str!("../../fixtures/identify/cerimon.yaml"),
+    ),
+    (
+        "fixtures/identify/chess.yaml",
+        include_str!("../../fixtures/identify/chess.yaml"),
+    ),
+    (
+        "fixtures/identify/pink-panther.yaml",
+        include_str!("../../fixtures/identify/pink-panther.yaml"),
+    ),
+    (
+        "fixtures/identify/plutonian.yaml",
+        include_str!("../../fixtures/identify/plutonian.yaml"),
+    ),
+    (
+        "fixtures/identify/silver-elephant.yaml",
+        include_str!("../../fixtures/identify/silver-elephant.yaml"),
+    ),
+];
+
+/// The built-in probe file of `rules`' variant ([`BUILT_IN_PROBES`]), with its path, checked as
+/// [`load_probes`] checks a file; `None` for a variant that has none.
+pub fn built_in_probes(rules: Rules) -> Option<(&'static str, Result<ProbeFile, ProbeError>)> {
+    let file = format!("fixtures/identify/{}.yaml", rules.variant.spec.id);
+    let (path, text) = BUILT_IN_PROBES.iter().find(|(p, _)| *p == file)?;
+    Some((path, probes_of_text(text, Path::new(path), rules)))
+}
+
+/// [`load_probes`] of a file's text, read from `path`.
+fn probes_of_text(text: &str, path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
     // As for suites: deep flow nesting would keep the YAML parser busy for minutes.
     use crate::suite::nesting::{MAX_FLOW_NESTING, check_flow_nesting};
-    check_flow_nesting(&text, MAX_FLOW_NESTING).map_err(|nesting| ProbeError::TooDeep {
+    check_flow_nesting(text, MAX_FLOW_NESTING).map_err(|nesting| ProbeError::TooDeep {
         file: path.to_path_buf(),
         nesting,
     })?;
-    if let Some(again) = anchor_given_twice(&text) {
+    if let Some(again) = anchor_given_twice(text) {
         return Err(ProbeError::AnchorGivenTwice {
             file: path.to_path_buf(),
             again,
@@ -193,12 +236,12 @@ pub fn load_probes(path: &Path, rules: Rules) -> Result<ProbeFile, ProbeError> {
     }
     let yaml = |error| ProbeError::Yaml {
         file: path.to_path_buf(),
-        alias: trace(&error, &text).map(Box::new),
+        alias: trace(&error, text).map(Box::new),
         error,
     };
     // As for suites: aliases must not expand a small file beyond the memory.
-    crate::suite::load::check_alias_expansion(&text).map_err(yaml)?;
-    let file: ProbeFile = serde_yaml::from_str(&text).map_err(yaml)?;
+    crate::suite::load::check_alias_expansion(text).map_err(yaml)?;
+    let file: ProbeFile = serde_yaml::from_str(text).map_err(yaml)?;
     let id = rules.variant.spec.id;
     if file.variant != id {
         return Err(ProbeError::OtherVariant {
@@ -702,6 +745,34 @@ mod tests {
     use crate::variant::{
         Colour, OptionSpec, Outcome, RuleHooksAt, SpecError, Variant, VariantHooks, Width,
     };
+
+    /// The built-in probes are the files of `fixtures/identify/`, one per variant, each loading
+    /// for its variant as the file does.
+    #[test]
+    fn the_built_in_probes_are_the_probe_files() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<String> = std::fs::read_dir(root.join("fixtures/identify"))
+            .expect("the directory reads")
+            .map(|e| {
+                format!(
+                    "fixtures/identify/{}",
+                    e.expect("an entry").file_name().display()
+                )
+            })
+            .filter(|name| name.ends_with(".yaml"))
+            .collect();
+        files.sort();
+        let listed: Vec<String> = BUILT_IN_PROBES.iter().map(|(p, _)| p.to_string()).collect();
+        assert_eq!(files, listed);
+        for id in crate::variants::IDS {
+            let rules = crate::variants::rules(id).expect("registered");
+            let (path, built_in) = built_in_probes(rules).expect("every variant has probes");
+            let built_in = built_in.expect("the built-in probes load");
+            let file = load_probes(&root.join(path), rules).expect("the file loads");
+            assert_eq!(built_in.probes.len(), file.probes.len(), "{path}");
+            assert!(!built_in.probes.is_empty(), "{path}");
+        }
+    }
 
     /// A test rule: with `lone-king = loses`, a side left with its King alone has lost.
     struct LoneKing;
