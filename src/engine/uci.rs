@@ -592,11 +592,25 @@ pub fn exit_grace(now: Instant, deadline: Instant) -> Instant {
 }
 
 /// Whether a line is an engine's complaint about a `setoption` (Stockfish: `No such option: X`).
+/// The engine's own declarations (`id name`, `id author`, `option name`) are not complaints,
+/// whatever they hold (`option name Mode type combo default invalid option var ...`).
 fn refuses_option(line: &str) -> bool {
+    if declares(line) {
+        return false;
+    }
     let lower = line.trim().to_ascii_lowercase();
     lower.starts_with("no such option")
         || lower.contains("unknown option")
         || lower.contains("invalid option")
+}
+
+/// Whether a line is one of the engine's declarations in its reply to `uci`.
+fn declares(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    matches!(
+        (words.next(), words.next()),
+        (Some("id"), Some("name" | "author")) | (Some("option"), Some("name"))
+    )
 }
 
 /// One line of a `go perft` answer.
@@ -735,6 +749,26 @@ mod tests {
             (line.as_str(), expected.as_str()),
             ("<1 lines without uciok>", "uciok")
         );
+    }
+
+    /// Found by fuzz uci_handshake: an option declared with `Invalid option` in its line was
+    /// read as a complaint, and the engine refused.
+    #[test]
+    fn declarations_holding_the_words_of_a_complaint_are_not_complaints() {
+        let lines = [
+            "id name Unknown Option Engine",
+            "id author invalid option",
+            "option name UCI_Variant type co string Invalid option value foss",
+            "option name Policy type combo default unknown option var unknown option",
+            "uciok",
+        ];
+        let info = read_uci(&lines, MAX_CHATTER).unwrap().unwrap().unwrap();
+        assert_eq!(info.variants, None);
+        let mut ready = ReadyReply::new();
+        assert_eq!(ready.line(lines[3].into()), Ok(false));
+        // A complaint starting with a word other than a declaration's is still one.
+        assert!(refuses_option("Option name Hash: unknown option"));
+        assert!(refuses_option("info string Unknown option: Hash"));
     }
 
     #[test]
