@@ -383,6 +383,7 @@ impl Handshake {
         }
         let why = match &self.variants {
             None => "it declares no UCI_Variant option".to_string(),
+            Some(list) if list.is_empty() => "its UCI_Variant option lists no values".to_string(),
             Some(list) => format!("its UCI_Variant values are: {}", list.join(" ")),
         };
         Err(EngineErrorKind::Rejected(format!(
@@ -729,6 +730,13 @@ mod tests {
         assert_eq!(info.variants, None);
         assert_eq!(info.selects("chess"), Ok(false));
         assert!(info.selects("shogi").is_err());
+        let empty = ["option name UCI_Variant type combo default chess", "uciok"];
+        let info = read_uci(&empty, MAX_CHATTER).unwrap().unwrap().unwrap();
+        assert_eq!(
+            info.selects("chess").unwrap_err().to_string(),
+            "rejected the request: variant `chess` not supported: its UCI_Variant option lists \
+             no values"
+        );
         // `uciok` with another word is chatter; no `uciok` at all never ends the reply.
         assert_eq!(read_uci(&["uciok now", "id name x"], MAX_CHATTER), None);
     }
