@@ -26,11 +26,14 @@
 //!   [`cvperft::engine::process::EngineProcess`] splits its output; read as a perftree
 //!   command's answer and as a UCI engine's answer to `go perft` (with and without `O-O`
 //!   and `O-O-O` named by a `--map`).
+//! - `uci_handshake`: the whole input is what an engine printed after `uci` (split into lines
+//!   as for `engine_output`), read as its reply up to `uciok`, then what follows as its reply
+//!   to `isready` up to `readyok`; the whole input is also read as a reply to `isready` alone.
 //!
 //! A new target adds one function here, one file in `fuzz_targets/`, one directory of seeds in
 //! `corpus/`, and one line in [`TARGETS`].
 
-use cvperft::engine::uci::PerftAnswer;
+use cvperft::engine::uci::{Handshake, MAX_CHATTER, PerftAnswer, ReadyReply, UciReply};
 use cvperft::engine::{Divide, EngineError, EngineErrorKind, Query, perftree};
 use cvperft::game::{Game, ReadOptions, read_game, read_header};
 use cvperft::notation::{
@@ -58,6 +61,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("suite_yaml", check_suite_yaml),
     ("record", check_record),
     ("engine_output", check_engine_output),
+    ("uci_handshake", check_uci_handshake),
 ];
 
 /// The file name `suite_yaml` inputs are loaded under.
@@ -841,4 +845,195 @@ fn check_uci_answer(lines: &[String], named: &HashSet<String>) {
     let reread = reread.expect("the total printed again");
     assert_eq!(reread.entries, divide.entries);
     assert_eq!(reread.total, divide.total);
+}
+
+/// Where a reply fed line by line ended: the index of the line that ended it and what it gave
+/// (`None` when no line ended it), and the lines of chatter it counted.
+type ReplyEnd<T> = (Option<(usize, Result<T, EngineErrorKind>)>, usize);
+
+/// Feeds `lines` to a reply's `line` until one ends it.
+fn feed<T>(
+    lines: &[String],
+    mut line: impl FnMut(String) -> Result<Option<T>, EngineErrorKind>,
+) -> Option<(usize, Result<T, EngineErrorKind>)> {
+    for (i, l) in lines.iter().enumerate() {
+        match line(l.clone()) {
+            Ok(None) => {}
+            Ok(Some(done)) => return Some((i, Ok(done))),
+            Err(kind) => return Some((i, Err(kind))),
+        }
+    }
+    None
+}
+
+/// `lines` read as a reply to `uci` with at most `cap` lines of chatter.
+fn read_uci_reply(lines: &[String], cap: usize) -> ReplyEnd<Handshake> {
+    let mut reply = UciReply::new().chatter_cap(cap);
+    let end = feed(lines, |l| reply.line(l));
+    (end, reply.chatter())
+}
+
+/// `lines` read as a reply to `isready` with at most `cap` lines of chatter.
+fn read_ready_reply(lines: &[String], cap: usize) -> ReplyEnd<()> {
+    let mut reply = ReadyReply::new().chatter_cap(cap);
+    let end = feed(lines, |l| reply.line(l).map(|ready| ready.then_some(())));
+    (end, reply.chatter())
+}
+
+/// The properties every reply has: reading twice gives the same end; an error is one line, a
+/// refusal quotes the line that ended the reply and complains about an option, the chatter
+/// error comes at the line past the cap; chatter is counted up to the cap, not past it, and
+/// a smaller cap ends the reply at the line past it. The reply's value, when it gave one.
+fn check_reply<T: PartialEq + std::fmt::Debug>(
+    lines: &[String],
+    waiting_for: &str,
+    read: impl Fn(&[String], usize) -> ReplyEnd<T>,
+) -> Option<(usize, T)> {
+    let once = read(lines, MAX_CHATTER);
+    assert_eq!(read(lines, MAX_CHATTER), once, "reading twice");
+    let (end, chatter) = (&once.0, once.1);
+    let chatter_error = |cap: usize| EngineErrorKind::Malformed {
+        line: format!("<{cap} lines without {waiting_for}>"),
+        expected: waiting_for.to_string(),
+    };
+    // Past a smaller cap, the reply ends at the line of chatter past it; at a cap it meets, the
+    // reply is unchanged.
+    if chatter <= MAX_CHATTER {
+        assert_eq!(read(lines, chatter), once, "cap {chatter}");
+    }
+    for cap in [0, chatter / 2, chatter.saturating_sub(1)] {
+        if cap < chatter {
+            let (at, kind) = match read(lines, cap) {
+                (Some((at, Err(kind))), counted) if counted == cap + 1 => (at, kind),
+                other => panic!("cap {cap} of {chatter} lines of chatter: {other:?}"),
+            };
+            assert_eq!(kind, chatter_error(cap), "cap {cap}");
+            assert!(
+                end.as_ref().is_none_or(|(last, _)| at <= *last),
+                "cap {cap}"
+            );
+        }
+    }
+    let (at, result) = once.0?;
+    match result {
+        Ok(value) => return Some((at, value)),
+        Err(EngineErrorKind::Rejected(text)) => {
+            check_engine_error(&EngineErrorKind::Rejected(text.clone()));
+            assert_eq!(text, lines[at].trim(), "a refusal quotes its line");
+            assert!(
+                text.to_ascii_lowercase().contains("option"),
+                "refused for {text:?}"
+            );
+            // The engine's own declarations are not complaints.
+            let mut words = text.split_whitespace();
+            assert!(
+                !matches!(
+                    (words.next(), words.next()),
+                    (Some("id"), Some("name" | "author")) | (Some("option"), Some("name"))
+                ),
+                "a declaration read as a refusal: {text:?}"
+            );
+        }
+        Err(kind) => {
+            check_engine_error(&kind);
+            assert_eq!(kind, chatter_error(MAX_CHATTER));
+            assert_eq!(chatter, MAX_CHATTER + 1);
+        }
+    }
+    None
+}
+
+/// The `var` values of a line declaring the `UCI_Variant` combo option, if it is one (each
+/// `var` takes the next word, whatever it is).
+fn declared_variants(line: &str) -> Option<Vec<String>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let ["option", "name", "UCI_Variant", "type", "combo", rest @ ..] = words.as_slice() else {
+        return None;
+    };
+    let mut values = Vec::new();
+    let mut i = 0;
+    while i < rest.len() {
+        if rest[i] == "var" && i + 1 < rest.len() {
+            values.push(rest[i + 1].to_string());
+            i += 1;
+        }
+        i += 1;
+    }
+    Some(values)
+}
+
+/// `uci_handshake`: reading an engine's reply to `uci` and to `isready` never panics or hangs;
+/// each reading twice gives the same; errors are one line; chatter is refused past the cap,
+/// at the line past it; a reply to `uci` ends at the first line that is `uciok` alone and
+/// reports the variants of the last `UCI_Variant` declaration before it, every other line
+/// before it being chatter; the variant asked is selected when declared (and `chess` needs no
+/// selecting on an engine without `UCI_Variant`), refused on one line naming it and the
+/// values declared otherwise; a reply to `isready` ends at the first line `readyok`.
+pub fn check_uci_handshake(data: &[u8]) {
+    let lines = engine_lines(data);
+    let uciok = |l: &String| l.split_whitespace().eq(["uciok"]);
+    match check_reply(&lines, "uciok", read_uci_reply) {
+        Some((at, info)) => {
+            assert!(uciok(&lines[at]), "ended at {:?}", lines[at]);
+            let before = &lines[..at];
+            assert!(!before.iter().any(uciok), "an earlier uciok");
+            let declared = before.iter().rev().find_map(|l| declared_variants(l));
+            assert_eq!(info.variants, declared, "the variants reported");
+            let chatter = before.iter().filter(|l| declared_variants(l).is_none());
+            assert_eq!(read_uci_reply(&lines, MAX_CHATTER).1, chatter.count());
+            check_variant_selection(&info);
+            check_ready_reply(&lines[at + 1..]);
+        }
+        // Not ended (an error ends it too): no line is `uciok`.
+        None if read_uci_reply(&lines, MAX_CHATTER).0.is_none() => {
+            assert!(!lines.iter().any(uciok), "uciok not read");
+        }
+        None => {}
+    }
+    check_ready_reply(&lines);
+}
+
+fn check_ready_reply(lines: &[String]) {
+    let readyok = |l: &String| l.trim() == "readyok";
+    if let Some((at, ())) = check_reply(lines, "readyok", read_ready_reply) {
+        assert!(readyok(&lines[at]), "ended at {:?}", lines[at]);
+        assert!(!lines[..at].iter().any(readyok), "an earlier readyok");
+        assert_eq!(
+            read_ready_reply(lines, MAX_CHATTER).1,
+            at,
+            "chatter before readyok"
+        );
+    } else if read_ready_reply(lines, MAX_CHATTER).0.is_none() {
+        assert!(!lines.iter().any(readyok), "readyok not read");
+    }
+}
+
+/// A variant is selected when the engine declares it; `chess` needs no selecting on an engine
+/// without `UCI_Variant`; any other is refused on one line that names it and what the engine
+/// declared.
+fn check_variant_selection(info: &Handshake) {
+    let declared = info.variants.clone().unwrap_or_default();
+    let asked = ["chess", "crazyhouse", "not-a-variant"]
+        .into_iter()
+        .map(String::from)
+        .chain(declared.iter().take(4).cloned());
+    for variant in asked {
+        let known = declared.contains(&variant);
+        assert_eq!(info.knows(&variant), known, "{variant:?}");
+        match info.selects(&variant) {
+            Ok(select) => {
+                assert_eq!(select, known, "{variant:?}");
+                assert!(known || (info.variants.is_none() && variant == "chess"));
+            }
+            Err(kind) => {
+                assert!(!known, "{variant:?} is declared but refused: {kind}");
+                check_engine_error(&kind);
+                let EngineErrorKind::Rejected(why) = &kind else {
+                    panic!("{kind:?}");
+                };
+                assert!(why.contains(&format!("`{variant}`")), "{why}");
+                assert!(declared.iter().all(|v| why.contains(v.as_str())), "{why}");
+            }
+        }
+    }
 }

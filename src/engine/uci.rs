@@ -1,9 +1,10 @@
 //! A UCI engine asked `go perft N`: one process for the whole session.
 //!
-//! Handshake: `uci` … `uciok` (collecting the options it declares), one `setoption` per engine
+//! Handshake: `uci` … `uciok` (collecting the variants it declares), one `setoption` per engine
 //! option, then `UCI_Variant` when a variant is requested (checked against the values the
 //! engine declares for it; asked again after the other options, since `VariantPath` may add
-//! variants), then `isready` … `readyok`. Each query sends `isready` and reads up to
+//! variants), then `isready` … `readyok`. The replies are read by [`UciReply`] and
+//! [`ReadyReply`], fed the engine's lines one at a time (no process, so they can be fuzzed). Each query sends `isready` and reads up to
 //! `readyok` (refusing a count left over from an earlier answer), then sends
 //! `position fen … [moves …]` and `go perft N` and reads `move: count` lines up to `Nodes searched: N`, skipping `info` lines
 //! and other chatter.
@@ -38,13 +39,6 @@ pub struct UciEngine {
     /// The engine's spellings of whole moves named by `--map` (such as `O-O`): a line
     /// `O-O: 5` is a count, though a move without a digit is otherwise taken for chatter.
     named_moves: HashSet<String>,
-}
-
-/// What the `uci` handshake reported.
-#[derive(Default, Debug)]
-struct Handshake {
-    /// Values of the `UCI_Variant` combo option, when it has one.
-    variants: Option<Vec<String>>,
 }
 
 impl UciEngine {
@@ -111,29 +105,17 @@ impl UciEngine {
             self.send(None, &format!("setoption name {name} value {value}"))?;
         }
         if let Some(variant) = self.variant.clone() {
-            let known =
-                |info: &Handshake| info.variants.as_ref().is_some_and(|v| v.contains(&variant));
-            if !known(&info) && !options.is_empty() {
+            if !info.knows(&variant) && !options.is_empty() {
                 // Options such as VariantPath may have loaded more variants.
                 self.send(None, "uci")?;
                 info = self.read_handshake()?;
             }
-            if info.variants.is_none() && variant == "chess" {
-                // An engine without UCI_Variant plays orthodox chess: nothing to select.
-                self.send(None, "isready")?;
-                return self.await_ready();
+            let select = info
+                .selects(&variant)
+                .map_err(|kind| self.error(None, kind))?;
+            if select {
+                self.send(None, &format!("setoption name UCI_Variant value {variant}"))?;
             }
-            if !known(&info) {
-                let why = match &info.variants {
-                    None => "it declares no UCI_Variant option".to_string(),
-                    Some(list) => format!("its UCI_Variant values are: {}", list.join(" ")),
-                };
-                return Err(self.error(
-                    None,
-                    EngineErrorKind::Rejected(format!("variant `{variant}` not supported: {why}")),
-                ));
-            }
-            self.send(None, &format!("setoption name UCI_Variant value {variant}"))?;
         }
         self.send(None, "isready")?;
         self.await_ready()
@@ -141,66 +123,27 @@ impl UciEngine {
 
     /// Reads up to `readyok`, failing on a complaint about an option.
     fn await_ready(&mut self) -> Result<(), EngineError> {
-        let mut chatter = 0;
+        let mut reply = ReadyReply::new();
         loop {
             let line = self.read(None, "readyok")?;
-            let t = line.trim();
-            if t == "readyok" {
-                return Ok(());
-            }
-            if refuses_option(t) {
-                return Err(self.error(None, EngineErrorKind::Rejected(t.to_string())));
-            }
-            chatter += 1;
-            if chatter > MAX_CHATTER {
-                return Err(self.too_much_chatter(None, "readyok"));
+            match reply.line(line) {
+                Ok(false) => {}
+                Ok(true) => return Ok(()),
+                Err(kind) => return Err(self.error(None, kind)),
             }
         }
     }
 
     fn read_handshake(&mut self) -> Result<Handshake, EngineError> {
-        let mut info = Handshake::default();
-        let mut chatter = 0;
+        let mut reply = UciReply::new();
         loop {
             let line = self.read(None, "uciok")?;
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.as_slice() {
-                ["uciok"] => return Ok(info),
-                ["option", "name", "UCI_Variant", "type", "combo", rest @ ..] => {
-                    let mut values = Vec::new();
-                    let mut it = rest.iter();
-                    while let Some(w) = it.next() {
-                        if *w == "var"
-                            && let Some(v) = it.next()
-                        {
-                            values.push(v.to_string());
-                        }
-                    }
-                    info.variants = Some(values);
-                }
-                _ if refuses_option(&line) => {
-                    return Err(
-                        self.error(None, EngineErrorKind::Rejected(line.trim().to_string()))
-                    );
-                }
-                _ => {
-                    chatter += 1;
-                    if chatter > MAX_CHATTER {
-                        return Err(self.too_much_chatter(None, "uciok"));
-                    }
-                }
+            match reply.line(line) {
+                Ok(None) => {}
+                Ok(Some(info)) => return Ok(info),
+                Err(kind) => return Err(self.error(None, kind)),
             }
         }
-    }
-
-    fn too_much_chatter(&self, query: Option<&Query>, waiting_for: &str) -> EngineError {
-        self.error(
-            query,
-            EngineErrorKind::Malformed {
-                line: format!("<{MAX_CHATTER} lines without {waiting_for}>"),
-                expected: waiting_for.to_string(),
-            },
-        )
     }
 
     fn send(&mut self, query: Option<&Query>, line: &str) -> Result<(), EngineError> {
@@ -318,7 +261,7 @@ pub struct PerftAnswer<'a> {
     /// Each count with the line of the answer it was read from (from 1 after `go perft`).
     entries: Vec<(DivideEntry, usize)>,
     listed: Listed,
-    chatter: usize,
+    chatter: Chatter,
     number: usize,
 }
 
@@ -330,7 +273,7 @@ impl<'a> PerftAnswer<'a> {
             named,
             entries: Vec::new(),
             listed: Listed::default(),
-            chatter: 0,
+            chatter: Chatter::new("Nodes searched"),
             number: 0,
         }
     }
@@ -372,16 +315,196 @@ impl<'a> PerftAnswer<'a> {
                 expected: expected.into(),
             }),
             Line::Chatter => {
-                self.chatter += 1;
-                if self.chatter > MAX_CHATTER {
-                    return Err(EngineErrorKind::Malformed {
-                        line: format!("<{MAX_CHATTER} lines without Nodes searched>"),
-                        expected: "Nodes searched".into(),
-                    });
-                }
+                self.chatter.one_more()?;
                 Ok(None)
             }
         }
+    }
+}
+
+/// Lines of chatter counted while waiting for one line, refused past a cap.
+#[derive(Debug, Clone)]
+struct Chatter {
+    seen: usize,
+    cap: usize,
+    /// The line waited for, as the refusal names it.
+    waiting_for: &'static str,
+}
+
+impl Chatter {
+    fn new(waiting_for: &'static str) -> Chatter {
+        Chatter {
+            seen: 0,
+            cap: MAX_CHATTER,
+            waiting_for,
+        }
+    }
+
+    /// Counts one more line of chatter; past the cap, the error that ends the wait.
+    fn one_more(&mut self) -> Result<(), EngineErrorKind> {
+        self.seen += 1;
+        if self.seen > self.cap {
+            return Err(EngineErrorKind::Malformed {
+                line: format!("<{} lines without {}>", self.cap, self.waiting_for),
+                expected: self.waiting_for.to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// What the engine reported between `uci` and `uciok`.
+#[derive(Default, Debug, Clone, PartialEq, Eq)]
+pub struct Handshake {
+    /// Values of the `UCI_Variant` combo option (the `var` words of its last declaration),
+    /// when it has one.
+    pub variants: Option<Vec<String>>,
+}
+
+impl Handshake {
+    /// Whether `variant` is one of the declared `UCI_Variant` values.
+    pub fn knows(&self, variant: &str) -> bool {
+        self.variants
+            .as_ref()
+            .is_some_and(|v| v.iter().any(|known| known == variant))
+    }
+
+    /// Whether `variant` is selected with `setoption name UCI_Variant`: yes when declared, no
+    /// for `chess` on an engine without `UCI_Variant` (it plays orthodox chess).
+    ///
+    /// # Errors
+    /// The variant is not declared (the refusal lists the declared values).
+    pub fn selects(&self, variant: &str) -> Result<bool, EngineErrorKind> {
+        if self.knows(variant) {
+            return Ok(true);
+        }
+        if self.variants.is_none() && variant == "chess" {
+            return Ok(false);
+        }
+        let why = match &self.variants {
+            None => "it declares no UCI_Variant option".to_string(),
+            Some(list) if list.is_empty() => "its UCI_Variant option lists no values".to_string(),
+            Some(list) => format!("its UCI_Variant values are: {}", list.join(" ")),
+        };
+        Err(EngineErrorKind::Rejected(format!(
+            "variant `{variant}` not supported: {why}"
+        )))
+    }
+}
+
+/// The engine's answer to `uci` as it is read, one line at a time, up to `uciok`: the
+/// `UCI_Variant` declaration kept, a complaint about an option refused, other lines (`id`,
+/// other options, `info string`) chatter. Like [`PerftAnswer`], it reads text, not a process.
+#[derive(Debug, Clone)]
+pub struct UciReply {
+    info: Handshake,
+    chatter: Chatter,
+}
+
+impl Default for UciReply {
+    fn default() -> UciReply {
+        UciReply::new()
+    }
+}
+
+impl UciReply {
+    /// A reply about to be read.
+    pub fn new() -> UciReply {
+        UciReply {
+            info: Handshake::default(),
+            chatter: Chatter::new("uciok"),
+        }
+    }
+
+    /// The same reply with at most `cap` lines of chatter instead of [`MAX_CHATTER`].
+    #[must_use]
+    pub fn chatter_cap(mut self, cap: usize) -> UciReply {
+        self.chatter.cap = cap;
+        self
+    }
+
+    /// The lines of chatter read so far.
+    pub fn chatter(&self) -> usize {
+        self.chatter.seen
+    }
+
+    /// Reads the reply's next line (without its line ending): `Ok(None)` while it goes on,
+    /// what it reported at `uciok`.
+    ///
+    /// # Errors
+    /// A complaint about an option, or more lines of chatter than the cap.
+    pub fn line(&mut self, line: String) -> Result<Option<Handshake>, EngineErrorKind> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["uciok"] => return Ok(Some(std::mem::take(&mut self.info))),
+            ["option", "name", "UCI_Variant", "type", "combo", rest @ ..] => {
+                let mut values = Vec::new();
+                let mut it = rest.iter();
+                while let Some(w) = it.next() {
+                    if *w == "var"
+                        && let Some(v) = it.next()
+                    {
+                        values.push(v.to_string());
+                    }
+                }
+                self.info.variants = Some(values);
+            }
+            _ if refuses_option(&line) => {
+                return Err(EngineErrorKind::Rejected(line.trim().to_string()));
+            }
+            _ => self.chatter.one_more()?,
+        }
+        Ok(None)
+    }
+}
+
+/// The engine's answer to the handshake's `isready` as it is read, one line at a time, up to
+/// `readyok`: a complaint about an option set before it is refused, other lines are chatter.
+#[derive(Debug, Clone)]
+pub struct ReadyReply {
+    chatter: Chatter,
+}
+
+impl Default for ReadyReply {
+    fn default() -> ReadyReply {
+        ReadyReply::new()
+    }
+}
+
+impl ReadyReply {
+    /// A reply about to be read.
+    pub fn new() -> ReadyReply {
+        ReadyReply {
+            chatter: Chatter::new("readyok"),
+        }
+    }
+
+    /// The same reply with at most `cap` lines of chatter instead of [`MAX_CHATTER`].
+    #[must_use]
+    pub fn chatter_cap(mut self, cap: usize) -> ReadyReply {
+        self.chatter.cap = cap;
+        self
+    }
+
+    /// The lines of chatter read so far.
+    pub fn chatter(&self) -> usize {
+        self.chatter.seen
+    }
+
+    /// Reads the reply's next line (without its line ending): `Ok(true)` at `readyok`.
+    ///
+    /// # Errors
+    /// A complaint about an option, or more lines of chatter than the cap.
+    pub fn line(&mut self, line: String) -> Result<bool, EngineErrorKind> {
+        let t = line.trim();
+        if t == "readyok" {
+            return Ok(true);
+        }
+        if refuses_option(t) {
+            return Err(EngineErrorKind::Rejected(t.to_string()));
+        }
+        self.chatter.one_more()?;
+        Ok(false)
     }
 }
 
@@ -391,7 +514,7 @@ impl UciEngine {
     /// to this question.
     fn sync(&mut self, query: &Query) -> Result<(), EngineError> {
         self.send(Some(query), "isready")?;
-        let mut chatter = 0;
+        let mut chatter = Chatter::new("readyok");
         loop {
             let line = self.read(Some(query), "readyok")?;
             if line.trim() == "readyok" {
@@ -399,9 +522,8 @@ impl UciEngine {
             }
             match classify(&line, &self.named_moves) {
                 Line::Chatter => {
-                    chatter += 1;
-                    if chatter > MAX_CHATTER {
-                        return Err(self.too_much_chatter(Some(query), "readyok"));
+                    if let Err(kind) = chatter.one_more() {
+                        return Err(self.error(Some(query), kind));
                     }
                 }
                 _ => {
@@ -471,11 +593,25 @@ pub fn exit_grace(now: Instant, deadline: Instant) -> Instant {
 }
 
 /// Whether a line is an engine's complaint about a `setoption` (Stockfish: `No such option: X`).
+/// The engine's own declarations (`id name`, `id author`, `option name`) are not complaints,
+/// whatever they hold (`option name Mode type combo default invalid option var ...`).
 fn refuses_option(line: &str) -> bool {
+    if declares(line) {
+        return false;
+    }
     let lower = line.trim().to_ascii_lowercase();
     lower.starts_with("no such option")
         || lower.contains("unknown option")
         || lower.contains("invalid option")
+}
+
+/// Whether a line is one of the engine's declarations in its reply to `uci`.
+fn declares(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    matches!(
+        (words.next(), words.next()),
+        (Some("id"), Some("name" | "author")) | (Some("option"), Some("name"))
+    )
 }
 
 /// One line of a `go perft` answer.
@@ -549,6 +685,116 @@ mod tests {
         assert_eq!(exit_grace(now, soon), soon);
         let late = now + Duration::from_secs(60);
         assert_eq!(exit_grace(now, late), now + Duration::from_secs(2));
+    }
+
+    /// Feeds `lines` to a `uci` reply: what it gives at the first line that ends it.
+    fn read_uci(lines: &[&str], cap: usize) -> Option<Result<Option<Handshake>, EngineErrorKind>> {
+        let mut reply = UciReply::new().chatter_cap(cap);
+        lines
+            .iter()
+            .map(|l| reply.line(l.to_string()))
+            .find(|r| !matches!(r, Ok(None)))
+    }
+
+    #[test]
+    fn reads_the_variants_a_uci_reply_declares() {
+        let fairy = [
+            "id name Fairy-Stockfish 14",
+            "option name Threads type spin default 1 min 1 max 512",
+            "option name UCI_Variant type combo default chess var chess var crazyhouse",
+            "info string variants.ini loaded",
+            "option name UCI_Variant type combo default chess var chess var shogi",
+            "  uciok  ",
+            "option name UCI_Variant type combo var never",
+        ];
+        let info = read_uci(&fairy, MAX_CHATTER).unwrap().unwrap().unwrap();
+        // The last declaration before uciok counts.
+        assert_eq!(
+            info.variants,
+            Some(vec!["chess".to_string(), "shogi".to_string()])
+        );
+        assert_eq!(info.selects("shogi"), Ok(true));
+        assert!(!info.knows("crazyhouse"));
+        let refused = info.selects("crazyhouse").unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "rejected the request: variant `crazyhouse` not supported: its UCI_Variant values \
+             are: chess shogi"
+        );
+        let stockfish = [
+            "id name Stockfish 15.1",
+            "option name Hash type spin",
+            "uciok",
+        ];
+        let info = read_uci(&stockfish, MAX_CHATTER).unwrap().unwrap().unwrap();
+        assert_eq!(info.variants, None);
+        assert_eq!(info.selects("chess"), Ok(false));
+        assert!(info.selects("shogi").is_err());
+        let empty = ["option name UCI_Variant type combo default chess", "uciok"];
+        let info = read_uci(&empty, MAX_CHATTER).unwrap().unwrap().unwrap();
+        assert_eq!(
+            info.selects("chess").unwrap_err().to_string(),
+            "rejected the request: variant `chess` not supported: its UCI_Variant option lists \
+             no values"
+        );
+        // `uciok` with another word is chatter; no `uciok` at all never ends the reply.
+        assert_eq!(read_uci(&["uciok now", "id name x"], MAX_CHATTER), None);
+    }
+
+    #[test]
+    fn a_uci_reply_refuses_option_complaints_and_chatter_past_its_cap() {
+        let complaint = read_uci(&["id name x", " No such option: Foo\r"], MAX_CHATTER);
+        assert_eq!(
+            complaint,
+            Some(Err(EngineErrorKind::Rejected("No such option: Foo".into())))
+        );
+        let lines = ["id name x", "id author y", "uciok"];
+        assert!(matches!(read_uci(&lines, 2), Some(Ok(Some(_)))));
+        let Some(Err(EngineErrorKind::Malformed { line, expected })) = read_uci(&lines, 1) else {
+            panic!("chatter past the cap is not refused");
+        };
+        assert_eq!(
+            (line.as_str(), expected.as_str()),
+            ("<1 lines without uciok>", "uciok")
+        );
+    }
+
+    /// Found by fuzz uci_handshake: an option declared with `Invalid option` in its line was
+    /// read as a complaint, and the engine refused.
+    #[test]
+    fn declarations_holding_the_words_of_a_complaint_are_not_complaints() {
+        let lines = [
+            "id name Unknown Option Engine",
+            "id author invalid option",
+            "option name UCI_Variant type co string Invalid option value foss",
+            "option name Policy type combo default unknown option var unknown option",
+            "uciok",
+        ];
+        let info = read_uci(&lines, MAX_CHATTER).unwrap().unwrap().unwrap();
+        assert_eq!(info.variants, None);
+        let mut ready = ReadyReply::new();
+        assert_eq!(ready.line(lines[3].into()), Ok(false));
+        // A complaint starting with a word other than a declaration's is still one.
+        assert!(refuses_option("Option name Hash: unknown option"));
+        assert!(refuses_option("info string Unknown option: Hash"));
+    }
+
+    #[test]
+    fn a_ready_reply_ends_at_readyok_and_refuses_option_complaints() {
+        let mut ready = ReadyReply::new().chatter_cap(1);
+        assert_eq!(ready.line("info string hello".into()), Ok(false));
+        assert_eq!(ready.chatter(), 1);
+        assert_eq!(ready.line(" readyok ".into()), Ok(true));
+        let mut ready = ReadyReply::new();
+        assert_eq!(
+            ready.line("Unknown option: Hash".into()),
+            Err(EngineErrorKind::Rejected("Unknown option: Hash".into()))
+        );
+        let mut ready = ReadyReply::new().chatter_cap(0);
+        assert!(matches!(
+            ready.line("id name x".into()),
+            Err(EngineErrorKind::Malformed { .. })
+        ));
     }
 
     fn classify_plain(line: &str) -> Line {
