@@ -37,7 +37,8 @@ pub fn load_suites_or_built_in(paths: &[PathBuf]) -> Result<Vec<Suite>> {
     }
     let suites = cvperft::suite::builtin::load().map_err(|e| refused(CheckError::Load(e)))?;
     super::say(&format!(
-        "no {DEFAULT_SUITES}/ here: reading the {} suites built into cvperft {} (give PATH for others)",
+        "no {DEFAULT_SUITES}/ here: reading the {} suites built into cvperft {} \
+         (give PATH for others)",
         suites.len(),
         env!("CARGO_PKG_VERSION")
     ));

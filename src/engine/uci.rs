@@ -4,10 +4,10 @@
 //! option, then `UCI_Variant` when a variant is requested (checked against the values the
 //! engine declares for it; asked again after the other options, since `VariantPath` may add
 //! variants), then `isready` … `readyok`. The replies are read by [`UciReply`] and
-//! [`ReadyReply`], fed the engine's lines one at a time (no process, so they can be fuzzed). Each query sends `isready` and reads up to
-//! `readyok` (refusing a count left over from an earlier answer), then sends
-//! `position fen … [moves …]` and `go perft N` and reads `move: count` lines up to `Nodes searched: N`, skipping `info` lines
-//! and other chatter.
+//! [`ReadyReply`], fed the engine's lines one at a time (no process, so they can be fuzzed).
+//! Each query sends `isready` and reads up to `readyok` (refusing a count left over from an
+//! earlier answer), then sends `position fen … [moves …]` and `go perft N` and reads
+//! `move: count` lines up to `Nodes searched: N`, skipping `info` lines and other chatter.
 
 use super::process::{EngineProcess, ReadLine, SpawnError};
 use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Listed, Query};
