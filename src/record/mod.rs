@@ -12,7 +12,7 @@ pub mod game_courier;
 pub mod pgn;
 
 use crate::echo::echo;
-use crate::notation::MoveError;
+use crate::notation::{MoveError, PositionTextError};
 use crate::position::{Move, Position};
 use crate::san::SanReason;
 use std::fmt;
@@ -214,6 +214,9 @@ pub enum RecordReason {
     /// `[SetUp "1"]` without `[FEN]`.
     #[error("[SetUp \"1\"] without a [FEN] tag")]
     SetUpWithoutFen,
+    /// A `[FEN]` that is not a position of the variant (the error placed at its fault).
+    #[error("[FEN]: {}", fen_problem(.0))]
+    Fen(Box<PositionTextError>),
     /// `[Variant "From Position"]` (lichess: orthodox chess from a set-up position) without
     /// `[FEN]`.
     #[error(
@@ -251,6 +254,18 @@ pub enum RecordReason {
         /// The move the other reads here.
         second_reads: String,
     },
+}
+
+/// A `[FEN]` tag's problem, its place in the FEN left out: the error names the record's line
+/// and column of it (a column of the FEN text read as one of the record).
+fn fen_problem(e: &PositionTextError) -> String {
+    match e {
+        PositionTextError::Fen(e) => match e.place() {
+            Some((field, _)) => format!("FEN {field} field: {}", e.reason),
+            None => e.to_string(),
+        },
+        PositionTextError::Position(e) => e.to_string(),
+    }
 }
 
 /// The variant ids `[Variant]` accepts: every registered variant's.
@@ -356,6 +371,21 @@ pub struct Tag {
     pub line: usize,
     /// 1-based column of its `[`.
     pub column: usize,
+    /// The line and column of the value's first character when the value stands in the record
+    /// as it reads (ASCII on one line, no escapes), so that a column in the value is one of the
+    /// record (a fault in a `[FEN]` is placed at its character).
+    pub value_at: Option<(usize, usize)>,
+}
+
+impl Tag {
+    /// Where the value's character at `offset` (0-based) stands in the record: there when the
+    /// value is written as it reads, else at the tag's `[`.
+    pub fn place(&self, offset: usize) -> (usize, usize) {
+        match self.value_at {
+            Some((line, column)) if offset <= self.value.len() => (line, column + offset),
+            _ => (self.line, self.column),
+        }
+    }
 }
 
 /// One game of a record: its tag pairs and its moves.
@@ -646,6 +676,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
                     RecordReason::NotATagPair(shown(&inner)),
                 ));
             };
+            let value_at = value_start(&chars, i, end, &value).map(|j| positions[j]);
             tags.push((
                 i,
                 Tag {
@@ -653,6 +684,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
                     value,
                     line,
                     column,
+                    value_at,
                 },
             ));
             end
@@ -823,6 +855,15 @@ fn tag_end(chars: &[char], open: usize) -> Option<usize> {
         j += 1;
     }
     None
+}
+
+/// The index of the first character of the value of the tag in `chars[open..end]`, when the
+/// text between its quotes is `value` as it reads: ASCII on one line, no escape.
+fn value_start(chars: &[char], open: usize, end: usize, value: &str) -> Option<usize> {
+    let quote = (open..end).find(|&j| chars[j] == '"')? + 1;
+    let written: String = chars.get(quote..quote + value.len())?.iter().collect();
+    let plain = value.is_ascii() && !value.contains(['\\', '\n', '\r']);
+    (plain && written == value && chars.get(quote + value.len()) == Some(&'"')).then_some(quote)
 }
 
 /// `Name "value"` (PGN's escapes `\"` and `\\` undone), or `None` for other bracketed text.
