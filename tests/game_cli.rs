@@ -147,27 +147,54 @@ fn exports_as_lichess_and_chess_com_write_them_are_replayed() {
         )
     );
     // add-case keeps the study's start position.
-    let o = cvperft(&[
+    let case = chess_case_of(lichess, &["--game-index", "2"]);
+    assert!(
+        case.contains("fen: \"r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\""),
+        "{case}"
+    );
+}
+
+/// The case `add-case --dry-run` writes for a chess suite from `record` (`extra` arguments
+/// added), the command succeeding.
+fn chess_case_of(record: &str, extra: &[&str]) -> String {
+    let mut args = vec![
         "add-case",
         "--suite",
         "suites/chess.yaml",
         "--game",
-        lichess,
-        "--game-index",
-        "2",
+        record,
         "--depth",
         "1",
         "--id",
-        "study",
+        "from-an-export",
         "--dry-run",
-    ]);
+    ];
+    args.extend(extra);
+    let o = cvperft(&args);
+    assert_eq!(o.status.code(), Some(0), "{record}: {}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+#[test]
+fn a_pgn_in_latin1_as_the_standard_has_it_is_read() {
+    // Its `Müller` (0xfc) was refused as not UTF-8.
+    let o = cvperft(&["game", "fixtures/records/chess/latin1.pgn"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(
-        text(&o.stdout)
-            .contains("fen: \"r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\""),
-        "{}",
-        text(&o.stdout)
+    let ply = last_ply(&text(&o.stdout));
+    assert_eq!(ply[..3], ["16", "8...", "O-O"]);
+    // One game, the bytes above 0x7f in its tags and comment starting no other.
+    let o = cvperft(&[
+        "game",
+        "fixtures/records/chess/latin1.pgn",
+        "--game-index",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let case = chess_case_of(
+        "fixtures/records/chess/latin1.pgn",
+        &["--note", "from Zürich"],
     );
+    assert!(case.contains("e2e4 c7c5 g1f3"), "{case}");
 }
 
 #[test]
