@@ -28,6 +28,17 @@ const CASES: &[Case] = &[
         "1. e4 { open",
         "line 1, column 7: ply 2: comment `{` is never closed by `}`",
     ),
+    // A null move in the main line (analysis writes it in variations, which are skipped): it
+    // was "`--` names no square of this board to move to".
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "1. e4 e5 2. -- Nc6 (2... d5 3. -- d4) *",
+        "line 1, column 13: ply 3 `--`: not SAN: `--` is a null move (a pass, as analysis \
+         writes it): no move of a game",
+    ),
     (
         "chess",
         Some("san"),
