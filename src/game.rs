@@ -7,11 +7,11 @@
 //! it from the start position the caller settled on, in the notation asked for or, with
 //! `--notation auto`, in the first of [`Notation::AUTO_ORDER`] that reads it to the end.
 
-use crate::notation::{move_text, to_fen};
+use crate::notation::{PositionTextError, move_text, parse_position, to_fen};
 use crate::position::{Move, Position};
 use crate::record::{self, GameText, Labels, Notation, RecordError, RecordReason, Tag, Tried};
 use crate::san::san;
-use crate::variant::Colour;
+use crate::variant::{Colour, Rules};
 
 /// Most plies replayed from one record.
 pub const MAX_PLIES: usize = 10_000;
@@ -150,6 +150,22 @@ impl Header {
 
 fn tag_error(tag: &Tag, reason: RecordReason) -> RecordError {
     RecordError::at(tag.line, tag.column, reason)
+}
+
+/// The start position a `[FEN]` tag gives under `rules`.
+///
+/// # Errors
+/// A FEN that cannot be read, placed at its fault in the record (the tag's value as written
+/// there), or one that is no legal position, placed at the value.
+pub fn tag_position(rules: Rules, tag: &Tag) -> Result<Position, RecordError> {
+    parse_position(rules, &tag.value).map_err(|e| {
+        let offset = match &e {
+            PositionTextError::Fen(f) => f.place().map_or(0, |(_, column)| column - 1),
+            PositionTextError::Position(_) => 0,
+        };
+        let (line, column) = tag.place(offset);
+        RecordError::at(line, column, RecordReason::Fen(Box::new(e)))
+    })
 }
 
 /// The game `index` (from 1) of `games`.

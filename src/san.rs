@@ -108,6 +108,10 @@ pub enum SanReason {
         /// The variant's id.
         variant: &'static str,
     },
+    /// A null move (`--`, `Z0`, `0000`, `@@@@`): a pass, which analysis tools write in
+    /// variations and no game has.
+    #[error("`{0}` is a null move (a pass, as analysis writes it): no move of a game")]
+    NullMove(String),
     /// A moving part with no destination square.
     #[error("`{0}` names no square of this board to move to")]
     NoDestination(String),
@@ -581,6 +585,9 @@ fn fits(pos: &Position, p: &Pattern, m: &Move) -> bool {
 pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
     let text = text.trim();
     let core = text.strip_suffix("e.p.").map_or(text, str::trim_end);
+    if matches!(core, "--" | "Z0" | "0000" | "@@@@") {
+        return Err(fail(text, 1, SanReason::NullMove(core.to_string())));
+    }
     let pattern = parse_pattern(pos.variant(), core).map_err(|e| SanError {
         text: text.to_string(),
         ..e
@@ -778,6 +785,16 @@ mod tests {
         for (text, column) in [("Zf3", 1), ("Nf3,", 5), ("e4=Y", 3), ("N", 2), ("Nkf3", 2)] {
             let e = parse_san(&pos, text).expect_err(text);
             assert_eq!(e.column, column, "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_null_move_is_named_as_one() {
+        // `--` was "names no square of this board to move to", `Z0` "not a piece of chess".
+        let pos = position("chess", "");
+        for text in ["--", "Z0", "0000", "@@@@"] {
+            let e = parse_san(&pos, text).expect_err(text);
+            assert_eq!(e.reason, SanReason::NullMove(text.to_string()), "{text}");
         }
     }
 }

@@ -100,6 +100,153 @@ fn a_lichess_game_from_position_is_replayed_from_its_fen() {
     );
 }
 
+/// The last ply line of `cvperft game`'s output, split into its columns.
+fn last_ply(out: &str) -> Vec<String> {
+    let line = out.lines().last().unwrap_or_default();
+    line.split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn exports_as_lichess_and_chess_com_write_them_are_replayed() {
+    // The shapes of their exports: a clock and an evaluation in a comment after every move, the
+    // move number again after a comment, glyphs, nested variations, two games in one file (the
+    // second a study chapter from a position, Black to move), CRLF line ends (chess.com).
+    let opera = "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17";
+    let chesscom = "fixtures/records/chess/chesscom-export.pgn";
+    let lichess = "fixtures/records/chess/lichess-export.pgn";
+    let bytes = std::fs::read(root().join(chesscom)).expect("the export");
+    assert!(bytes.windows(2).any(|w| w == b"\r\n"), "CRLF line ends");
+    for args in [
+        vec![lichess],
+        vec![lichess, "--game-index", "1"],
+        vec![chesscom],
+    ] {
+        let mut all = vec!["game"];
+        all.extend(&args);
+        let o = cvperft(&all);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        let ply = last_ply(&text(&o.stdout));
+        assert_eq!(ply[..5], ["33", "17.", "Rd8#", "d1d8", "Rd8#"], "{args:?}");
+        assert_eq!(ply[5..].join(" "), opera, "{args:?}");
+        assert!(text(&o.stderr).contains("read as san"), "{args:?}");
+    }
+    let o = cvperft(&["game", lichess, "--game-index", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.lines().nth(1).unwrap_or_default().contains("3...  a6"),
+        "{out}"
+    );
+    assert_eq!(last_ply(&out)[..3], ["11", "8...", "O-O"], "{out}");
+    let o = cvperft(&["game", lichess, "--game-index", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "cvperft: game `{lichess}`, line 1, column 1: game 3 asked for, but the record holds 2 games\n"
+        )
+    );
+    // add-case keeps the study's start position.
+    let case = chess_case_of(lichess, &["--game-index", "2"]);
+    assert!(
+        case.contains("fen: \"r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\""),
+        "{case}"
+    );
+}
+
+/// The case `add-case --dry-run` writes for a chess suite from `record` (`extra` arguments
+/// added), the command succeeding.
+fn chess_case_of(record: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "add-case",
+        "--suite",
+        "suites/chess.yaml",
+        "--game",
+        record,
+        "--depth",
+        "1",
+        "--id",
+        "from-an-export",
+        "--dry-run",
+    ];
+    args.extend(extra);
+    let o = cvperft(&args);
+    assert_eq!(o.status.code(), Some(0), "{record}: {}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+#[test]
+fn a_pgn_in_latin1_as_the_standard_has_it_is_read() {
+    // Its `Müller` (0xfc) was refused as not UTF-8.
+    let o = cvperft(&["game", "fixtures/records/chess/latin1.pgn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let ply = last_ply(&text(&o.stdout));
+    assert_eq!(ply[..3], ["16", "8...", "O-O"]);
+    // One game, the bytes above 0x7f in its tags and comment starting no other.
+    let o = cvperft(&[
+        "game",
+        "fixtures/records/chess/latin1.pgn",
+        "--game-index",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let case = chess_case_of(
+        "fixtures/records/chess/latin1.pgn",
+        &["--note", "from Zürich"],
+    );
+    assert!(case.contains("e2e4 c7c5 g1f3"), "{case}");
+}
+
+#[test]
+fn a_tag_that_disagrees_with_the_command_line_is_placed_at_its_column() {
+    // These named the tag's line only.
+    let lichess = "fixtures/records/chess/lichess-export.pgn";
+    let o = cvperft(&["game", lichess, "-v", "cerimon"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "cvperft: game `{lichess}`, line 11, column 1: [Variant \"Standard\"] is chess, but -v \
+             is cerimon\n"
+        )
+    );
+    let o = cvperft(&[
+        "game",
+        lichess,
+        "--game-index",
+        "2",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).starts_with(&format!(
+            "cvperft: game `{lichess}`, line 28, column 1: the record's [FEN"
+        )),
+        "{}",
+        text(&o.stderr)
+    );
+    // A [FEN] that is no position is placed at its fault: the `H` of Shredder-FEN castling.
+    let dir = scratch("fen-tag");
+    let record = dir.join("shredder.pgn");
+    std::fs::write(
+        &record,
+        "[Event \"x\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\"]\n\
+         [SetUp \"1\"]\n\n1. e4 *\n",
+    )
+    .expect("a record");
+    let path = record.to_str().expect("a path");
+    let o = cvperft(&["game", path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "cvperft: game `{path}`, line 2, column 53: [FEN]: FEN castling field: expected K, Q, \
+             k, q or -, found `H`\n"
+        )
+    );
+}
+
 /// A scratch directory for `test`.
 fn scratch(test: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("game_cli-{test}"));

@@ -28,6 +28,17 @@ const CASES: &[Case] = &[
         "1. e4 { open",
         "line 1, column 7: ply 2: comment `{` is never closed by `}`",
     ),
+    // A null move in the main line (analysis writes it in variations, which are skipped): it
+    // was "`--` names no square of this board to move to".
+    (
+        "chess",
+        Some("san"),
+        1,
+        None,
+        "1. e4 e5 2. -- Nc6 (2... d5 3. -- d4) *",
+        "line 1, column 13: ply 3 `--`: not SAN: `--` is a null move (a pass, as analysis \
+         writes it): no move of a game",
+    ),
     (
         "chess",
         Some("san"),
@@ -609,5 +620,45 @@ fn header_errors_read_as_before() {
     assert_eq!(
         e.to_string(),
         format!("{} bytes, larger than the limit of 1048576", huge.len())
+    );
+}
+
+/// A `[FEN]` tag that is no position of the variant is placed at its fault in the record: it
+/// named the tag's line only, and a column of the FEN text (`column 47` of a line whose value
+/// starts in column 7), which read as a column of the record. Castling rights as Shredder-FEN
+/// writes them (`HAha`), a rank cut short, a castling right without its Rook.
+#[test]
+fn a_fen_tag_that_is_no_position_is_placed_in_the_record() {
+    let rules = variants::rules("chess").expect("chess");
+    let fen_error = |record: &str| {
+        let header = read_header(record, &options(Some("san"), 1, None)).expect("a header");
+        let tag = header.fen.expect("a [FEN] tag");
+        cvperft::game::tag_position(rules, &tag)
+            .map(|_| ())
+            .expect_err("no position")
+            .to_string()
+    };
+    assert_eq!(
+        fen_error(
+            "[Event \"x\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\"]\n\
+             [SetUp \"1\"]\n\n1. e4 *"
+        ),
+        "line 2, column 53: [FEN]: FEN castling field: expected K, Q, k, q or -, found `H`"
+    );
+    assert_eq!(
+        fen_error("[FEN  \"4k3/8/8/8/8/8/8/4K2 w - - 0 1\"]\n1. Kd1 *"),
+        "line 1, column 24: [FEN]: FEN board field: rank 1 has 7 files, expected 8"
+    );
+    // A position that reads but is not legal: placed at the value.
+    assert_eq!(
+        fen_error("[FEN \"4k3/8/8/8/8/8/8/4K2R w KQ - 0 1\"]\n1. O-O *"),
+        "line 1, column 7: [FEN]: illegal position: castling right Q needs the King on e1 and a \
+         Rook on a1"
+    );
+    // A value that is not written as it reads (an escape) is placed at its tag's `[`.
+    assert_eq!(
+        fen_error("\n  [FEN \"4k3/8/8/8/8/8/8/4K3 w - - \\\"0 1\"]\n1. Kd1 *"),
+        "line 2, column 3: [FEN]: FEN halfmove field: expected a number below 100000, found \
+         `\"0`"
     );
 }

@@ -4,7 +4,7 @@
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
-use cvperft::game::{Game, Header, ReadOptions, read_game, read_header, stopped};
+use cvperft::game::{Game, Header, ReadOptions, read_game, read_header, stopped, tag_position};
 use cvperft::notation::{board_diagram, move_text, parse_position, to_fen};
 use cvperft::position::Position;
 use cvperft::record::{Labels, MAX_RECORD_BYTES, Notation};
@@ -245,8 +245,9 @@ impl RecordArgs {
                     .is_some_and(|(a, b)| to_fen(&a) == to_fen(&b));
                 if !same {
                     return Err(Failure::input(format!(
-                        "{}, line {}: the record's [FEN \"{}\"] is not the --fen given",
-                        source.name, tag.line, tag.value
+                        "{}, line {}, column {}: the record's [FEN \"{}\"] is not the --fen \
+                         given",
+                        source.name, tag.line, tag.column, tag.value
                     ))
                     .into());
                 }
@@ -257,9 +258,8 @@ impl RecordArgs {
             (None, None) => None,
         };
         let start = match (&start_fen, &header.fen) {
-            (Some(f), Some(tag)) if fen.is_none() => parse_position(rules, f).map_err(|e| {
-                Failure::input(format!("{}, line {}: [FEN]: {e}", source.name, tag.line))
-            })?,
+            (Some(_), Some(tag)) if fen.is_none() => tag_position(rules, tag)
+                .map_err(|e| Failure::input(format!("{}, {e}", source.name)))?,
             (Some(f), _) => {
                 parse_position(rules, f).map_err(|e| Failure::input(format!("FEN: {e}")))?
             }
@@ -329,8 +329,8 @@ pub fn settle_variant(
 ) -> Result<String> {
     match (given, &header.variant) {
         (Some(v), Some((id, tag))) if v != *id => Err(Failure::input(format!(
-            "{}, line {}: [Variant \"{}\"] is {id}, but {what} is {v}",
-            source.name, tag.line, tag.value
+            "{}, line {}, column {}: [Variant \"{}\"] is {id}, but {what} is {v}",
+            source.name, tag.line, tag.column, tag.value
         ))
         .into()),
         (Some(v), _) => Ok(v.to_string()),

@@ -12,7 +12,7 @@ pub mod game_courier;
 pub mod pgn;
 
 use crate::echo::echo;
-use crate::notation::MoveError;
+use crate::notation::{MoveError, PositionTextError};
 use crate::position::{Move, Position};
 use crate::san::SanReason;
 use std::fmt;
@@ -214,6 +214,9 @@ pub enum RecordReason {
     /// `[SetUp "1"]` without `[FEN]`.
     #[error("[SetUp \"1\"] without a [FEN] tag")]
     SetUpWithoutFen,
+    /// A `[FEN]` that is not a position of the variant (the error placed at its fault).
+    #[error("[FEN]: {}", fen_problem(.0))]
+    Fen(Box<PositionTextError>),
     /// `[Variant "From Position"]` (lichess: orthodox chess from a set-up position) without
     /// `[FEN]`.
     #[error(
@@ -251,6 +254,18 @@ pub enum RecordReason {
         /// The move the other reads here.
         second_reads: String,
     },
+}
+
+/// A `[FEN]` tag's problem, its place in the FEN left out: the error names the record's line
+/// and column of it (a column of the FEN text read as one of the record).
+fn fen_problem(e: &PositionTextError) -> String {
+    match e {
+        PositionTextError::Fen(e) => match e.place() {
+            Some((field, _)) => format!("FEN {field} field: {}", e.reason),
+            None => e.to_string(),
+        },
+        PositionTextError::Position(e) => e.to_string(),
+    }
 }
 
 /// The variant ids `[Variant]` accepts: every registered variant's.
@@ -356,6 +371,21 @@ pub struct Tag {
     pub line: usize,
     /// 1-based column of its `[`.
     pub column: usize,
+    /// The line and column of the value's first character when the value stands in the record
+    /// as it reads (ASCII on one line, no escapes), so that a column in the value is one of the
+    /// record (a fault in a `[FEN]` is placed at its character).
+    pub value_at: Option<(usize, usize)>,
+}
+
+impl Tag {
+    /// Where the value's character at `offset` (0-based) stands in the record: there when the
+    /// value is written as it reads, else at the tag's `[`.
+    pub fn place(&self, offset: usize) -> (usize, usize) {
+        match self.value_at {
+            Some((line, column)) if offset <= self.value.len() => (line, column + offset),
+            _ => (self.line, self.column),
+        }
+    }
 }
 
 /// One game of a record: its tag pairs and its moves.
@@ -646,6 +676,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
                     RecordReason::NotATagPair(shown(&inner)),
                 ));
             };
+            let value_at = value_start(&chars, i, end, &value).map(|j| positions[j]);
             tags.push((
                 i,
                 Tag {
@@ -653,6 +684,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
                     value,
                     line,
                     column,
+                    value_at,
                 },
             ));
             end
@@ -733,19 +765,38 @@ pub(crate) fn places(chars: &[char], cr_alone: bool) -> Vec<(usize, usize)> {
     positions
 }
 
-/// A record's bytes as text.
+/// A record's bytes as text: UTF-8, else ISO 8859-1 (Latin-1), every byte a character, which
+/// is the encoding the PGN standard gives its files (section 4.1) and the one older databases
+/// export in (`[White "M\xfcller"]`, refused as not UTF-8 though a tool wrote it as the
+/// standard says). Moves are ASCII in every notation, so the reading of the moves is the same
+/// either way. Bytes holding a NUL or opening with a UTF-16 byte-order mark are no such text
+/// (UTF-16, a binary file) and are refused.
 ///
 /// # Errors
-/// The line and column of the first byte that is not UTF-8.
+/// The line and column of the first byte that is not UTF-8, in bytes that are not Latin-1
+/// text either.
 pub fn decode(bytes: Vec<u8>) -> Result<String, RecordError> {
-    String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).or_else(|e| {
         let bytes = e.as_bytes();
+        if latin1_text(bytes) {
+            return Ok(bytes.iter().map(|&b| char::from(b)).collect());
+        }
         let bad = e.utf8_error().valid_up_to();
         // Valid up to `bad` by the error's own account.
         let before: Vec<char> = String::from_utf8_lossy(&bytes[..bad]).chars().collect();
         let (line, column) = places(&before, cr_ends_lines(bytes))[before.len()];
-        RecordError::at(line, column, RecordReason::NotUtf8(bytes[bad]))
+        Err(RecordError::at(
+            line,
+            column,
+            RecordReason::NotUtf8(bytes[bad]),
+        ))
     })
+}
+
+/// Whether bytes that are not UTF-8 read as Latin-1 text: no NUL (which UTF-16 holds in every
+/// ASCII character, and binary files hold) and no UTF-16 byte-order mark.
+fn latin1_text(bytes: &[u8]) -> bool {
+    !bytes.contains(&0) && !bytes.starts_with(&[0xff, 0xfe]) && !bytes.starts_with(&[0xfe, 0xff])
 }
 
 /// Whether a record's lines end in CR alone (the line breaks of the classic Mac OS; read as
@@ -823,6 +874,15 @@ fn tag_end(chars: &[char], open: usize) -> Option<usize> {
         j += 1;
     }
     None
+}
+
+/// The index of the first character of the value of the tag in `chars[open..end]`, when the
+/// text between its quotes is `value` as it reads: ASCII on one line, no escape.
+fn value_start(chars: &[char], open: usize, end: usize, value: &str) -> Option<usize> {
+    let quote = (open..end).find(|&j| chars[j] == '"')? + 1;
+    let written: String = chars.get(quote..quote + value.len())?.iter().collect();
+    let plain = value.is_ascii() && !value.contains(['\\', '\n', '\r']);
+    (plain && written == value && chars.get(quote + value.len()) == Some(&'"')).then_some(quote)
 }
 
 /// `Name "value"` (PGN's escapes `\"` and `\\` undone), or `None` for other bracketed text.
@@ -949,9 +1009,10 @@ mod tests {
 
     #[test]
     fn a_byte_that_is_not_utf8_is_placed_as_an_editor_shows_it() {
-        // It was "not UTF-8 text", with no line or column, in a record of up to 1 MiB.
+        // It was "not UTF-8 text", with no line or column, in a record of up to 1 MiB. A NUL
+        // (after the bad byte) makes the bytes no Latin-1 text either.
         let place = |bytes: &[u8]| {
-            let e = decode(bytes.to_vec()).expect_err("not UTF-8");
+            let e = decode([bytes, b"\0"].concat()).expect_err("not UTF-8");
             (e.line, e.column, e.to_string())
         };
         assert_eq!(
@@ -970,6 +1031,24 @@ mod tests {
         // A byte-order mark opening the record takes no column.
         assert_eq!(place(b"\xef\xbb\xbf1. e4 \xff").1, 7);
         assert_eq!(decode(b"1. e4".to_vec()).as_deref(), Ok("1. e4"));
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_read_as_latin1_as_the_pgn_standard_says() {
+        // `Müller` as a Latin-1 export writes it was refused as not UTF-8.
+        assert_eq!(
+            decode(b"[White \"M\xfcller\"]\n1. e4 *".to_vec()).as_deref(),
+            Ok("[White \"Müller\"]\n1. e4 *")
+        );
+        // UTF-8 stays UTF-8; UTF-16, with its byte-order mark or its NULs, is refused.
+        assert_eq!(
+            decode("Müller".as_bytes().to_vec()).as_deref(),
+            Ok("Müller")
+        );
+        for bytes in [&b"\xff\xfe[\0E\0"[..], b"\xfe\xff\0[\0E", b"[\0W\0\xfc\0"] {
+            let e = decode(bytes.to_vec()).expect_err("UTF-16");
+            assert!(matches!(e.reason, RecordReason::NotUtf8(_)), "{bytes:?}");
+        }
     }
 
     #[test]
