@@ -645,15 +645,6 @@ fn results_do_not_depend_on_the_number_of_jobs() {
     assert_eq!(run("1"), run("3"));
 }
 
-/// Runs `cvperft` in `dir`.
-fn cvperft_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvperft"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("cvperft runs")
-}
-
 /// An installed cvperft run away from a clone (no `suites/` where it runs) checks and exports
 /// the suites built into it: the same checks, names, counts and exports as the repository's
 /// `suites/`, and a line on stderr saying which suites it read. Given a PATH, or where
@@ -663,7 +654,7 @@ fn without_a_suites_directory_the_built_in_suites_are_read() {
     let away = scratch("away");
     let args = ["check", "--format", "json", "--variant", "chess"];
     let here = cvperft(&args);
-    let there = cvperft_in(&away, &args);
+    let there = support::cvperft_output_in(&away, &args);
     assert_eq!(code(&here), 0, "{}", stderr(&here));
     assert_eq!(code(&there), 0, "{}", stderr(&there));
     assert!(
@@ -694,18 +685,18 @@ fn without_a_suites_directory_the_built_in_suites_are_read() {
         "{results_here}"
     );
     let export = ["export", "--format", "epd", "--variant", "pink-panther"];
-    let (here, there) = (cvperft(&export), cvperft_in(&away, &export));
+    let (here, there) = (cvperft(&export), support::cvperft_output_in(&away, &export));
     assert_eq!(code(&there), 0, "{}", stderr(&there));
     assert!(!stdout(&here).is_empty());
     assert_eq!(stdout(&here), stdout(&there));
     // A PATH that is not there is refused, built-in suites or not.
-    let o = cvperft_in(&away, &["check", "suites"]);
+    let o = support::cvperft_output_in(&away, &["check", "suites"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains("suites"), "{}", stderr(&o));
     assert!(!stderr(&o).contains("built into"), "{}", stderr(&o));
     // A `suites` that is a broken link is read as given, and refused.
     std::os::unix::fs::symlink(away.join("nowhere"), away.join("suites")).expect("a link");
-    let o = cvperft_in(&away, &["check"]);
+    let o = support::cvperft_output_in(&away, &["check"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(!stderr(&o).contains("built into"), "{}", stderr(&o));
 }

@@ -166,13 +166,7 @@ fn without_a_probe_file_here_the_built_in_probes_are_asked() {
         "--protocol",
         "perftree",
     ];
-    let run_in = |dir: &std::path::Path| {
-        std::process::Command::new(CVPERFT)
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .expect("cvperft runs")
-    };
+    let run_in = |dir: &std::path::Path| support::cvperft_output_in(dir, &args);
     let here = cvperft(&args);
     let there = run_in(&away);
     let there_out = String::from_utf8_lossy(&there.stdout);

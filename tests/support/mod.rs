@@ -35,9 +35,14 @@ pub fn cvperft(args: &[&str]) -> Run {
 /// Runs the binary from the repository root with `NO_COLOR` set, keeping its raw output (for
 /// the tests that read it with [`stdout`], [`stderr`] and [`code`]).
 pub fn cvperft_output(args: &[&str]) -> Output {
+    cvperft_output_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// [`cvperft_output`] run in `dir` (a directory away from the repository's files).
+pub fn cvperft_output_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(CVPERFT)
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .env("NO_COLOR", "1")
         .output()
         .expect("the cvperft binary runs")
