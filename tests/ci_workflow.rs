@@ -321,3 +321,35 @@ fn the_rust_version_the_install_pages_name_is_the_crates() {
         );
     }
 }
+
+#[test]
+fn the_license_file_states_what_the_manifests_declare() {
+    let declared = |manifest: &str, prefix: &str, suffix: &str| {
+        let text = std::fs::read_to_string(root().join(manifest)).expect("manifest reads");
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .and_then(|rest| rest.strip_suffix(suffix))
+            .unwrap_or_else(|| panic!("{manifest} declares no license"))
+            .to_string()
+    };
+    let license = declared("Cargo.toml", "license = \"", "\"");
+    assert_eq!(license, "MIT OR Apache-2.0");
+    assert_eq!(declared("python/Cargo.toml", "license = \"", "\""), license);
+    assert_eq!(
+        declared("python/pyproject.toml", "license = { text = \"", "\" }"),
+        license
+    );
+    let text = std::fs::read_to_string(root().join("LICENSE")).expect("LICENSE reads");
+    for named in [
+        "(SPDX: Apache-2.0)",
+        "(SPDX: MIT)",
+        &format!("(`{license}`)"),
+    ] {
+        assert!(text.contains(named), "LICENSE does not say {named}");
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README reads");
+    assert!(
+        readme.contains("[LICENSE](LICENSE)"),
+        "README links no LICENSE"
+    );
+}
