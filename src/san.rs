@@ -20,7 +20,8 @@
 //!
 //! Reading is lenient where nothing is lost: check marks, `x`, `=`, annotation glyphs (`!?`) and
 //! `e.p.` are optional, castling may be written with zeros or as the King's own move (`Kg1`),
-//! and the origin may be given more fully than needed (`Ng1f3`, `Ng1-f3`). A text that fits two
+//! the origin may be given more fully than needed (`Ng1f3`, `Ng1-f3`), and figurine SAN
+//! (`♘f3`, `♞c6`) reads as the letter SAN it stands for. A text that fits two
 //! legal moves is refused with both named, never guessed.
 
 use crate::geometry::Square;
@@ -583,15 +584,35 @@ fn fits(pos: &Position, p: &Pattern, m: &Move) -> bool {
 /// assert!(cvperft::san::parse_san(&pos, "Nd5").is_err());
 /// ```
 pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
-    let text = text.trim();
+    let written = text.trim();
+    let lettered = letters_for_figurines(written);
+    parse_lettered(pos, &lettered).map_err(|e| SanError {
+        text: written.to_string(),
+        ..e
+    })
+}
+
+/// The text with each chess figurine (`♘`, `♞`, ...: U+2654 to U+265F, either colour) replaced
+/// by its piece letter (`N`), as figurine SAN from a chess program's export writes them. One
+/// character stands for one, so columns in the result are columns in the text.
+fn letters_for_figurines(text: &str) -> std::borrow::Cow<'_, str> {
+    fn letter(c: char) -> Option<char> {
+        const LETTERS: [char; 6] = ['K', 'Q', 'R', 'B', 'N', 'P'];
+        let i = (c as u32).checked_sub(0x2654)?;
+        LETTERS.get(i as usize % 6).copied().filter(|_| i < 12)
+    }
+    if !text.chars().any(|c| letter(c).is_some()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.chars().map(|c| letter(c).unwrap_or(c)).collect())
+}
+
+fn parse_lettered(pos: &Position, text: &str) -> Result<Move, SanError> {
     let core = text.strip_suffix("e.p.").map_or(text, str::trim_end);
     if matches!(core, "--" | "Z0" | "0000" | "@@@@") {
         return Err(fail(text, 1, SanReason::NullMove(core.to_string())));
     }
-    let pattern = parse_pattern(pos.variant(), core).map_err(|e| SanError {
-        text: text.to_string(),
-        ..e
-    })?;
+    let pattern = parse_pattern(pos.variant(), core)?;
     let legal = pos.legal_moves();
     let fitting: Vec<Move> = legal
         .iter()
@@ -786,6 +807,33 @@ mod tests {
             let e = parse_san(&pos, text).expect_err(text);
             assert_eq!(e.column, column, "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn figurines_read_as_their_letters() {
+        let pos = position("chess", "");
+        for (figurine, letters) in [("♘f3", "Nf3"), ("♞c3", "Nc3"), ("♙e4", "Pe4"), ("e4", "e4")]
+        {
+            assert_eq!(
+                parse_san(&pos, figurine),
+                parse_san(&pos, letters),
+                "{figurine}"
+            );
+        }
+        let after = position(
+            "chess",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        );
+        let bishop = parse_san(&after, "♗b5").expect("the Bishop's move");
+        assert_eq!(move_text(&after, &bishop), "f1b5");
+        // An error quotes the text as written, at the column of the character in it.
+        let e = parse_san(&pos, "♘f6").expect_err("no Knight reaches f6");
+        assert_eq!(e.text, "♘f6");
+        let e = parse_san(&pos, "♘kf3").expect_err("not a file of chess");
+        assert_eq!((e.text.as_str(), e.column), ("♘kf3", 2), "{e}");
+        // Other symbols are still refused, where they stand.
+        let e = parse_san(&pos, "N♠f3").expect_err("a card suit");
+        assert_eq!((e.column, e.reason.clone()), (2, SanReason::Character('♠')));
     }
 
     #[test]

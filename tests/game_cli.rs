@@ -455,3 +455,41 @@ fn add_case_dry_run_replays_every_notation_to_the_same_plies() {
         );
     }
 }
+
+#[test]
+fn figurine_san_reads_as_the_letters_it_stands_for() {
+    // `♘f3` was refused: "unexpected character '♘'".
+    let figurine = "fixtures/records/chess/figurine.pgn";
+    let o = cvperft(&["game", figurine]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("read as san"),
+        "{}",
+        text(&o.stderr)
+    );
+    let out = text(&o.stdout);
+    let ply = last_ply(&out);
+    assert_eq!(ply[..5], ["33", "17.", "♖d8#", "d1d8", "Rd8#"]);
+    // The same game as the lichess export writes it with letters: the same moves and positions.
+    let letters = text(&cvperft(&["game", "fixtures/records/chess/lichess-export.pgn"]).stdout);
+    let without_written = |table: &str| -> Vec<Vec<String>> {
+        table
+            .lines()
+            .skip(1)
+            .map(|l| l.split_whitespace().skip(3).map(str::to_string).collect())
+            .collect()
+    };
+    assert_eq!(without_written(&out), without_written(&letters));
+    // A wrong move is placed at its character, the figurine counted as one.
+    let dir = scratch("figurine");
+    assert_refused_at(
+        &dir.join("wrong.pgn"),
+        "1. e4 e5 2. ♘f3 ♞c6 3. ♗kb5 *\n",
+        "wrong.pgn`, line 1, column 25: ply 5 `♗kb5`: not SAN: `k` is not a file of this board",
+    );
+    assert_refused_at(
+        &dir.join("illegal.pgn"),
+        "1. e4 e5 2. ♘f6 *\n",
+        "illegal.pgn`, line 1, column 13: ply 3 `♘f6`: illegal",
+    );
+}
