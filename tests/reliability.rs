@@ -636,20 +636,73 @@ fn a_full_stderr_is_never_a_panic() {
     assert_eq!(refused.code(), Some(2));
 }
 
+/// Runs `cvperft args` with its standard output closed by the reader at once (the first write
+/// finds the pipe closed), as `cvperft ... | true` does.
+fn run_reader_gone(args: &[&str]) -> Output {
+    let mut child = command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    drop(child.stdout.take());
+    finish(child, Duration::from_secs(60), &format!("{args:?}"))
+}
+
 #[test]
-fn a_closed_pipe_exits_0_in_every_format() {
-    for format in ["human", "json", "junit"] {
-        let mut child = command(&["check", "suites/chess.yaml", "--format", format, "-j", "1"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("starts");
-        // The reader goes away at once: the first write finds the pipe closed.
-        drop(child.stdout.take());
-        let o = finish(child, Duration::from_secs(60), format);
-        assert_eq!(o.status.code(), Some(0), "{format}: {}", stderr(&o));
-        assert!(stderr(&o).is_empty(), "{format}: {}", stderr(&o));
+fn a_closed_pipe_leaves_the_exit_status_to_the_whole_run() {
+    // Any closed pipe gave exit 0, a failed check's run too (`cvperft check | true` under
+    // `set -o pipefail` passed with a failure known).
+    let dir = scratch("closed-pipe");
+    let failing = dir.join("failing.yaml");
+    std::fs::write(
+        &failing,
+        "variant: chess\ndescription: one wrong count\ngame-end: rules\ncases:\n  - id: start\n    \
+         perft: {1: 21, 2: 400}\n    source: {kind: hand, derivation: wrong on purpose}\n",
+    )
+    .expect("suite");
+    let failing = failing.to_str().expect("utf-8");
+    for format in ["human", "json", "junit", "html"] {
+        let passed =
+            run_reader_gone(&["check", "suites/chess.yaml", "--format", format, "-j", "1"]);
+        assert_eq!(
+            passed.status.code(),
+            Some(0),
+            "{format}: {}",
+            stderr(&passed)
+        );
+        assert!(stderr(&passed).is_empty(), "{format}: {}", stderr(&passed));
+        let failed = run_reader_gone(&["check", failing, "--format", format]);
+        assert_eq!(
+            failed.status.code(),
+            Some(1),
+            "{format}: {}",
+            stderr(&failed)
+        );
     }
+    let differ = run_reader_gone(&[
+        "diff",
+        "3",
+        "--fen",
+        "8/P6k/8/8/8/8/8/K7 w - - 0 1",
+        "--protocol",
+        "perftree",
+        "--engine",
+        &format!("{} perftree --inject no-promotion-to-knight", bin()),
+    ]);
+    assert_eq!(differ.status.code(), Some(1), "{}", stderr(&differ));
+    // The product of a run that writes a file is written all the same.
+    let report = dir.join("report.json");
+    let o = run_reader_gone(&[
+        "check",
+        failing,
+        "--format",
+        "json",
+        "--output",
+        report.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let json = std::fs::read_to_string(&report).expect("the report is written");
+    assert!(json.contains("\"failed\": 1"), "{json}");
 }
 
 #[test]

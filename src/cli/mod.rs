@@ -141,12 +141,9 @@ pub fn run() -> ExitCode {
         }
     };
     let mut out = output::Stdout::new();
+    // A reader that goes away (`| head`) ends no run: what is written after is discarded, and
+    // the exit status is the whole run's.
     let result = dispatch(cli.command, &mut out);
-    if out.pipe_closed() {
-        // The reader has gone (`| head`): what it wanted, it has. Not an error, whatever the
-        // format or the error it caused on the way out.
-        return ExitCode::SUCCESS;
-    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

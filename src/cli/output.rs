@@ -1,15 +1,16 @@
 //! The binary's two output streams, written without ever panicking.
 //!
-//! Standard output goes through [`Stdout`], which remembers whether its reader went away (a
-//! closed pipe, as in `cvperft check --format json | head`), so that the exit status can be 0
-//! however the error travelled back (a JSON serialiser wraps it in its own error type).
+//! Standard output goes through [`Stdout`], which discards what is written once its reader has
+//! gone (a closed pipe, as in `cvperft check | head`): the run goes on to its end, so that
+//! its exit status is the verdict of the whole run (1 for a failure found after the reader
+//! left, or before) and its files (`add-case`'s suite, `check --output`'s report) are written.
 //! Standard error gets whole lines through [`stderr_line`]: a full or closed stderr is ignored
 //! (`eprintln!` would panic), and words longer than [`cvperft::report::MAX_WORD`] characters
 //! are cut, so that a 120 kB move token or FEN echoed in a message stays readable.
 
 use std::io::{StderrLock, StdoutLock, Write};
 
-/// Standard output, locked, noting a closed pipe.
+/// Standard output, locked; what is written after its reader has gone is discarded.
 pub struct Stdout {
     inner: StdoutLock<'static>,
     closed: bool,
@@ -24,18 +25,14 @@ impl Stdout {
         }
     }
 
-    /// Whether a write found the reader gone.
-    pub fn pipe_closed(&self) -> bool {
-        self.closed
-    }
-
-    /// Notes a closed pipe; any other error is named as standard output's (`/dev/full`: "standard
-    /// output: No space left on device"), its kind kept.
-    fn note<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
+    /// `result`, or `gone` once a write found the reader gone (from then on nothing is written);
+    /// any other error is named as standard output's (`/dev/full`: "standard output: No space
+    /// left on device"), its kind kept.
+    fn note<T>(&mut self, result: std::io::Result<T>, gone: T) -> std::io::Result<T> {
         match result {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
                 self.closed = true;
-                Err(e)
+                Ok(gone)
             }
             Err(e) => Err(std::io::Error::new(
                 e.kind(),
@@ -48,12 +45,18 @@ impl Stdout {
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
         let result = self.inner.write(buf);
-        self.note(result)
+        self.note(result, buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
         let result = self.inner.flush();
-        self.note(result)
+        self.note(result, ())
     }
 }
 
