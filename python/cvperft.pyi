@@ -106,10 +106,10 @@ class Position:
     def perft(self, depth: int, threads: int = 1) -> int:
         """Leaf nodes `depth` plies below (0 to MAX_DEPTH), on `threads` threads, with the
         interpreter released; Ctrl-C interrupts it (KeyboardInterrupt). Raises CvperftError
-        for a depth or thread count out of range."""
+        for a depth or thread count out of range, OverflowError for a count past 64 bits."""
     def divide(self, depth: int, threads: int = 1) -> dict[str, int]:
         """perft(depth - 1) below each legal move, keyed by move text in sorted order;
-        Ctrl-C interrupts it (KeyboardInterrupt)."""
+        Ctrl-C interrupts it (KeyboardInterrupt). OverflowError for a count past 64 bits."""
     def san(self, move: str) -> str:
         """The SAN of `move` (move text). Raises MoveError if it is not legal here."""
     def parse_san(self, text: str) -> str:

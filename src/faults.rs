@@ -187,11 +187,12 @@ pub fn perft(pos: &Position, depth: u32, faults: &Faults) -> u64 {
     match depth {
         0 => 1,
         1 => faults.children(pos).len() as u64,
-        _ => faults
-            .children(pos)
-            .iter()
-            .map(|(_, next)| perft(next, depth - 1, faults))
-            .sum(),
+        _ => crate::perft::sum(
+            faults
+                .children(pos)
+                .iter()
+                .map(|(_, next)| perft(next, depth - 1, faults)),
+        ),
     }
 }
 

@@ -5,6 +5,10 @@
 //! every root move, sorted by move text. Both can split the work at the root over threads
 //! (rayon's work stealing) and use an optional transposition table ([`HashTable`]), which is
 //! off by default and never used for suite expectations.
+//!
+//! Counts are 64-bit and saturate: a count that would pass `u64::MAX - 1` is [`OVERFLOW`]
+//! (`u64::MAX`) from there up to the root, never a wrapped number. Callers that print or keep a
+//! count refuse [`OVERFLOW`] ([`checked`]).
 
 use crate::deep::keys::SeededKeys;
 use crate::notation::move_text;
@@ -12,7 +16,33 @@ use crate::position::Position;
 use crate::variant::Width;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// The number of legal move sequences of length `depth`.
+/// The count a perft gives when the leaves are more than `u64::MAX - 1` (18,446,744,073,709,551,614):
+/// the sums saturate at it instead of wrapping.
+pub const OVERFLOW: u64 = u64::MAX;
+
+/// A count that saturated ([`OVERFLOW`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("more than 18446744073709551614 leaves: past the 64-bit counts cvperft keeps")]
+pub struct CountOverflow;
+
+/// `count`, or [`CountOverflow`] when it is [`OVERFLOW`].
+///
+/// # Errors
+/// The count saturated.
+pub fn checked(count: u64) -> Result<u64, CountOverflow> {
+    if count == OVERFLOW {
+        Err(CountOverflow)
+    } else {
+        Ok(count)
+    }
+}
+
+/// The sum of `counts`, saturating at [`OVERFLOW`].
+pub fn sum(counts: impl IntoIterator<Item = u64>) -> u64 {
+    counts.into_iter().fold(0, u64::saturating_add)
+}
+
+/// The number of legal move sequences of length `depth` ([`OVERFLOW`] past 64 bits).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if pos.variant().narrow {
         perft_at(&pos.narrowed(), depth)
@@ -27,9 +57,18 @@ fn perft_at<B: Width>(pos: &Position<B>, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal(),
         2 => pos.count_two_plies(),
+        3 => {
+            let mut total = 0;
+            pos.for_each_legal(|_, next| {
+                total = u64::saturating_add(total, next.count_two_plies())
+            });
+            total
+        }
         _ => {
             let mut total = 0;
-            pos.for_each_legal(|_, next| total += perft_at(next, depth - 1));
+            pos.for_each_legal(|_, next| {
+                total = u64::saturating_add(total, perft_at(next, depth - 1))
+            });
             total
         }
     }
@@ -53,7 +92,9 @@ fn perft_plain_at<B: Width>(pos: &Position<B>, depth: u32) -> u64 {
         1 => pos.count_legal(),
         _ => {
             let mut total = 0;
-            pos.for_each_legal(|_, next| total += perft_plain_at(next, depth - 1));
+            pos.for_each_legal(|_, next| {
+                total = u64::saturating_add(total, perft_plain_at(next, depth - 1))
+            });
             total
         }
     }
@@ -166,7 +207,9 @@ fn perft_hashed_at<B: Width>(pos: &Position<B>, depth: u32, table: &HashTable) -
         return n;
     }
     let mut total = 0;
-    pos.for_each_legal(|_, next| total += perft_hashed_at(next, depth - 1, table));
+    pos.for_each_legal(|_, next| {
+        total = u64::saturating_add(total, perft_hashed_at(next, depth - 1, table))
+    });
     table.store(key, depth, total);
     total
 }
@@ -209,7 +252,7 @@ pub fn perft_with(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
     if (cfg.threads <= 1 && cfg.progress.is_none()) || depth < 3 {
         return count(pos, depth, cfg);
     }
-    divide_with(pos, depth, cfg).iter().map(|e| e.count).sum()
+    sum(divide_with(pos, depth, cfg).iter().map(|e| e.count))
 }
 
 /// Divide under a configuration.
@@ -268,7 +311,10 @@ fn split_below(pos: &Position, depth: u32, cfg: &PerftConfig) -> u64 {
     }
     let mut children = Vec::new();
     pos.for_each_legal(|_, next| children.push(*next));
-    children.par_iter().map(|c| count(c, depth - 1, cfg)).sum()
+    children
+        .par_iter()
+        .map(|c| count(c, depth - 1, cfg))
+        .reduce(|| 0, u64::saturating_add)
 }
 
 /// Depth of the subtrees [`perft_until`] and [`divide_until`] count between two looks at their
@@ -284,7 +330,7 @@ pub fn perft_until(pos: &Position, depth: u32, threads: usize, stop: &AtomicBool
         return (!stop.load(Ordering::Relaxed)).then(|| perft(pos, depth));
     }
     let entries = divide_until(pos, depth, threads, stop)?;
-    Some(entries.iter().map(|e| e.count).sum())
+    Some(sum(entries.iter().map(|e| e.count)))
 }
 
 /// [`divide_with`]'s divide on `threads` threads (without a hash table), stopping early once
@@ -341,10 +387,10 @@ fn walk_until(pos: &Position, depth: u32, stop: &AtomicBool, split: bool) -> Opt
         return children
             .par_iter()
             .map(|c| walk_until(c, depth - 1, stop, false))
-            .sum();
+            .try_reduce(|| 0, |a, b| Some(a.saturating_add(b)));
     }
     children.iter().try_fold(0u64, |total, c| {
-        Some(total + walk_until(c, depth - 1, stop, false)?)
+        Some(total.saturating_add(walk_until(c, depth - 1, stop, false)?))
     })
 }
 
@@ -390,6 +436,46 @@ mod tests {
     use super::*;
     use crate::notation::parse_position;
     use crate::variants;
+
+    /// Stores `count` as the perft 3 of every grandchild of `pos`.
+    fn seed_grandchildren<B: Width>(pos: &Position<B>, table: &HashTable, count: u64) {
+        pos.for_each_legal(|_, child| {
+            child.for_each_legal(|_, grandchild| table.store(table.key(grandchild), 3, count))
+        });
+    }
+
+    /// Counts past 64 bits saturate at [`OVERFLOW`], which [`checked`] refuses: seeded with
+    /// 2^56 - 1 leaves below each of its 400 grandchildren, the start's perft 5 is 400 times
+    /// that, past 2^64 (it wrapped to 2^64 less than the true count).
+    #[test]
+    fn counts_past_64_bits_saturate_and_are_refused() {
+        let rules = crate::variant::Rules::new(variants::get("chess").expect("chess"));
+        let start = parse_position(rules, &rules.start_fen()).expect("start");
+        let table = HashTable::new(16).expect("table");
+        let big = (1 << 56) - 1;
+        seed_grandchildren(&start.narrowed(), &table, big);
+        // Each root move's count fits: 20 grandchildren below it.
+        let cfg = PerftConfig {
+            hash: Some(&table),
+            ..PerftConfig::default()
+        };
+        let entries = divide_with(&start, 5, &cfg);
+        assert_eq!(entries.len(), 20);
+        assert!(entries.iter().all(|e| e.count == 20 * big), "{entries:?}");
+        assert_eq!(perft_hashed(&start, 5, &table), OVERFLOW);
+        assert_eq!(perft_with(&start, 5, &cfg), OVERFLOW);
+        let threads = PerftConfig { threads: 2, ..cfg };
+        assert_eq!(perft_with(&start, 5, &threads), OVERFLOW);
+        assert_eq!(checked(OVERFLOW), Err(CountOverflow));
+        assert_eq!(checked(OVERFLOW - 1), Ok(OVERFLOW - 1));
+        assert_eq!(sum([OVERFLOW - 1, 1, 5]), OVERFLOW);
+        assert_eq!(sum([OVERFLOW - 2, 1]), OVERFLOW - 1);
+        assert!(
+            CountOverflow
+                .to_string()
+                .starts_with("more than 18446744073709551614 leaves")
+        );
+    }
 
     /// The stoppable counts are the counts, on one thread and on several, for every variant;
     /// a flag set before or during a count stops it.

@@ -219,6 +219,14 @@ pub enum ShardReason {
     /// A shard's counts past 128 bits.
     #[error("the shard's counts add up to more than 2^128")]
     ShardOverflow,
+    /// A path whose count saturated ([`crate::perft::OVERFLOW`]).
+    #[error("path `{path}`: {error}")]
+    PathOverflow {
+        /// The path's moves.
+        path: String,
+        /// The count's overflow.
+        error: crate::perft::CountOverflow,
+    },
     /// A report's shard number out of range.
     #[error("shard {shard} of {shards} is out of range")]
     ShardOutOfRange {
@@ -517,6 +525,16 @@ pub fn run_shard(
             shard: k,
             shards: n,
             paths: None,
+        }
+        .into());
+    }
+    if let Some(e) = entries
+        .iter()
+        .find(|e| e.count.0 == u128::from(crate::perft::OVERFLOW))
+    {
+        return Err(ShardReason::PathOverflow {
+            path: e.path.clone(),
+            error: crate::perft::CountOverflow,
         }
         .into());
     }

@@ -25,7 +25,7 @@ use cvperft::san::{SanError, SanErrorKind};
 use cvperft::suite::{Selection, Shard};
 use cvperft::variant::{GameEnd, Rules};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyMapping, PySequence, PyString};
 use std::path::PathBuf;
@@ -782,9 +782,10 @@ impl PyPosition {
         // A copy: the position is not borrowed while it is counted, so another thread may
         // play on it meanwhile (it was "RuntimeError: Already borrowed").
         let pos = slf.borrow().pos;
-        interruptible(py, depth, move |stop| {
+        let count = interruptible(py, depth, move |stop| {
             perft_until(&pos, depth, threads, stop)
-        })
+        })?;
+        cvperft::perft::checked(count).map_err(|e| PyOverflowError::new_err(e.to_string()))
     }
 
     /// Perft(depth - 1) below each legal move: a dict of move text to count, in move-text
@@ -807,7 +808,9 @@ impl PyPosition {
         })?;
         let dict = PyDict::new(py);
         for e in entries {
-            dict.set_item(e.text, e.count)?;
+            let count = cvperft::perft::checked(e.count)
+                .map_err(|o| PyOverflowError::new_err(format!("after {}: {o}", e.text)))?;
+            dict.set_item(e.text, count)?;
         }
         Ok(dict)
     }

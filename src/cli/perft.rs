@@ -9,7 +9,9 @@ use anyhow::{Result, bail};
 use clap::Args;
 use cvperft::faults::Faults;
 use cvperft::notation::{move_text, parse_position};
-use cvperft::perft::{DivideEntry, HashTable, PerftConfig, divide_with, perft_with};
+use cvperft::perft::{
+    DivideEntry, HashTable, OVERFLOW, PerftConfig, checked, divide_with, perft_with, sum,
+};
 use cvperft::position::Position;
 use cvperft::request::{MAX_DEPTH, play_path};
 use cvperft::shards::{RunInfo, run_shard};
@@ -200,8 +202,9 @@ pub fn run_perft(args: PerftArgs, out: &mut impl Write) -> Result<()> {
         }
         report.nodes.0
     } else {
-        let nodes = perft_with(&pos, args.depth, &cfg);
+        let nodes = checked(perft_with(&pos, args.depth, &cfg));
         bar.finish_and_clear();
+        let nodes = nodes.map_err(|e| Failure::input(e.to_string()))?;
         writeln!(out, "{nodes}")?;
         u128::from(nodes)
     };
@@ -304,7 +307,15 @@ fn print_entries_with<'a>(
     entries: &[DivideEntry],
     san: impl Fn(&str) -> Option<&'a str>,
 ) -> Result<()> {
-    let total: u64 = entries.iter().map(|e| e.count).sum();
+    // Nothing is printed of a divide whose total passes 64 bits (a move's count would have
+    // saturated first, or the total does).
+    let total = checked(sum(entries.iter().map(|e| e.count))).map_err(|e| {
+        let over = entries.iter().find(|e| e.count == OVERFLOW);
+        Failure::input(match over {
+            Some(m) => format!("after {}: {e}", m.text),
+            None => format!("the total: {e}"),
+        })
+    })?;
     for e in entries {
         match san(&e.text) {
             Some(s) => writeln!(out, "{} {s} {}", e.text, e.count)?,

@@ -259,6 +259,14 @@ pub enum DeepReason {
         /// Why it is not a position.
         error: Box<PositionTextError>,
     },
+    /// A unit whose count saturated ([`crate::perft::OVERFLOW`]).
+    #[error("unit {unit}: {error}")]
+    UnitOverflow {
+        /// The unit.
+        unit: usize,
+        /// The count's overflow.
+        error: crate::perft::CountOverflow,
+    },
     /// A transposition table that cannot be had.
     #[error("{0}")]
     Hash(HashError),

@@ -8,7 +8,7 @@
 use super::plan::{Plan, Unit};
 use super::{DeepError, DeepReason};
 use crate::notation::parse_position;
-use crate::perft::{HashTable, perft, perft_hashed};
+use crate::perft::{HashTable, checked, perft, perft_hashed};
 use crate::variant::Rules;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -98,21 +98,26 @@ impl Counter {
     /// Counts one unit.
     ///
     /// # Errors
-    /// The unit's key is not a position of these rules.
+    /// The unit's key is not a position of these rules, or its count passes 64 bits.
     pub fn count(&self, rules: Rules, unit: &Unit) -> Result<UnitCount, DeepError> {
         let pos = parse_position(rules, &unit.key).map_err(|e| DeepReason::UnitKey {
             unit: unit.unit,
             key: unit.key.clone(),
             error: Box::new(e),
         })?;
-        let first = match &self.first {
+        let overflow = |error| DeepReason::UnitOverflow {
+            unit: unit.unit,
+            error,
+        };
+        let first = checked(match &self.first {
             Some(table) => perft_hashed(&pos, unit.depth, table),
             None => perft(&pos, unit.depth),
-        };
+        })
+        .map_err(overflow)?;
         Ok(match &self.second {
             None => UnitCount::Counted(first),
             Some(table) => {
-                let second = perft_hashed(&pos, unit.depth, table)
+                let second = checked(perft_hashed(&pos, unit.depth, table)).map_err(overflow)?
                     + u64::from(self.fault && unit.unit % 2 == 1);
                 if second == first {
                     UnitCount::Verified(first)

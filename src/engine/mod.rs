@@ -205,6 +205,8 @@ pub enum EngineErrorKind {
         /// The total it printed.
         total: u64,
     },
+    /// Our own count saturated ([`crate::perft::OVERFLOW`]): the reference cannot answer.
+    CountOverflow(crate::perft::CountOverflow),
     /// Writing to it failed.
     Io(String),
     /// It listed one move twice, in two spellings that are one move of ours (`e7e8q` and
@@ -384,6 +386,7 @@ impl fmt::Display for EngineErrorKind {
                 f,
                 "its counts add up to more than 2^64 - 1 but it reported a total of {total}"
             ),
+            EngineErrorKind::CountOverflow(e) => write!(f, "{e}"),
             EngineErrorKind::Io(m) => write!(f, "i/o error: {m}"),
             EngineErrorKind::ListedTwice(twice) => write!(
                 f,

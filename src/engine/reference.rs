@@ -81,6 +81,10 @@ impl Engine for ReferenceEngine {
         } else {
             crate::faults::divide(&pos, query.depth, &self.faults)
         };
+        let counts = entries.iter().map(|e| e.count);
+        crate::perft::checked(crate::perft::sum(counts)).map_err(|e| {
+            EngineError::new(&self.name(), Some(query), EngineErrorKind::CountOverflow(e))
+        })?;
         Ok(Divide::from_entries(entries))
     }
 
