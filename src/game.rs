@@ -6,12 +6,19 @@
 //! variant and start (PGN's `[Variant]`, `[FEN]` and `[SetUp]` tags), and [`read_game`] replays
 //! it from the start position the caller settled on, in the notation asked for or, with
 //! `--notation auto`, in the first of [`Notation::AUTO_ORDER`] that reads it to the end.
+//! [`read_record`] does the whole of it as `cvperft game` does: the header, the rules the
+//! caller settles from it, the start, the replay, and a cross-check of the notations each
+//! reading the record with the tags of its own split into games.
 
 use crate::notation::{PositionTextError, move_text, parse_position, to_fen};
 use crate::position::{Move, Position};
 use crate::record::{self, GameText, Labels, Notation, RecordError, RecordReason, Tag, Tried};
 use crate::san::san;
 use crate::variant::{Colour, Rules};
+
+mod auto;
+
+pub use auto::{Detection, ReadRecordError, RecordRead, RecordRequest, read_record};
 
 /// Most plies replayed from one record.
 pub const MAX_PLIES: usize = 10_000;

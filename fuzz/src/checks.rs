@@ -21,7 +21,8 @@
 //!   variant as `movegen`'s byte 0 does (a `[Variant]` tag overrides it), `O` the options as
 //!   `movegen`'s byte 1 does, with bit 3 asking for the record's second game; `N` the notation
 //!   (`c` coordinate, `g` Game Courier, `s` SAN, anything else `--notation auto`); the words
-//!   after it are Game Courier label pairs (`--label`).
+//!   after it are Game Courier label pairs (`--label`), but for a word `@K`, which cuts the
+//!   game at ply `K` (`--at-ply`) where the record is read whole as `cvperft game` reads it.
 //! - `engine_output`: the whole input is what an engine printed, split into lines as
 //!   [`cvperft::engine::process::EngineProcess`] splits its output; read as a perftree
 //!   command's answer and as a UCI engine's answer to `go perft` (with and without `O-O`
@@ -35,7 +36,10 @@
 
 use cvperft::engine::uci::{Handshake, MAX_CHATTER, PerftAnswer, ReadyReply, UciReply};
 use cvperft::engine::{Divide, EngineError, EngineErrorKind, Query, perftree};
-use cvperft::game::{Game, ReadOptions, read_game, read_header};
+use cvperft::game::{
+    Detection, Game, Header, ReadOptions, ReadRecordError, RecordRequest, read_game, read_header,
+    read_record,
+};
 use cvperft::notation::{
     move_text, normalise_move_text, parse_fen, parse_move, parse_position, play_moves, to_fen,
 };
@@ -66,6 +70,9 @@ pub const TARGETS: &[(&str, Check)] = &[
 
 /// The file name `suite_yaml` inputs are loaded under.
 pub const SUITE_PATH: &str = "fuzz/input.yaml";
+
+/// How the `record` target's errors name the record, as `cvperft game` names a file.
+pub const RECORD_NAME: &str = "game `fuzz/input.txt`";
 
 /// Deepest perft or divide a `suite_yaml` input's checks are run at (deeper ones are skipped).
 pub const SUITE_MAX_DEPTH: u32 = 2;
@@ -549,7 +556,12 @@ pub fn check_record(data: &[u8]) {
         _ => None,
     };
     let mut rules = movegen_rules(*variant_byte, *option_byte);
-    let pairs: Vec<String> = text(rest).split_whitespace().map(String::from).collect();
+    let words = text(rest);
+    let (cuts, pairs): (Vec<&str>, Vec<&str>) =
+        words.split_whitespace().partition(|w| w.starts_with('@'));
+    let pairs: Vec<String> = pairs.into_iter().map(String::from).collect();
+    // The last `@K`; one that is no number cuts nowhere.
+    let at_ply = cuts.last().and_then(|w| w[1..].parse::<usize>().ok());
     let game_index = if option_byte.wrapping_sub(b'0') & 8 != 0 {
         2
     } else {
@@ -562,6 +574,14 @@ pub fn check_record(data: &[u8]) {
             return check_record_error(&e, &String::from_utf8_lossy(body));
         }
     };
+    let request = RecordRequest {
+        notation,
+        labels: pairs.clone(),
+        game_index,
+        fen: None,
+        at_ply,
+    };
+    check_read_record(&text, rules, *option_byte, &request);
     let mut options = ReadOptions {
         notation,
         game_index,
@@ -644,6 +664,140 @@ pub fn check_record(data: &[u8]) {
         plies_of(&game),
         "our SAN {san_record:?} reads as another game"
     );
+}
+
+/// The record read whole as `cvperft game` reads it (`read_record`: its header, the rules, the
+/// start, the game; with `--notation auto` the notations cross-checked): the same twice; an
+/// error is one line and names the record, a record error a line and column inside it; a game
+/// found replays (as `check_game_replays` says), cut where asked. With `auto`, every notation
+/// that reads the whole game alone reads the same game, which the game found begins (it is that
+/// game when not cut); the notations the choice names are ones that read it alone; a refusal
+/// for readings that disagree or a game one notation says is not there holds.
+fn check_read_record(text: &str, rules: Rules, option_byte: u8, request: &RecordRequest) {
+    // As `cvperft game` without `-v`: the record's [Variant] over the variant chosen.
+    let rules_for = |header: &Header| -> Result<Rules, std::convert::Infallible> {
+        Ok(match &header.variant {
+            Some((id, _)) if *id != rules.variant.spec.id => rules_with_options(id, option_byte),
+            _ => rules,
+        })
+    };
+    let read = read_record(text, RECORD_NAME, request, rules_for);
+    let again = read_record(text, RECORD_NAME, request, rules_for);
+    assert_eq!(
+        format!("{read:?}"),
+        format!("{again:?}"),
+        "reading the record whole twice"
+    );
+    // Each notation alone, reading the whole game.
+    let alone = |n: Notation| {
+        let request = RecordRequest {
+            notation: Some(n),
+            at_ply: None,
+            ..request.clone()
+        };
+        read_record(text, RECORD_NAME, &request, rules_for).map(|r| r.game)
+    };
+    let same_game = |a: &Game, b: &Game| {
+        to_fen(&a.start) == to_fen(&b.start)
+            && a.start.variant().spec.id == b.start.variant().spec.id
+            && plies_of(a) == plies_of(b)
+    };
+    let read = match read {
+        Ok(read) => read,
+        Err(e) => {
+            let shown = e.to_string();
+            one_line("record", &shown);
+            match e {
+                ReadRecordError::Record { name, error } => {
+                    assert_eq!(name, RECORD_NAME, "{shown}");
+                    check_record_error(&error, text);
+                }
+                ReadRecordError::Label(_) => {}
+                ReadRecordError::FenNotGiven { .. } | ReadRecordError::Fen(_) => {
+                    panic!("no start was given, yet: {shown}")
+                }
+                ReadRecordError::Rules(never) => match never {},
+                ReadRecordError::FewerGames {
+                    notation,
+                    games,
+                    other,
+                    index,
+                    ..
+                } => {
+                    assert!(request.notation.is_none(), "{shown}");
+                    assert_eq!(index, request.game_index, "{shown}");
+                    let split = record::games(text, notation).map_or(0, |g| g.len());
+                    assert!(split == games && games < index, "{shown}: {split} games");
+                    let last = RecordRequest {
+                        notation: Some(notation),
+                        game_index: games,
+                        at_ply: None,
+                        ..request.clone()
+                    };
+                    if let Err(e) = read_record(text, RECORD_NAME, &last, rules_for) {
+                        panic!("{shown}, but its last game is refused: {e}");
+                    }
+                    if let Err(e) = alone(other) {
+                        panic!("{shown}, but {} refuses it: {e}", other.name());
+                    }
+                }
+                ReadRecordError::Disagree { first, other, .. } => {
+                    assert!(request.notation.is_none(), "{shown}");
+                    match (alone(first), alone(other)) {
+                        (Ok(a), Ok(b)) => assert!(!same_game(&a, &b), "{shown}, but they agree"),
+                        (a, b) => {
+                            panic!("{shown}, but one refuses it: {:?} {:?}", a.err(), b.err())
+                        }
+                    }
+                }
+            }
+            return;
+        }
+    };
+    check_game_replays(&read.game, text);
+    if let Some(k) = request.at_ply {
+        assert_eq!(read.game.plies.len(), k, "cut at ply {k}");
+    }
+    let Some(detection) = &read.detection else {
+        assert_eq!(request.notation, Some(read.game.notation), "no detection");
+        assert_eq!(read.note(RECORD_NAME), None);
+        return;
+    };
+    assert!(
+        request.notation.is_none(),
+        "a notation given, yet {detection:?}"
+    );
+    one_line("note", &read.note(RECORD_NAME).expect("a note with auto"));
+    let whole: Vec<(Notation, Game)> = Notation::AUTO_ORDER
+        .into_iter()
+        .filter_map(|n| Some((n, alone(n).ok()?)))
+        .collect();
+    for (n, game) in &whole {
+        let mut cut = game.clone();
+        if request.at_ply.is_some() {
+            cut.plies.truncate(read.game.plies.len());
+        }
+        assert!(
+            same_game(&cut, &read.game),
+            "{} alone reads another game than auto: {game:?} against {:?}",
+            n.name(),
+            read.game
+        );
+    }
+    let names: Vec<Notation> = whole.iter().map(|(n, _)| *n).collect();
+    match detection {
+        Detection::First => assert!(
+            names.is_empty() || names.contains(&read.game.notation),
+            "{} chosen, but {names:?} read the record alone",
+            read.game.notation.name()
+        ),
+        Detection::Agreed { chosen, also } => {
+            assert_eq!(*chosen, read.game.notation, "{detection:?}");
+            let mut agreed = vec![*chosen];
+            agreed.extend(also);
+            assert_eq!(agreed, names, "the notations that read the record alone");
+        }
+    }
 }
 
 /// The moves of a game, in our text.

@@ -4,10 +4,10 @@
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
-use cvperft::game::{Game, Header, ReadOptions, read_game, read_header, stopped, tag_position};
-use cvperft::notation::{board_diagram, move_text, parse_position, to_fen};
+use cvperft::game::{Game, Header, ReadRecordError, RecordRequest, read_record};
+use cvperft::notation::{board_diagram, move_text, to_fen};
 use cvperft::position::Position;
-use cvperft::record::{Labels, MAX_RECORD_BYTES, Notation};
+use cvperft::record::{MAX_RECORD_BYTES, Notation};
 use cvperft::san::san_moves;
 use cvperft::variant::Rules;
 use std::io::Write;
@@ -83,36 +83,17 @@ impl Source {
 }
 
 impl RecordArgs {
-    fn notation(&self) -> Option<Notation> {
-        Notation::parse(&self.notation)
-    }
-
-    /// The record's header: its `[Variant]` and `[FEN]` tags.
+    /// Reads the record as the library's [`read_record`] does: its header, the rules
+    /// `rules_for` settles from it (the variant checked against the header's `[Variant]`, the
+    /// options), the start position (`--fen`, else the record's `[FEN]`, else the variant's
+    /// start), and the game up to `--at-ply`, with `--notation auto` cross-checked against
+    /// each notation's own reading. Returns the game, the start FEN when it is not the
+    /// variant's and, with `--notation auto`, the line that says which notation was chosen
+    /// (for stderr, once the command has succeeded: a refusal stays one line).
     ///
     /// # Errors
-    /// An unknown `[Variant]`, a contradictory `[SetUp]`, a game index beyond the record.
-    pub fn header(&self, source: &Source) -> Result<Header> {
-        let options = ReadOptions {
-            notation: self.notation(),
-            game_index: self.game_index,
-            ..ReadOptions::default()
-        };
-        read_header(&source.text, &options)
-            .map_err(|e| Failure::input(format!("{}, {e}", source.name)).into())
-    }
-
-    /// Reads the record's header, settles its rules (`rules_for`: the variant checked against
-    /// the header's `[Variant]`, the options) and replays it ([`RecordArgs::replay`]).
-    ///
-    /// With `--notation auto` each notation is also tried on its own, with the tags of its own
-    /// split of the record: coordinate text reads a record of several games as one, carrying
-    /// every game's tags, and PGN's reading splits a Game Courier log at a result token in a
-    /// `//` comment. Readings that replay the whole game must agree (the same variant, start
-    /// and moves), else the record is refused; when the usual detection fails or reads another
-    /// game than they agree on, their game is taken.
-    ///
-    /// # Errors
-    /// As [`RecordArgs::replay`]; readings that disagree.
+    /// Bad labels, a bad or contradictory start position, a record that does not replay,
+    /// readings that disagree (exit 2), or what `rules_for` refuses.
     pub fn read_record(
         &self,
         source: &Source,
@@ -120,178 +101,21 @@ impl RecordArgs {
         fen: Option<&str>,
         at_ply: Option<usize>,
     ) -> Result<(Game, Option<String>, Option<String>)> {
-        let usual = (|| {
-            let header = self.header(source)?;
-            let rules = rules_for(&header)?;
-            self.replay(source, &header, rules, fen, at_ply)
-        })();
-        if self.notation().is_some() {
-            return usual;
-        }
-        // Each notation reads the whole game (not cut at `--at-ply`: a cut game would hide
-        // where readings part, and a game too short for the cut would drop out).
-        let reading = |notation: Notation, game_index: usize| {
-            let forced = RecordArgs {
-                notation: notation.name().to_string(),
-                game_index,
-                ..self.clone()
-            };
-            let header = forced.header(source)?;
-            let rules = rules_for(&header)?;
-            forced
-                .replay(source, &header, rules, fen, None)
-                .map(|(game, start_fen, _)| (forced, header, rules, game, start_fen))
-        };
-        let mut read = Vec::new();
-        // A notation that splits the record into fewer games than the one asked for, and
-        // reads its own last game whole, says that game does not exist.
-        let mut fewer = None;
-        for n in Notation::AUTO_ORDER {
-            let games = cvperft::record::games(&source.text, n).map_or(0, |g| g.len());
-            if fewer.is_none() && games > 0 && games < self.game_index && reading(n, games).is_ok()
-            {
-                fewer = Some((n, games));
-            }
-            if let Ok(found) = reading(n, self.game_index) {
-                read.push((n, found));
-            }
-        }
-        if let (Some((n, games)), Some((other, _))) = (fewer, read.first()) {
-            return Err(Failure::input(format!(
-                "{}: read as {} it holds {games} game{}, read as {} game {} is there; give \
-                 --notation",
-                source.name,
-                n.name(),
-                if games == 1 { "" } else { "s" },
-                other.name(),
-                self.game_index
-            ))
-            .into());
-        }
-        let same_start = |a: &Game, b: &Game| {
-            a.start.variant().spec.id == b.start.variant().spec.id
-                && to_fen(&a.start) == to_fen(&b.start)
-        };
-        // `a`'s plies the first of `b`'s (all of them when `a` is not cut).
-        let begins = |a: &Game, b: &Game| {
-            same_start(a, b)
-                && a.plies.len() <= b.plies.len()
-                && a.plies.iter().zip(&b.plies).all(|(x, y)| x.text == y.text)
-        };
-        let Some((first, (forced, header, rules, agreed, _))) = read.first() else {
-            return usual;
-        };
-        if let Some((other, _)) = read
-            .iter()
-            .find(|(_, (_, _, _, g, _))| !(begins(g, agreed) && begins(agreed, g)))
-        {
-            return Err(Failure::input(format!(
-                "{}: read as {} and as {}, it gives two different games (another start, \
-                 variant or moves: the notations split the record otherwise); give --notation",
-                source.name,
-                first.name(),
-                other.name()
-            ))
-            .into());
-        }
-        // The usual reading stands when its notation is one that reads the whole game: cut at
-        // `--at-ply`, a notation that cannot read the record reads its first plies (none at
-        // `--at-ply 0`) and was named as the one the record was read in.
-        if let Ok((game, _, _)) = &usual
-            && read.iter().any(|(n, _)| *n == game.notation)
-            && begins(game, agreed)
-            && (at_ply.is_some() || game.plies.len() == agreed.plies.len())
-        {
-            return usual;
-        }
-        let others: Vec<&str> = read[1..].iter().map(|(n, _)| n.name()).collect();
-        let note = format!(
-            "{} read as {} (--notation auto, each notation with the tags of its own reading of \
-             the record{}{})",
-            source.name,
-            first.name(),
-            if others.is_empty() {
-                ""
-            } else {
-                "; the same game as "
-            },
-            others.join(", ")
-        );
-        let (game, start_fen, _) = forced.replay(source, header, *rules, fen, at_ply)?;
-        Ok((game, start_fen, Some(note)))
-    }
-
-    /// Replays the record under `rules` from `--fen`, else the record's `[FEN]`, else the
-    /// start position; returns the game, the start FEN when it is not the variant's and, with
-    /// `--notation auto`, the line that says which notation was chosen (for stderr).
-    ///
-    /// # Errors
-    /// Bad labels, a bad or contradictory start position, a record that does not replay.
-    pub fn replay(
-        &self,
-        source: &Source,
-        header: &Header,
-        rules: Rules,
-        fen: Option<&str>,
-        at_ply: Option<usize>,
-    ) -> Result<(Game, Option<String>, Option<String>)> {
-        let labels =
-            Labels::new(rules.variant, &self.labels).map_err(|e| Failure::input(e.to_string()))?;
-        let start_fen = match (fen, &header.fen) {
-            (Some(given), Some(tag)) => {
-                let same = parse_position(rules, given)
-                    .ok()
-                    .zip(parse_position(rules, &tag.value).ok())
-                    .is_some_and(|(a, b)| to_fen(&a) == to_fen(&b));
-                if !same {
-                    return Err(Failure::input(format!(
-                        "{}, line {}, column {}: the record's [FEN \"{}\"] is not the --fen \
-                         given",
-                        source.name, tag.line, tag.column, tag.value
-                    ))
-                    .into());
-                }
-                Some(given.to_string())
-            }
-            (Some(given), None) => Some(given.to_string()),
-            (None, Some(tag)) => Some(tag.value.clone()),
-            (None, None) => None,
-        };
-        let start = match (&start_fen, &header.fen) {
-            (Some(_), Some(tag)) if fen.is_none() => tag_position(rules, tag)
-                .map_err(|e| Failure::input(format!("{}, {e}", source.name)))?,
-            (Some(f), _) => {
-                parse_position(rules, f).map_err(|e| Failure::input(format!("FEN: {e}")))?
-            }
-            (None, _) => parse_position(rules, &rules.start_fen())
-                .map_err(|e| Failure::input(format!("FEN: {e}")))?,
-        };
-        let options = ReadOptions {
-            notation: self.notation(),
-            labels,
+        let request = RecordRequest {
+            notation: Notation::parse(&self.notation),
+            labels: self.labels.clone(),
             game_index: self.game_index,
+            fen: fen.map(str::to_string),
             at_ply,
         };
-        let game = read_game(&source.text, &start, &options)
-            .map_err(|e| Failure::input(format!("{}, {e}", source.name)))?;
-        // The notation auto detection chose, for the caller to print once the command has
-        // succeeded (a refusal stays one line).
-        let note = options.notation.is_none().then(|| {
-            let others: Vec<String> = game
-                .attempts
-                .iter()
-                .filter(|a| a.notation != game.notation)
-                .map(|a| format!("{} {}", a.notation.name(), stopped(a)))
-                .collect();
-            format!(
-                "{} read as {} (--notation auto{}{})",
-                source.name,
-                game.notation.name(),
-                if others.is_empty() { "" } else { "; " },
-                others.join(", ")
-            )
-        });
-        Ok((game, start_fen, note))
+        match read_record(&source.text, &source.name, &request, rules_for) {
+            Ok(read) => {
+                let note = read.note(&source.name);
+                Ok((read.game, read.start_fen, note))
+            }
+            Err(ReadRecordError::Rules(e)) => Err(e),
+            Err(e) => Err(Failure::input(e.to_string()).into()),
+        }
     }
 }
 

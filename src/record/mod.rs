@@ -99,7 +99,7 @@ impl fmt::Display for RecordError {
 /// `text` on one line: its line breaks written `\n` and `\r` (as messages write them), and what
 /// else would act on a terminal escaped by [`printable`](crate::report::printable), so that
 /// text quoted from a record cannot break a message over lines.
-fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains(['\n', '\r']) {
         return crate::report::printable(text);
     }
