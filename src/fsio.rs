@@ -216,6 +216,33 @@ pub enum FileReason {
     /// The device or FIFO cannot be opened for writing.
     #[error("cannot write: {0}")]
     CannotWrite(String),
+    /// A symbolic link to nothing where a new file is created.
+    #[error(
+        "is a symbolic link to {}, which does not exist; cvperft does not create a file through \
+         a link (name the file itself, or remove the link)",
+        .0.display()
+    )]
+    DanglingLink(PathBuf),
+    /// Something is already there where a new file is created.
+    #[error("already exists")]
+    Exists,
+    /// The directory a new file would go in does not exist.
+    #[error(
+        "its directory {} does not exist; cvperft creates no directories (create it first)",
+        .0.display()
+    )]
+    NoDirectory(PathBuf),
+    /// What would be the directory of a new file is something else.
+    #[error("{} is not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    /// No file can be created in the directory.
+    #[error("cannot create a file in {}: {error}", .dir.display())]
+    CannotCreateIn {
+        /// The directory.
+        dir: PathBuf,
+        /// The system's message.
+        error: String,
+    },
 }
 
 fn fail(path: &Path, reason: FileReason) -> FileError {
@@ -692,13 +719,8 @@ impl TempFile {
         &mut self.file
     }
 
-    /// Syncs the file and renames it over `target`. With `unchanged`, refuses (and removes the
-    /// temporary file) when `target` no longer matches that snapshot: someone changed it since
-    /// it was read.
-    ///
-    /// # Errors
-    /// Syncing or renaming fails, or the target changed.
-    pub fn commit(mut self, target: &Path, unchanged: Option<&Snapshot>) -> Result<(), FileError> {
+    /// Flushes and syncs the file (the error names `target`).
+    fn sync(&mut self, target: &Path) -> Result<(), FileError> {
         self.file
             .flush()
             .and_then(|()| self.file.sync_all())
@@ -710,7 +732,53 @@ impl TempFile {
                         error: describe(&e),
                     },
                 )
-            })?;
+            })
+    }
+
+    /// Forgets the file, which now bears `target`'s name, and makes that name durable (a
+    /// directory that cannot be synced is not an error).
+    fn settle(mut self, target: &Path) -> Result<(), FileError> {
+        self.armed = false;
+        cleanup::untrack_file(&self.path);
+        if let Ok(dir) = File::open(split(target)?.0) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+
+    /// Syncs the file and gives it the name `target` only if nothing bears that name (no file,
+    /// no link, not even a dangling one): returns `false`, and removes the temporary file, when
+    /// something does.
+    ///
+    /// # Errors
+    /// Syncing or renaming fails.
+    pub fn commit_new(mut self, target: &Path) -> Result<bool, FileError> {
+        self.sync(target)?;
+        match rename_noreplace(&self.path, target) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
+            Err(e) => {
+                return Err(fail(
+                    target,
+                    FileReason::Rename {
+                        temp: self.path.clone(),
+                        error: describe(&e),
+                    },
+                ));
+            }
+        }
+        self.settle(target)?;
+        Ok(true)
+    }
+
+    /// Syncs the file and renames it over `target`. With `unchanged`, refuses (and removes the
+    /// temporary file) when `target` no longer matches that snapshot: someone changed it since
+    /// it was read.
+    ///
+    /// # Errors
+    /// Syncing or renaming fails, or the target changed.
+    pub fn commit(mut self, target: &Path, unchanged: Option<&Snapshot>) -> Result<(), FileError> {
+        self.sync(target)?;
         if let Some(before) = unchanged {
             let now = std::fs::symlink_metadata(target).map(|m| Snapshot::of(&m));
             if now.as_ref().ok() != Some(before) {
@@ -726,14 +794,106 @@ impl TempFile {
                 },
             )
         })?;
-        self.armed = false;
-        cleanup::untrack_file(&self.path);
-        // Make the rename itself durable; a directory that cannot be synced is not an error.
-        if let Ok(dir) = File::open(split(target)?.0) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
+        self.settle(target)
     }
+}
+
+/// Renames `from` to `to` unless something bears the name `to` (an `AlreadyExists` error
+/// then), atomically: `renameat2` with `RENAME_NOREPLACE` on Linux; elsewhere, or on a file
+/// system without it, a hard link `to` made (which fails as well on any name taken, and follows
+/// no link there) and the name `from` removed. Between the two, the file has two names: a
+/// removal that fails leaves it so, and a later rewrite refuses it for its two links.
+fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        let c = |p: &Path| {
+            std::ffi::CString::new(p.as_os_str().as_bytes())
+                .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))
+        };
+        let (c_from, c_to) = (c(from)?, c(to)?);
+        // SAFETY: renameat2 reads two NUL-terminated paths we own.
+        let rc = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                c_from.as_ptr(),
+                libc::AT_FDCWD,
+                c_to.as_ptr(),
+                libc::RENAME_NOREPLACE,
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if !matches!(
+            e.raw_os_error(),
+            Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
+        ) {
+            return Err(e);
+        }
+    }
+    std::fs::hard_link(from, to)?;
+    let _ = std::fs::remove_file(from);
+    Ok(())
+}
+
+/// Checks, before any work, that a new file could be created at `path`: nothing is there (a
+/// dangling symbolic link is refused, not followed), and its directory exists and may be
+/// written to.
+///
+/// # Errors
+/// What forbids it, naming `path`.
+pub fn check_creatable(path: &Path) -> Result<(), FileError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() && !path.exists() => {
+            let target = std::fs::read_link(path).map_err(|e| io_fail(path, &e))?;
+            return Err(fail(path, FileReason::DanglingLink(target)));
+        }
+        Ok(_) => return Err(fail(path, FileReason::Exists)),
+        // Not there; or its directory is no directory, which is said below.
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                || e.raw_os_error() == Some(libc::ENOTDIR) => {}
+        Err(e) => return Err(io_fail(path, &e)),
+    }
+    let dir = split(path)?.0;
+    match std::fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Err(fail(path, FileReason::NotADirectory(dir))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(fail(path, FileReason::NoDirectory(dir)));
+        }
+        Err(e) => return Err(io_fail(path, &e)),
+    }
+    let c_dir = std::ffi::CString::new(dir.as_os_str().as_bytes())
+        .map_err(|_| fail(path, FileReason::NulByte))?;
+    // SAFETY: access(2) reads the NUL-terminated path we own.
+    if unsafe { libc::access(c_dir.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
+        let error = describe(&std::io::Error::last_os_error());
+        return Err(fail(path, FileReason::CannotCreateIn { dir, error }));
+    }
+    Ok(())
+}
+
+/// Creates the file `path` holding `bytes`, whole or not at all, and never over anything: the
+/// bytes go to a temporary file beside it (mode 0666 less the umask), synced, which then takes
+/// the name `path` only if nothing bears it ([`TempFile::commit_new`]). Returns `false`, having
+/// created nothing, when something (another run's file, a link, a directory) is there by then.
+///
+/// # Errors
+/// The temporary file cannot be made or written, or the rename fails otherwise.
+pub fn create_whole(path: &Path, bytes: &[u8]) -> Result<bool, FileError> {
+    let mut temp = TempFile::beside(path, None)?;
+    temp.write_all(bytes).map_err(|e| {
+        fail(
+            path,
+            FileReason::Writing {
+                temp: temp.path().to_path_buf(),
+                error: describe(&e),
+            },
+        )
+    })?;
+    temp.commit_new(path)
 }
 
 impl Write for TempFile {
@@ -1119,6 +1279,28 @@ mod tests {
                 "is a FIFO that no process opened for reading within 10 s",
             ),
             (FileReason::CannotWrite("x".into()), "cannot write: x"),
+            (
+                FileReason::DanglingLink(PathBuf::from("/e/t.yaml")),
+                "is a symbolic link to /e/t.yaml, which does not exist; cvperft does not create \
+                 a file through a link (name the file itself, or remove the link)",
+            ),
+            (FileReason::Exists, "already exists"),
+            (
+                FileReason::NoDirectory(PathBuf::from("/d")),
+                "its directory /d does not exist; cvperft creates no directories (create it \
+                 first)",
+            ),
+            (
+                FileReason::NotADirectory(p.clone()),
+                "/d/f.tmp is not a directory",
+            ),
+            (
+                FileReason::CannotCreateIn {
+                    dir: PathBuf::from("/d"),
+                    error: "Permission denied".into(),
+                },
+                "cannot create a file in /d: Permission denied",
+            ),
         ];
         for (reason, text) in cases {
             assert_eq!(reason.to_string(), text);
@@ -1136,6 +1318,52 @@ mod tests {
                 .to_string(),
             "more than 4 bytes, the limit for this input"
         );
+    }
+
+    #[test]
+    fn a_new_file_is_created_whole_and_never_over_anything() {
+        let dir = scratch("create-whole");
+        let new = dir.join("new.yaml");
+        assert_eq!(check_creatable(&new), Ok(()));
+        assert_eq!(create_whole(&new, b"first"), Ok(true));
+        assert_eq!(std::fs::read(&new).expect("read"), b"first");
+        // A second creation finds the file and leaves it, and its temporary file goes.
+        assert_eq!(create_whole(&new, b"second"), Ok(false));
+        assert_eq!(std::fs::read(&new).expect("read"), b"first");
+        assert_eq!(
+            check_creatable(&new).map_err(|e| e.reason),
+            Err(FileReason::Exists)
+        );
+        // A dangling link is refused beforehand, and not written through at the rename.
+        let link = dir.join("link.yaml");
+        std::os::unix::fs::symlink("elsewhere.yaml", &link).expect("link");
+        assert_eq!(
+            check_creatable(&link).map_err(|e| e.reason),
+            Err(FileReason::DanglingLink(PathBuf::from("elsewhere.yaml")))
+        );
+        assert_eq!(create_whole(&link, b"through"), Ok(false));
+        assert!(!dir.join("elsewhere.yaml").exists());
+        let missing = dir.join("no-such-dir").join("s.yaml");
+        assert_eq!(
+            check_creatable(&missing).map_err(|e| e.reason),
+            Err(FileReason::NoDirectory(dir.join("no-such-dir")))
+        );
+        let under_file = new.join("s.yaml");
+        assert_eq!(
+            check_creatable(&under_file).map_err(|e| e.reason),
+            Err(FileReason::NotADirectory(new.clone()))
+        );
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["link.yaml", "new.yaml"],
+            "no temporary file is left"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     fn scratch(name: &str) -> PathBuf {

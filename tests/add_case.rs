@@ -32,11 +32,39 @@ fn code(o: &Output) -> i32 {
     o.status.code().expect("exited normally")
 }
 
-/// A copy of `source` (relative to the package root) in a fresh scratch directory.
-fn copy(test: &str, source: &str) -> (PathBuf, Vec<u8>) {
+/// Its standard output, once the run is seen to have succeeded.
+fn succeeded(o: &Output) -> String {
+    assert_eq!(code(o), 0, "{}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+/// Its standard error, once the run is seen to have been refused (exit 2).
+fn refused(o: &Output) -> String {
+    assert_eq!(code(o), 2, "{}{}", text(&o.stdout), text(&o.stderr));
+    text(&o.stderr)
+}
+
+/// A fresh, empty scratch directory.
+fn scratch(test: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("add_case-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A copy of `source` (relative to the package root) in a fresh scratch directory.
+fn copy(test: &str, source: &str) -> (PathBuf, Vec<u8>) {
+    let dir = scratch(test);
     let bytes = std::fs::read(root().join(source)).expect("source suite");
     let name = Path::new(source).file_name().expect("file name");
     let path = dir.join(name);
@@ -84,7 +112,7 @@ fn appending_keeps_every_byte_and_the_suite_still_checks() {
         "GE-1",
         "--divide",
     ]);
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    succeeded(&o);
     assert!(
         text(&o.stdout).contains("added case `chess-ply-3`"),
         "{}",
@@ -132,7 +160,7 @@ fn a_file_without_final_newline_and_a_game_on_stdin() {
     let game = std::fs::read(root().join(GAME)).unwrap();
     child.stdin.take().unwrap().write_all(&game).unwrap();
     let o = child.wait_with_output().unwrap();
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    succeeded(&o);
     let after = std::fs::read(&path).unwrap();
     assert!(after.starts_with(&before));
     assert!(text(&after).contains("moves: \"f2f4 e7e5 c1c3 h8h6\""));
@@ -149,7 +177,7 @@ fn a_suite_in_crlf_gets_its_case_in_crlf() {
     let before = format!("{}\n{}", &crlf[..first], &crlf[first + 2..]).into_bytes();
     std::fs::write(&path, &before).unwrap();
     let o = add_at_depth_1(&path, "e2e4 e7e5 g1f3");
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    succeeded(&o);
     let after = std::fs::read(&path).unwrap();
     assert!(after.starts_with(&before));
     // Every line of the case ends as the suite's do: it was added in LF.
@@ -174,7 +202,7 @@ fn a_note_keeps_the_characters_yaml_reads_as_line_breaks() {
     let o = cvperft(&[
         "add-case", "--suite", suite, "--moves", "d2d4", "--depth", "1", "--note", note,
     ]);
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    succeeded(&o);
     let after = std::fs::read_to_string(&path).unwrap();
     assert!(
         after.contains("note: \"a\\u0085  b\\u2028c\\u2029d\\u007fe\\u009bf\\ufffeg\\ufeffh. FEN"),
@@ -227,7 +255,7 @@ fn cases_before_another_top_level_key() {
                     keys follow\ndescription: cases first\ngame-end: rules\n";
     std::fs::write(&path, original).unwrap();
     let o = add_at_depth_1(&path, "e2e4");
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    succeeded(&o);
     let after = std::fs::read_to_string(&path).unwrap();
     let at = after.find("  - id: middle-ply-1").expect("added");
     assert!(
@@ -297,7 +325,7 @@ fn dry_run_prints_the_case_and_writes_nothing() {
         "2",
         "--dry-run",
     ]);
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    succeeded(&o);
     let out = text(&o.stdout);
     assert!(out.starts_with("  - id: silver-elephant-ply-9\n"), "{out}");
     assert!(out.contains("kind: reference"), "{out}");
@@ -335,7 +363,7 @@ fn a_disputed_case_records_both_expectations() {
         "--note",
         "Black's engine refused e5xd6 here",
     ]);
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    succeeded(&o);
     let after = std::fs::read(&path).unwrap();
     assert!(after.starts_with(&before));
     let added = text(&after[before.len()..]);
@@ -401,7 +429,7 @@ fn a_dispute_in_the_counts_per_move_alone_is_described_as_such() {
         "--engine",
         engine.to_str().unwrap(),
     ]);
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    succeeded(&o);
     let out = text(&o.stdout);
     assert!(out.contains("status: disputed"), "{out}");
     assert!(
@@ -450,4 +478,183 @@ fn a_record_whose_fen_tag_is_mistyped_adds_no_case() {
         before,
         "the suite is untouched"
     );
+}
+
+/// `add-case --suite PATH --create` with `args`.
+fn create(path: &Path, args: &[&str]) -> Output {
+    let suite = path.to_str().expect("utf-8 path");
+    cvperft(&[&["add-case", "--suite", suite, "--create"], args].concat())
+}
+
+/// The Silver Elephant game cut at ply 6, at depth 2.
+const AT_PLY_6: [&str; 8] = [
+    "--game", GAME, "--at-ply", "6", "--depth", "2", "--rule", "SE-3",
+];
+
+/// `add-case --create` of the Silver Elephant game cut at ply 6, with `extra`.
+fn create_at_ply_6(path: &Path, extra: &[&str]) -> Output {
+    create(path, &[&AT_PLY_6[..], extra].concat())
+}
+
+/// `add-case --create` of the Silver Elephant PGN (which names its variant) with `extra`.
+fn create_from_pgn(path: &Path, extra: &[&str]) -> Output {
+    let pgn = ["--game", "fixtures/records/silver-elephant/game.pgn"];
+    create(
+        path,
+        &[&pgn[..], &["--at-ply", "13", "--depth", "1"], extra].concat(),
+    )
+}
+
+/// The ids of the cases in the suite text `suite` (block style, as add-case writes).
+fn case_ids(suite: &str) -> Vec<&str> {
+    suite
+        .lines()
+        .filter_map(|l| l.strip_prefix("  - id: "))
+        .collect()
+}
+
+#[test]
+fn create_starts_a_new_suite_that_checks() {
+    let dir = scratch("create");
+    let path = dir.join("disputes.yaml");
+    let out = succeeded(&create_at_ply_6(&path, &["-v", "silver-elephant"]));
+    assert_eq!(
+        out,
+        format!(
+            "created {} with case `disputes-ply-6`: perft 1: 41, 2: 1711\n",
+            path.display()
+        )
+    );
+    let suite = std::fs::read_to_string(&path).expect("created");
+    assert!(
+        suite.starts_with("# Silver Elephant Chess: positions from disputed games.\n"),
+        "{suite}"
+    );
+    for line in [
+        "\nvariant: silver-elephant\ndescription: >\n  Silver Elephant Chess: positions",
+        "\ngame-end: rules\noptions: {}\ncases:\n  - id: disputes-ply-6\n",
+        "\n    moves: \"f2f4 e7e5 c1c3 h8h6 f4e5 d7d5\"\n",
+        "\n    rules: [SE-3]\n    perft: {1: 41, 2: 1711}\n",
+        "\n      kind: reference\n",
+    ] {
+        assert!(suite.contains(line), "{line:?} in {suite}");
+    }
+    assert_eq!(case_ids(&suite), ["disputes-ply-6"]);
+    // Only the suite: no temporary file, and no lock file (creating takes no lock).
+    assert_eq!(listing(&dir), ["disputes.yaml"]);
+    check_passes(&path);
+    // The next case goes into the new suite as into any other.
+    succeeded(&add_at_depth_1(&path, "f2f4 e7e5"));
+    let grown = std::fs::read_to_string(&path).expect("suite");
+    assert!(grown.starts_with(&suite), "the created text is kept");
+    assert_eq!(case_ids(&grown), ["disputes-ply-6", "disputes-ply-2"]);
+    check_passes(&path);
+}
+
+#[test]
+fn a_missing_suite_without_create_is_refused_naming_the_flag() {
+    let dir = scratch("missing");
+    let path = dir.join("typo.yaml");
+    let plain = ["-v", "silver-elephant"];
+    for extra in [&plain[..], &[&plain[..], &["--dry-run"]].concat()] {
+        let mut args = vec!["add-case", "--suite", path.to_str().unwrap()];
+        args.extend_from_slice(&["--game", GAME, "--depth", "1"]);
+        args.extend_from_slice(extra);
+        assert_eq!(
+            refused(&cvperft(&args)),
+            format!(
+                "cvperft: {}: no such file; to start a new suite there, add --create\n",
+                path.display()
+            )
+        );
+    }
+    assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
+}
+
+#[test]
+fn create_dry_run_prints_the_whole_suite_and_creates_nothing() {
+    let dir = scratch("create-dry-run");
+    let path = dir.join("disputes.yaml");
+    let printed = succeeded(&create_at_ply_6(
+        &path,
+        &["-v", "silver-elephant", "--dry-run"],
+    ));
+    assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
+    assert!(printed.starts_with("# Silver Elephant Chess"), "{printed}");
+    assert_eq!(case_ids(&printed), ["disputes-ply-6"]);
+    // What it printed is the whole suite: it checks as it is.
+    std::fs::write(&path, &printed).unwrap();
+    check_passes(&path);
+    // And it is what a real run writes.
+    std::fs::remove_file(&path).unwrap();
+    succeeded(&create_at_ply_6(&path, &["-v", "silver-elephant"]));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), printed);
+}
+
+#[test]
+fn create_on_an_existing_suite_adds_the_case_as_usual() {
+    let (path, before) = copy("create-existing", SE_SUITE);
+    let out = succeeded(&create_at_ply_6(&path, &[]));
+    assert!(
+        out.starts_with("added case `silver-elephant-ply-6` to "),
+        "{out}"
+    );
+    let after = text(&std::fs::read(&path).unwrap());
+    assert!(
+        after.as_bytes().starts_with(&before),
+        "the original bytes are a prefix"
+    );
+    assert_eq!(case_ids(&after), ["start", "silver-elephant-ply-6"]);
+    check_passes(&path);
+    // `-v` must still be the suite's.
+    let err = refused(&create_at_ply_6(&path, &["-v", "chess", "--id", "other"]));
+    assert!(err.contains("is a silver-elephant suite"), "{err}");
+    assert_eq!(text(&std::fs::read(&path).unwrap()), after);
+}
+
+#[test]
+fn a_new_suite_takes_its_variant_from_v_or_the_records_variant_tag() {
+    let dir = scratch("create-variant");
+    // A record with no [Variant] tag, and no -v: refused before any counting.
+    let path = dir.join("untagged.yaml");
+    assert_eq!(
+        refused(&create_at_ply_6(&path, &[])),
+        format!(
+            "cvperft: {}: the new suite's variant is not known: give -v VARIANT (the record has \
+             no [Variant] tag)\n",
+            path.display()
+        )
+    );
+    // A PGN naming its variant needs no -v.
+    let path = dir.join("tagged.yaml");
+    succeeded(&create_from_pgn(&path, &[]));
+    let suite = std::fs::read_to_string(&path).unwrap();
+    assert!(suite.contains("\nvariant: silver-elephant\n"), "{suite}");
+    assert!(suite.contains("    fen: \"r2bqkb2r/"), "{suite}");
+    assert_eq!(case_ids(&suite), ["tagged-ply-13"]);
+    check_passes(&path);
+    // A -v the tag contradicts is refused.
+    let err = refused(&create_from_pgn(
+        &dir.join("contradicted.yaml"),
+        &["-v", "chess"],
+    ));
+    assert!(err.contains("but -v is chess"), "{err}");
+    assert_eq!(listing(&dir), ["tagged.yaml"]);
+}
+
+#[test]
+fn a_new_suite_is_named_yaml() {
+    let dir = scratch("create-name");
+    for name in ["disputes", "disputes.yml", "disputes.yaml.txt"] {
+        let path = dir.join(name);
+        assert_eq!(
+            refused(&create_at_ply_6(&path, &["-v", "silver-elephant"])),
+            format!(
+                "cvperft: {}: a new suite's file name ends in `.yaml` (`cvperft check DIR` reads \
+                 no other file); name it so\n",
+                path.display()
+            )
+        );
+    }
+    assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
 }

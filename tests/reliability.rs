@@ -200,6 +200,169 @@ fn concurrent_add_case_runs_serialise_and_lose_nothing() {
 }
 
 #[test]
+fn concurrent_add_case_create_runs_on_one_new_suite_lose_nothing() {
+    let moves = [
+        "a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3",
+    ];
+    // Runs that found the suite missing and then found it created by another run.
+    let mut meanwhile = 0;
+    for round in 0..3 {
+        let dir = scratch(&format!("create-race-{round}"));
+        let path = dir.join("new.yaml");
+        let children: Vec<Child> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                add_case(&path, m, &format!("c{i}"), &["--create", "-v", "chess"])
+                    .spawn()
+                    .expect("add-case starts")
+            })
+            .collect();
+        let outputs: Vec<Output> = children
+            .into_iter()
+            .map(|child| finish(child, Duration::from_secs(60), "add-case --create"))
+            .collect();
+        for o in &outputs {
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+        }
+        // One run created the suite; every other added its case to it.
+        meanwhile += outputs
+            .iter()
+            .filter(|o| stdout(o).contains("(created meanwhile by another program)"))
+            .count();
+        let created = outputs
+            .iter()
+            .filter(|o| stdout(o).starts_with(&format!("created {} with case", path.display())))
+            .count();
+        assert_eq!(created, 1, "round {round}");
+        let mut found = ids(&path);
+        found.sort();
+        let expected: Vec<String> = (0..moves.len()).map(|i| format!("c{i}")).collect();
+        assert_eq!(found, expected, "round {round}");
+        assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+        let check = run(&["check", path.to_str().expect("utf-8")]);
+        assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+    }
+    // The race was run, not only runs one after another.
+    assert!(meanwhile > 0, "no run found the suite created meanwhile");
+}
+
+/// Runs `add-case --create -v chess` on `path` with its game read from a FIFO, and writes
+/// `existing` (as another program would) at `path` once the run has found it missing and is
+/// reading the game, then sends the game: the run finds the file there when it creates it.
+fn create_while_another_program_creates(dir: &Path, path: &Path, existing: &str) -> Output {
+    use std::io::Write;
+    let fifo = dir.join("game.fifo");
+    mkfifo(&fifo);
+    let child = command(&[
+        "add-case",
+        "--suite",
+        path.to_str().expect("utf-8"),
+        "--create",
+        "-v",
+        "chess",
+        "--game",
+        fifo.to_str().expect("utf-8"),
+        "--depth",
+        "1",
+        "--id",
+        "mine",
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("add-case starts");
+    // Opening the FIFO waits for the run to open it, which it does after looking for the suite.
+    let mut game = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&fifo)
+        .expect("the run reads the game");
+    std::fs::write(path, existing).expect("another program's suite");
+    game.write_all(b"1. d2-d4 *\n").expect("game");
+    drop(game);
+    let o = finish(child, Duration::from_secs(60), "add-case --create");
+    std::fs::remove_file(&fifo).expect("fifo");
+    o
+}
+
+#[test]
+fn a_suite_created_meanwhile_by_another_program_gets_the_case_or_is_left_as_it_is() {
+    let dir = scratch("created-meanwhile");
+    // A suite of the same variant and settings: the case is added to it.
+    let path = dir.join("same.yaml");
+    let o = create_while_another_program_creates(&dir, &path, SUITE);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "added case `mine` to {} (created meanwhile by another program): perft 1: 20\n",
+            path.display()
+        )
+    );
+    let text = std::fs::read_to_string(&path).expect("suite");
+    assert!(text.starts_with(SUITE), "{text}");
+    assert_eq!(ids(&path), ["start", "mine"]);
+    // A suite of another variant: refused, and left as it was.
+    let other = SUITE.replace("variant: chess", "variant: silver-elephant");
+    let other = other.replace("{1: 20}", "{1: 30}");
+    let path = dir.join("other.yaml");
+    let o = create_while_another_program_creates(&dir, &path, &other);
+    assert_refused(
+        &o,
+        "its variant, game-end or options changed (or it was created, with others) while the \
+         case was computed; run again",
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("suite"), other);
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+}
+
+#[test]
+fn add_case_create_makes_nothing_through_a_dangling_link_nor_a_directory() {
+    let dir = scratch("create-refusals");
+    let create = |path: &Path| {
+        add_case(path, "e2e4", "new", &["--create", "-v", "chess"])
+            .output()
+            .expect("runs")
+    };
+    // A dangling link: refused, not followed (its target is not created).
+    let link = dir.join("link.yaml");
+    std::os::unix::fs::symlink("target.yaml", &link).expect("link");
+    let o = create(&link);
+    assert_refused(
+        &o,
+        &format!(
+            "{}: is a symbolic link to target.yaml, which does not exist; cvperft does not create \
+             a file through a link",
+            link.display()
+        ),
+    );
+    assert!(is_symlink(&link) && !dir.join("target.yaml").exists());
+    // A directory that does not exist is not made.
+    let nested = dir.join("no-such-dir").join("s.yaml");
+    let o = create(&nested);
+    assert_refused(
+        &o,
+        &format!(
+            "{}: its directory {} does not exist; cvperft creates no directories",
+            nested.display(),
+            dir.join("no-such-dir").display()
+        ),
+    );
+    assert!(!dir.join("no-such-dir").exists());
+    // A directory named as the suite is no suite to create, nor to add to.
+    let sub = dir.join("sub.yaml");
+    std::fs::create_dir(&sub).expect("dir");
+    let o = create(&sub);
+    assert_refused(&o, &format!("{}: is not a regular file", sub.display()));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.yaml", "sub.yaml"]);
+}
+
+#[test]
 fn a_held_lock_is_waited_for_then_refused_naming_it() {
     let dir = scratch("lock");
     let path = suite(&dir);

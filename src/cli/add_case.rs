@@ -6,6 +6,11 @@
 //! alternative and the bisection's first differing path), and the case is spliced into the
 //! suite's text without touching a byte of it. The whole result must load before a temporary
 //! file replaces the suite by rename.
+//!
+//! With `--create`, a suite that does not exist is started: the whole file is rendered around
+//! the case, loaded like any suite, and given its name only if nothing bears it by then
+//! ([`fsio::create_whole`]); when another run created it meanwhile, the case is added to that
+//! file as to any suite.
 
 use super::Failure;
 use super::diff::check_engine_depth;
@@ -20,13 +25,16 @@ use cvperft::fsio;
 use cvperft::fsio::DEFAULT_LOCK_TIMEOUT_SECS;
 use cvperft::game::Header;
 use cvperft::notation::to_fen;
-use cvperft::suite::append::{AppendError, NewAlternative, NewCase, append_case_with};
+use cvperft::suite::append::{
+    AppendError, NewAlternative, NewCase, append_case_with, render_suite,
+};
 use cvperft::suite::load::MAX_FILE_BYTES;
-use cvperft::suite::load::is_valid_id;
+use cvperft::suite::load::{is_valid_id, suite_stem};
 use cvperft::suite::{Suite, load_bytes, load_str};
 use cvperft::variant::Rules;
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -36,7 +44,12 @@ pub struct AddCaseArgs {
     /// The suite file to add the case to.
     #[arg(long, value_name = "FILE")]
     pub suite: PathBuf,
-    /// Variant id; must be the suite's (default: the suite's).
+    /// Start FILE as a new suite when it does not exist (a `.yaml` name in an existing
+    /// directory); when it exists, add the case to it as usual.
+    #[arg(long)]
+    pub create: bool,
+    /// Variant id; must be the suite's (default: the suite's; for a new suite, the record's
+    /// [Variant] tag).
     #[arg(short = 'v', long = "variant")]
     pub variant: Option<String>,
     /// The game's start position (default: the record's [FEN] tag, else the variant's start).
@@ -71,7 +84,7 @@ pub struct AddCaseArgs {
     /// Also record the divide at depth N.
     #[arg(long)]
     pub divide: bool,
-    /// Print the case instead of writing the suite.
+    /// Print the case (a new suite: the whole file) instead of writing anything.
     #[arg(long)]
     pub dry_run: bool,
     /// Seconds to wait for another writer's lock on the suite before giving up (exit 2).
@@ -137,8 +150,9 @@ fn entries(d: &Divide) -> Vec<(String, u64)> {
         .collect()
 }
 
-/// Runs `cvperft add-case`: open the suite, replay the game, name the case, count at the
-/// position reached, compare with the engine if one is given, then print or write the case.
+/// Runs `cvperft add-case`: open the suite (or, with `--create`, plan a new one), replay the
+/// game, name the case, count at the position reached, compare with the engine if one is
+/// given, then print or write the case.
 ///
 /// # Errors
 /// Bad arguments, an unreadable suite or game, an illegal move, a duplicate, an engine
@@ -146,13 +160,19 @@ fn entries(d: &Divide) -> Vec<(String, u64)> {
 pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     check_engine_depth(args.depth)?;
     let lock_timeout = lock_timeout(args.lock_timeout)?;
-    let (suite, original) = open_suite(&args)?;
-    let (rules, case_options) = case_rules(&args, &suite)?;
-    let game = replay(&args, suite.variant.spec.id, rules)?;
+    let target = open_target(&args)?;
+    // Bad options, or an unknown variant, before the record is read.
+    if let Some(variant) = target.variant() {
+        case_rules(&args, variant, &target.defaults())?;
+    }
+    let game = replay(&args, &target)?;
+    let (rules, case_options) = case_rules(&args, game.variant, &target.defaults())?;
     // Refuse duplicates before computing anything.
-    let id = case_id(&args, &suite, game.played.len())?;
+    let id = case_id(&args, target.stem(), game.played.len())?;
     let key = (position_key(&game.fen_reached), rules.option_pairs());
-    refuse_duplicates(&suite, &args.suite, &id, &key)?;
+    if let Target::Existing { suite, .. } = &target {
+        refuse_duplicates(suite, &args.suite, &id, &key)?;
+    }
 
     // The reference's counts, and the engine's.
     let depths: Vec<u32> = (1..=args.depth).collect();
@@ -203,14 +223,24 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     new_case.note = Some(case_note(&args, &game));
 
     if args.dry_run {
-        let (_, case_text) = splice(&suite, &args.suite, &original, &new_case)?;
-        write!(out, "{case_text}")?;
+        let text = match &target {
+            Target::Existing { suite, original } => {
+                splice(suite, &args.suite, original, &new_case)?.1
+            }
+            Target::New { .. } => new_suite(&args.suite, rules, &new_case)?.0,
+        };
+        write!(out, "{text}")?;
     } else {
-        write_case(&args, &suite, &new_case, &key, lock_timeout)?;
+        let done = match &target {
+            Target::Existing { suite, .. } => {
+                write_case(&args, suite, &new_case, &key, lock_timeout)?;
+                format!("added case `{id}` to {}", args.suite.display())
+            }
+            Target::New { .. } => create_suite(&args, rules, &new_case, &key, lock_timeout)?,
+        };
         writeln!(
             out,
-            "added case `{id}` to {}: perft {}",
-            args.suite.display(),
+            "{done}: perft {}",
             perft
                 .iter()
                 .map(|(d, n)| format!("{d}: {n}"))
@@ -225,6 +255,88 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
         super::say(&note);
     }
     Ok(())
+}
+
+/// The suite the case goes to.
+enum Target {
+    /// A suite that exists, with its text.
+    Existing { suite: Suite, original: String },
+    /// A suite `--create` is to start: its file stem, and its variant when `-v` gives it.
+    New {
+        stem: String,
+        variant: Option<String>,
+    },
+}
+
+impl Target {
+    /// The file stem the default case id begins with.
+    fn stem(&self) -> &str {
+        match self {
+            Target::Existing { suite, .. } => &suite.stem,
+            Target::New { stem, .. } => stem,
+        }
+    }
+
+    /// The suite's variant, when known before the record is read.
+    fn variant(&self) -> Option<&str> {
+        match self {
+            Target::Existing { suite, .. } => Some(suite.variant.spec.id),
+            Target::New { variant, .. } => variant.as_deref(),
+        }
+    }
+
+    /// The suite's `game-end` and options as `name=value`, which the case's own options go on
+    /// top of: a new suite states `game-end: rules` and no options.
+    fn defaults(&self) -> Vec<String> {
+        match self {
+            Target::Existing { suite, .. } => {
+                let mut defaults = vec![format!("game-end={}", suite.game_end)];
+                defaults.extend(suite.options.iter().map(|(k, v)| format!("{k}={v}")));
+                defaults
+            }
+            Target::New { .. } => vec!["game-end=rules".to_string()],
+        }
+    }
+}
+
+/// The suite named by `--suite`: an existing one, opened; with `--create`, a new one when
+/// nothing is there (or a dangling link, which [`fsio::check_creatable`] refuses). Without
+/// `--create`, a missing file is refused with the flag named.
+fn open_target(args: &AddCaseArgs) -> Result<Target> {
+    let path = &args.suite;
+    let not_found = |r: std::io::Result<std::fs::Metadata>| {
+        r.is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    };
+    let nothing = not_found(std::fs::symlink_metadata(path));
+    if nothing && !args.create {
+        return Err(Failure::input(format!(
+            "{}: no such file; to start a new suite there, add --create",
+            path.display()
+        ))
+        .into());
+    }
+    if !(args.create && not_found(std::fs::metadata(path))) {
+        let (suite, original) = open_suite(args)?;
+        return Ok(Target::Existing { suite, original });
+    }
+    // `check DIR` reads `*.yaml` alone: a suite named otherwise would be passed over.
+    let bytes = path.as_os_str().as_bytes();
+    if !(bytes.ends_with(b".yaml") && path.extension().is_some()) {
+        return Err(Failure::input(format!(
+            "{}: a new suite's file name ends in `.yaml` (`cvperft check DIR` reads no other \
+             file); name it so",
+            path.display()
+        ))
+        .into());
+    }
+    if !args.dry_run {
+        fsio::check_creatable(path).map_err(|e| Failure::input(e.to_string()))?;
+    }
+    let stem = suite_stem(path).map_err(|e| Failure::input(e.to_string()))?;
+    Ok(Target::New {
+        stem,
+        variant: args.variant.clone(),
+    })
 }
 
 /// Reads and loads the suite (refusing first, unless `--dry-run`, one that cannot be
@@ -253,14 +365,15 @@ fn open_suite(args: &AddCaseArgs) -> Result<(Suite, String)> {
     Ok((suite, original))
 }
 
-/// The case's rules (the suite's defaults first, then the case's own options, as the loader
+/// The case's rules (the suite's `defaults` first, then the case's own options, as the loader
 /// applies them) and the case's own options as the case will list them.
-fn case_rules(args: &AddCaseArgs, suite: &Suite) -> Result<(Rules, BTreeMap<String, String>)> {
-    let mut defaults = vec![format!("game-end={}", suite.game_end)];
-    defaults.extend(suite.options.iter().map(|(k, v)| format!("{k}={v}")));
-    let rules =
-        cvperft::request::rules_over_defaults(suite.variant.spec.id, &defaults, &args.options)
-            .map_err(|e| Failure::input(e.to_string()))?;
+fn case_rules(
+    args: &AddCaseArgs,
+    variant: &str,
+    defaults: &[String],
+) -> Result<(Rules, BTreeMap<String, String>)> {
+    let rules = cvperft::request::rules_over_defaults(variant, defaults, &args.options)
+        .map_err(|e| Failure::input(e.to_string()))?;
     let mut case_options = BTreeMap::new();
     for o in &args.options {
         if let Some((k, v)) = o.split_once('=') {
@@ -272,6 +385,8 @@ fn case_rules(args: &AddCaseArgs, suite: &Suite) -> Result<(Rules, BTreeMap<Stri
 
 /// The game replayed to the position the case is about.
 struct Replayed {
+    /// The variant it was replayed in.
+    variant: &'static str,
     /// Where the record came from (a file name or standard input).
     source_name: String,
     /// The moves played, as move text.
@@ -286,17 +401,34 @@ struct Replayed {
     read_note: Option<String>,
 }
 
-/// Reads the game and replays it under `rules` up to `--at-ply`.
-fn replay(args: &AddCaseArgs, variant: &str, rules: Rules) -> Result<Replayed> {
+/// Reads the game and replays it up to `--at-ply` under the case's rules, in the suite's
+/// variant (a new suite's: `-v`, else the record's [Variant] tag).
+fn replay(args: &AddCaseArgs, target: &Target) -> Result<Replayed> {
     let source = Source::read(args.moves.as_deref(), args.game.as_deref())?;
+    let what = match target {
+        Target::Existing { .. } => "the suite's variant",
+        Target::New { .. } => "-v",
+    };
+    let defaults = target.defaults();
     let rules_for = |header: &Header| {
-        settle_variant(&source, header, Some(variant), "the suite's variant")?;
-        Ok(rules)
+        if target.variant().is_none() && header.variant.is_none() {
+            return Err(Failure::input(format!(
+                "{}: the new suite's variant is not known: give -v VARIANT (the record has no \
+                 [Variant] tag)",
+                args.suite.display()
+            ))
+            .into());
+        }
+        let variant = settle_variant(&source, header, target.variant(), what)?;
+        Ok(case_rules(args, &variant, &defaults)?.0)
     };
     let (game, given_fen, read_note) =
         args.record
             .read_record(&source, rules_for, args.fen.as_deref(), args.at_ply)?;
+    let variant = game.start.variant().spec.id;
+    let rules = case_rules(args, variant, &defaults)?.0;
     Ok(Replayed {
+        variant,
         played: game.plies.iter().map(|p| p.text.clone()).collect(),
         start_fen: given_fen.clone().unwrap_or_else(|| rules.start_fen()),
         fen_reached: to_fen(game.end()),
@@ -307,12 +439,11 @@ fn replay(args: &AddCaseArgs, variant: &str, rules: Rules) -> Result<Replayed> {
 }
 
 /// `--id`, or `<suite stem>-ply-<K>`; refused unless it is a valid case id.
-fn case_id(args: &AddCaseArgs, suite: &Suite, plies: usize) -> Result<String> {
+fn case_id(args: &AddCaseArgs, stem: &str, plies: usize) -> Result<String> {
     let id = match &args.id {
         Some(id) => id.clone(),
         None => {
-            let stem: String = suite
-                .stem
+            let stem: String = stem
                 .to_ascii_lowercase()
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
@@ -547,7 +678,8 @@ fn write_case(
         != (suite.variant.spec.id, suite.game_end, &suite.options)
     {
         return Err(Failure::input(format!(
-            "{}: its variant, game-end or options changed while the case was computed; run again",
+            "{}: its variant, game-end or options changed (or it was created, with others) \
+             while the case was computed; run again",
             args.suite.display()
         ))
         .into());
@@ -610,6 +742,13 @@ fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(Str
         })
         .unwrap_or(Err(AppendError::ChangesValues))
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+    validate(path, &new_text, suite.cases.len(), &case.id)?;
+    Ok((new_text, case_text))
+}
+
+/// Loads `new_text`, the suite at `path` with the case `id` added to its `before` cases, as
+/// any suite is loaded, and checks that it holds that case and one case more.
+fn validate(path: &Path, new_text: &str, before: usize, id: &str) -> Result<Suite> {
     // Written past the limit, the suite would be refused by every later read, this one's
     // included.
     if new_text.len() as u64 > MAX_FILE_BYTES {
@@ -621,16 +760,49 @@ fn splice(suite: &Suite, path: &Path, text: &str, case: &NewCase) -> Result<(Str
         ))
         .into());
     }
-    let loaded = load_str(&new_text, path)
+    let loaded = load_str(new_text, path)
         .map_err(|e| load_errors("the suite would not load with the new case", &e))?;
-    if loaded.cases.len() != suite.cases.len() + 1 || loaded.cases.iter().all(|c| c.id != case.id) {
+    if loaded.cases.len() != before + 1 || loaded.cases.iter().all(|c| c.id != id) {
         return Err(Failure::input(format!(
             "{}: the new case did not land in the suite's `cases:` list; add it by hand",
             path.display()
         ))
         .into());
     }
-    Ok((new_text, case_text))
+    Ok(loaded)
+}
+
+/// A new suite at `path` holding `case` alone, in `rules`' variant, and the suite it loads as.
+fn new_suite(path: &Path, rules: Rules, case: &NewCase) -> Result<(String, Suite)> {
+    let spec = &rules.variant.spec;
+    let text = render_suite(spec.id, spec.name, case);
+    let loaded = validate(path, &text, 0, &case.id)?;
+    Ok((text, loaded))
+}
+
+/// Creates the new suite holding the case alone, never over anything. When another run created
+/// the file after it was found missing, adds the case to that file instead, as to any suite
+/// ([`write_case`]: under its lock, if its variant, `game-end` and options are the new suite's
+/// and the case is new to it). Returns what was done, for the line printed.
+fn create_suite(
+    args: &AddCaseArgs,
+    rules: Rules,
+    new_case: &NewCase,
+    key: &(String, Vec<(&'static str, &'static str)>),
+    lock_timeout: Duration,
+) -> Result<String> {
+    let (text, planned) = new_suite(&args.suite, rules, new_case)?;
+    let created = fsio::create_whole(&args.suite, text.as_bytes())
+        .map_err(|e| Failure::input(e.to_string()))?;
+    let path = args.suite.display();
+    if created {
+        return Ok(format!("created {path} with case `{}`", new_case.id));
+    }
+    write_case(args, &planned, new_case, key, lock_timeout)?;
+    Ok(format!(
+        "added case `{}` to {path} (created meanwhile by another program)",
+        new_case.id
+    ))
 }
 
 /// Whether `new_text` holds every value of `text`, as YAML reads them, with one case more (the

@@ -102,7 +102,7 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Add a case to a suite from a game: replay it, count perft 1..N with the reference,
     /// optionally compare an engine (differences make the case disputed), append keeping
-    /// every byte of the file.
+    /// every byte of the file (`--create`: start a new suite file with the case).
     AddCase(add_case::AddCaseArgs),
     /// Tell which value of each rule option an engine implements.
     Identify(identify::IdentifyArgs),

@@ -4,7 +4,8 @@
 //! meaning for their readers, and a serde round trip would lose them. So a new case is rendered
 //! as block-style YAML text ([`render_case`]) and spliced in at the end of the `cases:` list
 //! ([`append_case`]); the caller then loads the whole result with [`super::load_str`] before it
-//! replaces anything.
+//! replaces anything. A suite that does not exist yet is rendered whole around its first case
+//! ([`render_suite`]), to be loaded the same way before the file is created.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -159,6 +160,28 @@ pub fn render_case(case: &NewCase, indent: usize) -> String {
     if let Some(note) = &case.note {
         let _ = writeln!(out, "{pad}note: {}", quoted(note));
     }
+    out
+}
+
+/// A new suite's text, as a person would write it: a header comment saying where it came
+/// from, `variant` (`variant_id`, named `variant_name` in prose), a `description`, `game-end:
+/// rules`, no suite-level options, and `case` as the one item of `cases:`.
+pub fn render_suite(variant_id: &str, variant_name: &str, case: &NewCase) -> String {
+    let mut out = format!("# {variant_name}: positions from disputed games.\n");
+    out.push_str(
+        "# Started by `cvperft add-case --create`; add cases with `cvperft add-case --suite FILE`.\n\
+         # Format: docs/suite-format.md. Each case's `source.command` reproduces its counts, its\n\
+         # `cross-check` says what else was compared, and its note where the game came from.\n",
+    );
+    let _ = writeln!(out, "variant: {}", scalar(variant_id));
+    // Folded, as the suites under suites/ write it; the name is one of ours, plain text.
+    let _ = writeln!(
+        out,
+        "description: >\n  {variant_name}: positions from disputed games, each added with \
+         `cvperft add-case`."
+    );
+    out.push_str("game-end: rules\noptions: {}\ncases:\n");
+    out.push_str(&render_case(case, 2));
     out
 }
 
@@ -370,6 +393,26 @@ mod tests {
             let at = out.find("  - id: added").expect("inserted");
             assert!(at < out.find(end).expect("kept"), "{out}");
         }
+    }
+
+    #[test]
+    fn a_new_suite_is_its_header_and_the_case() {
+        let text = render_suite("chess", "Orthodox Chess", &case());
+        assert!(
+            text.starts_with("# Orthodox Chess: positions from disputed games"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nvariant: chess\ndescription: >\n  Orthodox Chess: positions"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(&format!(
+                "game-end: rules\noptions: {{}}\ncases:\n{}",
+                render_case(&case(), 2)
+            )),
+            "{text}"
+        );
     }
 
     #[test]

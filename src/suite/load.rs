@@ -383,6 +383,21 @@ fn stem(path: &Path) -> Result<String, LoadReason> {
     }
 }
 
+/// The file stem a suite at `path` would have, refused as the loader refuses it: `add-case
+/// --create` asks before it counts anything, and names its default case ids after it.
+///
+/// # Errors
+/// As the loader's: a stem holding a character check names cannot carry, or not UTF-8.
+pub fn suite_stem(path: &Path) -> Result<String, LoadError> {
+    stem(path).map_err(|reason| LoadError {
+        file: path.to_path_buf(),
+        line: None,
+        column: None,
+        case: None,
+        reason: Box::new(reason),
+    })
+}
+
 /// Writes `text` with control characters and line or paragraph separators escaped (`\r`,
 /// `\u{2028}`), so that text taken from a suite cannot break an error over several lines.
 fn write_one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
@@ -726,15 +741,7 @@ pub fn load_bytes(bytes: Vec<u8>, path: &Path) -> Result<Suite, Vec<LoadError>> 
 /// # Errors
 /// Every problem found, each naming file, line and (inside a case) the case id.
 pub fn load_str(text: &str, path: &Path) -> Result<Suite, Vec<LoadError>> {
-    let stem = stem(path).map_err(|reason| {
-        vec![LoadError {
-            file: path.to_path_buf(),
-            line: None,
-            column: None,
-            case: None,
-            reason: Box::new(reason),
-        }]
-    })?;
+    let stem = suite_stem(path).map_err(|e| vec![e])?;
     // A byte-order mark may open a YAML stream; anywhere else it is refused below.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let map = SourceMap::scan(text);
