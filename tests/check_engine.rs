@@ -395,6 +395,41 @@ fn an_engine_refusing_every_position_is_not_a_pass() {
     );
 }
 
+/// An engine run where every chosen check is skipped (here the outcome checks, which the
+/// perftree protocol cannot answer) tested nothing: exit 2, naming the first skip. It gave
+/// "0 passed, 0 failed, 8 skipped" and exit 0, a green CI run that tested nothing.
+#[test]
+fn an_engine_run_that_skipped_every_check_is_not_a_pass() {
+    let faithful = format!("{CVPERFT} perftree");
+    let o = cvperft(&[
+        "check",
+        "suites/chess.yaml",
+        "--filter",
+        "outcome",
+        "--protocol",
+        "perftree",
+        "--engine",
+        &faithful,
+    ]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.starts_with("cvperft: the engine was tested on nothing: all ")
+            && stderr.contains(" checks were skipped (the first, `chess::chess::"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // The report says so too: nothing passed.
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("0 passed, 0 failed, "),
+        "{}",
+        text(&o)
+    );
+    // Without an engine the same selection is the reference's, tested: exit 0.
+    let o = cvperft(&["check", "suites/chess.yaml", "--filter", "outcome"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+}
+
 /// The refusals do not hide failures: with a chess engine missing en passant (checks fail) and
 /// a Bachelor Kamil engine that answers only its start probe, the run exits 1 as for the
 /// failures alone, and says besides that the Bachelor Kamil engine refused every question.

@@ -843,6 +843,35 @@ fn identify_reports_where_an_engine_departs() {
     assert_eq!(field(&run.stdout, "missing"), "b4a3");
 }
 
+/// An engine that refuses every probe (a chess engine asked about Cerimon) was tested on
+/// nothing: exit 2, naming the first refusal. It gave exit 1 and a "closest" reading of each
+/// option, as though it had answered.
+#[test]
+fn identify_refuses_an_engine_that_answered_no_probe() {
+    let chess_only = format!("{CVPERFT} perftree");
+    let run = cvperft(&[
+        "identify",
+        "-v",
+        "cerimon",
+        "--engine",
+        &chess_only,
+        "--protocol",
+        "perftree",
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("closest"), "{}", run.stdout);
+    assert!(
+        run.stderr.starts_with("cvperft: the engine refused all ")
+            && run
+                .stderr
+                .contains("so it was tested on nothing (the first, `start`: ")
+            && run.stderr.contains("is not a piece of chess"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}
+
 /// An engine whose count of a2a3 is wrong at depth 3 only (its divide below a2a3 agrees)
 /// departs at the start probe with equal move lists everywhere: the departure names the count
 /// that differs. It used to show a path, no missing and no extra move, and nothing else.

@@ -17,6 +17,7 @@ use cvperft::conformance::{self, CheckOptions, CheckRun, Event};
 use cvperft::engine::suites::SuiteEngineOptions;
 use cvperft::findings::{BisectLimits, DEFAULT_BISECT_QUESTIONS, DEFAULT_BISECT_SECONDS};
 use cvperft::report::{Format, renderer};
+use cvperft::suite::Status;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -211,6 +212,30 @@ pub fn run(args: CheckArgs, stdout: &mut impl Write) -> Result<()> {
             }
             .into());
         }
+    }
+    let summary = &outcome.report.summary;
+    if args.engine.is_some()
+        && summary.passed + summary.failed == 0
+        && summary.skipped > 0
+        && outcome.engine_stopped.is_none()
+    {
+        // Every check skipped for the engine (checks of outcomes a perftree engine cannot
+        // state, readings it does not hold): a green run that tested nothing.
+        let first = outcome
+            .report
+            .results
+            .iter()
+            .find(|r| r.status == Status::Skipped)
+            .map(|r| format!(" (the first, `{}`: {})", r.name, r.message))
+            .unwrap_or_default();
+        return Err(Failure {
+            code: 2,
+            message: format!(
+                "the engine was tested on nothing: all {} checks were skipped{first}",
+                summary.skipped
+            ),
+        }
+        .into());
     }
     if let Some(stopped) = &outcome.engine_stopped {
         return Err(Failure {

@@ -530,6 +530,19 @@ pub enum IdentifyError {
     /// The engine (or our reference) failed.
     #[error(transparent)]
     Engine(EngineError),
+    /// The engine refused every probe it was asked: nothing was tested.
+    #[error(
+        "the engine refused all {asked} probes it was asked, so it was tested on nothing (the \
+         first, `{probe}`: {why}); is it the variant's engine, and is the protocol right?"
+    )]
+    NothingAnswered {
+        /// How many probes it was asked.
+        asked: usize,
+        /// The first probe's name.
+        probe: String,
+        /// Why it refused that one.
+        why: Refusal,
+    },
 }
 
 /// Every option of `base`'s variant with its values, default first, then `game-end`.
@@ -585,7 +598,8 @@ pub struct Identification {
 /// illegal under it) and the engine refuses too counts as agreement.
 ///
 /// # Errors
-/// A probe with an unknown option, or an engine failure other than refusing a probe.
+/// A probe with an unknown option, an engine failure other than refusing a probe, or an engine
+/// that refused every probe ([`IdentifyError::NothingAnswered`]).
 pub fn identify(
     base: Rules,
     file: &ProbeFile,
@@ -607,6 +621,20 @@ pub fn identify(
             break;
         }
         assumed = next;
+    }
+    // Refusing a probe agrees with a reading that refuses it too, but an engine that refuses
+    // them all (the start position among them) has answered nothing: no verdict holds.
+    let mut refused = answers
+        .iter()
+        .filter_map(|(&i, a)| a.as_ref().err().map(|e| (i, e)));
+    if let Some((first, why)) = refused.next()
+        && refused.count() + 1 == answers.len()
+    {
+        return Err(IdentifyError::NothingAnswered {
+            asked: answers.len(),
+            probe: file.probes[first].name.clone(),
+            why: why.clone(),
+        });
     }
     Ok(Identification {
         reports,
