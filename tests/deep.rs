@@ -368,6 +368,27 @@ fn missing_repeated_and_foreign_results_are_refused() {
     );
     refused(&dir, &["merge", "r1.jsonl", "--divide"], 2, "need a plan");
     refused(&dir, &["merge", "plan.jsonl"], 2, "no result files");
+    // A shard report among the results is named as one (it was "not a results header: EOF
+    // while parsing an object").
+    let report = ok(
+        &dir,
+        &[
+            "perft", "4", "--split", "1", "--shard", "1/1", "--format", "json",
+        ],
+    );
+    std::fs::write(dir.join("shard.json"), &report).expect("report");
+    std::fs::write(dir.join("compact.json"), report.replace(['\n', ' '], "")).expect("report");
+    for file in ["shard.json", "compact.json"] {
+        refused(
+            &dir,
+            &["merge", "plan.jsonl", file],
+            2,
+            &format!(
+                "{file}: line 1: a shard report of `perft --split` (cvperft-shard-1), not results \
+                 of `work`: merge shard reports on their own, without a plan"
+            ),
+        );
+    }
     // A plan changed after it was made: one unit's cost edited.
     let plan = std::fs::read_to_string(dir.join("plan.jsonl")).expect("plan");
     let edited = plan.replacen("\"cost\":", "\"cost\":1", 1);

@@ -130,6 +130,13 @@ pub enum DeepReason {
         /// The format expected.
         expected: &'static str,
     },
+    /// A shard report of `perft --split` given where results of `work` belong.
+    #[error(
+        "a shard report of `perft --split` ({}), not results of `work`: merge shard reports \
+         on their own, without a plan",
+        crate::shards::FORMAT
+    )]
+    ShardReport,
     /// A plan file with no line at all.
     #[error("empty, not a plan")]
     EmptyPlan,

@@ -1849,6 +1849,35 @@ mod tests {
         assert!(load_str(&text, Path::new("t.yaml")).is_ok());
     }
 
+    /// YAML's other spellings of an integer are the number they spell, as
+    /// docs/suite-format.md says; those YAML 1.1 read otherwise are refused.
+    #[test]
+    fn yaml_integer_spellings_read_as_their_numbers() {
+        let case = |perft: &str| {
+            format!(
+                "{HEADER}cases:\n  - id: a\n    perft: {perft}\n    source: {{kind: hand, derivation: x}}\n"
+            )
+        };
+        for perft in [
+            "{1: 0x14}",
+            "{1: 0o24}",
+            "{1: +20}",
+            "{1: !!int \"20\"}",
+            "{0x1: 20}",
+        ] {
+            let suite = load_str(&case(perft), Path::new("t.yaml")).expect(perft);
+            let expected: BTreeMap<u32, u64> = [(1, 20)].into();
+            assert_eq!(suite.cases[0].expect.perft, expected, "{perft}");
+        }
+        for perft in ["{1: 020}", "{1: 2_0}", "{1: !!str 20}"] {
+            let e = refused(&case(perft));
+            assert!(
+                e.to_string().contains("a whole number written in digits"),
+                "{perft}: {e}"
+            );
+        }
+    }
+
     #[test]
     fn counts_and_depths_that_are_not_whole_numbers_say_so_in_words() {
         // serde_yaml reads digits past u128 as a float: serde called the count one.
