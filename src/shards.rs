@@ -219,8 +219,9 @@ pub enum ShardReason {
     /// A shard's counts past 128 bits.
     #[error("the shard's counts add up to more than 2^128")]
     ShardOverflow,
-    /// A path whose count saturated ([`crate::perft::OVERFLOW`]).
-    #[error("path `{path}`: {error}")]
+    /// A path whose count saturated ([`crate::perft::OVERFLOW`]); the path is empty for the
+    /// root (no split).
+    #[error("{}{error}", if path.is_empty() { String::new() } else { format!("path `{path}`: ") })]
     PathOverflow {
         /// The path's moves.
         path: String,

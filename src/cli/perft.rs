@@ -158,7 +158,9 @@ pub fn run_perft(args: PerftArgs, out: &mut impl Write) -> Result<()> {
     let start = Instant::now();
     // Called once per root move (never per node) when the bar is shown.
     let report = |n: u64| {
-        let sum = leaves.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+        let sum = leaves
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed)
+            .saturating_add(n);
         bar.inc(1);
         bar.set_message(format!(
             "{} leaves/s",
