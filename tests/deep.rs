@@ -385,7 +385,7 @@ fn missing_repeated_and_foreign_results_are_refused() {
             2,
             &format!(
                 "{file}: line 1: a shard report of `perft --split` (cvperft-shard-1), not results \
-                 of `work`: merge shard reports on their own, without a plan"
+                 of `work` (shard reports merge on their own, without a plan)"
             ),
         );
     }

@@ -251,6 +251,18 @@ fn concurrent_add_case_create_runs_on_one_new_suite_lose_nothing() {
 /// `existing` (as another program would) at `path` once the run has found it missing and is
 /// reading the game, then sends the game: the run finds the file there when it creates it.
 fn create_while_another_program_creates(dir: &Path, path: &Path, existing: &str) -> Output {
+    create_while_another_program_plants(dir, path, |p| {
+        std::fs::write(p, existing).expect("another program's suite")
+    })
+}
+
+/// `add-case --create` on `path`, with `plant` making something at `path` while the run reads
+/// its game.
+fn create_while_another_program_plants(
+    dir: &Path,
+    path: &Path,
+    plant: impl FnOnce(&Path),
+) -> Output {
     use std::io::Write;
     let fifo = dir.join("game.fifo");
     mkfifo(&fifo);
@@ -277,7 +289,7 @@ fn create_while_another_program_creates(dir: &Path, path: &Path, existing: &str)
         .write(true)
         .open(&fifo)
         .expect("the run reads the game");
-    std::fs::write(path, existing).expect("another program's suite");
+    plant(path);
     game.write_all(b"1. d2-d4 *\n").expect("game");
     drop(game);
     let o = finish(child, Duration::from_secs(60), "add-case --create");
@@ -314,6 +326,19 @@ fn a_suite_created_meanwhile_by_another_program_gets_the_case_or_is_left_as_it_i
     );
     assert_eq!(std::fs::read_to_string(&path).expect("suite"), other);
     assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+    // A link planted in the race, to a suite it would fit: refused, its target untouched (the
+    // case was appended to the target).
+    let target = dir.join("target.yaml");
+    std::fs::write(&target, SUITE).expect("target");
+    let path = dir.join("planted.yaml");
+    let o = create_while_another_program_plants(&dir, &path, |p| {
+        std::os::unix::fs::symlink(&target, p).expect("link")
+    });
+    assert_refused(
+        &o,
+        "created meanwhile by another program, but not as a file (a link?); nothing was written",
+    );
+    assert_eq!(std::fs::read_to_string(&target).expect("target"), SUITE);
 }
 
 #[test]

@@ -798,6 +798,25 @@ fn create_suite(
     if created {
         return Ok(format!("created {path} with case `{}`", new_case.id));
     }
+    // Created meanwhile: appended to only if it is a file there, not a link planted in the
+    // race, which would have the case written where it points.
+    match std::fs::symlink_metadata(&args.suite) {
+        Ok(m) if m.file_type().is_file() => {}
+        Ok(_) => {
+            return Err(Failure::input(format!(
+                "{path}: created meanwhile by another program, but not as a file (a link?); \
+                 nothing was written: run again"
+            ))
+            .into());
+        }
+        Err(e) => {
+            return Err(Failure::input(format!(
+                "{path}: created meanwhile by another program, then gone ({e}); nothing was \
+                 written: run again"
+            ))
+            .into());
+        }
+    }
     write_case(args, &planned, new_case, key, lock_timeout)?;
     Ok(format!(
         "added case `{}` to {path} (created meanwhile by another program)",

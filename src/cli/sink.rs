@@ -91,7 +91,7 @@ impl Sink<'_> {
     }
 
     /// A write error, naming the `--output` file (standard output's errors are left as they
-    /// are, so that a closed pipe is recognised).
+    /// are: [`super::output::Stdout`] has named them already).
     pub fn failed(&self, e: std::io::Error) -> anyhow::Error {
         match self {
             Sink::Stdout(_) => e.into(),

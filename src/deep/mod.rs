@@ -132,8 +132,8 @@ pub enum DeepReason {
     },
     /// A shard report of `perft --split` given where results of `work` belong.
     #[error(
-        "a shard report of `perft --split` ({}), not results of `work`: merge shard reports \
-         on their own, without a plan",
+        "a shard report of `perft --split` ({}), not results of `work` (shard reports merge \
+         on their own, without a plan)",
         crate::shards::FORMAT
     )]
     ShardReport,

@@ -107,9 +107,11 @@ pub fn read(path: &Path, expected: Option<Expected>) -> Result<ReadResults, Deep
     while let Some(line) = read_line(&mut input, &name, line_no + 1)? {
         line_no += 1;
         // A shard report is one JSON document, pretty-printed (`{` alone on line 1) or not, and
-        // perhaps with no line break at its end.
+        // perhaps with no line break at its end (a results header cut after its `{` is a file
+        // cut short, which `work` resumes).
         let text = line.text.trim();
-        if line_no == 1 && (text == "{" || text.contains(crate::shards::FORMAT)) {
+        if line_no == 1 && ((line.complete && text == "{") || text.contains(crate::shards::FORMAT))
+        {
             return Err(DeepError::at(&name, 1, DeepReason::ShardReport));
         }
         if !line.complete {
