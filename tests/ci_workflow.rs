@@ -352,4 +352,9 @@ fn the_license_file_states_what_the_manifests_declare() {
         readme.contains("[LICENSE](LICENSE)"),
         "README links no LICENSE"
     );
+    let mit = std::fs::read_to_string(root().join("LICENSE-MIT")).expect("LICENSE-MIT reads");
+    assert!(
+        mit.contains("Copyright (c) ") && mit.contains("Permission is hereby granted"),
+        "LICENSE-MIT holds no notice"
+    );
 }
