@@ -98,6 +98,17 @@ def test_bad_san_names_kind_and_column():
     raised(cvperft.MoveError, lambda: pos.parse_san("N" * 1000))
 
 
+def test_figurine_san_reads_as_letters_and_errors_place_the_figurine():
+    pos = cvperft.Position("chess")
+    assert pos.parse_san("\u2658f3") == pos.parse_san("Nf3") == "g1f3"
+    assert pos.parse_san("\u265ec3") == "b1c3"
+    # A column counts the figurine as one character, and the message quotes it as written.
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("\u2658kf3"))
+    assert (e.kind, e.column) == ("syntax", 2) and "\u2658kf3" in str(e)
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("\u2658f6"))
+    assert e.kind == "illegal" and "\u2658f6" in str(e)
+
+
 def test_depth_and_threads_are_bounded_as_on_the_command_line():
     pos = cvperft.Position("chess")
     # Numbers of any size or sign are refused naming the argument (10**30 and -2**70 were an
