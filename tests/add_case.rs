@@ -658,3 +658,70 @@ fn a_new_suite_is_named_yaml() {
     }
     assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
 }
+
+#[test]
+fn a_new_suite_takes_the_description_given() {
+    let dir = scratch("description");
+    let path = dir.join("mine.yaml");
+    // Quoted where YAML would read it otherwise (`: ` would start a mapping).
+    let description = "My engine's disputes: November 2026";
+    succeeded(&create_at_ply_6(
+        &path,
+        &["-v", "silver-elephant", "--description", description],
+    ));
+    let suite = std::fs::read_to_string(&path).expect("created");
+    assert!(
+        suite.contains(&format!(
+            "\ndescription: \"{description}\"\ngame-end: rules\n"
+        )),
+        "{suite}"
+    );
+    check_passes(&path);
+    // On a suite that exists it is not used, and a warning says so; the case is added.
+    let o = create(
+        &path,
+        &[
+            "--moves",
+            "f2f4 e7e5",
+            "--depth",
+            "1",
+            "--description",
+            "other",
+        ],
+    );
+    succeeded(&o);
+    assert!(
+        text(&o.stderr).contains(&format!(
+            "cvperft: warning: {} exists: --description describes a new suite only, so it was \
+             not used",
+            path.display()
+        )),
+        "{}",
+        text(&o.stderr)
+    );
+    let grown = std::fs::read_to_string(&path).expect("suite");
+    assert!(
+        grown.starts_with(&suite) && !grown.contains("other"),
+        "{grown}"
+    );
+    // Without --create it is a usage error; an empty one would not load, and nothing is made.
+    let plain = cvperft(&[
+        "add-case",
+        "--suite",
+        path.to_str().expect("utf-8"),
+        "--description",
+        "x",
+        "--moves",
+        "e2e4",
+        "--depth",
+        "1",
+    ]);
+    assert!(refused(&plain).contains("--create"));
+    let empty = dir.join("empty.yaml");
+    let err = refused(&create_at_ply_6(
+        &empty,
+        &["-v", "silver-elephant", "--description", ""],
+    ));
+    assert!(err.contains("description is empty"), "{err}");
+    assert!(!empty.exists());
+}

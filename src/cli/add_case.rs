@@ -48,6 +48,10 @@ pub struct AddCaseArgs {
     /// directory); when it exists, add the case to it as usual.
     #[arg(long)]
     pub create: bool,
+    /// With --create: the new suite's `description` (default: "<variant name>: positions from
+    /// disputed games, ..."); not used when FILE exists.
+    #[arg(long, value_name = "TEXT", requires = "create")]
+    pub description: Option<String>,
     /// Variant id; must be the suite's (default: the suite's; for a new suite, the record's
     /// [Variant] tag).
     #[arg(short = 'v', long = "variant")]
@@ -227,13 +231,14 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
             Target::Existing { suite, original } => {
                 splice(suite, &args.suite, original, &new_case)?.1
             }
-            Target::New { .. } => new_suite(&args.suite, rules, &new_case)?.0,
+            Target::New { .. } => new_suite(&args, rules, &new_case)?.0,
         };
         write!(out, "{text}")?;
     } else {
         let done = match &target {
             Target::Existing { suite, .. } => {
                 write_case(&args, suite, &new_case, &key, lock_timeout)?;
+                description_not_used(&args);
                 format!("added case `{id}` to {}", args.suite.display())
             }
             Target::New { .. } => create_suite(&args, rules, &new_case, &key, lock_timeout)?,
@@ -772,12 +777,23 @@ fn validate(path: &Path, new_text: &str, before: usize, id: &str) -> Result<Suit
     Ok(loaded)
 }
 
-/// A new suite at `path` holding `case` alone, in `rules`' variant, and the suite it loads as.
-fn new_suite(path: &Path, rules: Rules, case: &NewCase) -> Result<(String, Suite)> {
+/// A new suite at `--suite` holding `case` alone, in `rules`' variant, with `--description`'s
+/// text if given, and the suite it loads as.
+fn new_suite(args: &AddCaseArgs, rules: Rules, case: &NewCase) -> Result<(String, Suite)> {
     let spec = &rules.variant.spec;
-    let text = render_suite(spec.id, spec.name, case);
-    let loaded = validate(path, &text, 0, &case.id)?;
+    let text = render_suite(spec.id, spec.name, args.description.as_deref(), case);
+    let loaded = validate(&args.suite, &text, 0, &case.id)?;
     Ok((text, loaded))
+}
+
+/// Says on stderr that `--description` was given for a suite that exists (its own is kept).
+fn description_not_used(args: &AddCaseArgs) {
+    if args.description.is_some() {
+        super::say(&format!(
+            "warning: {} exists: --description describes a new suite only, so it was not used",
+            args.suite.display()
+        ));
+    }
 }
 
 /// Creates the new suite holding the case alone, never over anything. When another run created
@@ -791,7 +807,7 @@ fn create_suite(
     key: &(String, Vec<(&'static str, &'static str)>),
     lock_timeout: Duration,
 ) -> Result<String> {
-    let (text, planned) = new_suite(&args.suite, rules, new_case)?;
+    let (text, planned) = new_suite(args, rules, new_case)?;
     let created = fsio::create_whole(&args.suite, text.as_bytes())
         .map_err(|e| Failure::input(e.to_string()))?;
     let path = args.suite.display();
@@ -818,6 +834,7 @@ fn create_suite(
         }
     }
     write_case(args, &planned, new_case, key, lock_timeout)?;
+    description_not_used(args);
     Ok(format!(
         "added case `{}` to {path} (created meanwhile by another program)",
         new_case.id

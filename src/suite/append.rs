@@ -166,7 +166,12 @@ pub fn render_case(case: &NewCase, indent: usize) -> String {
 /// A new suite's text, as a person would write it: a header comment saying where it came
 /// from, `variant` (`variant_id`, named `variant_name` in prose), a `description`, `game-end:
 /// rules`, no suite-level options, and `case` as the one item of `cases:`.
-pub fn render_suite(variant_id: &str, variant_name: &str, case: &NewCase) -> String {
+pub fn render_suite(
+    variant_id: &str,
+    variant_name: &str,
+    description: Option<&str>,
+    case: &NewCase,
+) -> String {
     let mut out = format!("# {variant_name}: positions from disputed games.\n");
     out.push_str(
         "# Started by `cvperft add-case --create`; add cases with `cvperft add-case --suite FILE`.\n\
@@ -174,12 +179,20 @@ pub fn render_suite(variant_id: &str, variant_name: &str, case: &NewCase) -> Str
          # `cross-check` says what else was compared, and its note where the game came from.\n",
     );
     let _ = writeln!(out, "variant: {}", scalar(variant_id));
-    // Folded, as the suites under suites/ write it; the name is one of ours, plain text.
-    let _ = writeln!(
-        out,
-        "description: >\n  {variant_name}: positions from disputed games, each added with \
-         `cvperft add-case`."
-    );
+    match description {
+        // The user's text, quoted where YAML would read it otherwise.
+        Some(text) => {
+            let _ = writeln!(out, "description: {}", scalar(text));
+        }
+        // Folded, as the suites under suites/ write it; the name is one of ours, plain text.
+        None => {
+            let _ = writeln!(
+                out,
+                "description: >\n  {variant_name}: positions from disputed games, each added \
+                 with `cvperft add-case`."
+            );
+        }
+    }
     out.push_str("game-end: rules\noptions: {}\ncases:\n");
     out.push_str(&render_case(case, 2));
     out
@@ -397,7 +410,7 @@ mod tests {
 
     #[test]
     fn a_new_suite_is_its_header_and_the_case() {
-        let text = render_suite("chess", "Orthodox Chess", &case());
+        let text = render_suite("chess", "Orthodox Chess", None, &case());
         assert!(
             text.starts_with("# Orthodox Chess: positions from disputed games"),
             "{text}"
