@@ -177,7 +177,10 @@ pub fn tag_position(rules: Rules, tag: &Tag) -> Result<Position, RecordError> {
 
 /// The game `index` (from 1) of `games`.
 fn select(mut games: Vec<GameText>, index: usize) -> Result<GameText, RecordError> {
-    if index == 0 || index > games.len() {
+    if index == 0 {
+        return Err(RecordError::at(1, 1, RecordReason::GameZero));
+    }
+    if index > games.len() {
         return Err(RecordError::at(
             1,
             1,

@@ -493,3 +493,31 @@ fn figurine_san_reads_as_the_letters_it_stands_for() {
         "illegal.pgn`, line 1, column 13: ply 3 `♘f6`: illegal",
     );
 }
+
+#[test]
+fn game_index_0_is_refused_as_games_count_from_1() {
+    // With --notation auto it said "the record holds 1 game" of a record of two.
+    let dir = scratch("game-index-0");
+    let two = dir.join("two.pgn");
+    std::fs::write(
+        &two,
+        "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n",
+    )
+    .unwrap();
+    let path = two.to_str().unwrap();
+    for notation in ["auto", "san"] {
+        let o = cvperft(&["game", path, "--game-index", "0", "--notation", notation]);
+        assert_eq!(o.status.code(), Some(2), "{notation}");
+        assert_eq!(
+            text(&o.stderr),
+            "cvperft: invalid value '0' for '--game-index <N>': games are counted from 1 (see \
+             `cvperft --help`)\n"
+        );
+    }
+    let o = cvperft(&["game", path, "--game-index", "3"]);
+    assert!(
+        text(&o.stderr).ends_with("game 3 asked for, but the record holds 2 games\n"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -25,7 +25,12 @@ pub struct RecordArgs {
     #[arg(long = "label", value_name = "OURS=THEIRS")]
     pub labels: Vec<String>,
     /// Which game of a record that holds several (from 1).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = game_index
+    )]
     pub game_index: usize,
 }
 
@@ -116,6 +121,15 @@ impl RecordArgs {
             Err(ReadRecordError::Rules(e)) => Err(e),
             Err(e) => Err(Failure::input(e.to_string()).into()),
         }
+    }
+}
+
+/// `--game-index N`: a game of the record, counted from 1.
+fn game_index(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("games are counted from 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
     }
 }
 

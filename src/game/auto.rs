@@ -293,10 +293,28 @@ pub fn read_record<E>(
         });
     }
     let Some((first, agreed)) = read.first() else {
-        return usual.map(|r| RecordRead {
-            game: r.game,
-            start_fen: r.start_fen,
-            detection: Some(Detection::First),
+        // No notation reads the whole game with its own tags. The usual reading took its
+        // header from the first split that has the game, which may be another notation's
+        // (coordinate text reads a record of two games as one, carrying the second game's
+        // `[Variant]`): it stands only as the notation it was replayed in reads it on its own,
+        // cut at the same ply.
+        let usual = usual?;
+        let notation = usual.game.notation;
+        let own = whole(Some(notation), request.game_index, request.at_ply)?;
+        if begins(&own.game, &usual.game) && begins(&usual.game, &own.game) {
+            return Ok(RecordRead {
+                game: usual.game,
+                start_fen: usual.start_fen,
+                detection: Some(Detection::First),
+            });
+        }
+        return Ok(RecordRead {
+            game: own.game,
+            start_fen: own.start_fen,
+            detection: Some(Detection::Agreed {
+                chosen: notation,
+                also: Vec::new(),
+            }),
         });
     };
     if let Some((other, _)) = read
@@ -681,6 +699,51 @@ mod tests {
         let e = read_record("1. e4", "x", &request, tagged).expect_err("bad label");
         assert!(matches!(e, ReadRecordError::Label(_)), "{e:?}");
         assert!(e.to_string().starts_with("--label `Z=A`"), "{e}");
+    }
+
+    /// The caller that knows no variant without a `[Variant]` tag (`add-case --create`).
+    fn tag_needed(header: &Header) -> Result<Rules, String> {
+        let (id, _) = header.variant.as_ref().ok_or("no [Variant] tag")?;
+        variants::rules(id).ok_or_else(|| format!("no {id}"))
+    }
+
+    #[test]
+    fn a_tag_outside_the_game_read_is_not_its_tag() {
+        // Game 1 has no tag; coordinate text reads the record as one game carrying game 2's
+        // [Variant], and the moves are SAN: no notation reads game 1 with a tag of its own.
+        let two = "1. Nc3 *\n\n[Variant \"Plutonian\"]\n\n1. Nc3 *\n";
+        // A Game Courier comment that looks like a tag is no tag of the log.
+        let commented = "1. N b1-c3 // [Variant \"Plutonian\"]\n";
+        for record in [two, commented] {
+            let e = read_record(record, "x", &RecordRequest::default(), tag_needed)
+                .expect_err("no tag of its own");
+            assert_eq!(
+                e,
+                ReadRecordError::Rules("no [Variant] tag".to_string()),
+                "{record}"
+            );
+            // Where the caller takes chess without a tag, that is what the game is read in.
+            let read = auto(record).expect("readable");
+            assert_eq!(read.game.start.variant().spec.id, "chess", "{record}");
+            assert_eq!(texts(&read.game), ["b1c3"], "{record}");
+        }
+        // The game tagged is read in its variant.
+        let request = RecordRequest {
+            game_index: 2,
+            ..RecordRequest::default()
+        };
+        let read = read_record(two, "x", &request, tag_needed).expect("tagged");
+        assert_eq!(read.game.start.variant().spec.id, "plutonian");
+        // Game 0 is no game: games count from 1 (it said the record held 1 game).
+        let request = RecordRequest {
+            game_index: 0,
+            ..RecordRequest::default()
+        };
+        let e = read_record(two, "x", &request, tagged).expect_err("game 0");
+        assert_eq!(
+            e.to_string(),
+            "x, line 1, column 1: game 0 asked for: games are counted from 1"
+        );
     }
 
     #[test]

@@ -193,6 +193,9 @@ pub enum RecordReason {
     /// A `;` with no move before it.
     #[error("`;` joins nothing: no move before it")]
     JoinsNothing,
+    /// Game 0 asked for: games are counted from 1.
+    #[error("game 0 asked for: games are counted from 1")]
+    GameZero,
     /// A game index past the record's games.
     #[error("game {index} asked for, but the record holds {games} game{}", if *.games == 1 { "" } else { "s" })]
     NoSuchGame {
