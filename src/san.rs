@@ -341,7 +341,7 @@ fn parse_pattern(v: &Variant, text: &str) -> Result<Pattern, SanError> {
     if text.is_empty() {
         return Err(fail(text, 1, SanReason::Empty));
     }
-    if text.len() > MAX_SAN_LEN {
+    if text.chars().nth(MAX_SAN_LEN).is_some() {
         return Err(fail(text, 1, SanReason::TooLong));
     }
     if let Some((i, c)) = text
@@ -834,6 +834,22 @@ mod tests {
         // Other symbols are still refused, where they stand.
         let e = parse_san(&pos, "N♠f3").expect_err("a card suit");
         assert_eq!((e.column, e.reason.clone()), (2, SanReason::Character('♠')));
+    }
+
+    #[test]
+    fn the_length_limit_counts_characters() {
+        // It counted bytes while saying characters: 42 characters were "longer than 64".
+        let pos = position("chess", "");
+        let accented = format!("{}f3", "é".repeat(40));
+        let e = parse_san(&pos, &accented).expect_err("no SAN");
+        assert_eq!((e.column, e.reason), (1, SanReason::Character('é')));
+        let long = "N".repeat(MAX_SAN_LEN + 1);
+        assert_eq!(
+            parse_san(&pos, &long).expect_err("long").reason,
+            SanReason::TooLong
+        );
+        let e = parse_san(&pos, &"é".repeat(MAX_SAN_LEN + 1)).expect_err("long");
+        assert_eq!(e.reason, SanReason::TooLong);
     }
 
     #[test]

@@ -643,6 +643,47 @@ fn a_new_suite_takes_its_variant_from_v_or_the_records_variant_tag() {
 }
 
 #[test]
+fn a_new_suite_takes_no_variant_from_a_tag_outside_the_game() {
+    // Found by an attack: coordinate text reads this record as one game carrying game 2's
+    // [Variant], and game 1 (untagged) was added to a new Plutonian suite with exit 0.
+    let dir = scratch("create-foreign-tag");
+    let two = dir.join("two.pgn");
+    std::fs::write(&two, "1. Nc3 *\n\n[Variant \"Plutonian\"]\n\n1. Nc3 *\n").unwrap();
+    // Likewise a tag inside a Game Courier comment.
+    let log = dir.join("log.txt");
+    std::fs::write(&log, "1. N b1-c3 // [Variant \"Plutonian\"]\n").unwrap();
+    for record in [&two, &log] {
+        let path = dir.join("new.yaml");
+        let o = create(&path, &["--game", record.to_str().unwrap(), "--depth", "1"]);
+        assert_eq!(
+            refused(&o),
+            format!(
+                "cvperft: {}: the new suite's variant is not known: give -v VARIANT (the record \
+                 has no [Variant] tag)\n",
+                path.display()
+            )
+        );
+    }
+    assert_eq!(listing(&dir), ["log.txt", "two.pgn"]);
+    // Game 2 carries the tag, and makes a Plutonian suite.
+    let path = dir.join("second.yaml");
+    let o = create(
+        &path,
+        &[
+            "--game",
+            two.to_str().unwrap(),
+            "--game-index",
+            "2",
+            "--depth",
+            "1",
+        ],
+    );
+    succeeded(&o);
+    let suite = std::fs::read_to_string(&path).unwrap();
+    assert!(suite.contains("\nvariant: plutonian\n"), "{suite}");
+}
+
+#[test]
 fn a_new_suite_is_named_yaml() {
     let dir = scratch("create-name");
     for name in ["disputes", "disputes.yml", "disputes.yaml.txt"] {
@@ -717,11 +758,43 @@ fn a_new_suite_takes_the_description_given() {
         "1",
     ]);
     assert!(refused(&plain).contains("--create"));
+    // It was reported at a line of the file never written (`empty.yaml:6: description is
+    // empty`); the argument is named now.
     let empty = dir.join("empty.yaml");
-    let err = refused(&create_at_ply_6(
-        &empty,
-        &["-v", "silver-elephant", "--description", ""],
-    ));
-    assert!(err.contains("description is empty"), "{err}");
+    for blank in ["", " ", "\t", "\u{85}"] {
+        let err = refused(&create_at_ply_6(
+            &empty,
+            &["-v", "silver-elephant", "--description", blank],
+        ));
+        assert_eq!(
+            err,
+            "cvperft: --description is empty: give the new suite's description, or leave the \
+             option out for the default one\n",
+            "{blank:?}"
+        );
+    }
     assert!(!empty.exists());
+}
+
+#[test]
+fn a_file_name_that_gives_no_case_id_asks_for_one() {
+    // `é.yaml` gave the id `-ply-1`, refused as if --id had been given.
+    let dir = scratch("create-no-id");
+    let path = dir.join("é.yaml");
+    let args = ["-v", "chess", "--moves", "e2e4", "--depth", "1"];
+    assert_eq!(
+        refused(&create(&path, &args)),
+        format!(
+            "cvperft: {}: no case id can be made from this file name (it gave `-ply-1`): give \
+             --id, with lower-case letters, digits and `-`, starting with a letter or digit\n",
+            path.display()
+        )
+    );
+    assert!(!path.exists());
+    succeeded(&create(&path, &[&args[..], &["--id", "e4"]].concat()));
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("  - id: e4\n")
+    );
 }

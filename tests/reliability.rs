@@ -824,6 +824,30 @@ fn a_full_stderr_is_never_a_panic() {
     assert_eq!(refused.code(), Some(2));
 }
 
+#[test]
+fn help_and_version_on_a_full_stdout_fail() {
+    // They exited 0 having written nothing; a reader gone stays no failure.
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["perft", "--help"],
+        &["help", "check"],
+    ] {
+        let o = command(args)
+            .stdout(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .expect("/dev/full"),
+            )
+            .output()
+            .expect("runs");
+        assert_refused(&o, "standard output: No space left on device");
+        let o = run_reader_gone(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    }
+}
+
 /// Runs `cvperft args` with its standard output closed by the reader at once (the first write
 /// finds the pipe closed), as `cvperft ... | true` does.
 fn run_reader_gone(args: &[&str]) -> Output {

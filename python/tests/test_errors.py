@@ -88,6 +88,9 @@ def test_bad_san_names_kind_and_column():
     pos = cvperft.Position("chess")
     e = raised(cvperft.MoveError, lambda: pos.parse_san("Qh5x"))
     assert (e.field, e.kind, e.column) == ("san", "syntax", 4)
+    # The length limit counts characters: 42 of them are not "longer than 64 characters".
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("é" * 40 + "f3"))
+    assert (e.kind, e.column) == ("syntax", 1) and "longer than" not in str(e), str(e)
     e = raised(cvperft.MoveError, lambda: pos.parse_san("Ke2"))
     assert e.kind == "illegal"
     e = raised(

@@ -163,6 +163,18 @@ fn entries(d: &Divide) -> Vec<(String, u64)> {
 /// failure, or a result that would not load (all exit 2, the suite untouched).
 pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     check_engine_depth(args.depth)?;
+    // What the loader would refuse in the suite written, said of the argument instead.
+    if args
+        .description
+        .as_deref()
+        .is_some_and(|d| d.trim().is_empty())
+    {
+        return Err(Failure::input(
+            "--description is empty: give the new suite's description, or leave the option out \
+             for the default one",
+        )
+        .into());
+    }
     let lock_timeout = lock_timeout(args.lock_timeout)?;
     let target = open_target(&args)?;
     // Bad options, or an unknown variant, before the record is read.
@@ -457,10 +469,18 @@ fn case_id(args: &AddCaseArgs, stem: &str, plies: usize) -> Result<String> {
         }
     };
     if !is_valid_id(&id) {
-        return Err(Failure::input(format!(
-            "id `{id}`: use lower-case letters, digits and `-`, starting with a letter or digit"
-        ))
-        .into());
+        let message = match &args.id {
+            Some(_) => format!(
+                "id `{id}`: use lower-case letters, digits and `-`, starting with a letter or digit"
+            ),
+            // Named after a file whose name has no ASCII letter or digit (`é.yaml`).
+            None => format!(
+                "{}: no case id can be made from this file name (it gave `{id}`): give --id, \
+                 with lower-case letters, digits and `-`, starting with a letter or digit",
+                args.suite.display()
+            ),
+        };
+        return Err(Failure::input(message).into());
     }
     Ok(id)
 }

@@ -131,9 +131,15 @@ pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
-            // --help and --version: clap prints them on stdout.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
+            // --help and --version: clap prints them on stdout. A reader gone (`| head -1`)
+            // is no failure, as for every command; a full disk is.
+            return match e.print() {
+                Err(io) if io.kind() != std::io::ErrorKind::BrokenPipe => {
+                    say(&format!("standard output: {io}"));
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::SUCCESS,
+            };
         }
         Err(e) => {
             say(&usage_error_line(&e));

@@ -22,7 +22,7 @@ pub enum MoveReason {
     /// No text.
     #[error("empty move")]
     Empty,
-    /// More than [`MAX_MOVE_LEN`] bytes.
+    /// More than [`MAX_MOVE_LEN`] characters.
     #[error("longer than {MAX_MOVE_LEN} characters")]
     TooLong,
     /// A character outside printable ASCII.
@@ -152,7 +152,7 @@ pub fn normalise_move_text(variant: &Variant, text: &str) -> Result<String, Move
     if text.is_empty() {
         return Err(fail(1, MoveReason::Empty));
     }
-    if text.len() > MAX_MOVE_LEN {
+    if text.chars().nth(MAX_MOVE_LEN).is_some() {
         return Err(fail(1, MoveReason::TooLong));
     }
     // Move text is ASCII; refusing anything else first also keeps the byte slicing below on
@@ -306,6 +306,21 @@ mod tests {
             let e = normalise_move_text(chess, text).expect_err(text);
             assert!(matches!(e.reason, MoveReason::Character(_)), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn the_length_limit_counts_characters() {
+        // It counted bytes while saying characters: 22 figurines were "longer than 64".
+        let chess = variants::get("chess").expect("chess");
+        let e = normalise_move_text(chess, &"♘".repeat(22)).expect_err("not move text");
+        assert_eq!((e.column, e.reason), (1, MoveReason::Character('♘')));
+        let e = normalise_move_text(chess, &"♘".repeat(MAX_MOVE_LEN + 1)).expect_err("long");
+        assert_eq!(e.reason, MoveReason::TooLong);
+        assert!(
+            e.to_string()
+                .ends_with("(65 characters): longer than 64 characters"),
+            "{e}"
+        );
     }
 
     #[test]
