@@ -97,3 +97,23 @@ fn the_schema_has_the_loaders_values() {
         strings(&defs["source"]["properties"]["kind"]["enum"])
     );
 }
+
+#[test]
+fn every_suite_names_the_schema_for_editors() {
+    // docs/suite-format.md says every suite starts so; two of six did not.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("suites");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("suites/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            let text = std::fs::read_to_string(&path).expect("suite");
+            assert!(
+                text.starts_with("# yaml-language-server: $schema=schema.json\n"),
+                "{}",
+                path.display()
+            );
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 6);
+}
