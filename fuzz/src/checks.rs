@@ -1097,23 +1097,33 @@ fn check_reply<T: PartialEq + std::fmt::Debug>(
     None
 }
 
-/// The `var` values of a line declaring the `UCI_Variant` combo option, if it is one (each
-/// `var` takes the next word, whatever it is).
-fn declared_variants(line: &str) -> Option<Vec<String>> {
+/// What a line declares of `UCI_Variant`: `Some(Some(values))` for a combo option (each
+/// value the words from one `var` to the next, joined by one blank; none without words),
+/// `Some(None)` for a string option (any name), `None` for any other line.
+fn declared_variants(line: &str) -> Option<Option<Vec<String>>> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let ["option", "name", "UCI_Variant", "type", "combo", rest @ ..] = words.as_slice() else {
-        return None;
-    };
-    let mut values = Vec::new();
-    let mut i = 0;
-    while i < rest.len() {
-        if rest[i] == "var" && i + 1 < rest.len() {
-            values.push(rest[i + 1].to_string());
-            i += 1;
+    match words.as_slice() {
+        ["option", "name", "UCI_Variant", "type", "string", ..] => Some(None),
+        ["option", "name", "UCI_Variant", "type", "combo", rest @ ..] => {
+            let mut values: Vec<String> = Vec::new();
+            let mut current: Option<Vec<&str>> = None;
+            for w in rest {
+                if *w == "var" {
+                    if let Some(words) = current.take().filter(|v| !v.is_empty()) {
+                        values.push(words.join(" "));
+                    }
+                    current = Some(Vec::new());
+                } else if let Some(words) = current.as_mut() {
+                    words.push(w);
+                }
+            }
+            if let Some(words) = current.filter(|v| !v.is_empty()) {
+                values.push(words.join(" "));
+            }
+            Some(Some(values))
         }
-        i += 1;
+        _ => None,
     }
-    Some(values)
 }
 
 /// `uci_handshake`: reading an engine's reply to `uci` and to `isready` never panics or hangs;
@@ -1132,7 +1142,12 @@ pub fn check_uci_handshake(data: &[u8]) {
             let before = &lines[..at];
             assert!(!before.iter().any(uciok), "an earlier uciok");
             let declared = before.iter().rev().find_map(|l| declared_variants(l));
-            assert_eq!(info.variants, declared, "the variants reported");
+            assert_eq!(
+                info.variants,
+                declared.clone().flatten(),
+                "the variants reported"
+            );
+            assert_eq!(info.any_variant, declared == Some(None), "a string option");
             let chatter = before.iter().filter(|l| declared_variants(l).is_none());
             assert_eq!(read_uci_reply(&lines, MAX_CHATTER).1, chatter.count());
             check_variant_selection(&info);
@@ -1176,8 +1191,10 @@ fn check_variant_selection(info: &Handshake) {
         assert_eq!(info.knows(&variant), known, "{variant:?}");
         match info.selects(&variant) {
             Ok(select) => {
-                assert_eq!(select, known, "{variant:?}");
-                assert!(known || (info.variants.is_none() && variant == "chess"));
+                assert_eq!(select, known || info.any_variant, "{variant:?}");
+                assert!(
+                    known || info.any_variant || (info.variants.is_none() && variant == "chess")
+                );
             }
             Err(kind) => {
                 assert!(!known, "{variant:?} is declared but refused: {kind}");

@@ -186,7 +186,11 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "  moves:     {}", root.moves.join(" "))?;
         }
         writeln!(out, "  reference: {}", reference.name())?;
-        writeln!(out, "  engine:    {}", engine.name())?;
+        writeln!(
+            out,
+            "  engine:    {}",
+            cvperft::report::printable(&engine.name())
+        )?;
         out.flush()?;
     }
     let bisection = match bisect_keeping_steps(reference.as_mut(), engine.as_mut(), &root, rules) {

@@ -316,9 +316,7 @@ pub fn prepare(
             .cloned()
             .or_else(|| options.engine.variant.clone());
         let mut settings = options.engine.clone();
-        settings.command = settings
-            .command
-            .replace("{variant}", engine_variant.as_deref().unwrap_or(id));
+        settings.command = with_variant(&settings.command, engine_variant.as_deref().unwrap_or(id));
         settings.variant = engine_variant;
         let config = settings.config()?;
         let mut opened = config.open(rules).map_err(SuiteEngineError::Open)?;
@@ -338,10 +336,65 @@ pub fn prepare(
     })
 }
 
+/// The engine command with `{variant}` replaced by `name` inside each of its words: the name
+/// stays within the word it is written in, whatever blanks or quotes it holds (it was pasted
+/// into the text before the split, so `my chess` gave the engine two arguments and `x --opt`
+/// one more option). A command that cannot be split is left as written, for the split to name
+/// its error.
+fn with_variant(command: &str, name: &str) -> String {
+    if !command.contains("{variant}") {
+        return command.to_string();
+    }
+    let Ok(words) = super::process::split_command(command) else {
+        return command.to_string();
+    };
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| {
+            let word = w.replace("{variant}", name);
+            let plain = !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-./:=,@+%".contains(c));
+            if plain {
+                word
+            } else {
+                format!("'{}'", word.replace('\'', r"'\''"))
+            }
+        })
+        .collect();
+    quoted.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::notation::parse_position;
+
+    #[test]
+    fn the_variant_name_stays_in_its_word() {
+        let split = |command: &str, name: &str| {
+            super::super::process::split_command(&with_variant(command, name)).expect("splits")
+        };
+        assert_eq!(
+            with_variant("./engine --variant {variant} -q", "chess"),
+            "./engine --variant chess -q"
+        );
+        assert_eq!(
+            split("./e {variant} X", "my chess"),
+            ["./e", "my chess", "X"]
+        );
+        assert_eq!(
+            split("./e {variant} X", "x --inject no-en-passant"),
+            ["./e", "x --inject no-en-passant", "X"]
+        );
+        assert_eq!(split("./e '{variant}' X", "it's"), ["./e", "it's", "X"]);
+        assert_eq!(split("./e \"v={variant}\"", "a\nb"), ["./e", "v=a\nb"]);
+        assert_eq!(split("'my engine' {variant}", ""), ["my engine", ""]);
+        // Without the placeholder, and unsplittable, the command is as written.
+        assert_eq!(with_variant("./e 'x y'", "chess"), "./e 'x y'");
+        assert_eq!(with_variant("./e '{variant}", "chess"), "./e '{variant}");
+    }
 
     #[test]
     fn readings_other_than_the_cases_are_reported() {

@@ -356,9 +356,11 @@ impl Chatter {
 /// What the engine reported between `uci` and `uciok`.
 #[derive(Default, Debug, Clone, PartialEq, Eq)]
 pub struct Handshake {
-    /// Values of the `UCI_Variant` combo option (the `var` words of its last declaration),
-    /// when it has one.
+    /// Values of the `UCI_Variant` combo option (the `var` values of its last declaration,
+    /// each the words up to the next `var`), when it has one.
     pub variants: Option<Vec<String>>,
+    /// Whether `UCI_Variant` was last declared as a `string` option: it takes any name.
+    pub any_variant: bool,
 }
 
 impl Handshake {
@@ -375,7 +377,7 @@ impl Handshake {
     /// # Errors
     /// The variant is not declared (the refusal lists the declared values).
     pub fn selects(&self, variant: &str) -> Result<bool, EngineErrorKind> {
-        if self.knows(variant) {
+        if self.knows(variant) || self.any_variant {
             return Ok(true);
         }
         if self.variants.is_none() && variant == "chess" {
@@ -384,7 +386,7 @@ impl Handshake {
         let why = match &self.variants {
             None => "it declares no UCI_Variant option".to_string(),
             Some(list) if list.is_empty() => "its UCI_Variant option lists no values".to_string(),
-            Some(list) => format!("its UCI_Variant values are: {}", list.join(" ")),
+            Some(list) => format!("its UCI_Variant values are: {}", list.join(", ")),
         };
         Err(EngineErrorKind::Rejected(format!(
             "variant `{variant}` not supported: {why}"
@@ -438,16 +440,21 @@ impl UciReply {
         match words.as_slice() {
             ["uciok"] => return Ok(Some(std::mem::take(&mut self.info))),
             ["option", "name", "UCI_Variant", "type", "combo", rest @ ..] => {
-                let mut values = Vec::new();
-                let mut it = rest.iter();
-                while let Some(w) = it.next() {
-                    if *w == "var"
-                        && let Some(v) = it.next()
-                    {
-                        values.push(v.to_string());
-                    }
-                }
+                // `var silver elephant`: each value runs to the next `var`, so a name of
+                // several words is kept whole (it was cut at its first blank); what comes
+                // before the first `var` is the default; a `var` with no words is no value.
+                let values = rest
+                    .split(|w| *w == "var")
+                    .skip(1)
+                    .filter(|words| !words.is_empty())
+                    .map(|words| words.join(" "))
+                    .collect();
                 self.info.variants = Some(values);
+                self.info.any_variant = false;
+            }
+            ["option", "name", "UCI_Variant", "type", "string", ..] => {
+                self.info.variants = None;
+                self.info.any_variant = true;
             }
             _ if refuses_option(&line) => {
                 return Err(EngineErrorKind::Rejected(line.trim().to_string()));
@@ -719,8 +726,24 @@ mod tests {
         assert_eq!(
             refused,
             "rejected the request: variant `crazyhouse` not supported: its UCI_Variant values \
-             are: chess shogi"
+             are: chess, shogi"
         );
+        // A value of several words is kept whole (found by an attack: `silver elephant` was
+        // read as `silver`); a `string` UCI_Variant takes any name.
+        let spaced = [
+            "option name UCI_Variant type combo default chess var chess var silver elephant",
+            "uciok",
+        ];
+        let info = read_uci(&spaced, MAX_CHATTER).unwrap().unwrap().unwrap();
+        assert_eq!(info.selects("silver elephant"), Ok(true));
+        assert_eq!(
+            info.selects("silver").unwrap_err().to_string(),
+            "rejected the request: variant `silver` not supported: its UCI_Variant values are: \
+             chess, silver elephant"
+        );
+        let free = ["option name UCI_Variant type string default chess", "uciok"];
+        let info = read_uci(&free, MAX_CHATTER).unwrap().unwrap().unwrap();
+        assert_eq!(info.selects("silver-elephant"), Ok(true));
         let stockfish = [
             "id name Stockfish 15.1",
             "option name Hash type spin",
