@@ -872,6 +872,31 @@ fn identify_refuses_an_engine_that_answered_no_probe() {
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
 
+/// A probe file with no probes, and no suites to add any: nothing to ask, exit 2 before the
+/// engine starts (it said "identify chess with 0 probes", every option undecided, exit 0).
+#[test]
+fn identify_with_no_probes_is_refused() {
+    let dir = std::env::temp_dir().join(format!("cvperft-no-probes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let empty = dir.join("empty.yaml");
+    std::fs::write(&empty, "variant: chess\nprobes: []\n").expect("probe file");
+    let run = cvperft(&[
+        "identify",
+        "--engine",
+        "/nonexistent/engine",
+        "--probes",
+        empty.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stderr,
+        "cvperft: identify chess: no probes to ask (the probe file lists none, and no suite gave \
+         any), so the engine would be tested on nothing\n"
+    );
+    assert_eq!(run.stdout, "");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An engine whose count of a2a3 is wrong at depth 3 only (its divide below a2a3 agrees)
 /// departs at the start probe with equal move lists everywhere: the departure names the count
 /// that differs. It used to show a path, no missing and no extra move, and nothing else.

@@ -92,6 +92,15 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
             .collect();
         sources.push(format!("{added} from {}", names.join(" ")));
     }
+    // Before the engine starts: with nothing to ask, no verdict could hold.
+    if probes.probes.is_empty() {
+        return Err(Failure::input(format!(
+            "identify {}: {}",
+            rules.variant.spec.id,
+            cvperft::engine::identify::IdentifyError::NoProbes
+        ))
+        .into());
+    }
     let config = args.engine.config()?;
     let mut engine = config
         .open(rules)
@@ -102,7 +111,11 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
         format!("{} probes: {}", probes.probes.len(), sources.join(", "))
     };
     writeln!(out, "identify {} with {from}", rules.variant.spec.id)?;
-    writeln!(out, "  engine: {}", engine.name())?;
+    writeln!(
+        out,
+        "  engine: {}",
+        cvperft::report::printable(&engine.name())
+    )?;
     out.flush()?;
     let reports =
         identify(rules, &probes, engine.as_mut()).map_err(|e| Failure::input(e.to_string()))?;

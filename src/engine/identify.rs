@@ -113,14 +113,21 @@ pub enum ProbeError {
         option: String,
     },
     /// One probe cannot be used.
-    #[error("probe file {}, probe `{probe}`: {reason}", .file.display())]
+    #[error(
+        "probe file {}{}, probe `{probe}`: {reason}",
+        .file.display(),
+        .line.map(|l| format!(":{l}")).unwrap_or_default()
+    )]
     Probe {
         /// The file.
         file: PathBuf,
+        /// The line of the probe's `name:` (of its second use for a name used twice), where
+        /// it can be found in the text.
+        line: Option<u32>,
         /// The probe's name.
         probe: String,
         /// What is wrong with it.
-        reason: ProbeReason,
+        reason: Box<ProbeReason>,
     },
 }
 
@@ -144,6 +151,9 @@ pub enum ProbeReason {
     /// Another probe has the same name.
     #[error("name used twice")]
     NameUsedTwice,
+    /// An empty name, which no report could show.
+    #[error("the name is empty")]
+    EmptyName,
     /// A depth of 0 or above [`MAX_PROBE_DEPTH`].
     #[error("depth {0} (expected 1 to {MAX_PROBE_DEPTH})")]
     Depth(u32),
@@ -151,7 +161,7 @@ pub enum ProbeReason {
     #[error("moves: {0} moves, at most {MAX_MOVES} are accepted")]
     TooManyMoves(usize),
     /// Our reference refuses it under every reading (the first reading's reason).
-    #[error(transparent)]
+    #[error("cvperft refuses it under every reading: {0}")]
     Refused(Refusal),
 }
 
@@ -262,12 +272,17 @@ fn probes_of_text(text: &str, path: &Path, rules: Rules) -> Result<ProbeFile, Pr
     }
     let mut seen = Vec::new();
     for probe in &file.probes {
+        let uses = seen.iter().filter(|n| **n == probe.name).count();
         let refused = |reason| ProbeError::Probe {
             file: path.to_path_buf(),
+            line: name_line(text, &probe.name, uses),
             probe: probe.name.clone(),
-            reason,
+            reason: Box::new(reason),
         };
-        if seen.contains(&probe.name) {
+        if probe.name.trim().is_empty() {
+            return Err(refused(ProbeReason::EmptyName));
+        }
+        if uses > 0 {
             return Err(refused(ProbeReason::NameUsedTwice));
         }
         seen.push(probe.name.clone());
@@ -311,6 +326,27 @@ fn probes_of_text(text: &str, path: &Path, rules: Rules) -> Result<ProbeFile, Pr
         }
     }
     Ok(file)
+}
+
+/// The line of the `name:` key whose value is `name`, skipping the first `skip` such keys
+/// (block `name: a` or flow `{name: a, ...}`, the value plain or quoted); `None` where the text
+/// gives the name otherwise (through an alias, or with escapes).
+fn name_line(text: &str, name: &str, skip: usize) -> Option<u32> {
+    let mut found = text.lines().enumerate().filter(|(_, line)| {
+        line.match_indices("name:").any(|(i, key)| {
+            let before = line[..i].trim_end();
+            let at_key = before.is_empty() || before.ends_with(['-', '{', ',']);
+            let value = line[i + key.len()..].trim_start();
+            let value = value.split([',', '}']).next().unwrap_or("").trim_end();
+            let value = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+                .unwrap_or(value);
+            at_key && value == name
+        })
+    });
+    found.nth(skip).and_then(|(i, _)| u32::try_from(i + 1).ok())
 }
 
 impl Probe {
@@ -530,6 +566,12 @@ pub enum IdentifyError {
     /// The engine (or our reference) failed.
     #[error(transparent)]
     Engine(EngineError),
+    /// No probe to ask (an empty probe file, and no suite probes): nothing would be tested.
+    #[error(
+        "no probes to ask (the probe file lists none, and no suite gave any), so the engine \
+         would be tested on nothing"
+    )]
+    NoProbes,
     /// The engine refused every probe it was asked: nothing was tested.
     #[error(
         "the engine refused all {asked} probes it was asked, so it was tested on nothing (the \
@@ -598,13 +640,17 @@ pub struct Identification {
 /// illegal under it) and the engine refuses too counts as agreement.
 ///
 /// # Errors
-/// A probe with an unknown option, an engine failure other than refusing a probe, or an engine
-/// that refused every probe ([`IdentifyError::NothingAnswered`]).
+/// No probe ([`IdentifyError::NoProbes`]), a probe with an unknown option, an engine failure
+/// other than refusing a probe, or an engine that refused every probe
+/// ([`IdentifyError::NothingAnswered`]).
 pub fn identify(
     base: Rules,
     file: &ProbeFile,
     engine: &mut dyn Engine,
 ) -> Result<Identification, IdentifyError> {
+    if file.probes.is_empty() {
+        return Err(IdentifyError::NoProbes);
+    }
     let mut answers: BTreeMap<usize, Answer> = BTreeMap::new();
     let mut assumed = base;
     let rounds = option_values(&base).len() + 1;
@@ -853,13 +899,37 @@ mod tests {
             &format!("{probes}  - {{name: a, depth: 1}}\n  - {{name: a, depth: 1}}\n"),
         );
         assert!(
-            matches!(&e, ProbeError::Probe { probe, reason: ProbeReason::NameUsedTwice, .. }
-                if probe == "a"),
+            matches!(&e, ProbeError::Probe { probe, reason, .. }
+                if probe == "a" && **reason == ProbeReason::NameUsedTwice),
             "{e}"
         );
         assert!(
             e.to_string()
-                .ends_with("twice.yaml, probe `a`: name used twice"),
+                .ends_with("twice.yaml:4, probe `a`: name used twice"),
+            "{e}"
+        );
+        // Found by an attack: the errors named no line, and our own refusal read as an
+        // engine's ("rejected a move").
+        let e = refused(
+            "lines.yaml",
+            &format!(
+                "{probes}  - name: \"a\"\n    depth: 1\n  - name: b\n    depth: 1\n    moves: e2e5\n"
+            ),
+        );
+        assert!(
+            e.to_string().contains(
+                "lines.yaml:5, probe `b`: cvperft refuses it under every reading: rejected a \
+                 move: "
+            ),
+            "{e}"
+        );
+        let e = refused(
+            "empty-name.yaml",
+            &format!("{probes}  - {{name: '', depth: 1}}\n"),
+        );
+        assert!(
+            e.to_string()
+                .ends_with("empty-name.yaml:3, probe ``: the name is empty"),
             "{e}"
         );
         let e = refused(
@@ -868,11 +938,8 @@ mod tests {
         );
         assert!(
             matches!(
-                e,
-                ProbeError::Probe {
-                    reason: ProbeReason::Depth(9),
-                    ..
-                }
+                &e,
+                ProbeError::Probe { reason, .. } if matches!(**reason, ProbeReason::Depth(9))
             ),
             "{e}"
         );
@@ -882,11 +949,8 @@ mod tests {
         );
         assert!(
             matches!(
-                e,
-                ProbeError::Probe {
-                    reason: ProbeReason::Refused(Refusal::Option(_)),
-                    ..
-                }
+                &e,
+                ProbeError::Probe { reason, .. } if matches!(**reason, ProbeReason::Refused(Refusal::Option(_)))
             ),
             "{e}"
         );
@@ -896,11 +960,8 @@ mod tests {
         );
         assert!(
             matches!(
-                e,
-                ProbeError::Probe {
-                    reason: ProbeReason::Refused(Refusal::Reference(_)),
-                    ..
-                }
+                &e,
+                ProbeError::Probe { reason, .. } if matches!(**reason, ProbeReason::Refused(Refusal::Reference(_)))
             ),
             "{e}"
         );
@@ -914,7 +975,7 @@ mod tests {
         );
         assert!(
             e.to_string().ends_with(
-                "many-moves.yaml, probe `a`: moves: 10001 moves, at most 10000 are accepted"
+                "many-moves.yaml:3, probe `a`: moves: 10001 moves, at most 10000 are accepted"
             ),
             "{e}"
         );
