@@ -307,8 +307,9 @@ fn bisection_is_bounded_and_can_be_turned_off() {
     let bad = check("chess", "no-en-passant", &["--bisect-seconds=-1"]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(
-        bad.stderr
-            .contains("invalid value '-1' for '--bisect-seconds <S>': expected 0 to 86400 seconds"),
+        bad.stderr.contains(
+            "invalid value '-1' for '--bisect-seconds <S>': expected no negative number of seconds"
+        ),
         "{}",
         bad.stderr
     );

@@ -313,10 +313,16 @@ pub fn parse_seconds(text: &str) -> std::result::Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| "expected a number of seconds".to_string())?;
-    if seconds.is_finite() && (0.0..=86_400.0).contains(&seconds) {
-        Ok(seconds)
+    // Each bound said on its own: "0 to 86400" for `nan` read as though 0 were allowed, which
+    // `--timeout` then refused.
+    if !seconds.is_finite() {
+        Err("expected a finite number of seconds".to_string())
+    } else if seconds < 0.0 {
+        Err("expected no negative number of seconds".to_string())
+    } else if seconds > 86_400.0 {
+        Err("expected at most 86400 seconds".to_string())
     } else {
-        Err("expected 0 to 86400 seconds".to_string())
+        Ok(seconds)
     }
 }
 

@@ -352,8 +352,9 @@ pub fn counted_readings<'a>(
     (out, summary)
 }
 
-/// `text` on one line: control characters and line or paragraph separators escaped, runs of
-/// white space made one space (suite text such as derivations spans several lines).
+/// `text` on one line: control characters, line or paragraph separators and bidirectional
+/// controls escaped (as [`crate::report::printable`] writes them), runs of white space made one
+/// space (suite text such as derivations spans several lines).
 pub fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text
@@ -363,13 +364,8 @@ pub fn one_line(text: &str) -> String {
         if !out.is_empty() {
             out.push(' ');
         }
-        for c in word.chars() {
-            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
-                out.extend(c.escape_default());
-            } else {
-                out.push(c);
-            }
-        }
+        // A right-to-left override was written raw, reordering the comment line it was in.
+        out.push_str(&crate::report::printable(word));
     }
     out
 }
@@ -399,6 +395,11 @@ mod tests {
     fn suite_text_becomes_one_line() {
         assert_eq!(one_line("  a\n  b\tc \r\n"), "a b c");
         assert_eq!(one_line("x\u{7}y\u{2028}z"), "x\\u{7}y\\u{2028}z");
+        // Bidirectional controls too (a right-to-left override reordered a comment line).
+        assert_eq!(
+            one_line("B \u{202e} evil \u{85}"),
+            "B \\u{202e} evil \\u{85}"
+        );
     }
 
     #[test]

@@ -287,6 +287,15 @@ fn split_fields(text: &str) -> Result<Vec<Field<'_>>, FenError> {
             text: &text[s..],
         });
     }
+    // A blank inside the hand (`[N N]`) splits it: said of the hand, not of the fields it
+    // seems to add (it was "unexpected extra field" at the full-move number).
+    if let Some(&first) = fields.first()
+        && let (_, Some(hand)) = split_hand(first)
+        && !hand.text.ends_with(']')
+        && fields.len() > 6
+    {
+        return Err(hand.error(FenField::Hand, 0, FenReason::HandNotClosed));
+    }
     match fields.len() {
         0 => Err(whole.error(FenField::Fen, 0, FenReason::Empty)),
         1 => Err(whole.error(FenField::Side, text.len(), FenReason::MissingSide)),
@@ -773,5 +782,17 @@ mod tests {
             refusal("cerimon", "8/8/8/8/8/8/8/k6K[N w").to_string(),
             "FEN hand field, column 18: hand field `[` is not closed by `]`"
         );
+        // A blank in the hand, with every field after it: the hand, not an extra field.
+        for fen in [
+            "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSS2/RBBTKBBR[N N] w - - 0 1",
+            "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSS2/RBBTKBBR[N N] w - - 0",
+        ] {
+            let e = refusal("cerimon", fen);
+            assert_eq!(
+                (e.column, e.reason),
+                (43, FenReason::HandNotClosed),
+                "{fen}"
+            );
+        }
     }
 }
