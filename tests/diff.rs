@@ -890,8 +890,11 @@ fn identify_with_no_probes_is_refused() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.stderr,
-        "cvperft: identify chess: no probes to ask (the probe file lists none, and no suite gave \
-         any), so the engine would be tested on nothing\n"
+        format!(
+            "cvperft: identify chess: {} lists no probes: with nothing to ask, the engine would \
+             be tested on nothing\n",
+            empty.display()
+        )
     );
     assert_eq!(run.stdout, "");
     let _ = std::fs::remove_dir_all(&dir);

@@ -1098,7 +1098,8 @@ fn check_reply<T: PartialEq + std::fmt::Debug>(
 }
 
 /// What a line declares of `UCI_Variant`: `Some(Some(values))` for a combo option (each
-/// value the words from one `var` to the next, joined by one blank; none without words),
+/// value the words from one `var` to the next `var` or `default`, joined by one blank; none
+/// without words),
 /// `Some(None)` for a string option (any name), `None` for any other line.
 fn declared_variants(line: &str) -> Option<Option<Vec<String>>> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -1108,11 +1109,13 @@ fn declared_variants(line: &str) -> Option<Option<Vec<String>>> {
             let mut values: Vec<String> = Vec::new();
             let mut current: Option<Vec<&str>> = None;
             for w in rest {
-                if *w == "var" {
+                if *w == "var" || *w == "default" {
                     if let Some(words) = current.take().filter(|v| !v.is_empty()) {
                         values.push(words.join(" "));
                     }
-                    current = Some(Vec::new());
+                    if *w == "var" {
+                        current = Some(Vec::new());
+                    }
                 } else if let Some(words) = current.as_mut() {
                     words.push(w);
                 }

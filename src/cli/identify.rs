@@ -94,8 +94,13 @@ pub fn run(args: IdentifyArgs, out: &mut impl Write) -> Result<()> {
     }
     // Before the engine starts: with nothing to ask, no verdict could hold.
     if probes.probes.is_empty() {
+        let suites = if args.from_suites.is_empty() {
+            String::new()
+        } else {
+            " and --from-suites found none".to_string()
+        };
         return Err(Failure::input(format!(
-            "identify {}: {}",
+            "identify {}: {path} lists no probes{suites}: {}",
             rules.variant.spec.id,
             cvperft::engine::identify::IdentifyError::NoProbes
         ))

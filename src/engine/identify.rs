@@ -333,17 +333,31 @@ fn probes_of_text(text: &str, path: &Path, rules: Rules) -> Result<ProbeFile, Pr
 /// gives the name otherwise (through an alias, or with escapes).
 fn name_line(text: &str, name: &str, skip: usize) -> Option<u32> {
     let mut found = text.lines().enumerate().filter(|(_, line)| {
+        // A comment (`# - name: b`, a probe set aside) names no probe.
+        if line.trim_start().starts_with('#') {
+            return false;
+        }
         line.match_indices("name:").any(|(i, key)| {
             let before = line[..i].trim_end();
-            let at_key = before.is_empty() || before.ends_with(['-', '{', ',']);
-            let value = line[i + key.len()..].trim_start();
-            let value = value.split([',', '}']).next().unwrap_or("").trim_end();
+            let flow = before.ends_with(['{', ',']);
+            if !(flow || before.is_empty() || before.ends_with('-')) {
+                return false;
+            }
+            let rest = line[i + key.len()..].trim_start();
+            // In a flow mapping the value ends at `,` or `}`; in a block it runs to the end of
+            // the line (`- name: a, b` names `a, b`), less a comment.
+            let value = if flow {
+                rest.split([',', '}']).next().unwrap_or("")
+            } else {
+                rest.split(" #").next().unwrap_or("")
+            }
+            .trim_end();
             let value = value
                 .strip_prefix('"')
                 .and_then(|v| v.strip_suffix('"'))
                 .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
                 .unwrap_or(value);
-            at_key && value == name
+            value == name
         })
     });
     found.nth(skip).and_then(|(i, _)| u32::try_from(i + 1).ok())
@@ -567,10 +581,7 @@ pub enum IdentifyError {
     #[error(transparent)]
     Engine(EngineError),
     /// No probe to ask (an empty probe file, and no suite probes): nothing would be tested.
-    #[error(
-        "no probes to ask (the probe file lists none, and no suite gave any), so the engine \
-         would be tested on nothing"
-    )]
+    #[error("with nothing to ask, the engine would be tested on nothing")]
     NoProbes,
     /// The engine refused every probe it was asked: nothing was tested.
     #[error(
@@ -921,6 +932,19 @@ mod tests {
                 "lines.yaml:5, probe `b`: cvperft refuses it under every reading: rejected a \
                  move: "
             ),
+            "{e}"
+        );
+        // A probe set aside in a comment is no probe; a block value runs to the line's end.
+        let e = refused(
+            "commented.yaml",
+            &format!(
+                "{probes}  # - name: b\n  #   depth: 2\n  - name: a, b\n    depth: 1\n  - name: a\n    \
+                 depth: 1\n  - name: b  # the second\n    depth: 99\n"
+            ),
+        );
+        assert!(
+            e.to_string()
+                .ends_with("commented.yaml:9, probe `b`: depth 99 (expected 1 to 8)"),
             "{e}"
         );
         let e = refused(

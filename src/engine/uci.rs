@@ -440,12 +440,14 @@ impl UciReply {
         match words.as_slice() {
             ["uciok"] => return Ok(Some(std::mem::take(&mut self.info))),
             ["option", "name", "UCI_Variant", "type", "combo", rest @ ..] => {
-                // `var silver elephant`: each value runs to the next `var`, so a name of
-                // several words is kept whole (it was cut at its first blank); what comes
-                // before the first `var` is the default; a `var` with no words is no value.
+                // `var silver elephant`: each value runs to the next `var` or `default`, so a
+                // name of several words is kept whole (it was cut at its first blank); what
+                // comes before the first `var` is the default; a `var` with no words is no
+                // value.
                 let values = rest
                     .split(|w| *w == "var")
                     .skip(1)
+                    .filter_map(|words| words.split(|w| *w == "default").next())
                     .filter(|words| !words.is_empty())
                     .map(|words| words.join(" "))
                     .collect();
@@ -741,6 +743,15 @@ mod tests {
             "rejected the request: variant `silver` not supported: its UCI_Variant values are: \
              chess, silver elephant"
         );
+        let late_default = [
+            "option name UCI_Variant type combo var chess var shogi default chess",
+            "uciok",
+        ];
+        let info = read_uci(&late_default, MAX_CHATTER)
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!(info.variants, Some(vec!["chess".into(), "shogi".into()]));
         let free = ["option name UCI_Variant type string default chess", "uciok"];
         let info = read_uci(&free, MAX_CHATTER).unwrap().unwrap().unwrap();
         assert_eq!(info.selects("silver-elephant"), Ok(true));

@@ -785,7 +785,7 @@ mod tests {
         // A blank in the hand, with every field after it: the hand, not an extra field.
         for fen in [
             "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSS2/RBBTKBBR[N N] w - - 0 1",
-            "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSS2/RBBTKBBR[N N] w - - 0",
+            "rbbtkbbr/nnssssnn/8/8/8/8/NNSSSS2/RBBTKBBR[N N N] w - - 0 1",
         ] {
             let e = refusal("cerimon", fen);
             assert_eq!(
