@@ -109,6 +109,21 @@ pub fn split_command(text: &str) -> Result<Vec<String>, CommandError> {
     Ok(words)
 }
 
+/// `word` as one word of a command line that [`split_command`] (and a POSIX shell) reads back
+/// as it is, whatever it holds: a plain word as it is, any other in single quotes (a `'` in it
+/// written `'\''`).
+pub fn quote_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 /// Quotes a word for a shell when it needs it (for printed command lines): a plain word as it
 /// is, others in single quotes, and a word holding a character that a terminal, a page or a
 /// copy of it would not show as itself (a control character, a bidirectional control, see
@@ -117,15 +132,8 @@ pub fn split_command(text: &str) -> Result<Vec<String>, CommandError> {
 /// `\NNN`: a `\xNN` escape followed by a hex digit is read on by ksh), so that the command
 /// shown is the command run.
 pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c));
-    if plain {
-        return word.to_string();
-    }
     if word.chars().all(crate::report::shows_as_itself) {
-        return format!("'{}'", word.replace('\'', r"'\''"));
+        return quote_word(word);
     }
     let mut out = String::from("$'");
     for c in word.chars() {

@@ -350,18 +350,7 @@ fn with_variant(command: &str, name: &str) -> String {
     };
     let quoted: Vec<String> = words
         .iter()
-        .map(|w| {
-            let word = w.replace("{variant}", name);
-            let plain = !word.is_empty()
-                && word
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_-./:=,@+%".contains(c));
-            if plain {
-                word
-            } else {
-                format!("'{}'", word.replace('\'', r"'\''"))
-            }
-        })
+        .map(|w| super::process::quote_word(&w.replace("{variant}", name)))
         .collect();
     quoted.join(" ")
 }
