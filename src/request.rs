@@ -54,7 +54,7 @@ pub enum RequestError {
     #[error(transparent)]
     Rules(#[from] RulesError),
     /// The FEN.
-    #[error("FEN: {0}")]
+    #[error("{}", .0.named())]
     Fen(#[from] PositionTextError),
     /// The moves.
     #[error("moves: {0}")]

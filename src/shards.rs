@@ -310,7 +310,7 @@ pub enum ShardReason {
     #[error("{0}")]
     Option(OptionError),
     /// A root FEN that does not read.
-    #[error("FEN: {0}")]
+    #[error("{}", .0.named())]
     Fen(Box<PositionTextError>),
     /// More root moves than a suite case may have.
     #[error("too many moves")]

@@ -775,6 +775,67 @@ fn engine_rejects_an_illegal_move() {
     assert_one_line_error(&run, &ours, "move `e2e5`: not a legal move here");
 }
 
+/// A bad `--fen` or `--moves` is the user's mistake, named by its argument as `perft` names it,
+/// before any engine starts, with `--against` too: it is read as a position of `-v` whichever
+/// engines are compared (two engines reading a chess FEN as chess agreed under `-v cerimon`,
+/// and a bad move was told as a crash of the `--against` engine).
+#[test]
+fn a_bad_root_is_refused_before_any_engine_starts() {
+    let dir = support::temp_dir("diff-bad-root");
+    let started = dir.join("started");
+    // An engine that leaves a mark when it is started.
+    let script = dir.join("marking-engine");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntouch '{}'\nexec '{CVPERFT}' perftree \"$@\"\n",
+            started.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let engine = script.display().to_string();
+    let chess_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for against in [false, true] {
+        let mut extra = vec!["--protocol", "perftree"];
+        if against {
+            extra.extend(["--against", &engine, "--against-protocol", "perftree"]);
+        }
+        for (args, told) in [
+            (
+                vec!["diff", "2", "--moves", "e2e5"],
+                "cvperft: --moves: ply 1: move `e2e5`: not a legal move here",
+            ),
+            (
+                vec!["diff", "2", "--moves", "zz"],
+                "cvperft: --moves: ply 1: move `zz`, column 1:",
+            ),
+            (
+                vec!["diff", "2", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+                "cvperft: FEN: illegal position: White has 0 royal pieces",
+            ),
+            (
+                vec!["diff", "2", "-v", "cerimon", "--fen", chess_fen],
+                "cvperft: FEN board field, column 4: `q` is not a piece of cerimon",
+            ),
+        ] {
+            let mut all = args.clone();
+            all.extend(["--engine", &engine]);
+            all.extend(extra.iter().copied());
+            let run = cvperft(&all);
+            assert_eq!(run.code, 2, "{all:?}: {}{}", run.stdout, run.stderr);
+            assert!(run.stderr.starts_with(told), "{all:?}: {}", run.stderr);
+            assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+            assert!(run.stdout.is_empty(), "{all:?}: {}", run.stdout);
+            assert!(!started.exists(), "{all:?} started an engine");
+        }
+    }
+    // The mark is left by a good root: the test would see a start.
+    let run = cvperft(&["diff", "1", "--engine", &engine, "--protocol", "perftree"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(started.exists());
+}
+
 #[test]
 fn bad_arguments_are_input_errors() {
     let run = cvperft(&["diff", "0", "--engine", "x"]);

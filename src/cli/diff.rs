@@ -159,24 +159,24 @@ pub fn run(args: DiffArgs, out: &mut impl Write) -> Result<()> {
     check_engine_depth(args.depth)?;
     let rules = build_rules(&args.position.variant, &args.position.options)?;
     let root = root_query(&rules, &args.position, args.depth)?;
+    // Refuse a bad position or move before starting any engine, with `--against` too: the FEN
+    // and moves are read as `-v`'s, whichever engines are compared (a chess FEN under `-v
+    // cerimon` would otherwise be agreed on by two engines that both read it as chess).
+    args.position.position()?;
+    let against = args.against.options(&args.engine.settings);
+    if against.is_none() {
+        super::check_threads(args.threads)?;
+    }
     let mut engine = args
         .engine
         .config()?
         .open(rules)
         .map_err(|e| Failure::input(e.to_string()))?;
-    let mut reference: Box<dyn Engine> = match args.against.options(&args.engine.settings) {
+    let mut reference: Box<dyn Engine> = match against {
         Some(against) => config(&against)?
             .open(rules)
             .map_err(|e| Failure::input(e.to_string()))?,
-        None => {
-            super::check_threads(args.threads)?;
-            let reference = ReferenceEngine::new(rules).threads(args.threads);
-            // Refuse a bad position or move before starting any engine.
-            reference
-                .position(&root)
-                .map_err(|e| Failure::input(e.kind.to_string()))?;
-            Box::new(reference)
-        }
+        None => Box::new(ReferenceEngine::new(rules).threads(args.threads)),
     };
     let html = args.format == "html";
     if !html {

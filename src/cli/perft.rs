@@ -244,7 +244,7 @@ pub fn run_perftree(args: PerftreeArgs, out: &mut impl Write) -> Result<()> {
     let rules = build_rules(&args.variant, &args.options)?;
     let faults =
         Faults::parse(&args.variant, &args.inject).map_err(|e| Failure::input(e.to_string()))?;
-    let pos = parse_position(rules, &args.fen).map_err(|e| Failure::input(format!("FEN: {e}")))?;
+    let pos = parse_position(rules, &args.fen).map_err(|e| Failure::input(e.named()))?;
     let pos = match &args.moves {
         Some(moves) => play_path(&pos, moves).map_err(|e| moves_refused("moves", &e))?,
         None => pos,

@@ -139,6 +139,9 @@ impl Engine for PerftreeEngine {
             if exited
                 && (said.contains("illegal position")
                     || said.contains("fen:")
+                    // Ours: `FEN board field, column 4: ...`, `FEN longer than ...`.
+                    || (said.contains("fen ") && said.contains(" field"))
+                    || said.contains("fen longer than")
                     || said.contains("invalid fen")
                     || said.contains("bad fen"))
             {

@@ -173,7 +173,7 @@ impl<E: fmt::Display> fmt::Display for ReadRecordError<E> {
                 )
             }
             ReadRecordError::Label(e) => write!(f, "{e}"),
-            ReadRecordError::Fen(e) => write!(f, "FEN: {e}"),
+            ReadRecordError::Fen(e) => f.write_str(&e.named()),
             ReadRecordError::Rules(e) => write!(f, "{e}"),
             ReadRecordError::FewerGames {
                 name,
@@ -686,7 +686,7 @@ mod tests {
         };
         let e = read_record("1. e4", "x", &request, tagged).expect_err("bad FEN");
         assert!(matches!(e, ReadRecordError::Fen(_)), "{e:?}");
-        assert!(e.to_string().starts_with("FEN: "), "{e}");
+        assert!(e.to_string().starts_with("FEN board field, column "), "{e}");
         // The caller's refusal comes back as it was.
         let refuse = |_: &Header| Err::<Rules, _>("no rules".to_string());
         let e = read_record("1. e4", "x", &RecordRequest::default(), refuse).expect_err("refused");

@@ -30,6 +30,17 @@ pub enum PositionTextError {
     Position(#[from] PositionError),
 }
 
+impl PositionTextError {
+    /// The error as named where a FEN was given: a malformed text names its FEN field itself
+    /// (`FEN board field, column 4: ...`), an illegal position is prefixed `FEN: `.
+    pub fn named(&self) -> String {
+        match self {
+            PositionTextError::Fen(e) => e.to_string(),
+            PositionTextError::Position(e) => format!("FEN: {e}"),
+        }
+    }
+}
+
 /// Parses and validates a FEN.
 ///
 /// # Errors
