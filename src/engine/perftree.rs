@@ -5,6 +5,7 @@
 use super::process::{EngineProcess, ReadLine, SpawnError};
 use super::uci::{describe_exit, exit_grace};
 use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Listed, Query};
+use crate::notation::FenField;
 use crate::perft::DivideEntry;
 use std::time::{Duration, Instant};
 
@@ -140,7 +141,9 @@ impl Engine for PerftreeEngine {
                 && (said.contains("illegal position")
                     || said.contains("fen:")
                     // Ours: `FEN board field, column 4: ...`, `FEN longer than ...`.
-                    || (said.contains("fen ") && said.contains(" field"))
+                    || FenField::ALL
+                        .iter()
+                        .any(|f| said.contains(&format!("fen {f} field")))
                     || said.contains("fen longer than")
                     || said.contains("invalid fen")
                     || said.contains("bad fen"))

@@ -40,6 +40,18 @@ pub enum FenField {
 }
 
 impl FenField {
+    /// Every field, in the order of the text.
+    pub const ALL: [FenField; 8] = [
+        FenField::Fen,
+        FenField::Board,
+        FenField::Hand,
+        FenField::Side,
+        FenField::Castling,
+        FenField::EnPassant,
+        FenField::Halfmove,
+        FenField::Fullmove,
+    ];
+
     /// The field's name: `fen`, `board`, `hand`, `side`, `castling`, `en-passant`, `halfmove`
     /// or `fullmove`.
     pub fn name(self) -> &'static str {
