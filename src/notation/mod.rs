@@ -15,8 +15,8 @@ pub mod moves;
 
 pub use fen::{FenError, FenField, FenReason, MAX_FEN_LEN, parse_fen, to_fen};
 pub use moves::{
-    LetterUse, MAX_MOVE_LEN, MoveError, MoveReason, PlyError, move_text, normalise_move_text,
-    normalise_variant_move, parse_move, play_moves,
+    MAX_MOVE_LEN, MoveError, MoveReason, PlyError, move_text, normalise_move_text, parse_move,
+    play_moves,
 };
 
 /// A FEN that is unreadable or describes an illegal position.

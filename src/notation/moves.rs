@@ -57,45 +57,9 @@ pub enum MoveReason {
     /// A fifth character that is not a letter.
     #[error("`{0}` is not a promotion letter")]
     PromotionLetter(char),
-    /// A promotion letter naming no piece that any piece of the variant promotes to: legal in
-    /// no position ([`normalise_variant_move`]).
-    #[error(
-        "`{}` is never a promotion in {}: its pieces promote to {}",
-        .0.letter, .0.variant, .0.used
-    )]
-    NeverPromotion(Box<LetterUse>),
-    /// A placement of a piece the variant never puts on the board from a hand, or any
-    /// placement in a variant that has none: legal in no position ([`normalise_variant_move`]).
-    #[error("{}", never_placed(.0))]
-    NeverPlaced(Box<LetterUse>),
     /// Well formed, but no legal move of the position is spelled so.
     #[error("not a legal move here")]
     Illegal,
-}
-
-/// A piece letter a variant's moves never use in one role (promotion, placement), and the
-/// letters they do use in it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LetterUse {
-    /// The letter.
-    pub letter: char,
-    /// The variant's id.
-    pub variant: &'static str,
-    /// The letters the variant uses in that role, in declaration order, blank-separated (empty
-    /// when it has none).
-    pub used: String,
-}
-
-fn never_placed(u: &LetterUse) -> String {
-    let (letter, variant, placed) = (u.letter, u.variant, &u.used);
-    if placed.is_empty() {
-        format!(
-            "`{letter}@` is a placement, and {variant} has none (no pieces are put on the board \
-             from a hand)"
-        )
-    } else {
-        format!("`{letter}` is never placed in {variant}: it places only {placed}")
-    }
 }
 
 /// Move text that is not a legal move of the position.
@@ -179,32 +143,6 @@ pub fn move_text(pos: &Position, m: &Move) -> String {
 /// # Errors
 /// A [`MoveError`] with the column of the problem.
 pub fn normalise_move_text(variant: &Variant, text: &str) -> Result<String, MoveError> {
-    normalise(variant, text, Letters::AnyPiece)
-}
-
-/// As [`normalise_move_text`], for text that must be a move of `variant` in some position
-/// (what suites list): besides the syntax, a promotion letter must name a piece that some
-/// piece of the variant promotes to, and a placement a piece that the variant puts on the
-/// board from a hand (Cerimon's resurrections, Silver Elephant's set-up). Whether the move is
-/// legal in a given position is for the generator to say.
-///
-/// # Errors
-/// A [`MoveError`] with the column of the problem: [`MoveReason::NeverPromotion`] and
-/// [`MoveReason::NeverPlaced`] besides the syntax errors.
-pub fn normalise_variant_move(variant: &Variant, text: &str) -> Result<String, MoveError> {
-    normalise(variant, text, Letters::OfTheVariant)
-}
-
-/// Which piece letters move text may use.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Letters {
-    /// Any letter as a promotion, any piece of the variant as a placement.
-    AnyPiece,
-    /// Only what the variant's moves can promote to and place.
-    OfTheVariant,
-}
-
-fn normalise(variant: &Variant, text: &str, letters: Letters) -> Result<String, MoveError> {
     let fail = |column: usize, reason: MoveReason| MoveError {
         text: text.to_string(),
         column,
@@ -233,7 +171,7 @@ fn normalise(variant: &Variant, text: &str, letters: Letters) -> Result<String, 
             return Err(fail(column, MoveReason::EmptyPart));
         }
         if let Some(at) = part.find('@') {
-            let (sq, placement) = read_placement(variant, part, at, letters)
+            let (sq, placement) = read_placement(variant, part, at)
                 .map_err(|(offset, reason)| fail(column + offset, reason))?;
             if placements.iter().any(|(s, _)| *s == sq) {
                 return Err(fail(column, MoveReason::TwoPlacements(sq)));
@@ -243,7 +181,7 @@ fn normalise(variant: &Variant, text: &str, letters: Letters) -> Result<String, 
             if moving.is_some() {
                 return Err(fail(column, MoveReason::TwoMovingParts));
             }
-            let canonical = read_moving_part(variant, part, letters)
+            let canonical = read_moving_part(variant, part)
                 .map_err(|(offset, reason)| fail(column + offset, reason))?;
             moving = Some(canonical);
         }
@@ -261,37 +199,18 @@ fn read_placement(
     variant: &Variant,
     part: &str,
     at: usize,
-    letters: Letters,
 ) -> Result<(Square, String), (usize, MoveReason)> {
     let letter = &part[..at];
     if letter.len() != 1 || !letter.chars().all(|c| c.is_ascii_uppercase()) {
         return Err((0, MoveReason::PlacementLetter(part.to_string())));
     }
-    let Some(kind) = variant.kind_by_fen(letter) else {
+    if variant.kind_by_fen(letter).is_none() {
         return Err((
             0,
             MoveReason::UnknownPiece {
                 letter: letter.to_string(),
                 variant: variant.spec.id,
             },
-        ));
-    };
-    let placed = match letters {
-        Letters::OfTheVariant => placed_kinds(variant),
-        Letters::AnyPiece => u16::MAX,
-    };
-    if placed & (1 << kind) == 0 {
-        return Err((
-            0,
-            MoveReason::NeverPlaced(Box::new(LetterUse {
-                letter: letter.chars().next().unwrap_or('?'),
-                variant: variant.spec.id,
-                used: (0..variant.spec.pieces.len())
-                    .filter(|k| placed & (1 << k) != 0)
-                    .map(|k| variant.spec.pieces[k].fen)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            })),
         ));
     }
     let square = &part[at + 1..];
@@ -304,11 +223,7 @@ fn read_placement(
 
 /// A moving part `e2e4` or `e7e8q`: its canonical text (promotion letter in lower case), or
 /// the problem's offset in the part and reason.
-fn read_moving_part(
-    variant: &Variant,
-    part: &str,
-    letters: Letters,
-) -> Result<String, (usize, MoveReason)> {
+fn read_moving_part(variant: &Variant, part: &str) -> Result<String, (usize, MoveReason)> {
     if part.len() < 4 || part.len() > 5 {
         return Err((0, MoveReason::NotCoordinate(part.to_string())));
     }
@@ -326,63 +241,9 @@ fn read_moving_part(
         if !p.is_ascii_alphabetic() {
             return Err((4, MoveReason::PromotionLetter(p)));
         }
-        let p = p.to_ascii_lowercase();
-        if letters == Letters::OfTheVariant {
-            let promotions = promotion_letters(variant);
-            if !promotions.iter().any(|l| l.starts_with(p)) {
-                return Err((
-                    4,
-                    MoveReason::NeverPromotion(Box::new(LetterUse {
-                        letter: p,
-                        variant: variant.spec.id,
-                        used: promotions.join(" "),
-                    })),
-                ));
-            }
-        }
-        canonical.push(p);
+        canonical.push(p.to_ascii_lowercase());
     }
     Ok(canonical)
-}
-
-/// The letters [`move_text`] writes for the variant's promotions (the last character of the
-/// piece's FEN, lower case), each once, in declaration order.
-fn promotion_letters(variant: &Variant) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for kinds in &variant.promotion_kinds {
-        for &k in kinds {
-            let fen = variant.spec.pieces[usize::from(k)].fen;
-            let letter = fen.chars().last().unwrap_or('?').to_ascii_lowercase();
-            if !out.iter().any(|l| l.starts_with(letter)) {
-                out.push(letter.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// The kinds the variant's moves put on the board from a hand, as bits: those with placement
-/// squares where moves are expanded by placements (Cerimon's resurrections), and those in the
-/// hand of the position before a set-up phase (Silver Elephant's Knights and Elephants).
-fn placed_kinds(variant: &Variant) -> u16 {
-    let mut kinds = if variant.expands {
-        variant.placeable_kinds
-    } else {
-        0
-    };
-    if variant.setup_phase
-        && let Some(fen) = variant.spec.setup_fen
-        && let Ok(setup) = super::parse_fen(variant, fen)
-    {
-        for hand in &setup.hand {
-            for (k, n) in hand.iter().enumerate() {
-                if *n > 0 {
-                    kinds |= 1 << k;
-                }
-            }
-        }
-    }
-    kinds
 }
 
 /// Finds the legal move spelled `text`.
@@ -483,70 +344,6 @@ mod tests {
             normalise_move_text(cerimon, "N@b2,f1b5").as_deref(),
             Ok("f1b5,N@b2")
         );
-    }
-
-    #[test]
-    fn a_variant_move_names_only_what_the_variant_promotes_to_and_places() {
-        // Suites' `illegal` lists took `e7e8x` and, in chess, `Q@a1`: moves no position of the
-        // variant has, which therefore passed every run.
-        let variant = |id: &str| variants::get(id).expect(id);
-        for (id, text, column, said) in [
-            (
-                "chess",
-                "a7a8x",
-                5,
-                "`x` is never a promotion in chess: its pieces promote to n b r q",
-            ),
-            ("chess", "a7a8K", 5, "`k` is never a promotion in chess"),
-            (
-                "chess",
-                "Q@a1",
-                1,
-                "`Q@` is a placement, and chess has none",
-            ),
-            ("chess", "e2e4,N@a1", 6, "chess has none"),
-            (
-                "cerimon",
-                "e7e8q",
-                5,
-                "`q` is never a promotion in cerimon: its pieces promote to t r b n",
-            ),
-            ("cerimon", "e7e8s", 5, "never a promotion"),
-            (
-                "cerimon",
-                "e4d6,K@e1",
-                6,
-                "`K` is never placed in cerimon: it places only S N B R",
-            ),
-            ("cerimon", "T@d1", 1, "it places only S N B R"),
-            (
-                "silver-elephant",
-                "Q@b1",
-                1,
-                "`Q` is never placed in silver-elephant",
-            ),
-        ] {
-            let e = normalise_variant_move(variant(id), text).expect_err(text);
-            assert_eq!(e.column, column, "{id} {text}: {e}");
-            assert!(e.to_string().contains(said), "{id} {text}: {e}");
-            // Only the suites' reading refuses them: the syntax alone is right.
-            assert!(
-                normalise_move_text(variant(id), text).is_ok(),
-                "{id} {text}"
-            );
-        }
-        for (id, text) in [
-            ("chess", "e7e8N"),
-            ("cerimon", "e7e8t,S@c2"),
-            ("cerimon", "d4e4,R@h1"),
-            ("silver-elephant", "N@b1,E@c1,E@h1,N@i1"),
-            ("bachelor-kamil", "e7e8w"),
-        ] {
-            assert!(
-                normalise_variant_move(variant(id), text).is_ok(),
-                "{id} {text}"
-            );
-        }
     }
 
     #[test]

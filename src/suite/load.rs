@@ -9,8 +9,7 @@ use super::model::{
 use super::nesting::{MAX_FLOW_NESTING, TooDeep, check_flow_nesting};
 use crate::echo::echo;
 use crate::notation::{
-    MoveError, PlyError, PositionTextError, normalise_variant_move, parse_position, play_moves,
-    to_fen,
+    MoveError, PlyError, PositionTextError, normalise_move_text, parse_position, play_moves, to_fen,
 };
 use crate::position::Position;
 use crate::variant::{OptionError, Rules, Variant};
@@ -209,9 +208,7 @@ pub enum LoadReason {
         /// The move, in its canonical spelling.
         text: String,
     },
-    /// Move text in `divide`, `legal` or `illegal` (`key`) that is malformed, or that is a move
-    /// in no position of the variant (a promotion or placement of a piece it never promotes to
-    /// or places: [`normalise_variant_move`]).
+    /// Move text in `divide`, `legal` or `illegal` (`key`) that is malformed.
     #[error("{key}: {error}")]
     BadMove {
         /// The list.
@@ -1412,7 +1409,7 @@ impl Validator<'_> {
             }
             let mut moves = BTreeMap::new();
             for (text, count) in d.moves {
-                match normalise_variant_move(variant, &text) {
+                match normalise_move_text(variant, &text) {
                     Ok(canonical) => {
                         if moves.insert(canonical.clone(), count).is_some() {
                             self.error(
@@ -1466,7 +1463,7 @@ impl Validator<'_> {
         let mut canonical_list = |list: Vec<String>, key: &'static str, line: usize| {
             let mut out: Vec<String> = Vec::new();
             for text in list {
-                match normalise_variant_move(variant, &text) {
+                match normalise_move_text(variant, &text) {
                     Ok(c) if out.contains(&c) => {
                         self.error(line, Some(id), LoadReason::ListedTwice { key, text: c })
                     }
