@@ -346,6 +346,54 @@ fn a_suite_in_a_directory_that_cannot_be_read_exits_2_naming_it() {
 }
 
 #[test]
+fn every_problem_of_a_suite_directory_is_reported_in_name_order() {
+    // The first entry that could not be examined, in the order the directory listed them,
+    // was the only line: the other entries' problems stayed hidden, and which one showed
+    // depended on the directory. Now each is reported, sorted by name, every run alike.
+    let dir = scratch("every-entry");
+    let broken = |id: &str| {
+        format!(
+            "variant: chess\ndescription: x\ngame-end: rules\ncases:\n  - id: {id}\n    \
+             perft: {{1: 2.5}}\n    source: {{kind: hand, derivation: x}}\n"
+        )
+    };
+    // Made in an order other than the names' (a directory often lists in creation order).
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.join("d-pipe.yaml"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::fs::write(dir.join("c-broken.yaml"), broken("c")).unwrap();
+    std::os::unix::fs::symlink("nowhere.yaml", dir.join("b-dangling.yaml")).unwrap();
+    std::fs::write(dir.join("a-broken.yaml"), broken("a")).unwrap();
+    let d = dir.to_str().unwrap();
+    let first = cvperft(&["check", d]);
+    assert_eq!(code(&first), 2, "{}", stdout(&first));
+    assert!(stdout(&first).is_empty(), "{}", stdout(&first));
+    let err = stderr(&first);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    for (line, (name, says)) in lines.iter().zip([
+        ("a-broken.yaml:6", "case `a`"),
+        (
+            "b-dangling.yaml",
+            "a symbolic link to `nowhere.yaml`, which does not exist",
+        ),
+        ("c-broken.yaml:6", "case `c`"),
+        ("d-pipe.yaml", "not a regular file"),
+    ]) {
+        let at = format!("cvperft: {}:", dir.join(name).display());
+        assert!(
+            line.starts_with(&at) && line.contains(says),
+            "{line}\n{err}"
+        );
+    }
+    for _ in 0..2 {
+        assert_eq!(stderr(&cvperft(&["check", d])), err);
+    }
+}
+
+#[test]
 fn shards_are_disjoint_and_cover_every_case() {
     let base = ["check", "--max-nodes", "100000", "--format", "json"];
     let whole = cvperft(&base);

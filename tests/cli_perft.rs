@@ -232,5 +232,66 @@ fn fen_normalises_and_draws_the_board() {
         lines.next(),
         Some("rnebqkbenr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNEBQKBENR w KQkq - 0 1")
     );
-    assert_eq!(lines.count(), 9, "8 ranks and a file line");
+    let rest: Vec<&str> = lines.collect();
+    assert_eq!(
+        rest.len(),
+        10,
+        "8 ranks, a file line and the side to move: {out}"
+    );
+    assert_eq!(
+        rest[9], "White to move",
+        "no hand line while nothing is to place: {out}"
+    );
+}
+
+#[test]
+fn fen_shows_the_side_to_move_and_the_hands_as_the_diff_diagram_does() {
+    // The diagram showed neither the pieces in hand nor the side to move, which `diff`'s
+    // diagram of the same position says.
+    let tail = |args: &[&str], n: usize| {
+        let out = ok_stdout(args);
+        let lines: Vec<String> = out.lines().map(String::from).collect();
+        lines[lines.len() - n..].to_vec()
+    };
+    assert_eq!(
+        tail(
+            &[
+                "fen",
+                "-v",
+                "silver-elephant",
+                "r2bqkb2r/pppppppppp/10/10/10/10/PPPPPPPPPP/R2BQKB2R[EENNeenn] w KQkq - 0 1",
+            ],
+            3
+        ),
+        [
+            "White to move",
+            "White to place: N x2, E x2",
+            "Black to place: n x2, e x2"
+        ]
+    );
+    assert_eq!(
+        tail(
+            &[
+                "fen",
+                "-v",
+                "cerimon",
+                "rbbtkbbr/nn3s1n/3s4/8/3n2N1/8/N1SSSSN1/RBBTKBBR[Nss] b - - 2 4",
+            ],
+            3
+        ),
+        [
+            "Black to move",
+            "White's lost pieces: N",
+            "Black's lost pieces: s x2"
+        ]
+    );
+    // Lost pieces are always shown, as the FEN always writes them.
+    assert_eq!(
+        tail(&["fen", "-v", "cerimon"], 3),
+        [
+            "White to move",
+            "White's lost pieces: none",
+            "Black's lost pieces: none"
+        ]
+    );
 }

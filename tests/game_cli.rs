@@ -369,6 +369,21 @@ fn game_at_a_ply_shows_the_position_and_its_legal_moves() {
 }
 
 #[test]
+fn game_at_a_ply_shows_the_side_to_move_and_the_hands() {
+    // The diagram left out Cerimon's lost pieces and the side to move.
+    let o = cvperft(&["game", "fixtures/records/cerimon/game.pgn", "--at-ply", "6"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(
+            "\nWhite to move\nWhite's lost pieces: N\nBlack's lost pieces: none\n\
+             FEN rbbtkbbr/nnss1s1n/3s4/8/3n2N1/8/N1SSSSN1/RBBTKBBR[N] w - - 2 4\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn divide_writes_san_beside_the_move_text() {
     let args = [
         "divide",

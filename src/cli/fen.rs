@@ -1,10 +1,11 @@
-//! `cvperft fen`: a position checked and shown, as its normalised FEN and a text diagram, or
-//! as an SVG image of the board.
+//! `cvperft fen`: a position checked and shown, as its normalised FEN and a text diagram (with
+//! the side to move and the hands, as `diff`'s diagram ends), or as an SVG image of the board.
 
 use super::PositionArgs;
 use anyhow::Result;
 use clap::Args;
 use cvperft::diagram::svg::{self, SvgOptions};
+use cvperft::diagram::text;
 use cvperft::diagram::{Board, Overlay};
 use cvperft::notation::{board_diagram, to_fen};
 use std::io::Write;
@@ -14,8 +15,8 @@ use std::io::Write;
 pub struct FenArgs {
     /// The FEN to check (default: the variant's start position).
     pub fen: Option<String>,
-    /// Output: the FEN and a text diagram, or an SVG image (byte-identical for the same
-    /// position).
+    /// Output: the FEN and a text diagram with the side to move and the hands, or an SVG
+    /// image (byte-identical for the same position).
     #[arg(long, default_value = "text", value_parser = ["text", "svg"])]
     pub format: String,
     /// Play these moves first (space-separated move text).
@@ -49,5 +50,8 @@ pub fn run(args: FenArgs, out: &mut impl Write) -> Result<()> {
     }
     writeln!(out, "{}", to_fen(&pos))?;
     write!(out, "{}", board_diagram(&pos))?;
+    for line in text::position_lines(&Board::of_position(&pos)) {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }

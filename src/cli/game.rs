@@ -4,6 +4,7 @@
 use super::{Failure, build_rules};
 use anyhow::Result;
 use clap::Args;
+use cvperft::diagram::{Board, text};
 use cvperft::game::{Game, Header, ReadRecordError, RecordRequest, read_record};
 use cvperft::notation::{board_diagram, move_text, to_fen};
 use cvperft::position::Position;
@@ -252,6 +253,9 @@ fn print_position(out: &mut impl Write, game: &Game) -> Result<()> {
         None => writeln!(out, "start position:")?,
     }
     write!(out, "{}", board_diagram(pos))?;
+    for line in text::position_lines(&Board::of_position(pos)) {
+        writeln!(out, "{line}")?;
+    }
     writeln!(out, "FEN {}", to_fen(pos))?;
     let mut moves: Vec<(String, String)> = san_moves(pos)
         .into_iter()

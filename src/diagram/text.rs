@@ -119,24 +119,7 @@ pub fn render(board: &Board, overlay: &Overlay, charset: Charset) -> String {
     let trimmed = out.trim_end_matches(' ').len();
     out.truncate(trimmed);
     out.push('\n');
-    let mut notes = vec![format!("{} to move", colour_name(board.side()))];
-    if board.has_hands() {
-        for colour in [Colour::White, Colour::Black] {
-            let held = board.hand(colour);
-            let text = if held.is_empty() {
-                "none".to_string()
-            } else {
-                held.iter()
-                    .map(|&(kind, n)| {
-                        let p = piece_fen(board.variant(), crate::position::Piece { kind, colour });
-                        if n > 1 { format!("{p} x{n}") } else { p }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            notes.push(format!("{}: {text}", board.hand_caption(colour)));
-        }
-    }
+    let mut notes = position_lines(board);
     let missing = overlay.texts(MarkKind::Missing);
     let extra = overlay.texts(MarkKind::Extra);
     if !missing.is_empty() {
@@ -160,6 +143,32 @@ pub fn render(board: &Board, overlay: &Overlay, charset: Charset) -> String {
         out.push('\n');
     }
     out
+}
+
+/// What the board's squares do not show, one line each: the side to move, then the hands
+/// where the variant shows them ([`Board::has_hands`]), White's first (`White's lost pieces:
+/// none`, `Black to place: E x2, N x2`). [`render`] ends with them; `cvperft fen` and `cvperft
+/// game --at-ply` print them under their diagrams.
+pub fn position_lines(board: &Board) -> Vec<String> {
+    let mut lines = vec![format!("{} to move", colour_name(board.side()))];
+    if board.has_hands() {
+        for colour in [Colour::White, Colour::Black] {
+            let held = board.hand(colour);
+            let text = if held.is_empty() {
+                "none".to_string()
+            } else {
+                held.iter()
+                    .map(|&(kind, n)| {
+                        let p = piece_fen(board.variant(), crate::position::Piece { kind, colour });
+                        if n > 1 { format!("{p} x{n}") } else { p }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            lines.push(format!("{}: {text}", board.hand_caption(colour)));
+        }
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -620,11 +620,31 @@ impl Suite {
 /// recursively) for `*.yaml` that are not directories, sorted by name; each file once.
 ///
 /// # Errors
-/// A path that does not exist, a directory that cannot be read, or a `*.yaml` in it that
-/// cannot be examined (a dangling link, a loop of links): its checks would silently not run.
-/// A hidden name (`.` first) that cannot be examined is passed over.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
-    let mut out: Vec<PathBuf> = Vec::new();
+/// Every path that does not exist, directory that cannot be read, and `*.yaml` in one that
+/// cannot be examined (a dangling link, a loop of links, a FIFO), in the order of
+/// [`discover_each`]: their checks would silently not run.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Vec<LoadError>> {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for entry in discover_each(paths) {
+        match entry {
+            Ok(file) => files.push(file),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(files)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Every suite file named by `paths`, or why one cannot be: the paths in the order given, a
+/// directory's `*.yaml` entries (not recursively; directories named so passed over) sorted by
+/// name, each file once. One entry that cannot be examined does not hide the others, and
+/// which are reported does not depend on the order the directory lists them in. A hidden name
+/// (`.` first) that cannot be examined is passed over.
+pub fn discover_each(paths: &[PathBuf]) -> Vec<Result<PathBuf, LoadError>> {
     let fail = |p: &Path, message: String| LoadError {
         file: p.to_path_buf(),
         line: None,
@@ -632,43 +652,71 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
         case: None,
         reason: Box::new(LoadReason::Io(message)),
     };
+    let mut out: Vec<Result<PathBuf, LoadError>> = Vec::new();
     for path in paths {
-        let meta = std::fs::metadata(path).map_err(|e| fail(path, e.to_string()))?;
-        if meta.is_dir() {
-            let mut found = Vec::new();
-            for entry in std::fs::read_dir(path).map_err(|e| fail(path, e.to_string()))? {
-                let entry = entry.map_err(|e| fail(path, e.to_string()))?;
-                let p = entry.path();
-                if p.extension().is_none_or(|e| e != "yaml") {
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) => {
+                out.push(Err(fail(path, e.to_string())));
+                continue;
+            }
+        };
+        if !meta.is_dir() {
+            out.push(Ok(path.clone()));
+            continue;
+        }
+        let entries = match std::fs::read_dir(path) {
+            Ok(entries) => entries,
+            Err(e) => {
+                out.push(Err(fail(path, e.to_string())));
+                continue;
+            }
+        };
+        let mut found: Vec<(PathBuf, Result<PathBuf, LoadError>)> = Vec::new();
+        for entry in entries {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    found.push((path.clone(), Err(fail(path, e.to_string()))));
                     continue;
                 }
-                match std::fs::metadata(&p) {
-                    Ok(meta) if meta.is_dir() => {}
-                    Ok(meta) if meta.is_file() => found.push(p),
-                    // A FIFO, socket or device among the suites: its checks cannot be run,
-                    // and passing it over would pass the run without them.
-                    Ok(_) => {
-                        return Err(fail(
-                            &p,
-                            "not a regular file; a suite directory's `*.yaml` entries must be \
-                             suite files"
-                                .to_string(),
-                        ));
-                    }
-                    // Editors leave hidden links that point nowhere (Emacs's `.#chess.yaml`).
-                    Err(_) if entry.file_name().as_encoded_bytes().starts_with(b".") => {}
-                    Err(e) => return Err(fail(&p, unreadable_entry(&p, &e))),
+            };
+            let p = entry.path();
+            if p.extension().is_none_or(|e| e != "yaml") {
+                continue;
+            }
+            match std::fs::metadata(&p) {
+                Ok(meta) if meta.is_dir() => {}
+                Ok(meta) if meta.is_file() => found.push((p.clone(), Ok(p))),
+                // A FIFO, socket or device among the suites: its checks cannot be run, and
+                // passing it over would pass the run without them.
+                Ok(_) => {
+                    let e = fail(
+                        &p,
+                        "not a regular file; a suite directory's `*.yaml` entries must be suite \
+                         files"
+                            .to_string(),
+                    );
+                    found.push((p, Err(e)));
+                }
+                // Editors leave hidden links that point nowhere (Emacs's `.#chess.yaml`).
+                Err(_) if entry.file_name().as_encoded_bytes().starts_with(b".") => {}
+                Err(e) => {
+                    let e = fail(&p, unreadable_entry(&p, &e));
+                    found.push((p, Err(e)));
                 }
             }
-            found.sort();
-            out.extend(found);
-        } else {
-            out.push(path.clone());
         }
+        // Stable: an entry the directory could not list stays among its neighbours' order.
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        out.extend(found.into_iter().map(|(_, entry)| entry));
     }
     let mut seen = BTreeSet::new();
-    out.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
-    Ok(out)
+    out.retain(|entry| match entry {
+        Ok(p) => seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())),
+        Err(_) => true,
+    });
+    out
 }
 
 /// Why a suite directory's entry `p` cannot be examined: for a symbolic link, where it leads

@@ -25,7 +25,7 @@ pub use check::{
 };
 pub use load::{
     Alternative, Case, Divide, Expectations, LoadError, Status as CaseStatus, Suite, discover,
-    load_bytes, load_file, load_str,
+    discover_each, load_bytes, load_file, load_str,
 };
 pub use plan::{PlannedCheck, Selection, SelectionError, Shard, ShardTextError, plan};
 pub use result::{CheckResult, RunReport, Status, SuiteInfo, Summary};
@@ -37,15 +37,22 @@ use std::path::PathBuf;
 /// Discovers and loads every suite under `paths`.
 ///
 /// # Errors
-/// Every problem of every file (a missing path stops at once).
+/// Every problem of every file, and every path or directory entry that cannot be read, in the
+/// order of [`discover_each`] (a directory's entries sorted by name).
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Suite>, Vec<LoadError>> {
-    let files = discover(paths).map_err(|e| vec![e])?;
     let mut suites = Vec::new();
     let mut errors = Vec::new();
     // Two suites of one variant with one file stem (in different folders) would give every
     // check the same name: the second is refused.
     let mut names: BTreeMap<String, PathBuf> = BTreeMap::new();
-    for file in files {
+    for found in discover_each(paths) {
+        let file = match found {
+            Ok(file) => file,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
         match load_file(&file) {
             Ok(s) => match names.entry(s.prefix()) {
                 Entry::Occupied(first) => errors.push(LoadError {
