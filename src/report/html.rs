@@ -255,6 +255,16 @@ pub fn finding_figure(
     ))
 }
 
+/// The caption of a finding's board: the moves played to reach it and its FEN, or, when no
+/// move was played, what the position is (`start`, e.g. "The check's position").
+fn position_caption(path: &[String], fen: &str, start: &str) -> String {
+    if path.is_empty() {
+        format!("{start}: {fen}")
+    } else {
+        format!("After {}: {fen}", path.join(" "))
+    }
+}
+
 /// Most failing cases a check report draws with their board. A board is about 20 kB of SVG,
 /// nine tenths of a failing case's section: 3,000 failing cases made a page of 68 MB, which a
 /// browser opens slowly if at all. Past this many, a case keeps its whole section (checks,
@@ -442,7 +452,7 @@ fn finding_article(n: usize, f: &Finding) -> String {
             &f.path,
             &texts(&f.missing),
             &texts(&f.extra),
-            &format!("After {path_text}: {fen}"),
+            &position_caption(&f.path, fen, "The check's position"),
         )
     });
     match figure {
@@ -696,7 +706,7 @@ fn failing_case(
         {
             let _ = writeln!(
                 out,
-                "<p>Bisected to <strong>finding {n}</strong> (see Findings above): {}</p>",
+                "<p>Bisected to <a href=\"#finding-{n}\">finding {n}</a> (see Findings above): {}</p>",
                 escape(&f.headline()),
                 n = i + 1
             );
@@ -1011,7 +1021,7 @@ pub fn diff_page(p: &DiffPage) -> String {
                 &b.path,
                 &missing,
                 &extra,
-                &format!("After {path_text}: {fen}"),
+                &position_caption(&b.path, fen, "The root position"),
             )
         }) {
             Some(figure) => body.push_str(&figure),
@@ -1228,6 +1238,20 @@ mod tests {
         assert!(
             html.contains("e2e4&lt;img src=x onerror=alert(1)&gt;"),
             "{html}"
+        );
+    }
+
+    #[test]
+    fn a_finding_with_no_move_played_is_captioned_as_its_position() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            position_caption(&[], fen, "The check's position"),
+            format!("The check's position: {fen}")
+        );
+        let path = ["e1e2".to_string(), "e8e7".to_string()];
+        assert_eq!(
+            position_caption(&path, fen, "The check's position"),
+            format!("After e1e2 e8e7: {fen}")
         );
     }
 
