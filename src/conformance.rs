@@ -259,7 +259,7 @@ impl<'a> CheckRun<'a> {
         let diagnosis = Diagnosis::build(&results, &cited, bisected);
         let report = RunReport {
             generator: self.generator().name(),
-            suites: suite_infos(self.suites),
+            suites: suite_infos(self.suites, &self.planned),
             results,
             summary,
             seconds: start.elapsed().as_secs_f64(),

@@ -462,6 +462,55 @@ fn check_boards(browser: &mut Browser, boards: &[Value], shots: &Path, name: &st
     }
 }
 
+/// Width of a narrow window (a phone's) that a report must fit without scrolling sideways.
+const NARROW: u32 = 400;
+
+/// What reaches past the window's right edge: the page's overflow in pixels, the boards that
+/// stick out, those drawn out of their proportions, and the tables not inside a box that
+/// scrolls on its own.
+const OVERFLOW_JS: &str = r#"JSON.stringify((function () {
+  var width = window.innerWidth;
+  var out = { page: document.documentElement.scrollWidth - width, boards: [], squashed: [],
+    loose: [] };
+  Array.prototype.forEach.call(document.querySelectorAll('svg.board'), function (svg) {
+    var r = svg.getBoundingClientRect();
+    var box = svg.viewBox.baseVal;
+    if (r.right > width + 0.5) { out.boards.push(svg.getAttribute('data-fen')); }
+    if (Math.abs(r.width / r.height - box.width / box.height) > 0.01) {
+      out.squashed.push([svg.getAttribute('data-fen'), r.width, r.height]);
+    }
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('table'), function (t) {
+    var box = t.parentElement;
+    if (!(box.classList.contains('scroll') && getComputedStyle(box).overflowX === 'auto')) {
+      out.loose.push(t.outerHTML.slice(0, 80));
+    } else if (box.getBoundingClientRect().right > width + 0.5) {
+      out.loose.push('box: ' + t.outerHTML.slice(0, 80));
+    }
+  });
+  return out;
+}()))"#;
+
+/// Shows the open page in a window `NARROW` pixels wide and checks that nothing but a table's
+/// own box scrolls sideways and the boards keep their proportions, with a screenshot of its
+/// top; then back to the usual width. Boards of 424 to 610 pixels kept their width, so the page
+/// scrolled sideways and lost the board's last files and the tables' last columns.
+fn check_narrow(browser: &mut Browser, shots: &Path, name: &str) {
+    let metrics = |width: u32| json!({ "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false });
+    browser.call("Emulation.setDeviceMetricsOverride", metrics(NARROW));
+    let overflow = browser.evaluate(OVERFLOW_JS);
+    let top = browser.screenshot(0.0, 0.0, f64::from(NARROW), 1600.0);
+    std::fs::write(shots.join(format!("{name}-narrow.png")), top).expect("saved");
+    browser.call("Emulation.setDeviceMetricsOverride", metrics(WIDTH));
+    assert!(
+        overflow["page"].as_f64().is_some_and(|p| p <= 0.0),
+        "{name}: the page scrolls sideways at {NARROW} px: {overflow}"
+    );
+    for list in ["boards", "squashed", "loose"] {
+        assert_eq!(overflow[list], json!([]), "{name}: {list} at {NARROW} px");
+    }
+}
+
 fn screenshots_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
     std::fs::create_dir_all(&dir).expect("screenshot dir");
@@ -575,6 +624,7 @@ fn reports_render_in_headless_chromium() {
     );
     assert_eq!(script["wrong"], json!(0), "{script}");
     assert!(script["buttons"].as_u64().expect("buttons") >= failing.len() as u64);
+    check_narrow(&mut browser, &shots, "check-report");
     let problems = browser.problems();
     assert!(problems.is_empty(), "check report: {problems:#?}");
 
@@ -595,6 +645,7 @@ fn reports_render_in_headless_chromium() {
     check_boards(&mut browser, &boards, &shots, "diff");
     let top = browser.screenshot(0.0, 0.0, f64::from(WIDTH), 1000.0);
     std::fs::write(shots.join("diff-report.png"), top).expect("saved");
+    check_narrow(&mut browser, &shots, "diff-report");
     let problems = browser.problems();
     assert!(problems.is_empty(), "diff page: {problems:#?}");
 

@@ -645,6 +645,68 @@ fn filter_rule_and_variant_select_checks() {
     assert_eq!(summary(&stdout(&o)), (3, 0, 0));
 }
 
+/// A report counts and lists only the suites a check was selected from: `-v pink-panther`
+/// over every suite said "from 6 suites", and the JSON and HTML reports listed the other five.
+#[test]
+fn reports_name_only_the_suites_that_had_a_check_selected() {
+    let pink_panther = |format: &str| {
+        let args = [
+            "check",
+            "suites",
+            "-v",
+            "pink-panther",
+            "--max-nodes",
+            "1000",
+        ];
+        cvperft(&[&args[..], &["--format", format]].concat())
+    };
+    let o = pink_panther("human");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains(" checks from 1 suite against "), "{text}");
+
+    let report = json(&pink_panther("json"));
+    let suites: Vec<&str> = report["suites"]
+        .as_array()
+        .expect("suites")
+        .iter()
+        .map(|s| s["variant"].as_str().expect("variant"))
+        .collect();
+    assert_eq!(suites, ["pink-panther"]);
+
+    let o = pink_panther("html");
+    let page = stdout(&o);
+    let listed = &page[page.find("<summary>Suites</summary>").expect("the suites")..];
+    let listed = &listed[..listed.find("</details>").expect("their end")];
+    assert_eq!(listed.matches("<li>").count(), 1, "{listed}");
+    assert!(listed.contains("(pink-panther, "), "{listed}");
+    assert!(page.contains(" from 1 suite against "), "{page}");
+
+    // With a filter, the suites listed are those the results come from.
+    let o = cvperft(&[
+        "check",
+        "suites",
+        "fixtures/suites/slow.yaml",
+        "--filter",
+        "castling",
+        "--format",
+        "json",
+    ]);
+    let report = json(&o);
+    let from: BTreeSet<String> = case_names(&report)
+        .iter()
+        .map(|n| n.rsplit_once("::").expect("case").0.to_string())
+        .collect();
+    let listed: BTreeSet<String> = report["suites"]
+        .as_array()
+        .expect("suites")
+        .iter()
+        .map(|s| s["name"].as_str().expect("name").to_string())
+        .collect();
+    assert!(!from.is_empty());
+    assert_eq!(listed, from);
+}
+
 #[test]
 fn selections_that_cannot_match_are_usage_errors() {
     let cases: [(&[&str], &str); 4] = [

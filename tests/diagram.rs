@@ -213,10 +213,16 @@ fn check_html_draws_one_board_per_failing_case() {
     // Rulings cited, with their page as text.
     assert!(html.contains("docs/rules/chess.md") || html.contains("docs/rules/README.md"));
     assert!(html.contains("FIDE-PROMOTION"));
-    // Self-contained: no link, no source, nothing fetched.
-    for forbidden in ["<link", " src=", "href=", "url(", "@import"] {
+    // Self-contained: no link, no source, nothing fetched; links only within the page (a
+    // failing check to its finding).
+    for forbidden in ["<link", " src=", "url(", "@import"] {
         assert!(!html.contains(forbidden), "{forbidden}");
     }
+    assert_eq!(
+        html.matches("href=").count(),
+        html.matches("href=\"#").count(),
+        "a link out of the page"
+    );
     assert!(html.contains("Content-Security-Policy"));
     // Two runs differ only in the timing line.
     let (again, _) = faulty_check(&dir.join("again.html"));

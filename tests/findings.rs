@@ -150,6 +150,39 @@ fn the_html_reproduce_command_keeps_control_characters_of_the_engine_path() {
     assert!(stdout.contains("missing:   e5d6"), "{stdout}");
 }
 
+/// Each failing check of an HTML report links to the finding it was bisected to (it named the
+/// finding in bold text, though the findings have anchors), and a finding in the check's own
+/// position is captioned as that position, not "After the check's position".
+#[test]
+fn html_failing_checks_link_to_their_finding() {
+    let run = check(
+        "chess",
+        "no-en-passant",
+        &["--filter", "::ep-basic::", "--format", "html"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let page = &run.stdout;
+    let links: Vec<&str> = page
+        .split("Bisected to <a href=\"#")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap_or(""))
+        .collect();
+    assert!(!links.is_empty(), "{page}");
+    for anchor in &links {
+        assert!(anchor.starts_with("finding-"), "{anchor}");
+        assert!(
+            page.contains(&format!("<article class=\"finding\" id=\"{anchor}\"")),
+            "no finding with the id {anchor}"
+        );
+    }
+    // The en passant capture is missing in the check's own position.
+    assert!(!page.contains("After the check"), "{page}");
+    assert!(
+        page.contains("<figcaption>The check&apos;s position: 4k3/8/8/3pP3/"),
+        "{page}"
+    );
+}
+
 /// An engine whose count of a move one ply up is wrong though its divide below that move
 /// agrees (here: one too many for a2a3 at depth 3 only). The finding says which count, and its
 /// `reproduce` asks where the counts differ: it used to ask after a2a3, where the two sides

@@ -154,11 +154,7 @@ impl Layout {
 /// Draws a disc with a letter: White's light with dark ink, Black's dark with light ink; a
 /// carrier gets the jewel's ring and badge.
 fn disc(out: &mut String, cx: i32, cy: i32, r: i32, letter: char, colour: Colour, carrier: bool) {
-    let (fill, ink, edge) = match colour {
-        Colour::White => (PAPER, INK, INK),
-        Colour::Black => ("#2a2a2a", "#f6f6f6", "#000000"),
-    };
-    let font = r * 5 / 4;
+    let (fill, ink, edge) = disc_colours(colour);
     let r_disc = if carrier { r - 2 } else { r };
     let _ = write!(
         out,
@@ -172,11 +168,43 @@ fn disc(out: &mut String, cx: i32, cy: i32, r: i32, letter: char, colour: Colour
         );
         diamond(out, cx + r - 1, cy - r + 1, (r / 3).max(4));
     }
+    letter_text(out, cx, cy, r, letter, ink, "");
+}
+
+/// The colours of a disc: its fill, its letter's ink and its edge.
+fn disc_colours(colour: Colour) -> (&'static str, &'static str, &'static str) {
+    match colour {
+        Colour::White => (PAPER, INK, INK),
+        Colour::Black => ("#2a2a2a", "#f6f6f6", "#000000"),
+    }
+}
+
+/// The letter of a disc of radius `r` centred on (`cx`, `cy`); `extra` adds attributes.
+fn letter_text(out: &mut String, cx: i32, cy: i32, r: i32, letter: char, ink: &str, extra: &str) {
+    let font = r * 5 / 4;
     let baseline = cy + font * 7 / 20;
     let _ = write!(
         out,
-        r#"<text x="{cx}" y="{baseline}" font-family="{FONT}" font-size="{font}" font-weight="bold" text-anchor="middle" fill="{ink}">{letter}</text>"#
+        r#"<text x="{cx}" y="{baseline}" font-family="{FONT}" font-size="{font}" font-weight="bold" text-anchor="middle" fill="{ink}"{extra}>{letter}</text>"#
     );
+}
+
+/// Radius of a piece's disc on the board.
+const DISC_R: i32 = 19;
+
+/// The box a disc's letter takes (left, top, right, bottom), wide enough for the widest
+/// capital (`W`) of a bold sans-serif: half a font size each side of the centre, from the
+/// baseline up by the capitals' height (three quarters of the font size).
+fn glyph_box(cx: i32, cy: i32, r: i32) -> (f64, f64, f64, f64) {
+    let font = f64::from(r * 5 / 4);
+    let baseline = f64::from(cy + r * 5 / 4 * 7 / 20);
+    let x = f64::from(cx);
+    (
+        x - font / 2.0,
+        baseline - font * 0.75,
+        x + font / 2.0,
+        baseline,
+    )
 }
 
 /// Draws the jewel: a pink diamond of half-diagonal `h`.
@@ -195,15 +223,21 @@ fn diamond(out: &mut String, cx: i32, cy: i32, h: i32) {
     );
 }
 
-/// Draws an arrow from one point to another, both ends pulled in by `inset` pixels so that
-/// the tip stays clear of the piece standing there; a white halo keeps it visible on dark
-/// squares and discs.
-fn arrow(out: &mut String, from: (i32, i32), to: (i32, i32), kind: MarkKind, inset: f64) {
-    let (x1, y1) = (f64::from(from.0), f64::from(from.1));
-    let (x2, y2) = (f64::from(to.0), f64::from(to.1));
+/// Draws an arrow from one point to another, its start pulled in by `insets.0` pixels and its
+/// tip by `insets.1` (so that it stays clear of the pieces standing there); a white halo keeps
+/// it visible on dark squares and discs. The arrow's tip, or `None` when it is too short to
+/// draw.
+fn arrow(
+    out: &mut String,
+    from: (f64, f64),
+    to: (f64, f64),
+    kind: MarkKind,
+    insets: (f64, f64),
+) -> Option<Segment> {
+    let ((x1, y1), (x2, y2)) = (from, to);
     let len = (x2 - x1).hypot(y2 - y1);
-    if len < 2.0 * inset + 4.0 {
-        return;
+    if len < insets.0 + insets.1 + 4.0 {
+        return None;
     }
     let (ux, uy) = ((x2 - x1) / len, (y2 - y1) / len);
     let (nx, ny) = (-uy, ux);
@@ -211,12 +245,12 @@ fn arrow(out: &mut String, from: (i32, i32), to: (i32, i32), kind: MarkKind, ins
         MarkKind::Path(_) => (14.0, 8.0, 4),
         _ => (17.0, 10.0, 5),
     };
-    // Short arrows (between neighbouring squares) keep a stub of shaft behind the head.
-    let head = f64::min(head, (len - 2.0 * inset) * 0.7);
+    // Short arrows (between neighbouring squares) keep a shaft behind the head.
+    let head = f64::min(head, (len - insets.0 - insets.1) * 0.55);
     let half = half * head / 17.0_f64.max(head);
-    let tip = (x2 - ux * inset, y2 - uy * inset);
+    let tip = (x2 - ux * insets.1, y2 - uy * insets.1);
     let base = (tip.0 - ux * head, tip.1 - uy * head);
-    let start = (x1 + ux * inset, y1 + uy * inset);
+    let start = (x1 + ux * insets.0, y1 + uy * insets.0);
     let colour = mark_colour(kind);
     let dash = match kind {
         MarkKind::Extra => r#" stroke-dasharray="9 5""#,
@@ -247,17 +281,133 @@ fn arrow(out: &mut String, from: (i32, i32), to: (i32, i32), kind: MarkKind, ins
         out,
         r#"<line {line} stroke="{colour}" stroke-width="{width}"{dash}/><polygon points="{points}" fill="{colour}"/>"#
     );
+    Some(Segment { start, tip })
 }
 
-/// A small filled label (a path number, promotion letters) centred on a point.
+/// Where an arrow was drawn: from its start to its tip.
+#[derive(Copy, Clone, Debug)]
+struct Segment {
+    start: (f64, f64),
+    tip: (f64, f64),
+}
+
+impl Segment {
+    /// Whether the arrow (its shaft and its halo, `reach` pixels each side of its line) passes
+    /// over the box (left, top, right, bottom).
+    fn crosses(&self, (left, top, right, bottom): (f64, f64, f64, f64), reach: f64) -> bool {
+        let (dx, dy) = (self.tip.0 - self.start.0, self.tip.1 - self.start.1);
+        // One point a pixel along the line, ends included.
+        let steps = dx.hypot(dy).ceil().max(1.0) as u32;
+        (0..=steps).any(|i| {
+            let t = f64::from(i) / f64::from(steps);
+            let (x, y) = (self.start.0 + t * dx, self.start.1 + t * dy);
+            left - reach <= x && x <= right + reach && top - reach <= y && y <= bottom + reach
+        })
+    }
+}
+
+/// Distance between neighbouring arrows along one line.
+const LANE: f64 = 12.0;
+
+/// The sideways offset of each arrow, in pixels along the normal of its line (0 for
+/// placements): arrows on one line whose stretches overlap (d5d7 and d6d7, or a missing and an
+/// extra move between the same squares) are drawn side by side, `LANE` apart, each group
+/// centred on its line; an arrow overlapping none stays on its line.
+fn lane_offsets(parts: &[MovePart]) -> Vec<f64> {
+    let step = |p: &MovePart| match *p {
+        MovePart::Step { from, to, .. } => Some((
+            (i32::from(from.file()), i32::from(from.rank())),
+            (i32::from(to.file()), i32::from(to.rank())),
+        )),
+        MovePart::Drop { .. } => None,
+    };
+    let overlap = |i: usize, j: usize| -> bool {
+        let (Some((a, b)), Some((c, d))) = (step(&parts[i]), step(&parts[j])) else {
+            return false;
+        };
+        let v = (b.0 - a.0, b.1 - a.1);
+        let cross = |p: (i32, i32)| v.0 * (p.1 - a.1) - v.1 * (p.0 - a.0);
+        let along = |p: (i32, i32)| v.0 * (p.0 - a.0) + v.1 * (p.1 - a.1);
+        let (lo, hi) = (along(c).min(along(d)), along(c).max(along(d)));
+        cross(c) == 0 && cross(d) == 0 && lo < v.0 * v.0 + v.1 * v.1 && 0 < hi
+    };
+    // Groups of overlapping arrows (joined through any member), and in each a lane per arrow:
+    // the lowest that no arrow it overlaps has taken, longest arrows first.
+    let n = parts.len();
+    let mut group: Vec<usize> = (0..n).collect();
+    for i in 0..n {
+        for j in 0..i {
+            if overlap(i, j) {
+                let (gi, gj) = (group[i], group[j]);
+                for g in &mut group {
+                    if *g == gi {
+                        *g = gj;
+                    }
+                }
+            }
+        }
+    }
+    let length =
+        |i: usize| step(&parts[i]).map_or(0, |(a, b)| (b.0 - a.0).pow(2) + (b.1 - a.1).pow(2));
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(length(i)));
+    let mut lane = vec![0usize; n];
+    for (k, &i) in order.iter().enumerate() {
+        let taken: Vec<usize> = order[..k]
+            .iter()
+            .filter(|&&j| overlap(i, j))
+            .map(|&j| lane[j])
+            .collect();
+        lane[i] = (0..).find(|l| !taken.contains(l)).unwrap_or(0);
+    }
+    (0..n)
+        .map(|i| {
+            let lanes = (0..n)
+                .filter(|&j| group[j] == group[i])
+                .map(|j| lane[j])
+                .max()
+                .unwrap_or(0);
+            (lane[i] as f64 - lanes as f64 / 2.0) * LANE
+        })
+        .collect()
+}
+
+/// The unit normal of the line through two squares' centres, the same whichever way a move
+/// goes along it (so that offsets of opposite moves on one line agree).
+fn line_normal(from: (i32, i32), to: (i32, i32)) -> (f64, f64) {
+    let (mut dx, mut dy) = (f64::from(to.0 - from.0), f64::from(to.1 - from.1));
+    if dx < 0.0 || (dx == 0.0 && dy < 0.0) {
+        (dx, dy) = (-dx, -dy);
+    }
+    let len = dx.hypot(dy).max(1.0);
+    (-dy / len, dx / len)
+}
+
+/// A small filled label (a path number, a placement's letter) centred on a point.
 fn badge(out: &mut String, cx: i32, cy: i32, text: &str, colour: &str) {
     let w = 8 + 8 * text.chars().count() as i32;
+    label(out, (cx - w / 2, cy - 8), (w, 16), text, colour);
+}
+
+/// Height of a promotion badge: it fits in a square's edge strip above (or below) the letter
+/// of the piece standing there.
+const PROMOTION_H: i32 = 14;
+
+/// Width of a promotion badge of `text`.
+fn promotion_width(text: &str) -> i32 {
+    6 + 7 * text.chars().count() as i32
+}
+
+/// A filled label of `size` (width, height) with its top-left corner at `corner`.
+fn label(out: &mut String, corner: (i32, i32), size: (i32, i32), text: &str, colour: &str) {
+    let ((x, y), (w, h)) = (corner, size);
+    let font = h * 3 / 4;
     let _ = write!(
         out,
-        r#"<rect x="{}" y="{}" width="{w}" height="16" rx="8" fill="{PAPER}" stroke="{colour}" stroke-width="2"/><text x="{cx}" y="{}" font-family="{FONT}" font-size="12" font-weight="bold" text-anchor="middle" fill="{colour}">{}</text>"#,
-        cx - w / 2,
-        cy - 8,
-        cy + 4,
+        r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="{}" fill="{PAPER}" stroke="{colour}" stroke-width="2"/><text x="{}" y="{}" font-family="{FONT}" font-size="{font}" font-weight="bold" text-anchor="middle" fill="{colour}">{}</text>"#,
+        h / 2,
+        x + w / 2,
+        y + h / 2 + font * 7 / 20,
         escape(text)
     );
 }
@@ -463,7 +613,7 @@ pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String 
                         square_name(file, rank),
                         escape(&piece_fen(v, p))
                     );
-                    disc(&mut out, cx, cy, 19, l.letter, p.colour, l.carrier);
+                    disc(&mut out, cx, cy, DISC_R, l.letter, p.colour, l.carrier);
                     out.push_str("</g>");
                 }
             }
@@ -488,9 +638,57 @@ pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String 
     if layout.hands {
         draw_hands(&mut out, board, &layout);
     }
-    // Moves over everything else.
+    draw_marks(&mut out, board, overlay, &layout);
+    if options.legend {
+        draw_legend(&mut out, &entries, &layout);
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// The insets of an arrow between two squares: a move to a neighbouring square starts at the
+/// edge of the moving piece's disc and ends nearer the destination's centre, so that its
+/// shaft shows between the two discs; a longer one starts and ends 13 pixels from the
+/// centres.
+fn insets(from: Square, to: Square) -> (f64, f64) {
+    let (df, dr) = (
+        i32::from(from.file()).abs_diff(i32::from(to.file())),
+        i32::from(from.rank()).abs_diff(i32::from(to.rank())),
+    );
+    if df.max(dr) <= 1 {
+        (f64::from(DISC_R - 2), 10.0)
+    } else {
+        (13.0, 13.0)
+    }
+}
+
+/// Draws the overlay's moves over the board: arrows on one line side by side (see
+/// [`lane_offsets`]), the longer first so that the shorter lie on top; then the letters of the
+/// pieces an arrow crosses again, over the arrows and ringed in their disc's colour; then the
+/// path numbers and promotion letters, which no arrow may cover.
+fn draw_marks(out: &mut String, board: &Board, overlay: &Overlay, layout: &Layout) {
     let (drawn, _) = drawn_marks(board, overlay);
-    for d in &drawn {
+    let parts: Vec<MovePart> = drawn.iter().map(|d| d.part).collect();
+    let offsets = lane_offsets(&parts);
+    let point = |sq: Square, normal: (f64, f64), offset: f64| {
+        let (x, y) = layout.centre(sq);
+        (
+            f64::from(x) + normal.0 * offset,
+            f64::from(y) + normal.1 * offset,
+        )
+    };
+    let length = |d: &Drawn| match d.part {
+        MovePart::Step { from, to, .. } => {
+            let (a, b) = (layout.centre(from), layout.centre(to));
+            (b.0 - a.0).pow(2) + (b.1 - a.1).pow(2)
+        }
+        MovePart::Drop { .. } => 0,
+    };
+    let mut order: Vec<usize> = (0..drawn.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(length(&drawn[i])));
+    let mut segments: Vec<Segment> = Vec::new();
+    for &i in &order {
+        let d = &drawn[i];
         let colour = mark_colour(d.kind);
         match d.part {
             MovePart::Step { from, to, .. } => {
@@ -502,13 +700,14 @@ pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String 
                     from,
                     to
                 );
-                arrow(
-                    &mut out,
-                    layout.centre(from),
-                    layout.centre(to),
+                let normal = line_normal(layout.centre(from), layout.centre(to));
+                segments.extend(arrow(
+                    out,
+                    point(from, normal, offsets[i]),
+                    point(to, normal, offsets[i]),
                     d.kind,
-                    13.0,
-                );
+                    insets(from, to),
+                ));
                 out.push_str("</g>");
             }
             MovePart::Drop { letter, to } => {
@@ -525,12 +724,42 @@ pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String 
                     escape(&d.texts.join(" ")),
                     to
                 );
-                badge(&mut out, cx - 12, cy - 15, &format!("{letter}@"), colour);
+                badge(out, cx - 12, cy - 15, &format!("{letter}@"), colour);
                 out.push_str("</g>");
             }
         }
     }
+    // The letters arrows cross, over them: an arrow struck the G of e2 out in a2f2 and a2g2.
+    let v = board.variant();
+    for rank in (0..board.ranks()).rev() {
+        for file in 0..board.files() {
+            let Cell::Piece(p) = board.cell(file, rank) else {
+                continue;
+            };
+            let (cx, cy) = layout.centre(Square::new(file, rank));
+            if !segments
+                .iter()
+                .any(|s| s.crosses(glyph_box(cx, cy, DISC_R), 4.0))
+            {
+                continue;
+            }
+            let (fill, ink, _) = disc_colours(p.colour);
+            letter_text(
+                out,
+                cx,
+                cy,
+                DISC_R,
+                look(v, p.kind).letter,
+                ink,
+                &format!(
+                    r#" stroke="{fill}" stroke-width="4" stroke-linejoin="round" paint-order="stroke" data-over="{}""#,
+                    square_name(file, rank)
+                ),
+            );
+        }
+    }
     // Labels last, so that no arrow covers them.
+    let mut promotions: Vec<(Square, bool, i32, String, &str)> = Vec::new();
     for d in &drawn {
         let colour = mark_colour(d.kind);
         if let MovePart::Step { from, to, .. } = d.part {
@@ -544,24 +773,38 @@ pub fn render(board: &Board, overlay: &Overlay, options: &SvgOptions) -> String 
                 } else {
                     (x1 - 14, y1 + 15)
                 };
-                badge(&mut out, x, y, &n.to_string(), colour);
+                badge(out, x, y, &n.to_string(), colour);
             }
-            // Promotion letters in the half of the destination square that the arrow does not
-            // enter (the upper half for a move up the board), centred on it: badges of
-            // neighbouring destinations (f1, g1, h1) stay apart and on the board, and the
-            // arrow's tip stays in sight.
             if !d.suffixes.is_empty() {
                 let text: String = d.suffixes.iter().collect();
-                let y = if y1 > y2 { y2 - 12 } else { y2 + 12 };
-                badge(&mut out, x2, y, &format!("={text}"), colour);
+                promotions.push((to, y1 > y2, x1 - x2, format!("={text}"), colour));
             }
         }
     }
-    if options.legend {
-        draw_legend(&mut out, &entries, &layout);
+    // Promotion letters in a corner of the destination square: in the edge strip the arrow
+    // does not come from (the top one for a move up the board), clear of the letter of a
+    // piece standing there, and on the side away from the arrow; badges of neighbouring
+    // destinations (f8, g8, h8) stay in their squares. Several on one square sit side by side.
+    let mut placed: Vec<((Square, bool, bool), i32)> = Vec::new();
+    for (to, up, dx, text, colour) in promotions {
+        let (left, top) = layout.corner(to);
+        let w = promotion_width(&text);
+        let y = if up { top } else { top + SQ - PROMOTION_H };
+        // From the left (dx < 0) into the right corner, else into the left one.
+        let corner = (to, up, dx < 0);
+        let used: i32 = placed
+            .iter()
+            .filter(|(c, _)| *c == corner)
+            .map(|(_, w)| w + 1)
+            .sum();
+        let x = if dx < 0 {
+            left + SQ - 1 - w - used
+        } else {
+            left + 1 + used
+        };
+        label(out, (x, y), (w, PROMOTION_H), &text, colour);
+        placed.push((corner, w));
     }
-    out.push_str("</svg>");
-    out
 }
 
 fn draw_hands(out: &mut String, board: &Board, layout: &Layout) {
@@ -633,7 +876,13 @@ fn draw_legend(out: &mut String, entries: &[(LegendSample, String)], layout: &La
             }
             LegendSample::Jewel => diamond(out, x + 14, cy, 11),
             LegendSample::Arrow(kind) => {
-                arrow(out, (x, cy), (x + 32, cy), *kind, 0.0);
+                arrow(
+                    out,
+                    (f64::from(x), f64::from(cy)),
+                    (f64::from(x + 32), f64::from(cy)),
+                    *kind,
+                    (0.0, 0.0),
+                );
             }
         }
         let _ = write!(
@@ -726,7 +975,7 @@ mod tests {
             );
             let (left, top) = layout.corner(Square::new(file, 7));
             assert!(left <= x && x + w <= left + SQ, "{piece}");
-            assert!(top <= y && y + 16 <= top + SQ, "{piece}");
+            assert!(top <= y && y + PROMOTION_H <= top + SQ, "{piece}");
             badges += 1;
         }
         assert_eq!(badges, 3, "{svg}");
@@ -758,9 +1007,10 @@ mod tests {
             // The tip: the arrow ends short of the destination's centre, towards its origin.
             let (dx, dy) = (f64::from(x1 - x2), f64::from(y1 - y2));
             let length = dx.hypot(dy);
+            let inset = insets(square(&mv[..2]), square(&mv[2..])).1;
             let tip = (
-                f64::from(x2) + 13.0 * dx / length,
-                f64::from(y2) + 13.0 * dy / length,
+                f64::from(x2) + inset * dx / length,
+                f64::from(y2) + inset * dy / length,
             );
             let badge = svg
                 .split("<rect ")
@@ -774,11 +1024,209 @@ mod tests {
             let inside = f64::from(x) <= tip.0
                 && tip.0 <= f64::from(x + w)
                 && f64::from(y) <= tip.1
-                && tip.1 <= f64::from(y + 16);
+                && tip.1 <= f64::from(y + PROMOTION_H);
             assert!(!inside, "{mv}: tip {tip:?} under the badge {badge}");
             let (left, top) = layout.corner(square(&mv[2..]));
             assert!(left <= x && x + w <= left + SQ, "{mv}: {badge}");
-            assert!(top <= y && y + 16 <= top + SQ, "{mv}: {badge}");
+            assert!(top <= y && y + PROMOTION_H <= top + SQ, "{mv}: {badge}");
+        }
+    }
+
+    /// The drawn line (x1, y1, x2, y2) of the arrow of `mv` in `svg`, the coloured one after
+    /// its white halo.
+    fn arrow_line(svg: &str, mv: &str) -> (f64, f64, f64, f64) {
+        let doc = roxmltree::Document::parse(svg).expect("svg");
+        let mark = doc
+            .descendants()
+            .find(|n| n.attribute("data-move") == Some(mv))
+            .unwrap_or_else(|| panic!("no arrow of {mv}"));
+        let line = mark
+            .children()
+            .filter(|n| n.has_tag_name("line"))
+            .nth(1)
+            .expect("a line");
+        let at = |name: &str| -> f64 { line.attribute(name).expect(name).parse().expect(name) };
+        (at("x1"), at("y1"), at("x2"), at("y2"))
+    }
+
+    /// Distance of a point from the (infinite) line of a segment.
+    fn distance_from_line(p: (f64, f64), l: (f64, f64, f64, f64)) -> f64 {
+        let (dx, dy) = (l.2 - l.0, l.3 - l.1);
+        ((p.0 - l.0) * dy - (p.1 - l.1) * dx).abs() / dx.hypot(dy)
+    }
+
+    /// Moves along one line are drawn apart: from different origins to one square (d5d7 over
+    /// d6d7, c6b7 over d5b7), one inside another (a2g2 over a2f2), and a missing and an extra
+    /// move between the same squares. They merged into one arrow, the red dashed one hiding the
+    /// blue; the shorter is now drawn over the longer.
+    #[test]
+    fn collinear_moves_are_drawn_as_distinct_arrows() {
+        let v = variants::get("chess").expect("variant");
+        let board = Board::from_fen(v, "4k3/1p6/2QR4/3Q4/8/8/R3B3/4K3 w - - 0 1").expect("fen");
+        let overlay = Overlay::finding(
+            &[],
+            &["d6d7".into(), "d5b7".into(), "a2f2".into(), "e1e2".into()],
+            &["d5d7".into(), "c6b7".into(), "a2g2".into(), "e1e2".into()],
+        );
+        let svg = render(&board, &overlay, &SvgOptions::default());
+        for (a, b) in [("d5d7", "d6d7"), ("d5b7", "c6b7"), ("a2g2", "a2f2")] {
+            let (la, lb) = (arrow_line(&svg, a), arrow_line(&svg, b));
+            assert_ne!(la, lb, "{a} {b}");
+            for p in [(lb.0, lb.1), (lb.2, lb.3)] {
+                let d = distance_from_line(p, la);
+                assert!(
+                    d >= LANE - 0.5,
+                    "{b} lies {d} px from {a}'s line: {la:?} {lb:?}"
+                );
+            }
+            let at = |mv: &str| svg.find(&format!("data-move=\"{mv}\"")).expect(mv);
+            assert!(
+                at(a) < at(b),
+                "the shorter {b} is drawn after the longer {a}"
+            );
+        }
+        // The same squares, once missing and once extra: two arrows, side by side.
+        let doc = roxmltree::Document::parse(&svg).expect("svg");
+        let lines: Vec<(f64, f64)> = doc
+            .descendants()
+            .filter(|n| n.attribute("data-move") == Some("e1e2"))
+            .map(|g| {
+                let line = g.children().filter(|n| n.has_tag_name("line")).nth(1);
+                let x = line.and_then(|l| l.attribute("x1")).expect("x1");
+                let y = line.and_then(|l| l.attribute("y1")).expect("y1");
+                (x.parse().expect("x"), y.parse().expect("y"))
+            })
+            .collect();
+        assert_eq!(lines.len(), 2, "{svg}");
+        assert!((lines[0].0 - lines[1].0).abs() >= LANE - 0.5, "{lines:?}");
+        // An arrow on its own stays on the line through the squares' centres.
+        let layout = Layout::of(&board, &legend_entries(&board, &overlay), true);
+        let alone = Overlay::finding(&[], &["a2a5".into()], &[]);
+        let line = arrow_line(&render(&board, &alone, &SvgOptions::default()), "a2a5");
+        assert_eq!(line.0, f64::from(layout.centre(Square::new(0, 1)).0));
+    }
+
+    /// A piece an arrow passes over keeps its letter readable: the letter is drawn again over
+    /// the arrows, ringed in its disc's colour (a2g2 struck out the G on e2); a piece no arrow
+    /// touches is drawn once.
+    #[test]
+    fn letters_under_an_arrow_are_drawn_over_it() {
+        let v = variants::get("chess").expect("variant");
+        let board = Board::from_fen(v, "4k3/8/8/8/8/8/R3B3/4K2N w - - 0 1").expect("fen");
+        let overlay = Overlay::finding(&[], &["a2g2".into()], &[]);
+        let svg = render(&board, &overlay, &SvgOptions::default());
+        let over: Vec<&str> = svg
+            .split("data-over=\"")
+            .skip(1)
+            .map(|rest| rest.split('"').next().expect("square"))
+            .collect();
+        // The Bishop the arrow passes, and the Rook it starts from, not the pieces aside.
+        assert!(over.contains(&"e2"), "{svg}");
+        assert!(over.iter().all(|s| ["a2", "e2"].contains(s)), "{over:?}");
+        let e2 = &svg[svg.find("data-over=\"e2\"").expect("e2")..];
+        assert!(e2.starts_with("data-over=\"e2\">B</text>"), "{e2}");
+        let arrow = svg.find("data-move=\"a2g2\"").expect("arrow");
+        assert!(svg.find("data-over=").expect("letter") > arrow);
+    }
+
+    /// A move to a neighbouring square shows a shaft between the two discs, not a stub of head
+    /// over the moving piece: the arrow starts at the disc's edge, outside its letter.
+    #[test]
+    fn one_square_arrows_show_between_the_pieces() {
+        let v = variants::get("chess").expect("variant");
+        let board = Board::from_fen(v, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").expect("fen");
+        let layout = Layout::of(&board, &[], false);
+        for mv in ["e2e3", "e2f3", "e1f1"] {
+            let overlay = Overlay::finding(&[], &[mv.into()], &[]);
+            let svg = render(&board, &overlay, &SvgOptions::default());
+            let (x1, y1, x2, y2) = arrow_line(&svg, mv);
+            assert!(
+                (x2 - x1).hypot(y2 - y1) >= 6.0,
+                "{mv}: shaft {x1},{y1} {x2},{y2}"
+            );
+            let from = Square::new(mv.as_bytes()[0] - b'a', mv.as_bytes()[1] - b'1');
+            let (cx, cy) = layout.centre(from);
+            let start = (x1 - f64::from(cx)).hypot(y1 - f64::from(cy));
+            assert!(
+                start >= f64::from(DISC_R - 3),
+                "{mv}: starts {start} px from the centre"
+            );
+        }
+    }
+
+    /// Promotion badges sit clear of the letter of the piece on their square (the `=N` badge
+    /// covered half of a captured piece), for moves up, down and across the board, several
+    /// promotions to one square side by side.
+    #[test]
+    fn promotion_badges_clear_the_letter_on_their_square() {
+        let v = variants::get("chess").expect("variant");
+        for (fen, missing, extra) in [
+            (
+                "rn2k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+                &["b7a8n", "b7b8n"][..],
+                &["b7a8q"][..],
+            ),
+            (
+                "4k3/8/8/8/8/8/5p2/4KBNR b - - 0 1",
+                &["f2g1n", "f2e1n"],
+                &["f2g1b"],
+            ),
+            (
+                "4k1nr/5PPP/8/8/8/8/8/4K3 w - - 0 1",
+                &["f7g8n", "g7h8r", "h7g8b"],
+                &[],
+            ),
+        ] {
+            let board = Board::from_fen(v, fen).expect("fen");
+            let missing: Vec<String> = missing.iter().map(|m| m.to_string()).collect();
+            let extra: Vec<String> = extra.iter().map(|m| m.to_string()).collect();
+            let svg = render(
+                &board,
+                &Overlay::finding(&[], &missing, &extra),
+                &SvgOptions::default(),
+            );
+            let doc = roxmltree::Document::parse(&svg).expect("svg");
+            let number = |n: roxmltree::Node, name: &str| -> f64 {
+                n.attribute(name).expect(name).parse().expect(name)
+            };
+            // Every letter of a piece on the board: its box from its text's attributes.
+            let glyphs: Vec<(f64, f64, f64, f64)> = doc
+                .descendants()
+                .filter(|n| n.has_tag_name("g") && n.has_attribute("data-square"))
+                .filter_map(|g| g.children().find(|n| n.has_tag_name("text")))
+                .map(|t| {
+                    let (x, y, size) = (number(t, "x"), number(t, "y"), number(t, "font-size"));
+                    (x - size / 2.0, y - size * 0.75, x + size / 2.0, y)
+                })
+                .collect();
+            let badges: Vec<(f64, f64, f64, f64)> = doc
+                .descendants()
+                .filter(|n| n.has_tag_name("rect"))
+                .filter(|r| {
+                    r.next_sibling_element()
+                        .and_then(|t| t.text())
+                        .is_some_and(|t| t.starts_with('='))
+                })
+                .map(|r| {
+                    let (x, y) = (number(r, "x"), number(r, "y"));
+                    (x, y, x + number(r, "width"), y + number(r, "height"))
+                })
+                .collect();
+            assert_eq!(badges.len(), missing.len() + extra.len(), "{fen}: {svg}");
+            let apart = |a: &(f64, f64, f64, f64), b: &(f64, f64, f64, f64)| {
+                a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1
+            };
+            for badge in &badges {
+                for glyph in &glyphs {
+                    assert!(
+                        apart(badge, glyph),
+                        "{fen}: badge {badge:?} over letter {glyph:?}"
+                    );
+                }
+                for other in badges.iter().filter(|o| *o != badge) {
+                    assert!(apart(badge, other), "{fen}: badges {badge:?} {other:?}");
+                }
+            }
         }
     }
 

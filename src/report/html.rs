@@ -55,9 +55,12 @@ code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0
 article.case { background: #fff; border: 1px solid #d8d3c4; border-left: 6px solid #b3261e;
   border-radius: 6px; padding: 0.8rem 1rem; margin: 0 0 1.2rem; }
 .case-body { display: flex; flex-wrap: wrap; gap: 1.2rem; align-items: flex-start; }
-figure { margin: 0; }
-figcaption { font-size: 0.85rem; color: #5f5a4f; max-width: 34rem; margin-top: 0.3rem; }
-.details { flex: 1 1 26rem; min-width: 20rem; }
+figure { margin: 0; min-width: 0; max-width: 100%; }
+svg.board { max-width: 100%; height: auto; }
+figcaption { font-size: 0.85rem; color: #5f5a4f; max-width: 34rem; margin-top: 0.3rem;
+  overflow-wrap: anywhere; }
+.details { flex: 1 1 26rem; min-width: min(20rem, 100%); }
+.scroll { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.3rem 0; font-size: 0.9rem; }
 th, td { border: 1px solid #d8d3c4; padding: 0.15rem 0.6rem; }
 th { background: #efebe1; text-align: left; }
@@ -66,13 +69,14 @@ tr.missing td { background: #e3eefc; }
 tr.extra td { background: #fbe4e2; }
 tr.total td { font-weight: bold; }
 .reproduce { display: flex; gap: 0.5rem; align-items: flex-start; margin: 0.4rem 0; }
-.reproduce code { flex: 1; padding: 0.3rem; }
+.reproduce code { flex: 1; min-width: 0; padding: 0.3rem; }
 button { font: inherit; font-size: 0.85rem; padding: 0.15rem 0.7rem; cursor: pointer; }
 dl.rulings dt { font-weight: bold; margin-top: 0.5rem; }
 dl.rulings dd { margin: 0.1rem 0 0 1rem; font-size: 0.9rem; }
 .path { color: #5f5a4f; font-size: 0.85rem; }
 .filters { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin: 0.5rem 0; }
-.filters input[type=search] { font: inherit; padding: 0.2rem 0.4rem; min-width: 18rem; }
+.filters input[type=search] { font: inherit; padding: 0.2rem 0.4rem;
+  min-width: min(18rem, 100%); }
 #others table { width: 100%; background: #fff; }
 #others td:nth-child(2) { overflow-wrap: anywhere; }
 .boards { display: flex; flex-wrap: wrap; gap: 1.5rem; }
@@ -195,7 +199,7 @@ fn reproduce_block(command: &str) -> String {
 
 /// A divide comparison as an HTML table.
 pub fn divide_table_html(table: &DivideTable) -> String {
-    let mut out = String::from("<table class=\"divide\">");
+    let mut out = String::from("<div class=\"scroll\"><table class=\"divide\">");
     let _ = write!(
         out,
         "<thead><tr><th>move</th><th>{}</th><th>{}</th><th>difference</th></tr></thead><tbody>",
@@ -228,7 +232,7 @@ pub fn divide_table_html(table: &DivideTable) -> String {
     }
     let _ = write!(
         out,
-        "<tr class=\"total\"><td>total</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr></tbody></table>",
+        "<tr class=\"total\"><td>total</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr></tbody></table></div>",
         table.left_total,
         table.right_total,
         table.total_difference()
@@ -253,6 +257,16 @@ pub fn finding_figure(
         finding(&board, path, missing, extra),
         escape(caption)
     ))
+}
+
+/// The caption of a finding's board: the moves played to reach it and its FEN, or, when no
+/// move was played, what the position is (`start`, e.g. "The check's position").
+fn position_caption(path: &[String], fen: &str, start: &str) -> String {
+    if path.is_empty() {
+        format!("{start}: {fen}")
+    } else {
+        format!("After {}: {fen}", path.join(" "))
+    }
 }
 
 /// Most failing cases a check report draws with their board. A board is about 20 kB of SVG,
@@ -442,14 +456,16 @@ fn finding_article(n: usize, f: &Finding) -> String {
             &f.path,
             &texts(&f.missing),
             &texts(&f.extra),
-            &format!("After {path_text}: {fen}"),
+            &position_caption(&f.path, fen, "The check's position"),
         )
     });
     match figure {
         Some(figure) => out.push_str(&figure),
         None => out.push_str("<p class=\"muted\">Our reference cannot follow the path, so the position is not drawn.</p>"),
     }
-    out.push_str("<div class=\"details\">\n<table class=\"finding-facts\"><tbody>\n");
+    out.push_str(
+        "<div class=\"details\">\n<div class=\"scroll\"><table class=\"finding-facts\"><tbody>\n",
+    );
     let mut row = |label: &str, html: String| {
         let _ = writeln!(out, "<tr><th>{label}</th><td>{html}</td></tr>");
     };
@@ -476,7 +492,7 @@ fn finding_article(n: usize, f: &Finding) -> String {
     }
     let sources: Vec<String> = f.sources().iter().map(|c| escape(c)).collect();
     row("From", sources.join("<br>"));
-    out.push_str("</tbody></table>\n");
+    out.push_str("</tbody></table></div>\n");
     if let Some(cmd) = &f.reproduce {
         out.push_str(&reproduce_block(cmd));
     }
@@ -519,7 +535,7 @@ fn diagnosis_sections(d: &Diagnosis, any_failed: bool) -> String {
     if !rows.is_empty() {
         let _ = writeln!(
             out,
-            "<section id=\"ruling-table\">\n<details{}><summary>Rulings: cases run, passed and failed ({} rows)</summary>\n<table>\n<thead><tr><th>Variant</th><th>Ruling</th><th>Run</th><th>Passed</th><th>Failed</th><th>Finding depths</th></tr></thead>\n<tbody>",
+            "<section id=\"ruling-table\">\n<details{}><summary>Rulings: cases run, passed and failed ({} rows)</summary>\n<div class=\"scroll\"><table>\n<thead><tr><th>Variant</th><th>Ruling</th><th>Run</th><th>Passed</th><th>Failed</th><th>Finding depths</th></tr></thead>\n<tbody>",
             if any_failed { " open" } else { "" },
             rows.len()
         );
@@ -541,7 +557,7 @@ fn diagnosis_sections(d: &Diagnosis, any_failed: bool) -> String {
                 }
             );
         }
-        out.push_str("</tbody>\n</table>\n</details>\n</section>\n");
+        out.push_str("</tbody>\n</table></div>\n</details>\n</section>\n");
     }
     if !d.findings.is_empty() || !d.not_bisected.is_empty() {
         let _ = writeln!(
@@ -696,7 +712,7 @@ fn failing_case(
         {
             let _ = writeln!(
                 out,
-                "<p>Bisected to <strong>finding {n}</strong> (see Findings above): {}</p>",
+                "<p>Bisected to <a href=\"#finding-{n}\">finding {n}</a> (see Findings above): {}</p>",
                 escape(&f.headline()),
                 n = i + 1
             );
@@ -791,7 +807,7 @@ fn check_section(r: &CheckResult) -> String {
             };
             let _ = write!(
                 out,
-                "<table class=\"counts\"><thead><tr><th>expected</th><th>actual</th><th>difference</th></tr></thead><tbody><tr><td class=\"num\">{expected}</td><td class=\"num\">{actual}</td><td class=\"num\">{diff}</td></tr></tbody></table>"
+                "<div class=\"scroll\"><table class=\"counts\"><thead><tr><th>expected</th><th>actual</th><th>difference</th></tr></thead><tbody><tr><td class=\"num\">{expected}</td><td class=\"num\">{actual}</td><td class=\"num\">{diff}</td></tr></tbody></table></div>"
             );
         }
         Some(Mismatch::Divide {
@@ -808,7 +824,7 @@ fn check_section(r: &CheckResult) -> String {
         Some(Mismatch::Outcome { expected, actual }) => {
             let _ = write!(
                 out,
-                "<table class=\"counts\"><thead><tr><th>expected</th><th>actual</th></tr></thead><tbody><tr><td>{}</td><td>{}</td></tr></tbody></table>",
+                "<div class=\"scroll\"><table class=\"counts\"><thead><tr><th>expected</th><th>actual</th></tr></thead><tbody><tr><td>{}</td><td>{}</td></tr></tbody></table></div>",
                 escape(expected),
                 escape(actual)
             );
@@ -865,7 +881,7 @@ fn others_table(others: &[&[CheckResult]]) -> String {
          <label><input type=\"checkbox\" data-status-filter=\"skip\" checked> skipped</label>\
          <span id=\"shown\" class=\"muted\"></span></div>\n",
     );
-    out.push_str("<table><thead><tr><th>status</th><th>case</th><th>checks</th><th>detail</th></tr></thead><tbody>\n");
+    out.push_str("<div class=\"scroll\"><table><thead><tr><th>status</th><th>case</th><th>checks</th><th>detail</th></tr></thead><tbody>\n");
     for group in others {
         let first = &group[0];
         let status = case_status(group);
@@ -896,7 +912,7 @@ fn others_table(others: &[&[CheckResult]]) -> String {
             escape(&detail)
         );
     }
-    out.push_str("</tbody></table>\n</section>\n");
+    out.push_str("</tbody></table></div>\n</section>\n");
     out
 }
 
@@ -1011,7 +1027,7 @@ pub fn diff_page(p: &DiffPage) -> String {
                 &b.path,
                 &missing,
                 &extra,
-                &format!("After {path_text}: {fen}"),
+                &position_caption(&b.path, fen, "The root position"),
             )
         }) {
             Some(figure) => body.push_str(&figure),
@@ -1064,7 +1080,7 @@ pub fn diff_page(p: &DiffPage) -> String {
     // The finding's table; after a descent cut short by a failure, only what was noted before it.
     let table = !b.agrees() || !b.notes.is_empty();
     if table {
-        body.push_str("<table class=\"finding\"><tbody>");
+        body.push_str("<div class=\"scroll\"><table class=\"finding\"><tbody>");
     }
     if !b.agrees() {
         let _ = write!(
@@ -1093,7 +1109,7 @@ pub fn diff_page(p: &DiffPage) -> String {
         let _ = write!(body, "<tr><th>note</th><td>{}</td></tr>", escape(note));
     }
     if table {
-        body.push_str("</tbody></table>\n");
+        body.push_str("</tbody></table></div>\n");
     }
     if p.stopped.is_some() {
         body.push_str("<p>The question that failed, to ask again:</p>");
@@ -1228,6 +1244,20 @@ mod tests {
         assert!(
             html.contains("e2e4&lt;img src=x onerror=alert(1)&gt;"),
             "{html}"
+        );
+    }
+
+    #[test]
+    fn a_finding_with_no_move_played_is_captioned_as_its_position() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            position_caption(&[], fen, "The check's position"),
+            format!("The check's position: {fen}")
+        );
+        let path = ["e1e2".to_string(), "e8e7".to_string()];
+        assert_eq!(
+            position_caption(&path, fen, "The check's position"),
+            format!("After e1e2 e8e7: {fen}")
         );
     }
 

@@ -30,8 +30,8 @@ pub use load::{
 pub use plan::{PlannedCheck, Selection, SelectionError, Shard, ShardTextError, plan};
 pub use result::{CheckResult, RunReport, Status, SuiteInfo, Summary};
 
-use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// Discovers and loads every suite under `paths`.
@@ -80,11 +80,16 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Suite>, Vec<LoadError>> {
     }
 }
 
-/// Header information for reports.
-pub fn suite_infos(suites: &[Suite]) -> Vec<SuiteInfo> {
+/// Header information for reports: the suites `planned` has at least one check of, in their
+/// order (a suite that `-v`, `--filter` or `--shard` left without a check ran nothing, so a
+/// report neither counts nor lists it).
+pub fn suite_infos(suites: &[Suite], planned: &[PlannedCheck]) -> Vec<SuiteInfo> {
+    let selected: BTreeSet<usize> = planned.iter().map(|p| p.check.suite).collect();
     suites
         .iter()
-        .map(|s| SuiteInfo {
+        .enumerate()
+        .filter(|(i, _)| selected.contains(i))
+        .map(|(_, s)| SuiteInfo {
             file: s.path.clone(),
             name: s.prefix(),
             variant: s.variant.spec.id.to_string(),

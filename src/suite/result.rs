@@ -244,7 +244,7 @@ pub struct SuiteInfo {
 pub struct RunReport {
     /// The generator checked (`reference` for the built-in one).
     pub generator: String,
-    /// The suites read.
+    /// The suites with at least one selected check, in order.
     pub suites: Vec<SuiteInfo>,
     /// Every check, in run order.
     pub results: Vec<CheckResult>,
