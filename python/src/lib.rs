@@ -166,12 +166,25 @@ fn int_within(
     let int = index.cast::<PyInt>()?;
     match int.extract::<u64>() {
         Ok(n) if (low..=high).contains(&n) => Ok(n),
-        _ => Err(out_of_range(
-            py,
-            field,
-            message(&int.str()?.to_string_lossy()),
-        )),
+        _ => Err(out_of_range(py, field, message(&int_text(int)?))),
     }
+}
+
+/// The most bits of an int [`int_text`] writes out in digits (at most 155 of them).
+const INT_TEXT_BITS: u64 = 512;
+
+/// `int` as Python writes it, or, past [`INT_TEXT_BITS`] bits, by its size: "(an int of 14287
+/// bits)", "(a negative int of ...)". Digits that many would be cut from the message anyway
+/// ([`message_line`] cuts a word past 160 characters), and past 4300 of them Python refuses to
+/// write the number (a plain ValueError naming no argument), or, with that limit lifted, takes
+/// time quadratic in its length.
+fn int_text(int: &Bound<'_, PyInt>) -> PyResult<String> {
+    let bits: u64 = int.call_method0("bit_length")?.extract()?;
+    if bits <= INT_TEXT_BITS {
+        return Ok(int.str()?.to_string_lossy().into_owned());
+    }
+    let sign = if int.lt(0)? { "a negative" } else { "an" };
+    Ok(format!("({sign} int of {bits} bits)"))
 }
 
 /// Refuses a depth the command line refuses.

@@ -134,6 +134,32 @@ def test_depth_and_threads_are_bounded_as_on_the_command_line():
     assert pos.perft(True) == 20 and pos.perft(2, threads=True) == 400
 
 
+def test_integers_too_long_to_write_out_are_refused_naming_the_argument():
+    """An int of 4300 digits or more was a plain ValueError naming no argument ("Exceeds the
+    limit (4300 digits) for integer string conversion"): the message wrote the number out.
+    Past 512 bits the message gives its size instead."""
+    pos = cvperft.Position("chess")
+    huge = 10**4300
+    bits = huge.bit_length()
+    e = raised(cvperft.CvperftError, lambda: pos.perft(huge))
+    assert e.field == "depth" and str(e) == f"depth (an int of {bits} bits): expected 0 to 15"
+    e = raised(cvperft.CvperftError, lambda: pos.divide(-huge))
+    assert str(e) == f"depth (a negative int of {bits} bits): expected 0 to 15"
+    e = raised(cvperft.CvperftError, lambda: pos.perft(1, threads=huge))
+    assert e.field == "threads" and str(e) == f"threads (an int of {bits} bits): expected 1 to 256"
+    e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", jobs=10**5000))
+    assert e.field == "jobs" and "bits): expected 1 to 256" in str(e)
+    e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", max_nodes=-(10**5000)))
+    assert e.field == "max_nodes" and "(a negative int of 16610 bits)" in str(e)
+    e = raised(cvperft.CvperftError, lambda: pos.perft(Index(huge)))
+    assert e.field == "depth"
+    # Up to 512 bits the number is written out, past them it is not.
+    e = raised(cvperft.CvperftError, lambda: pos.perft(2**512 - 1))
+    assert str(e) == f"depth {2**512 - 1}: expected 0 to 15"
+    e = raised(cvperft.CvperftError, lambda: pos.perft(-(2**512)))
+    assert str(e) == "depth (a negative int of 513 bits): expected 0 to 15"
+
+
 def test_an_option_name_holding_an_equals_sign_is_refused_as_such():
     # Joined as "name=value", it was read as another option: game-end = "rules=movegen".
     options = {"game-end=rules": "movegen"}
