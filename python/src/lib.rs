@@ -62,7 +62,8 @@ create_exception!(
     MoveError,
     CvperftError,
     "Move text or SAN that names no legal move.\n\n`column`: the 1-based column of a syntax \
-     error (None for a well-formed move that is not legal); `ply`: the 1-based ply in a path \
+     error (None for a well-formed move that is not legal or is ambiguous, and for a text \
+     longer than 64 characters); `ply`: the 1-based ply in a path \
      of moves (None for one move); `legal`: the legal moves, closest first (SAN for SAN); \
      `kind`: syntax, illegal or ambiguous."
 );
@@ -292,7 +293,9 @@ fn san_error(py: Python<'_>, e: SanError) -> PyErr {
         format!("SAN {e}"),
         Details {
             field: "san",
-            column: Some(e.column),
+            // None where no column points at what is wrong (a well-formed move that is not
+            // legal or is ambiguous, a text too long as a whole), as for move text.
+            column: (e.column > 0).then_some(e.column),
             kind: Some(kind),
             legal: Some(e.moves().to_vec()),
             ..Details::default()

@@ -93,12 +93,24 @@ def test_bad_san_names_kind_and_column():
     assert (e.kind, e.column) == ("syntax", 1) and "longer than" not in str(e), str(e)
     e = raised(cvperft.MoveError, lambda: pos.parse_san("Ke2"))
     assert e.kind == "illegal"
+    # A well-formed move that is not legal, or is ambiguous, has no column (as for move
+    # text): each had column 1, and the message said "column 1".
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("O-O"))
+    assert (e.field, e.kind, e.column) == ("san", "illegal", None)
+    assert str(e).startswith("SAN `O-O`: not a legal move here"), str(e)
     e = raised(
         cvperft.MoveError,
         lambda: cvperft.Position("chess", fen="k7/8/8/8/8/8/8/KN3N2 w - - 0 1").parse_san("Nd2"),
     )
-    assert e.kind == "ambiguous" and sorted(e.legal) == ["Nbd2", "Nfd2"]
-    raised(cvperft.MoveError, lambda: pos.parse_san("N" * 1000))
+    assert e.kind == "ambiguous" and sorted(e.legal) == ["Nbd2", "Nfd2"] and e.column is None
+    assert str(e).startswith("SAN `Nd2`: ambiguous"), str(e)
+    # Too long as a whole: no column, and the text quoted by its first 40 characters and its
+    # length, as move text is (it was column 1 and the whole text cut as a long word).
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("N" * 500))
+    assert (e.kind, e.column) == ("syntax", None)
+    assert str(e) == "SAN `" + "N" * 40 + "…` (500 characters): longer than 64 characters"
+    e = raised(cvperft.MoveError, lambda: pos.push("x" * 500))
+    assert str(e) == "move `" + "x" * 40 + "…` (500 characters): longer than 64 characters"
 
 
 def test_figurine_san_reads_as_letters_and_errors_place_the_figurine():
@@ -399,7 +411,7 @@ def test_messages_are_the_command_line_s_one_line():
     e = raised(cvperft.VariantError, lambda: cvperft.Position("chess\x1b[31m\nred"))
     assert "chess\\u{1b}[31m\\nred" in str(e) and "\x1b" not in str(e) and "\n" not in str(e)
     e = raised(cvperft.MoveError, lambda: cvperft.Position("chess").parse_san("N" * 10**6))
-    assert len(str(e)) < 400 and e.column == 1
+    assert len(str(e)) < 400 and e.column is None
     e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", shard="1" * 10**5 + "/2"))
     assert e.field == "shard" and len(str(e)) < 400
 
