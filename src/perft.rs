@@ -337,7 +337,9 @@ pub fn perft_until(pos: &Position, depth: u32, threads: usize, stop: &AtomicBool
 }
 
 /// [`divide_with`]'s divide on `threads` threads (without a hash table), stopping early once
-/// `stop` is set: `None` then (see [`perft_until`]).
+/// `stop` is set: `None` then (see [`perft_until`]). A divide of at most [`STOP_UNIT_DEPTH`]
+/// plies runs on the calling thread whatever `threads` says, as [`perft_until`]'s count does
+/// ([`divide_threads`]).
 pub fn divide_until(
     pos: &Position,
     depth: u32,
@@ -349,7 +351,7 @@ pub fn divide_until(
     }
     let mut children = Vec::new();
     pos.for_each_legal(|m, next| children.push((move_text(pos, &m), *next)));
-    let mut out: Vec<DivideEntry> = if threads <= 1 {
+    let mut out: Vec<DivideEntry> = if divide_threads(depth, threads) <= 1 {
         children
             .into_iter()
             .map(|(text, next)| {
@@ -372,6 +374,14 @@ pub fn divide_until(
     };
     out.sort_by(|a, b| a.text.cmp(&b.text));
     Some(out)
+}
+
+/// The threads [`divide_until`] counts a divide of `depth` plies on, given `threads`: one for
+/// at most [`STOP_UNIT_DEPTH`] plies (milliseconds of work, one unit [`perft_until`] counts on
+/// the calling thread too; a pool of `threads` threads was built for it, and its threads
+/// outlived the call), else `threads`.
+fn divide_threads(depth: u32, threads: usize) -> usize {
+    if depth <= STOP_UNIT_DEPTH { 1 } else { threads }
 }
 
 /// The leaves `depth` plies below `pos`, counted subtree by subtree, `None` once `stop` is set;
@@ -484,6 +494,7 @@ mod tests {
     /// a flag set before or during a count stops it.
     #[test]
     fn counts_that_can_be_stopped_count_the_same_and_stop() {
+        const MANY: usize = 64;
         let go = AtomicBool::new(false);
         for v in variants::all() {
             let rules = crate::variant::Rules::new(v);
@@ -516,6 +527,18 @@ mod tests {
             assert_eq!(divide_until(&pawn, 7, threads, &go), Some(divide(&pawn, 7)));
         }
         let start = parse_position(rules, &rules.start_fen()).expect("start");
+        // At most four plies, a divide runs on the calling thread whatever `threads` says (a
+        // pool of 64 threads was built for divide 4, as perft 4 never did), and counts the same.
+        for depth in 1..=STOP_UNIT_DEPTH {
+            assert_eq!(divide_threads(depth, MANY), 1, "divide {depth}");
+            assert_eq!(
+                divide_until(&start, depth, MANY, &go),
+                Some(divide(&start, depth)),
+                "divide {depth} on {MANY}"
+            );
+        }
+        assert_eq!(divide_threads(STOP_UNIT_DEPTH + 1, MANY), MANY);
+        assert_eq!(divide_threads(STOP_UNIT_DEPTH + 1, 1), 1);
         let stopped = AtomicBool::new(true);
         assert_eq!(perft_until(&start, 5, 1, &stopped), None);
         assert_eq!(divide_until(&start, 5, 2, &stopped), None);

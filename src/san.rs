@@ -24,10 +24,12 @@
 //! (`♘f3`, `♞c6`) reads as the letter SAN it stands for. A text that fits two
 //! legal moves is refused with both named, never guessed.
 
+use crate::echo::echo;
 use crate::geometry::Square;
 use crate::notation::MoveReason;
 use crate::position::{Move, Position, flags};
 use crate::variant::{Colour, Variant};
+use std::fmt;
 
 /// Why a SAN text names no move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,14 +44,32 @@ pub enum SanErrorKind {
 
 /// SAN that does not name exactly one legal move: the text, where in it, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{text}`, column {column}: {reason}")]
 pub struct SanError {
     /// The text given.
     pub text: String,
-    /// 1-based column of the problem in the text (1 when it concerns the whole move).
+    /// 1-based column of a syntax error in the text; 0 when no column points at what is
+    /// wrong: a well-formed move that is not legal or is ambiguous, a text too long as a whole
+    /// (as [`MoveError`](crate::notation::MoveError) has it).
     pub column: usize,
     /// What is wrong.
     pub reason: SanReason,
+}
+
+impl fmt::Display for SanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A size has no column: the whole text is too long, and not repeated whole.
+        if self.reason == SanReason::TooLong {
+            return write!(f, "{}: {}", echo(&self.text), self.reason);
+        }
+        if self.column == 0 {
+            return write!(f, "`{}`: {}", self.text, self.reason);
+        }
+        write!(
+            f,
+            "`{}`, column {}: {}",
+            self.text, self.column, self.reason
+        )
+    }
 }
 
 impl SanError {
@@ -342,7 +362,7 @@ fn parse_pattern(v: &Variant, text: &str) -> Result<Pattern, SanError> {
         return Err(fail(text, 1, SanReason::Empty));
     }
     if text.chars().nth(MAX_SAN_LEN).is_some() {
-        return Err(fail(text, 1, SanReason::TooLong));
+        return Err(fail(text, 0, SanReason::TooLong));
     }
     if let Some((i, c)) = text
         .char_indices()
@@ -629,7 +649,7 @@ fn parse_lettered(pos: &Position, text: &str) -> Result<Move, SanError> {
             closest.sort();
             Err(fail(
                 text,
-                1,
+                0,
                 SanReason::Illegal {
                     why: why_not(pos, &pattern),
                     closest: closest.into_iter().map(|(_, s)| s).collect(),
@@ -638,7 +658,7 @@ fn parse_lettered(pos: &Position, text: &str) -> Result<Move, SanError> {
         }
         several => {
             let moves: Vec<String> = several.iter().map(|m| write(pos, m, &legal)).collect();
-            Err(fail(text, 1, SanReason::Ambiguous(moves)))
+            Err(fail(text, 0, SanReason::Ambiguous(moves)))
         }
     }
 }
@@ -807,6 +827,33 @@ mod tests {
             let e = parse_san(&pos, text).expect_err(text);
             assert_eq!(e.column, column, "{text}: {e}");
         }
+    }
+
+    /// No column points into a well-formed move that is not legal, an ambiguous one or a text
+    /// too long as a whole (each had column 1, and the long text was written out whole).
+    #[test]
+    fn what_concerns_the_whole_move_has_no_column() {
+        let pos = position("chess", "");
+        let e = parse_san(&pos, "O-O").expect_err("no castling at the start");
+        assert_eq!((e.kind(), e.column), (SanErrorKind::Illegal, 0));
+        assert!(
+            e.to_string().starts_with("`O-O`: not a legal move here"),
+            "{e}"
+        );
+        let knights = position("chess", "k7/8/8/8/8/8/8/KN3N2 w - - 0 1");
+        let e = parse_san(&knights, "Nd2").expect_err("two Knights reach d2");
+        assert_eq!((e.kind(), e.column), (SanErrorKind::Ambiguous, 0));
+        assert!(e.to_string().starts_with("`Nd2`: ambiguous"), "{e}");
+        let long = "N".repeat(500);
+        let e = parse_san(&pos, &long).expect_err("too long");
+        assert_eq!((e.kind(), e.column), (SanErrorKind::Syntax, 0));
+        assert_eq!(
+            e.to_string(),
+            format!("{}: longer than 64 characters", echo(&long))
+        );
+        let e = parse_san(&pos, "Qh5x").expect_err("a capture of nothing named");
+        assert_eq!(e.column, 4);
+        assert!(e.to_string().starts_with("`Qh5x`, column 4: "), "{e}");
     }
 
     #[test]

@@ -62,7 +62,8 @@ create_exception!(
     MoveError,
     CvperftError,
     "Move text or SAN that names no legal move.\n\n`column`: the 1-based column of a syntax \
-     error (None for a well-formed move that is not legal); `ply`: the 1-based ply in a path \
+     error (None for a well-formed move that is not legal or is ambiguous, and for a text \
+     longer than 64 characters); `ply`: the 1-based ply in a path \
      of moves (None for one move); `legal`: the legal moves, closest first (SAN for SAN); \
      `kind`: syntax, illegal or ambiguous."
 );
@@ -166,12 +167,25 @@ fn int_within(
     let int = index.cast::<PyInt>()?;
     match int.extract::<u64>() {
         Ok(n) if (low..=high).contains(&n) => Ok(n),
-        _ => Err(out_of_range(
-            py,
-            field,
-            message(&int.str()?.to_string_lossy()),
-        )),
+        _ => Err(out_of_range(py, field, message(&int_text(int)?))),
     }
+}
+
+/// The most bits of an int [`int_text`] writes out in digits (at most 155 of them).
+const INT_TEXT_BITS: u64 = 512;
+
+/// `int` as Python writes it, or, past [`INT_TEXT_BITS`] bits, by its size: "(an int of 14287
+/// bits)", "(a negative int of ...)". Digits that many would be cut from the message anyway
+/// ([`message_line`] cuts a word past 160 characters), and past 4300 of them Python refuses to
+/// write the number (a plain ValueError naming no argument), or, with that limit lifted, takes
+/// time quadratic in its length.
+fn int_text(int: &Bound<'_, PyInt>) -> PyResult<String> {
+    let bits: u64 = int.call_method0("bit_length")?.extract()?;
+    if bits <= INT_TEXT_BITS {
+        return Ok(int.str()?.to_string_lossy().into_owned());
+    }
+    let sign = if int.lt(0)? { "a negative" } else { "an" };
+    Ok(format!("({sign} int of {bits} bits)"))
 }
 
 /// Refuses a depth the command line refuses.
@@ -279,7 +293,9 @@ fn san_error(py: Python<'_>, e: SanError) -> PyErr {
         format!("SAN {e}"),
         Details {
             field: "san",
-            column: Some(e.column),
+            // None where no column points at what is wrong (a well-formed move that is not
+            // legal or is ambiguous, a text too long as a whole), as for move text.
+            column: (e.column > 0).then_some(e.column),
             kind: Some(kind),
             legal: Some(e.moves().to_vec()),
             ..Details::default()

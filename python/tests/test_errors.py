@@ -93,12 +93,24 @@ def test_bad_san_names_kind_and_column():
     assert (e.kind, e.column) == ("syntax", 1) and "longer than" not in str(e), str(e)
     e = raised(cvperft.MoveError, lambda: pos.parse_san("Ke2"))
     assert e.kind == "illegal"
+    # A well-formed move that is not legal, or is ambiguous, has no column (as for move
+    # text): each had column 1, and the message said "column 1".
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("O-O"))
+    assert (e.field, e.kind, e.column) == ("san", "illegal", None)
+    assert str(e).startswith("SAN `O-O`: not a legal move here"), str(e)
     e = raised(
         cvperft.MoveError,
         lambda: cvperft.Position("chess", fen="k7/8/8/8/8/8/8/KN3N2 w - - 0 1").parse_san("Nd2"),
     )
-    assert e.kind == "ambiguous" and sorted(e.legal) == ["Nbd2", "Nfd2"]
-    raised(cvperft.MoveError, lambda: pos.parse_san("N" * 1000))
+    assert e.kind == "ambiguous" and sorted(e.legal) == ["Nbd2", "Nfd2"] and e.column is None
+    assert str(e).startswith("SAN `Nd2`: ambiguous"), str(e)
+    # Too long as a whole: no column, and the text quoted by its first 40 characters and its
+    # length, as move text is (it was column 1 and the whole text cut as a long word).
+    e = raised(cvperft.MoveError, lambda: pos.parse_san("N" * 500))
+    assert (e.kind, e.column) == ("syntax", None)
+    assert str(e) == "SAN `" + "N" * 40 + "…` (500 characters): longer than 64 characters"
+    e = raised(cvperft.MoveError, lambda: pos.push("x" * 500))
+    assert str(e) == "move `" + "x" * 40 + "…` (500 characters): longer than 64 characters"
 
 
 def test_figurine_san_reads_as_letters_and_errors_place_the_figurine():
@@ -132,6 +144,32 @@ def test_depth_and_threads_are_bounded_as_on_the_command_line():
         assert e.field == "max_nodes" and f"max_nodes {max_nodes}: expected 0" in str(e)
     # A bool is an int, as Python has it.
     assert pos.perft(True) == 20 and pos.perft(2, threads=True) == 400
+
+
+def test_integers_too_long_to_write_out_are_refused_naming_the_argument():
+    """An int of 4300 digits or more was a plain ValueError naming no argument ("Exceeds the
+    limit (4300 digits) for integer string conversion"): the message wrote the number out.
+    Past 512 bits the message gives its size instead."""
+    pos = cvperft.Position("chess")
+    huge = 10**4300
+    bits = huge.bit_length()
+    e = raised(cvperft.CvperftError, lambda: pos.perft(huge))
+    assert e.field == "depth" and str(e) == f"depth (an int of {bits} bits): expected 0 to 15"
+    e = raised(cvperft.CvperftError, lambda: pos.divide(-huge))
+    assert str(e) == f"depth (a negative int of {bits} bits): expected 0 to 15"
+    e = raised(cvperft.CvperftError, lambda: pos.perft(1, threads=huge))
+    assert e.field == "threads" and str(e) == f"threads (an int of {bits} bits): expected 1 to 256"
+    e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", jobs=10**5000))
+    assert e.field == "jobs" and "bits): expected 1 to 256" in str(e)
+    e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", max_nodes=-(10**5000)))
+    assert e.field == "max_nodes" and "(a negative int of 16610 bits)" in str(e)
+    e = raised(cvperft.CvperftError, lambda: pos.perft(Index(huge)))
+    assert e.field == "depth"
+    # Up to 512 bits the number is written out, past them it is not.
+    e = raised(cvperft.CvperftError, lambda: pos.perft(2**512 - 1))
+    assert str(e) == f"depth {2**512 - 1}: expected 0 to 15"
+    e = raised(cvperft.CvperftError, lambda: pos.perft(-(2**512)))
+    assert str(e) == "depth (a negative int of 513 bits): expected 0 to 15"
 
 
 def test_an_option_name_holding_an_equals_sign_is_refused_as_such():
@@ -373,7 +411,7 @@ def test_messages_are_the_command_line_s_one_line():
     e = raised(cvperft.VariantError, lambda: cvperft.Position("chess\x1b[31m\nred"))
     assert "chess\\u{1b}[31m\\nred" in str(e) and "\x1b" not in str(e) and "\n" not in str(e)
     e = raised(cvperft.MoveError, lambda: cvperft.Position("chess").parse_san("N" * 10**6))
-    assert len(str(e)) < 400 and e.column == 1
+    assert len(str(e)) < 400 and e.column is None
     e = raised(cvperft.CvperftError, lambda: cvperft.check("suites", shard="1" * 10**5 + "/2"))
     assert e.field == "shard" and len(str(e)) < 400
 

@@ -1,12 +1,14 @@
 """perft, divide and check run with the interpreter released: another Python thread makes
 progress while they count."""
 
+import os
 import subprocess
 import sys
 import threading
 import time
 
 import cvperft
+import pytest
 
 
 def wakeups_during(work):
@@ -197,3 +199,27 @@ def test_ctrl_c_interrupts_a_long_count_inside_check(tmp_path):
         assert lines[0].startswith("interrupted"), (jobs, done.stdout, done.stderr)
         assert float(lines[0].split()[1]) < 5, (jobs, lines)
         assert float(lines[1].split()[1]) < 0.25, (jobs, lines)
+
+
+SHALLOW_THREADS = """
+import os, cvperft
+def tasks():
+    return len(os.listdir("/proc/self/task"))
+pos = cvperft.Position("chess")
+before = tasks()
+assert pos.divide(4, threads=64) == pos.divide(4)
+assert pos.perft(4, threads=64) == pos.perft(4)
+print(before, tasks())
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc/self/task")
+def test_a_count_of_four_plies_runs_on_the_calling_thread():
+    """divide(4, threads=64) built a pool of 64 threads (60 were still alive after the call),
+    while perft(4, threads=64) counted on the calling thread, as python.md says both do."""
+    done = subprocess.run(
+        [sys.executable, "-c", SHALLOW_THREADS], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    before, after = map(int, done.stdout.split())
+    assert after == before, done.stdout
