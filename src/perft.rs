@@ -338,8 +338,7 @@ pub fn perft_until(pos: &Position, depth: u32, threads: usize, stop: &AtomicBool
 
 /// [`divide_with`]'s divide on `threads` threads (without a hash table), stopping early once
 /// `stop` is set: `None` then (see [`perft_until`]). A divide of at most [`STOP_UNIT_DEPTH`]
-/// plies runs on the calling thread whatever `threads` says, as [`perft_until`]'s count does
-/// ([`divide_threads`]).
+/// plies runs on the calling thread whatever `threads` says, as [`perft_until`]'s count does.
 pub fn divide_until(
     pos: &Position,
     depth: u32,
