@@ -126,9 +126,9 @@ impl Engine for PerftreeEngine {
         }
         // One that closed its output and lives on has two seconds to exit, as a UCI engine.
         let status = process.wait_until(exit_grace(Instant::now(), deadline));
-        let stderr = process.stderr_tail();
         let succeeded = status.is_some_and(|s| s.success());
         if !succeeded {
+            let stderr = process.stderr_tail();
             let said = format!("{stderr} {}", lines.join(" ")).to_ascii_lowercase();
             let what = if stderr.is_empty() {
                 lines.join(" | ")

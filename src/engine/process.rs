@@ -25,6 +25,8 @@ pub const STDERR_LINE_CHARS: usize = 300;
 pub const READ_AHEAD_LINES: usize = 1024;
 /// How often [`EngineProcess::read_line_while_running`] looks whether a quiet child has exited.
 pub const EXIT_POLL: Duration = Duration::from_millis(50);
+/// How long [`EngineProcess::stderr_tail`] waits for the end of a child's stderr.
+pub const STDERR_GRACE: Duration = Duration::from_millis(20);
 
 /// A command line that cannot be split into words (the line quoted in full).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -191,6 +193,8 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<Event>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// Disconnected once the stderr reader has seen the end of the child's stderr.
+    stderr_done: Receiver<()>,
     finished: bool,
 }
 
@@ -266,9 +270,13 @@ impl EngineProcess {
             });
         }
         let tail = Arc::new(Mutex::new(VecDeque::new()));
+        // The reader holds `done` until the end of stderr; dropping it tells the waiting
+        // `stderr_tail` that every line is in.
+        let (done, stderr_done) = sync_channel::<()>(0);
         if let Some(err) = stderr_pipe {
             let tail = Arc::clone(&tail);
             thread::spawn(move || {
+                let _done = done;
                 let mut reader = BufReader::new(err);
                 loop {
                     let mut buf = Vec::new();
@@ -299,6 +307,7 @@ impl EngineProcess {
             stdin,
             lines: rx,
             stderr: tail,
+            stderr_done,
             finished: false,
         })
     }
@@ -375,10 +384,11 @@ impl EngineProcess {
         }
     }
 
-    /// The last lines the child wrote to stderr, joined with ` | ` (empty if none).
+    /// The last lines the child wrote to stderr, joined with ` | ` (empty if none). The
+    /// reader may still be catching up with a process that just died: this waits for the end
+    /// of its stderr, at most [`STDERR_GRACE`] (a process the child started may hold it open).
     pub fn stderr_tail(&self) -> String {
-        // The stderr reader may still be catching up with a process that just died.
-        thread::sleep(Duration::from_millis(20));
+        let _ = self.stderr_done.recv_timeout(STDERR_GRACE);
         match self.stderr.lock() {
             Ok(t) => t.iter().cloned().collect::<Vec<_>>().join(" | "),
             Err(_) => String::new(),
@@ -388,6 +398,9 @@ impl EngineProcess {
     /// Waits for the child to exit, at most until `deadline`; kills its group if it does not.
     /// Returns its exit status, or `None` when it had to be killed.
     pub fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        // A child that closed its output is usually gone within a fraction of a millisecond:
+        // the first looks come soon, the later ones every 5 ms.
+        let mut pause = Duration::from_micros(100);
         loop {
             if self.has_exited() {
                 // Whatever the child left running in its group goes with it.
@@ -400,7 +413,8 @@ impl EngineProcess {
                 self.kill();
                 return None;
             }
-            thread::sleep(Duration::from_millis(5));
+            thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(5));
         }
     }
 
@@ -592,6 +606,40 @@ mod tests {
         let short = Instant::now() + Duration::from_millis(100);
         assert_eq!(p.read_line(short), ReadLine::Timeout);
         p.kill();
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    fn sh(script: &str) -> EngineProcess {
+        let argv = ["sh", "-c", script].map(String::from);
+        EngineProcess::spawn(&argv).unwrap_or_else(|_| panic!("sh"))
+    }
+
+    #[test]
+    fn the_stderr_tail_has_the_last_lines_of_a_child_that_exited() {
+        for _ in 0..5 {
+            let mut p = sh(
+                "i=0; while [ $i -lt 3000 ]; do echo line$i >&2; i=$((i+1)); done; \
+                 exit 3",
+            );
+            let status = p.wait_until(Instant::now() + Duration::from_secs(10));
+            assert_eq!(status.and_then(|s| s.code()), Some(3));
+            let last: Vec<String> = (3000 - STDERR_TAIL_LINES..3000)
+                .map(|i| format!("line{i}"))
+                .collect();
+            assert_eq!(p.stderr_tail(), last.join(" | "));
+        }
+    }
+
+    #[test]
+    fn the_stderr_tail_does_not_wait_for_a_process_left_holding_stderr() {
+        // `setsid` takes the sleeper out of the group that is killed: stderr stays open.
+        let mut p = sh("echo said >&2; setsid sleep 3 & exit 1");
+        assert!(
+            p.wait_until(Instant::now() + Duration::from_secs(10))
+                .is_some()
+        );
+        let started = Instant::now();
+        assert_eq!(p.stderr_tail(), "said");
         assert!(started.elapsed() < Duration::from_secs(2));
     }
 
