@@ -310,6 +310,7 @@ impl<'a> PerftAnswer<'a> {
                 Ok(Some(divide))
             }
             Line::Illegal => Err(EngineErrorKind::IllegalMove(line)),
+            Line::Refused => Err(EngineErrorKind::Rejected(line.trim().to_string())),
             Line::Malformed(expected) => Err(EngineErrorKind::Malformed {
                 line,
                 expected: expected.into(),
@@ -629,6 +630,9 @@ enum Line {
     Count(String, u64),
     Total(u64),
     Illegal,
+    /// The engine says it cannot take the position (Fairy-Stockfish: `info string Invalid
+    /// FEN`): a refusal, as a perftree engine's exit with such words.
+    Refused,
     Malformed(&'static str),
     Chatter,
 }
@@ -642,6 +646,17 @@ fn classify(line: &str, named: &HashSet<String>) -> Line {
         || lower.contains("unknown move")
     {
         return Line::Illegal;
+    }
+    if [
+        "invalid fen",
+        "bad fen",
+        "illegal position",
+        "invalid position",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+    {
+        return Line::Refused;
     }
     if t.is_empty() || t.starts_with("info") {
         return Line::Chatter;
@@ -835,6 +850,22 @@ mod tests {
         classify(line, &HashSet::new())
     }
 
+    /// Fairy-Stockfish answers a position it cannot take with `info string Invalid FEN` and
+    /// then counts whatever position it had: a refusal (the check is skipped, as for a
+    /// perftree engine exiting with such words), not a count of 0 or of another position.
+    #[test]
+    fn an_invalid_fen_line_is_a_refusal() {
+        let named = HashSet::new();
+        let mut answer = PerftAnswer::new(&named);
+        assert_eq!(answer.line("info string variant chess".into()), Ok(None));
+        assert_eq!(
+            answer.line("info string Invalid FEN: r2bqkb2r/... w".into()),
+            Err(EngineErrorKind::Rejected(
+                "info string Invalid FEN: r2bqkb2r/... w".into()
+            ))
+        );
+    }
+
     /// A whole move of `--map` spelt without a digit (`O-O`) is a count, not chatter, when the
     /// map names it; other such lines stay chatter.
     #[test]
@@ -856,6 +887,11 @@ mod tests {
         assert_eq!(classify_plain(""), Line::Chatter);
         assert_eq!(classify_plain("Stockfish 15 by someone"), Line::Chatter);
         assert_eq!(classify_plain("Illegal move: e2e5"), Line::Illegal);
+        assert_eq!(
+            classify_plain("info string Invalid FEN: 8/8 w - - 0 1"),
+            Line::Refused
+        );
+        assert_eq!(classify_plain("Illegal position"), Line::Refused);
         assert_eq!(
             classify_plain("info string illegal move e2e5"),
             Line::Illegal
