@@ -3,7 +3,7 @@
 //!
 //! Reading stops at the first problem with a [`FenError`]: the field, the 1-based column and
 //! the reason ([`FenReason`]). Fields are read in order: board (with the hand in `[...]`
-//! after it), side, castling, en passant, halfmove clock, fullmove number; the last four may be
+//! after it), side, castling, en passant, halfmove clock, fullmove number; the last two may be
 //! omitted.
 
 use super::piece_text;
@@ -89,6 +89,10 @@ pub enum FenReason {
     /// Only the board.
     #[error("missing side to move (w or b)")]
     MissingSide,
+    /// The castling or en-passant field left out: only the two counters may be (RULES.md,
+    /// "Common ground"), so a FEN cut short is not read as one without castling rights.
+    #[error("missing (write `-` for none; only the two move counters may be left out)")]
+    MissingField,
     /// A seventh field.
     #[error("unexpected extra field `{0}`")]
     ExtraField(String),
@@ -238,14 +242,14 @@ pub fn parse_fen(variant: &Variant, text: &str) -> Result<Setup, FenError> {
         None => [[0; MAX_KINDS]; 2],
     };
     let side = parse_side(fields[1])?;
-    let castling = match fields.get(2) {
-        Some(&field) => parse_castling(field)?,
-        None => Vec::new(),
-    };
-    let ep = match fields.get(3) {
-        Some(&field) => parse_en_passant(variant, field)?,
-        None => None,
-    };
+    // Only the counters may be left out: a FEN cut short after the side is refused, not read
+    // as one without castling rights.
+    let missing =
+        |field| Field { start: 0, text }.error(field, text.len(), FenReason::MissingField);
+    let castling = fields.get(2).ok_or_else(|| missing(FenField::Castling))?;
+    let castling = parse_castling(*castling)?;
+    let ep = fields.get(3).ok_or_else(|| missing(FenField::EnPassant))?;
+    let ep = parse_en_passant(variant, *ep)?;
     let halfmove = match fields.get(4) {
         Some(&field) => parse_counter(field, FenField::Halfmove)?,
         None => 0,
@@ -657,6 +661,18 @@ mod tests {
         for (fen, field, column, reason) in [
             ("", FenField::Fen, 1, FenReason::Empty),
             (start, FenField::Side, 44, FenReason::MissingSide),
+            (
+                "r3k2r/8/8/8/8/8/8/R3K2R w",
+                FenField::Castling,
+                26,
+                FenReason::MissingField,
+            ),
+            (
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq",
+                FenField::EnPassant,
+                31,
+                FenReason::MissingField,
+            ),
             (
                 "8/8 w",
                 FenField::Board,
