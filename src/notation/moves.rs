@@ -60,6 +60,9 @@ pub enum MoveReason {
     /// Well formed, but no legal move of the position is spelled so.
     #[error("not a legal move here")]
     Illegal,
+    /// Well formed, but the game is over: no move is legal (the outcome, as suites spell it).
+    #[error("not a legal move here: the game is over ({0})")]
+    GameOver(&'static str),
 }
 
 /// Move text that is not a legal move of the position.
@@ -89,6 +92,9 @@ impl fmt::Display for MoveError {
             );
         }
         write!(f, "move `{}`: {}", self.text, self.reason)?;
+        if matches!(self.reason, MoveReason::GameOver(_)) {
+            return Ok(());
+        }
         if self.legal.is_empty() {
             return write!(f, " (no legal moves)");
         }
@@ -258,10 +264,15 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         return Ok(*m);
     }
     spelled.sort_by_key(|(t, _)| (similarity_rank(&canonical, t), t.clone()));
+    // No move at all: say why (a checkmate, a stalemate, the variant's own decision).
+    let reason = match spelled.is_empty().then(|| pos.outcome()).flatten() {
+        Some(o) => MoveReason::GameOver(o.name()),
+        None => MoveReason::Illegal,
+    };
     Err(MoveError {
         text: text.to_string(),
         column: 0,
-        reason: MoveReason::Illegal,
+        reason,
         legal: spelled.into_iter().map(|(t, _)| t).collect(),
     })
 }
@@ -360,5 +371,38 @@ mod tests {
                 .starts_with("ply 3: move `e1e3`: not a legal move here (legal: e1e2 "),
             "{e}"
         );
+    }
+
+    /// A move after the end of the game says that the game is over, and how, rather than
+    /// "(no legal moves)": a checkmate, and Silver Elephant's bare King (SE-6).
+    #[test]
+    fn a_move_after_the_end_says_the_game_is_over() {
+        for (variant, fen, moves, said) in [
+            (
+                "chess",
+                "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+                "h8g8",
+                "ply 1: move `h8g8`: not a legal move here: the game is over (white-wins)",
+            ),
+            (
+                "silver-elephant",
+                "5k4/10/10/10/10/10/10/R4K3R w KQ - 0 1",
+                "f1i1",
+                "ply 1: move `f1i1`: not a legal move here: the game is over (white-wins)",
+            ),
+            (
+                "chess",
+                "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+                "h8g8",
+                "ply 1: move `h8g8`: not a legal move here: the game is over (draw)",
+            ),
+        ] {
+            let rules = variants::rules(variant).expect("variant");
+            let pos = parse_position(rules, fen).expect("fen");
+            let Err(e) = play_moves(&pos, moves) else {
+                panic!("{moves} is not legal")
+            };
+            assert_eq!(e.to_string(), said);
+        }
     }
 }
