@@ -376,6 +376,17 @@ pub fn finding_of(
         Some(Stop::Vanished) => bisection.vanished_count().into_iter().collect(),
         _ => Vec::new(),
     };
+    let mut extra = moves(&last.comparison.extra);
+    // The reference's game is over here (a marriage, a bare King): every move the engine lists
+    // is one played after the end, whatever its piece, and falls under the ruling that ended it.
+    if let Some(ruling) = pos.as_ref().and_then(|p| p.decided_by())
+        && last.comparison.missing.is_empty()
+    {
+        for m in &mut extra {
+            m.kind = format!("move after the game ended ({ruling})");
+            m.rulings = vec![ruling.to_string()];
+        }
+    }
     let counts = counted
         .into_iter()
         .map(|(text, reference, engine)| CountDifference {
@@ -392,7 +403,7 @@ pub fn finding_of(
         depth: last.query.depth,
         stop,
         missing: moves(&last.comparison.missing),
-        extra: moves(&last.comparison.extra),
+        extra,
         counts,
         cases: vec![check.to_string()],
         check_depths: vec![check_depth],
@@ -667,12 +678,14 @@ impl Diagnosis {
                 })
             })
             .collect();
+        // A ruling that explains no finding is not put first for moves of its kind that fall
+        // among others (a position the reference has decided, where every move the engine
+        // lists is extra): the share of its failed cases decides before its moves do.
         likely.sort_by(|a, b| {
-            a.finding_moves
-                .is_empty()
-                .cmp(&b.finding_moves.is_empty())
-                .then(b.explains.cmp(&a.explains))
+            b.explains
+                .cmp(&a.explains)
                 .then(b.share().total_cmp(&a.share()))
+                .then(a.finding_moves.is_empty().cmp(&b.finding_moves.is_empty()))
                 .then(b.finding_moves.len().cmp(&a.finding_moves.len()))
                 .then(b.failed.cmp(&a.failed))
                 .then(a.variant.cmp(&b.variant))

@@ -350,6 +350,38 @@ fn bisection_is_bounded_and_can_be_turned_off() {
     assert_eq!(without_engine.code, 2, "{}", without_engine.stderr);
 }
 
+/// An engine that plays on after a Bachelor Kamil marriage (its `game-end=movegen` reading)
+/// lists moves where the reference's game is over: every one is extra, Camel, pawn and castling
+/// moves among them. The finding names the marriage (BK-6), and BK-6 comes first, not the
+/// rulings of the pieces that happen to move there.
+#[test]
+fn moves_after_the_end_of_the_game_fall_under_the_ruling_that_ended_it() {
+    let engine = format!("{CVPERFT} perftree -v bachelor-kamil -o game-end=movegen");
+    let run = check_against(
+        "bachelor-kamil",
+        &engine,
+        &["--rule", "BK-6", "--format", "json"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report = json(&run);
+    assert_eq!(
+        report["likely_rulings"][0]["ruling"], "BK-6",
+        "{:#}",
+        report["likely_rulings"]
+    );
+    let findings = report["findings"].as_array().expect("findings");
+    let after_end: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["missing"].as_array().is_some_and(|m| m.is_empty()))
+        .flat_map(|f| f["extra"].as_array().into_iter().flatten())
+        .collect();
+    assert!(!after_end.is_empty(), "{findings:#?}");
+    for m in after_end {
+        assert_eq!(m["kind"], "move after the game ended (BK-6)", "{m}");
+        assert_eq!(strings(&m["rulings"]), ["BK-6"], "{m}");
+    }
+}
+
 #[test]
 fn junit_failures_name_their_finding() {
     let run = check(

@@ -166,6 +166,15 @@ impl<B: Width> Position<B> {
         self.rule_hooks().and_then(|hooks| hooks.decided(self))
     }
 
+    /// The ruling that has ended the game here, when the variant's own decision has under the
+    /// rules' game-end mode ([`RuleHooksAt::decision_ruling`](crate::variant::RuleHooksAt::decision_ruling)).
+    pub fn decided_by(&self) -> Option<&'static str> {
+        if self.game_end != GameEnd::Rules || self.decided().is_none() {
+            return None;
+        }
+        self.rule_hooks().and_then(|hooks| hooks.decision_ruling())
+    }
+
     /// The outcome when the game is over under the rules' game-end mode; `None` while it goes on.
     pub fn outcome(&self) -> Option<Outcome> {
         if self.game_end == GameEnd::Rules

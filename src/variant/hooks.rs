@@ -127,6 +127,11 @@ pub trait RuleHooksAt<B: Width>: Send + Sync {
     fn decided(&self, _pos: &Position<B>) -> Option<Outcome> {
         None
     }
+    /// The ruling by which [`decided`](Self::decided) ends a game (`BK-6`): a report names it
+    /// for a difference found where the reference's game is over.
+    fn decision_ruling(&self) -> Option<&'static str> {
+        None
+    }
     /// Whether [`decided`](Self::decided) may answer `Some` after a plain quiet move (no
     /// capture, no promotion, no flag) of the side to move in `pos`. The parent of the leaves
     /// plays each move whose replies it reuses to ask `decided` unless this says `false`; the

@@ -30,6 +30,10 @@ impl<B: Width> RuleHooksAt<B> for BachelorKamil {
         marriage_decision(pos, &self.marriage)
     }
 
+    fn decision_ruling(&self) -> Option<&'static str> {
+        Some("BK-6")
+    }
+
     fn quiet_move_may_decide(&self, pos: &Position<B>) -> bool {
         // `decided` answers only when a side is married, which needs a partner on the board,
         // and a quiet move makes none.

@@ -70,6 +70,10 @@ impl<B: Width> RuleHooksAt<B> for SilverElephant {
         }
     }
 
+    fn decision_ruling(&self) -> Option<&'static str> {
+        Some("SE-6")
+    }
+
     fn decided(&self, pos: &Position<B>) -> Option<Outcome> {
         let s = pos.side();
         let o = s.flip();

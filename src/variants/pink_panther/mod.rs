@@ -728,6 +728,10 @@ impl<B: Width> RuleHooksAt<B> for PinkPanther {
         marriage_decision(pos, &self.marriage)
     }
 
+    fn decision_ruling(&self) -> Option<&'static str> {
+        Some("PP-9")
+    }
+
     fn quiet_move_may_decide(&self, pos: &Position<B>) -> bool {
         // No quiet move makes a Queen (only a promotion does), and `decided` needs one.
         !pos.kind_bb(self.queen).is_empty()
