@@ -164,8 +164,15 @@ fn inline_markdown(text: &str) -> String {
     let mut out = String::new();
     let mut code = false;
     let mut bold = false;
+    let mut em = false;
+    let mut prev = ' ';
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
+        // `*word*` is emphasis; a `*` between spaces or inside a word (`3*3`) is itself.
+        let opens = !em
+            && !prev.is_alphanumeric()
+            && rest[c.len_utf8()..].starts_with(|n: char| n.is_alphanumeric());
+        let closes = em && !prev.is_whitespace();
         if c == '`' {
             out.push_str(if code { "</code>" } else { "<code>" });
             code = !code;
@@ -174,16 +181,24 @@ fn inline_markdown(text: &str) -> String {
             out.push_str(if bold { "</strong>" } else { "<strong>" });
             bold = !bold;
             rest = &rest[2..];
+        } else if !code && c == '*' && (opens || closes) {
+            out.push_str(if em { "</em>" } else { "<em>" });
+            em = !em;
+            rest = &rest[1..];
         } else {
             out.push_str(&escape(&c.to_string()));
             rest = &rest[c.len_utf8()..];
         }
+        prev = c;
     }
     if code {
         out.push_str("</code>");
     }
     if bold {
         out.push_str("</strong>");
+    }
+    if em {
+        out.push_str("</em>");
     }
     out
 }
@@ -1161,6 +1176,10 @@ mod tests {
         assert_eq!(
             inline_markdown("a **b** `c<d` & e"),
             "a <strong>b</strong> <code>c&lt;d</code> &amp; e"
+        );
+        assert_eq!(
+            inline_markdown("the *outer* piece, 3*3, a * b, `*x*`"),
+            "the <em>outer</em> piece, 3*3, a * b, <code>*x*</code>"
         );
     }
 

@@ -113,11 +113,19 @@ fn from_heading(text: &str, id: &str) -> Option<(String, String)> {
     let title = lines[at].trim_start_matches('#').trim().to_string();
     let body = &lines[at + 1..];
     let (mut paragraph, next) = paragraph_at(body, 0)?;
-    // A paragraph that introduces a list ends with a colon: the list's items follow.
+    // A section that opens with a list: its items, without their bullets.
+    if paragraph.starts_with("* ") || paragraph.starts_with("- ") {
+        paragraph = list_at(body, 0)?;
+    }
+    // A paragraph that introduces a list ends with a colon: the list's items follow. One that
+    // introduces a table says where the table is.
     if paragraph.ends_with(':') {
         match list_at(body, next) {
             Some(items) => paragraph = format!("{paragraph} {items}"),
-            None => paragraph.push_str(" (see the page)"),
+            None => {
+                paragraph.pop();
+                paragraph.push_str(", as the table on the page shows.");
+            }
         }
     }
     Some((title, shorten(&paragraph)))
@@ -262,6 +270,31 @@ mod tests {
                 "{id}: add (\"{id}\", \"{page}\", include_str!(\"../../{page}\")) to PAGES \
                  in src/report/rulings.rs"
             );
+        }
+    }
+
+    /// A section opening with a list gives its items without bullets; a paragraph introducing
+    /// a table does not end on a colon.
+    #[test]
+    fn summaries_read_as_prose() {
+        let r = ruling("bachelor-kamil", "BK-3").expect("BK-3");
+        assert!(r.summary.starts_with("**Camel (C)** leaps"), "{r:?}");
+        assert!(r.summary.contains("(dark). **Gnu (W)**"), "{r:?}");
+        let r = ruling("bachelor-kamil", "BK-5").expect("BK-5");
+        assert!(
+            r.summary
+                .ends_with("(d1 or f1), as the table on the page shows."),
+            "{r:?}"
+        );
+        for v in variants::all() {
+            for id in v.spec.rulings {
+                let r = ruling(v.spec.id, id).expect("a summary");
+                assert!(
+                    !r.summary.starts_with("* ") && !r.summary.starts_with("- "),
+                    "{r:?}"
+                );
+                assert!(!r.summary.ends_with(':'), "{r:?}");
+            }
         }
     }
 
