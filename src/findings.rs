@@ -460,6 +460,9 @@ pub struct LikelyRuling {
     pub run: usize,
 }
 
+/// Most moves [`LikelyRuling::reason`] names.
+const REASON_MOVES: usize = 12;
+
 impl LikelyRuling {
     /// The share of run cases citing it that failed (0 when none ran).
     pub fn share(&self) -> f64 {
@@ -474,10 +477,16 @@ impl LikelyRuling {
     pub fn reason(&self) -> String {
         let mut parts = Vec::new();
         if !self.finding_moves.is_empty() {
+            // A line, not a wall: the report's findings list every move.
+            let shown = &self.finding_moves[..self.finding_moves.len().min(REASON_MOVES)];
+            let more = match self.finding_moves.len() - shown.len() {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
             parts.push(format!(
-                "explains {} of the findings; moves of its kind: {}",
+                "explains {} of the findings; moves of its kind: {}{more}",
                 self.explains,
-                self.finding_moves.join(" ")
+                shown.join(" ")
             ));
         }
         parts.push(format!(
@@ -771,6 +780,31 @@ mod tests {
         assert!(f.headline().contains("missing e5d6"), "{}", f.headline());
         let spent = bisect_check(&mut engine, &pos, 2, 0, far).expect_err("no question");
         assert_eq!(spent, BisectFailure::Spent("--bisect-questions"), "{spent}");
+    }
+
+    #[test]
+    fn a_reason_names_a_dozen_moves_at_most() {
+        let mut l = LikelyRuling {
+            variant: "bachelor-kamil".into(),
+            ruling: "BK-6".into(),
+            title: "BK-6".into(),
+            page: String::new(),
+            finding_moves: (1..=20).map(|i| format!("a{i}")).collect(),
+            explains: 3,
+            failed: 2,
+            run: 4,
+        };
+        assert_eq!(
+            l.reason(),
+            "explains 3 of the findings; moves of its kind: a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 \
+             a12 and 8 more; 2 of 4 run cases citing it failed"
+        );
+        l.finding_moves.truncate(2);
+        assert_eq!(
+            l.reason(),
+            "explains 3 of the findings; moves of its kind: a1 a2; 2 of 4 run cases citing it \
+             failed"
+        );
     }
 
     #[test]
