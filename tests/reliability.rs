@@ -967,29 +967,32 @@ fn a_chattering_engine_is_timed_out_per_question() {
     assert_refused(&o, "no answer within 1 s while waiting for");
 }
 
-#[test]
-fn an_engine_that_keeps_hanging_is_given_up_on() {
-    let dir = scratch("breaker");
-    // Answers the probe (chess's twenty start moves), then hangs on every later question;
-    // restarted, it answers once more, then hangs again.
+/// A UCI engine whose every process answers `k` questions (chess's twenty start moves at
+/// depth 1, whatever was asked) and then hangs.
+fn hangs_after(dir: &Path, k: usize) -> String {
     let moves = "a2a3 a2a4 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4 e2e3 e2e4 f2f3 f2f4 g2g3 g2g4 h2h3 h2h4 b1a3 b1c3 g1f3 g1h3";
-    let engine = script(
-        &dir,
-        "hang-after-first",
+    script(
+        dir,
+        &format!("hang-after-{k}"),
         &format!(
             "n=0\nwhile IFS= read -r line; do case \"$line\" in\n\
              uci) echo uciok ;; isready) echo readyok ;;\n\
-             \"go perft \"*) n=$((n+1)); if [ $n -eq 1 ]; then for m in {moves}; do echo \"$m: 1\"; done; \
+             \"go perft \"*) n=$((n+1)); if [ $n -le {k} ]; then for m in {moves}; do echo \"$m: 1\"; done; \
              echo; echo \"Nodes searched: 20\"; else sleep 300; fi ;;\n\
              quit) exit 0 ;; esac; done\n"
         ),
-    );
+    )
+}
+
+/// `check` of the chess suite against `engine`, each question given one second: the engine
+/// is given up on, and at most `max_failed` checks fail before that.
+fn check_breaker(engine: &str, max_failed: usize) {
     let o = run_within(
         &[
             "check",
             "suites/chess.yaml",
             "--engine",
-            &engine,
+            engine,
             "--timeout",
             "1",
             "--format",
@@ -1014,12 +1017,32 @@ fn an_engine_that_keeps_hanging_is_given_up_on() {
         .count();
     let failed = results.iter().filter(|r| r["status"] == "failed").count();
     // Three time-outs, and the wrong answers of the restarted engine in between.
-    assert!(failed <= 6, "{failed} checks waited for the engine");
+    assert!(
+        failed <= max_failed,
+        "{failed} checks waited for the engine"
+    );
     assert!(
         not_asked > results.len() / 2,
         "{not_asked} of {}",
         results.len()
     );
+}
+
+#[test]
+fn an_engine_that_keeps_hanging_is_given_up_on() {
+    let dir = scratch("breaker");
+    // Answers the probe, then hangs on every later question; restarted, it answers once more,
+    // then hangs again.
+    check_breaker(&hangs_after(&dir, 1), 6);
+}
+
+#[test]
+fn an_engine_that_hangs_after_a_few_answers_each_time_is_given_up_on() {
+    let dir = scratch("breaker-3");
+    // Every process answers three questions and hangs on the fourth: the answers of a
+    // restarted process do not end the run of time-outs until it answers more than the one
+    // before it did. Asked on, it would cost a second for every fourth of the suite's checks.
+    check_breaker(&hangs_after(&dir, 3), 12);
 }
 
 /// The ids of the processes whose parent is `pid`.

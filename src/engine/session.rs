@@ -7,9 +7,12 @@
 //! the session stops asking it, answers every later question with
 //! [`EngineErrorKind::Stopped`] (a suite run reports those checks as skipped, with the reason),
 //! and [`Engine::stopped`] tells the caller, which exits 1. An answer of any other kind, right
-//! or wrong, resets the count, except the first answer of a UCI engine restarted after a
-//! failure (an engine that hangs after its first answer would otherwise alternate between an
-//! answer and a time-out for ever). A pool of engine processes runs one session per process.
+//! or wrong, resets the count, except the early answers of a UCI engine restarted after a
+//! failure: its process must answer more questions than the process that failed did (at least
+//! two, and [`RESTART_PROOF_CAP`] are always enough). An engine that hangs after its first, or
+//! its k-th, answer would otherwise alternate between k answers and a time-out for ever; one
+//! that hangs on a few positions only is still asked the rest. A pool of engine processes runs
+//! one session per process.
 
 use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
 use std::time::Duration;
@@ -17,12 +20,19 @@ use std::time::Duration;
 /// Consecutive time-outs or crashes after which a session stops asking its engine.
 pub const DEFAULT_FAILURE_LIMIT: usize = 3;
 
+/// Answers of a restarted UCI process that always end a run of failures, however many the
+/// process before it gave: an engine that hangs on every ninth question or later costs one
+/// time-out in nine at most, and one that hangs on a few positions is not given up.
+pub const RESTART_PROOF_CAP: usize = 8;
+
 /// An engine with a deadline per question and a circuit breaker.
 pub struct EngineSession {
     inner: Box<dyn Engine>,
     timeout: Duration,
     failure_limit: usize,
     failures: usize,
+    /// Answers a restarted process must have given to end the run of failures.
+    proof: usize,
     stopped: Option<String>,
 }
 
@@ -35,18 +45,26 @@ impl EngineSession {
             timeout,
             failure_limit,
             failures: 0,
+            proof: 0,
             stopped: None,
         }
     }
 
     fn record(&mut self, result: &Result<Divide, EngineError>) {
         match result {
-            // The first answer of a process restarted after a failure proves little (an engine
-            // that hangs after its first answer would answer, hang, answer, hang...): only a
-            // second answer from the same process ends the run of failures.
-            Ok(_) if self.failures > 0 && self.inner.process_answers() == Some(1) => {}
+            // The early answers of a process restarted after a failure prove little (an engine
+            // that hangs after its k-th answer would answer k times, hang, answer k times...):
+            // only an answer beyond what the failed process gave ends the run of failures.
+            Ok(_)
+                if self.failures > 0
+                    && matches!(self.inner.process_answers(), Some(n) if n < self.proof) => {}
             Err(e) if is_failure(&e.kind) => {
                 self.failures += 1;
+                // After a failure the engine tells how many questions the failed process had
+                // answered (`None` for engines that start a process per question).
+                if let Some(answered) = self.inner.process_answers() {
+                    self.proof = (answered + 1).clamp(2, RESTART_PROOF_CAP);
+                }
                 if self.failure_limit > 0 && self.failures >= self.failure_limit {
                     self.stopped = Some(format!(
                         "the last {} questions timed out or crashed; the last: {}",
@@ -217,6 +235,79 @@ mod tests {
                 session.divide(&q).map_err(|e| e.kind),
                 Err(EngineErrorKind::Timeout { .. })
             ));
+        }
+        assert_eq!(session.stopped(), None);
+    }
+
+    /// A process that answers `k` questions and then times out; the next question starts a
+    /// new process, as a UCI engine does after a failure.
+    struct HangsAfter {
+        k: usize,
+        answers: usize,
+        failed: bool,
+    }
+
+    impl Engine for HangsAfter {
+        fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+            if self.failed {
+                self.failed = false;
+                self.answers = 0;
+            }
+            if self.answers == self.k {
+                self.failed = true;
+                return Err(EngineError::new("hangs-after", Some(query), timeout()));
+            }
+            self.answers += 1;
+            Ok(Divide::default())
+        }
+        fn process_answers(&self) -> Option<usize> {
+            Some(self.answers)
+        }
+        fn name(&self) -> String {
+            "hangs-after".into()
+        }
+    }
+
+    /// How many questions a session over an engine hanging after `k` answers is asked before
+    /// it stops (`None`: not within 200).
+    fn asked_before_stop(k: usize) -> Option<usize> {
+        let engine = HangsAfter {
+            k,
+            answers: 0,
+            failed: false,
+        };
+        let mut session = EngineSession::new(Box::new(engine), Duration::from_secs(1), 3);
+        let q = Query::new("fen", &[], 1);
+        (1..=200).find(|_| {
+            let _ = session.divide(&q);
+            session.stopped().is_some()
+        })
+    }
+
+    #[test]
+    fn a_restarted_process_must_answer_more_than_the_one_that_failed() {
+        // k answers and a time-out, three times over, for any k up to the cap.
+        for k in 0..super::RESTART_PROOF_CAP {
+            assert_eq!(asked_before_stop(k), Some(3 * (k + 1)), "k = {k}");
+        }
+        // An engine that hangs only now and then is asked on: one time-out in nine at most.
+        assert_eq!(asked_before_stop(super::RESTART_PROOF_CAP), None);
+    }
+
+    #[test]
+    fn an_engine_without_a_lasting_process_resets_the_count_with_any_answer() {
+        let script = vec![
+            Err(timeout()),
+            Err(timeout()),
+            Ok(1),
+            Err(timeout()),
+            Err(timeout()),
+            Ok(2),
+        ];
+        let mut session = EngineSession::new(Box::new(Scripted(script)), Duration::from_secs(1), 3);
+        let q = Query::new("fen", &[], 1);
+        for _ in 0..6 {
+            let _ = session.divide(&q);
         }
         assert_eq!(session.stopped(), None);
     }
