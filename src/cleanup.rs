@@ -27,9 +27,14 @@ pub enum Tracked {
 
 struct Registry {
     items: Vec<Tracked>,
+    /// Files this run has put in place ([`renaming`]), each named once.
+    written: Vec<PathBuf>,
 }
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry { items: Vec::new() });
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    items: Vec::new(),
+    written: Vec::new(),
+});
 
 fn registry() -> MutexGuard<'static, Registry> {
     // A panic elsewhere while the lock was held leaves a list that is still valid.
@@ -55,6 +60,30 @@ pub fn untrack(item: &Tracked) {
     }
 }
 
+/// Runs `rename`, which gives the temporary file `temp` the name `target`, with the registry
+/// locked, and on success lists `target` as written instead of `temp` as temporary. A signal's
+/// clean-up then comes wholly before the rename (the temporary file removed, `target` as it
+/// was) or wholly after it (`target` reported as written, [`Undone::written`]): never between.
+///
+/// # Errors
+/// Whatever `rename` returns (nothing changes in the list then).
+pub fn renaming<T, E>(
+    temp: &Path,
+    target: &Path,
+    rename: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    let mut guard = registry();
+    let value = rename()?;
+    let item = Tracked::TempFile(temp.to_path_buf());
+    if let Some(i) = guard.items.iter().rposition(|t| *t == item) {
+        guard.items.swap_remove(i);
+    }
+    if !guard.written.iter().any(|w| w == target) {
+        guard.written.push(target.to_path_buf());
+    }
+    Ok(value)
+}
+
 /// Removes a temporary file's entry (after it was renamed or removed).
 pub fn untrack_file(path: &Path) {
     untrack(&Tracked::TempFile(path.to_path_buf()));
@@ -65,20 +94,26 @@ pub fn is_tracked(item: &Tracked) -> bool {
     registry().items.contains(item)
 }
 
-/// What the clean-up after a signal did.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// What the clean-up after a signal did, and what the run had already written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Undone {
     /// Engine process groups killed.
     pub groups: usize,
     /// Temporary files removed.
     pub files: usize,
+    /// Files the run had already put in place before the signal ([`renaming`]): they hold the
+    /// run's change, whatever the exit status says.
+    pub written: Vec<PathBuf>,
 }
 
 /// Kills every listed process group and removes every listed file. Returns with the registry
 /// locked, so that nothing new is started before the process exits.
 fn undo_all() -> (MutexGuard<'static, Registry>, Undone) {
     let mut guard = registry();
-    let mut undone = Undone::default();
+    let mut undone = Undone {
+        written: guard.written.clone(),
+        ..Undone::default()
+    };
     for item in guard.items.drain(..) {
         match item {
             Tracked::ProcessGroup(pgid) if pgid > 1 => {
@@ -211,5 +246,23 @@ mod tests {
         assert!(!is_tracked(&item));
         let failed: Result<u8, &str> = track(|| Err("not created"));
         assert_eq!(failed, Err("not created"));
+    }
+
+    #[test]
+    fn a_rename_lists_its_target_as_written_in_place_of_its_temporary_file() {
+        let temp = PathBuf::from("/nonexistent/.renaming-test.tmp");
+        let target = PathBuf::from("/nonexistent/renaming-test.yaml");
+        let item = Tracked::TempFile(temp.clone());
+        let _: Result<(), ()> = track(|| Ok(((), item.clone())));
+        // A failed rename changes nothing.
+        let failed: Result<(), &str> = renaming(&temp, &target, || Err("refused"));
+        assert_eq!(failed, Err("refused"));
+        assert!(is_tracked(&item));
+        assert!(!registry().written.contains(&target));
+        renaming(&temp, &target, || Ok::<(), ()>(())).expect("renamed");
+        renaming(&temp, &target, || Ok::<(), ()>(())).expect("renamed again");
+        assert!(!is_tracked(&item));
+        let written = registry().written.clone();
+        assert_eq!(written.iter().filter(|w| **w == target).count(), 1);
     }
 }

@@ -754,7 +754,7 @@ impl TempFile {
     /// Syncing or renaming fails.
     pub fn commit_new(mut self, target: &Path) -> Result<bool, FileError> {
         self.sync(target)?;
-        match rename_noreplace(&self.path, target) {
+        match cleanup::renaming(&self.path, target, || rename_noreplace(&self.path, target)) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
             Err(e) => {
@@ -785,15 +785,17 @@ impl TempFile {
                 return Err(fail(target, FileReason::Changed));
             }
         }
-        std::fs::rename(&self.path, target).map_err(|e| {
-            fail(
-                target,
-                FileReason::Rename {
-                    temp: self.path.clone(),
-                    error: describe(&e),
-                },
-            )
-        })?;
+        cleanup::renaming(&self.path, target, || std::fs::rename(&self.path, target)).map_err(
+            |e| {
+                fail(
+                    target,
+                    FileReason::Rename {
+                        temp: self.path.clone(),
+                        error: describe(&e),
+                    },
+                )
+            },
+        )?;
         self.settle(target)
     }
 }

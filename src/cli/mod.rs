@@ -180,10 +180,26 @@ fn report_signal(signal: i32, undone: cvperft::cleanup::Undone) {
         ));
     }
     let name = cvperft::cleanup::signal_name(signal);
+    // A signal that comes after the run put a file in place does not undo it: say so, or a
+    // script that sees the exit status would take the file for unchanged.
+    let written = match undone.written.as_slice() {
+        [] => String::new(),
+        paths => format!(
+            " after writing {} (the run's change is in it)",
+            paths
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
     if done.is_empty() {
-        say(&format!("interrupted by {name}"));
+        say(&format!("interrupted by {name}{written}"));
     } else {
-        say(&format!("interrupted by {name}: {}", done.join(", ")));
+        say(&format!(
+            "interrupted by {name}{written}: {}",
+            done.join(", ")
+        ));
     }
 }
 
