@@ -1024,13 +1024,51 @@ pub fn standard_stream(meta: &Metadata) -> Option<&'static str> {
         return None;
     }
     use std::os::fd::AsFd;
-    if stream_is(std::io::stdout().as_fd(), meta) {
-        Some("standard output")
-    } else if stream_is(std::io::stderr().as_fd(), meta) {
+    // Standard error first: a file both streams go to must not get the refusal either.
+    if stream_is(std::io::stderr().as_fd(), meta) {
         Some("standard error")
+    } else if stream_is(std::io::stdout().as_fd(), meta) {
+        Some("standard output")
     } else {
         None
     }
+}
+
+/// Whether `path` names a descriptor rather than a file: `/dev/stdout`, `/dev/stderr`,
+/// `/dev/fd/N`, `/proc/.../fd/N`, or a link to one of them. Told apart from a file's own name
+/// when the file is a standard stream: `--output /dev/stderr 2>>log` makes `log` a log, which
+/// may be told why it was refused; `--output f.jsonl 2>>f.jsonl` names the results file.
+pub fn names_a_stream(path: &Path) -> bool {
+    let is_stream = |p: &Path| {
+        let text = p.as_os_str().as_bytes();
+        text.starts_with(b"/dev/std")
+            || text.starts_with(b"/dev/fd/")
+            || (text.starts_with(b"/proc/") && text.windows(4).any(|w| w == b"/fd/"))
+    };
+    let mut current = path.to_path_buf();
+    // A few links at most: `/dev/stderr` -> `/proc/self/fd/2` -> the file.
+    for _ in 0..8 {
+        if is_stream(&current) {
+            return true;
+        }
+        match std::fs::read_link(&current) {
+            Ok(next) if next.is_absolute() => current = next,
+            Ok(next) => current = current.parent().unwrap_or(Path::new("/")).join(next),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// Whether standard output and standard error are open on one file (`>>log 2>&1`).
+pub fn stdout_is_stderr() -> bool {
+    use std::os::fd::AsFd;
+    std::io::stderr()
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| File::from(fd).metadata().ok())
+        .is_some_and(|meta| stream_is(std::io::stdout().as_fd(), &meta))
 }
 
 /// Whether standard output is open on the file, pipe or device `meta` describes: an output
@@ -1490,6 +1528,25 @@ mod tests {
             .filter(|n| n.to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn descriptors_are_told_from_files_by_name() {
+        for stream in ["/dev/stdout", "/dev/stderr", "/dev/fd/2", "/proc/self/fd/1"] {
+            assert!(names_a_stream(Path::new(stream)), "{stream}");
+        }
+        let dir = scratch("names-a-stream");
+        let file = dir.join("results.jsonl");
+        std::fs::write(&file, "").expect("file");
+        let to_stream = dir.join("err");
+        std::os::unix::fs::symlink("/dev/stderr", &to_stream).expect("link");
+        let to_file = dir.join("link.jsonl");
+        std::os::unix::fs::symlink("results.jsonl", &to_file).expect("link");
+        assert!(names_a_stream(&to_stream));
+        assert!(!names_a_stream(&file));
+        assert!(!names_a_stream(&to_file));
+        assert!(!names_a_stream(&dir.join("missing")));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1547,7 +1547,8 @@ fn work_refuses_standard_output_as_its_results_file() {
     let o = finish(child, Duration::from_secs(20), "work to /dev/stdout");
     assert_refused(&o, "is standard output");
     assert_eq!(std::fs::read_to_string(&sent).expect("stdout"), "");
-    // Standard error too: messages written there would overwrite the header.
+    // Standard error too: messages written there would overwrite the header. Named as the
+    // stream, the file is a log, and is told why.
     let errors = dir.join("stderr.txt");
     let status = work("/dev/stderr")
         .stdout(Stdio::null())
@@ -1559,6 +1560,56 @@ fn work_refuses_standard_output_as_its_results_file() {
         std::fs::read_to_string(&errors).expect("stderr"),
         "cvperft: --output /dev/stderr: is standard error; give the results file a name of its own\n"
     );
+}
+
+#[test]
+fn a_results_file_or_plan_that_standard_error_appends_to_keeps_its_bytes() {
+    // `work --output f 2>>f` and `plan --output f 2>>f` are refused; the refusal must not
+    // become the file's last line (it did: the results could no longer be resumed or merged).
+    // It is said on standard output instead (nowhere when that is the file too).
+    let dir = scratch("stderr-target");
+    let plan = planned(&dir, "2");
+    let plan = plan.to_str().expect("utf-8");
+    let results = dir.join("results.jsonl");
+    let results = results.to_str().expect("utf-8");
+    let o = command(&["work", plan, "--shard", "1/1", "-q", "--output", results])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let runs: [&[&str]; 2] = [
+        &["work", plan, "--shard", "1/1", "-q", "--output", results],
+        &["plan", "2", "--split", "1", "--output", plan],
+    ];
+    for args in runs {
+        let target = args[args.len() - 1];
+        let before = std::fs::read(target).expect("target");
+        for both in [false, true] {
+            // Appended to, as `2>>f` (and `>>f 2>&1`) open it.
+            let append = || {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(target)
+                    .expect("append")
+            };
+            let mut c = command(args);
+            c.stderr(append());
+            if both {
+                c.stdout(append());
+            } else {
+                c.stdout(Stdio::piped());
+            }
+            let o = c.output().expect("runs");
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert_eq!(std::fs::read(target).expect("target"), before, "{args:?}");
+            if !both {
+                let said = String::from_utf8_lossy(&o.stdout);
+                assert!(said.contains("is standard error"), "{args:?}: {said}");
+            }
+        }
+    }
+    // The results still resume and merge.
+    let o = command(&["merge", plan, results]).output().expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 #[test]

@@ -159,10 +159,51 @@ pub fn run() -> ExitCode {
                 }
                 return ExitCode::from(f.code);
             }
-            say(&one_line(&e));
+            let line = one_line(&e);
+            if refuses_standard_error(&e) {
+                // Standard error is the refused file: the message would become its last line.
+                say_elsewhere(&line);
+            } else {
+                say(&line);
+            }
             ExitCode::from(2)
         }
     }
+}
+
+/// The refusal of an output file named by its own name because standard error is written to
+/// it (`work --output f.jsonl 2>>f.jsonl`): said on standard output, not added to the file.
+/// (`--output /dev/stderr 2>>log` names the stream, and `log` is told on standard error.)
+#[derive(Debug)]
+pub struct OutputIsStandardError(pub String);
+
+impl std::fmt::Display for OutputIsStandardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for OutputIsStandardError {}
+
+/// Whether `e` refuses an output file because standard error is written to it.
+fn refuses_standard_error(e: &anyhow::Error) -> bool {
+    use cvperft::fsio::{FileError, FileReason};
+    e.chain().any(|c| {
+        c.is::<OutputIsStandardError>()
+            || c.downcast_ref::<FileError>()
+                .is_some_and(|f| f.reason == FileReason::OutputIsStream("standard error"))
+    })
+}
+
+/// Prints `cvperft: LINE` on standard output, for a message that standard error must not get;
+/// nothing when standard output goes to the same file.
+fn say_elsewhere(line: &str) {
+    use std::io::Write;
+    if cvperft::fsio::stdout_is_stderr() {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "cvperft: {}", cvperft::report::message_line(line));
+    let _ = out.flush();
 }
 
 /// Reports an interrupting signal and what was cleaned up (the clean-up thread then exits with

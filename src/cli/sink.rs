@@ -63,7 +63,16 @@ impl Sink<'_> {
             .iter()
             .filter_map(|s| fsio::identity(&s.path))
             .collect();
-        let refused = |e: fsio::FileError| Failure::input(format!("--output {e}"));
+        let refused = |e: fsio::FileError| -> anyhow::Error {
+            let message = format!("--output {e}");
+            if e.reason == fsio::FileReason::OutputIsStream("standard error")
+                && !fsio::names_a_stream(path)
+            {
+                super::OutputIsStandardError(message).into()
+            } else {
+                Failure::input(message).into()
+            }
+        };
         Ok(match fsio::output_target(path, &inputs).map_err(refused)? {
             OutputTarget::Replace { real, like } => Sink::Replace {
                 writer: BufWriter::new(TempFile::beside(&real, like.as_ref()).map_err(refused)?),

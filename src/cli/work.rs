@@ -111,11 +111,17 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
         .ok()
         .and_then(|meta| cvperft::fsio::standard_stream(&meta))
     {
-        return Err(Failure::input(format!(
+        let message = format!(
             "--output {}: is {name}; give the results file a name of its own",
             path.display()
-        ))
-        .into());
+        );
+        return Err(
+            if name == "standard error" && !cvperft::fsio::names_a_stream(&path) {
+                super::OutputIsStandardError(message).into()
+            } else {
+                Failure::input(message).into()
+            },
+        );
     }
     let (writer, done) = ResultsWriter::open(&path, &header).map_err(input)?;
     let mine = shard_units(&plan, k, n);
