@@ -674,3 +674,44 @@ fn deep_cases_run_only_with_check_deep() {
     let out = ok(&dir, &["check", "deep.yaml", "--deep"]);
     assert!(out.contains("1 passed, 0 failed, 0 skipped"), "{out}");
 }
+
+#[test]
+fn a_unit_whose_key_is_no_position_is_named_by_the_plan_line() {
+    // A plan edited by hand (its identity made to match): unit 0's key has no Kings. `work`
+    // said only "unit 0: ...", naming neither the plan nor its line.
+    let dir = scratch("bad-key");
+    plan(&dir, &["2", "--split", "1"]);
+    let path = dir.join("plan.jsonl");
+    let original = std::fs::read_to_string(&path).expect("plan");
+    let mut lines: Vec<serde_json::Value> = original
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    lines[1]["key"] = "8/8/8/8/8/8/8/8 w - -".into();
+    let write = |lines: &[serde_json::Value]| {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, text).expect("plan written");
+    };
+    write(&lines);
+    // The reader tells the digest of the changed content: the identity is set to it.
+    let said = refused(
+        &dir,
+        &["work", "plan.jsonl", "--shard", "1/1"],
+        2,
+        "field `id`",
+    );
+    let digest = said
+        .split("digests to ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_hexdigit()).next())
+        .expect("the digest")
+        .to_string();
+    lines[0]["id"] = digest.into();
+    write(&lines);
+    refused(
+        &dir,
+        &["work", "plan.jsonl", "--shard", "1/1", "-q"],
+        2,
+        "plan.jsonl: line 2: unit 0: `8/8/8/8/8/8/8/8 w - -`: illegal position",
+    );
+}

@@ -176,32 +176,41 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
             return;
         }
         let unit = &plan.units[u];
-        let outcome = counter.count(rules, unit).and_then(|count| {
-            let (value, verified) = match count {
-                UnitCount::Counted(c) => (c, false),
-                UnitCount::Verified(c) => (c, true),
-                UnitCount::Differ(a, b) => {
-                    if let Ok(mut d) = differ.lock() {
-                        d.push((u, a, b));
+        // A unit's key that is not a position is the plan's fault: named by its line (the
+        // header is line 1, unit u is line u + 2, as the plan was read).
+        let located = |e: DeepError| match e.file {
+            None => DeepError::at(&args.plan.display().to_string(), u + 2, e.reason),
+            Some(_) => e,
+        };
+        let outcome = counter
+            .count(rules, unit)
+            .map_err(located)
+            .and_then(|count| {
+                let (value, verified) = match count {
+                    UnitCount::Counted(c) => (c, false),
+                    UnitCount::Verified(c) => (c, true),
+                    UnitCount::Differ(a, b) => {
+                        if let Ok(mut d) = differ.lock() {
+                            d.push((u, a, b));
+                        }
+                        return Ok(());
                     }
-                    return Ok(());
-                }
-            };
-            let result = UnitResult {
-                unit: u,
-                count: value.to_string(),
-                verified,
-            };
-            let mut w = writer
-                .lock()
-                .map_err(|_| DeepError::from(DeepReason::WorkerFailed))?;
-            w.append(&result)?;
-            let l = leaves.fetch_add(value, Ordering::Relaxed) + value;
-            let d = units_done.fetch_add(1, Ordering::Relaxed) + 1;
-            progress.inc(u64::try_from(u128::from(unit.cost) / scale).unwrap_or(u64::MAX));
-            progress.set_message(message(d, l));
-            Ok(())
-        });
+                };
+                let result = UnitResult {
+                    unit: u,
+                    count: value.to_string(),
+                    verified,
+                };
+                let mut w = writer
+                    .lock()
+                    .map_err(|_| DeepError::from(DeepReason::WorkerFailed))?;
+                w.append(&result)?;
+                let l = leaves.fetch_add(value, Ordering::Relaxed) + value;
+                let d = units_done.fetch_add(1, Ordering::Relaxed) + 1;
+                progress.inc(u64::try_from(u128::from(unit.cost) / scale).unwrap_or(u64::MAX));
+                progress.set_message(message(d, l));
+                Ok(())
+            });
         if let Err(e) = outcome
             && let Ok(mut f) = failure.lock()
         {
