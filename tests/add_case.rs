@@ -798,3 +798,35 @@ fn a_file_name_that_gives_no_case_id_asks_for_one() {
             .contains("  - id: e4\n")
     );
 }
+
+#[test]
+fn a_rule_id_the_variant_cannot_cite_is_refused_before_counting() {
+    // It was refused only when the suite written was read back, after every count, and named
+    // a line of that unwritten file.
+    let (path, bytes) = copy("rule-id", "suites/chess.yaml");
+    let suite = path.to_str().expect("utf-8");
+    for (rules, said) in [
+        (
+            vec!["--rule", "XX-9"],
+            "cvperft: --rule: unknown rule id `XX-9` (chess suites may cite: GE-1,",
+        ),
+        (
+            vec!["--rule", "GE-1", "--rule", "GE-1"],
+            "cvperft: --rule `GE-1` is given twice",
+        ),
+    ] {
+        let mut args = vec![
+            "add-case",
+            "--suite",
+            suite,
+            "--moves",
+            "e2e4 e7e5",
+            "--depth",
+            "2",
+        ];
+        args.extend(rules);
+        let err = refused(&cvperft(&args));
+        assert!(err.starts_with(said), "{err}");
+        assert_eq!(std::fs::read(&path).expect("suite"), bytes);
+    }
+}

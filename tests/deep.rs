@@ -715,3 +715,21 @@ fn a_unit_whose_key_is_no_position_is_named_by_the_plan_line() {
         "plan.jsonl: line 2: unit 0: `8/8/8/8/8/8/8/8 w - -`: illegal position",
     );
 }
+
+#[test]
+fn the_summary_line_escapes_the_results_file_name() {
+    // A name with a line break and an escape sequence was printed raw on standard output.
+    let dir = scratch("summary-name");
+    plan(&dir, &["2", "--split", "1"]);
+    let out = work(
+        &dir,
+        "plan.jsonl",
+        &["--shard", "1/1", "-q", "--output", "a\nb\u{1b}[31m.jsonl"],
+    );
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        out.ends_with("results in a\\nb\\u{1b}[31m.jsonl\n"),
+        "{out}"
+    );
+    assert!(dir.join("a\nb\u{1b}[31m.jsonl").is_file());
+}

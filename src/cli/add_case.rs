@@ -183,6 +183,9 @@ pub fn run(args: AddCaseArgs, out: &mut impl Write) -> Result<()> {
     }
     let game = replay(&args, &target)?;
     let (rules, case_options) = case_rules(&args, game.variant, &target.defaults())?;
+    // Rule ids the variant's suites may not cite, before any counting (the suite written
+    // would be refused afterwards, naming a line of a file that is never written).
+    check_rule_ids(&args.rules, rules.variant)?;
     // Refuse duplicates before computing anything.
     let id = case_id(&args, target.stem(), game.played.len())?;
     let key = (position_key(&game.fen_reached), rules.option_pairs());
@@ -380,6 +383,26 @@ fn open_suite(args: &AddCaseArgs) -> Result<(Suite, String)> {
         .into());
     }
     Ok((suite, original))
+}
+
+/// Refuses `--rule` ids that the variant's suites may not cite, or one given twice.
+fn check_rule_ids(ids: &[String], variant: &cvperft::variant::Variant) -> Result<()> {
+    use cvperft::suite::load::LoadReason;
+    for (i, id) in ids.iter().enumerate() {
+        let shown = cvperft::echo::echo(id);
+        if ids[..i].contains(id) {
+            return Err(Failure::input(format!("--rule {shown} is given twice")).into());
+        }
+        if !variant.spec.rulings.contains(&id.as_str()) {
+            let reason = LoadReason::UnknownRule {
+                rule: id.clone(),
+                variant: variant.spec.id,
+                rulings: variant.spec.rulings,
+            };
+            return Err(Failure::input(format!("--rule: {reason}")).into());
+        }
+    }
+    Ok(())
 }
 
 /// The case's rules (the suite's `defaults` first, then the case's own options, as the loader
