@@ -1132,14 +1132,6 @@ pub fn output_target(path: &Path, inputs: &[(u64, u64)]) -> Result<OutputTarget,
             })
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            // A dangling link is not written through: planted in a shared directory, it would
-            // have the report created wherever it points.
-            if let Ok(meta) = std::fs::symlink_metadata(path)
-                && meta.file_type().is_symlink()
-            {
-                let target = std::fs::read_link(path).map_err(|e| io_fail(path, &e))?;
-                return Err(fail(path, FileReason::DanglingLink(target)));
-            }
             let real = resolve_links(path)?;
             // The temporary file would be written beside `dir/` and then fail to be renamed
             // over it, after all the work.

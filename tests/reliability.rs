@@ -2840,38 +2840,3 @@ fn a_report_never_replaces_a_results_file_that_work_is_appending_to() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 }
-
-#[test]
-fn outputs_are_never_created_through_a_dangling_link() {
-    // A link planted at the output's name, pointing where nothing is yet: `work`, `plan` and
-    // `check --output` created the file it pointed to (as `add-case --create` never did).
-    let dir = scratch("dangling-outputs");
-    let plan = planned(&dir, "2");
-    let plan = plan.to_str().expect("utf-8");
-    let chess = root().join("suites/chess.yaml");
-    let chess = chess.to_str().expect("utf-8");
-    let runs: [(&str, Vec<&str>); 3] = [
-        ("results.jsonl", vec!["work", plan, "--shard", "1/1", "-q"]),
-        ("plan2.jsonl", vec!["plan", "2", "--split", "1"]),
-        (
-            "report.json",
-            vec!["check", chess, "--max-nodes", "100", "--format", "json"],
-        ),
-    ];
-    for (name, args) in runs {
-        let link = dir.join(name);
-        let victim = dir.join(format!("victim-{name}"));
-        std::os::unix::fs::symlink(&victim, &link).expect("link");
-        let mut all = args.clone();
-        all.extend(["--output", link.to_str().expect("utf-8")]);
-        let o = run(&all);
-        assert_refused(&o, "which does not exist");
-        assert!(
-            stderr(&o).contains("does not create a file through a link"),
-            "{}",
-            stderr(&o)
-        );
-        assert!(!victim.exists(), "{all:?} created {}", victim.display());
-        assert!(std::fs::symlink_metadata(&link).expect("link").is_symlink());
-    }
-}

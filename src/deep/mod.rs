@@ -224,18 +224,6 @@ pub enum DeepReason {
     /// A result file that is a FIFO, a device or anything but a regular file.
     #[error("{0} is not a regular file: `work` appends to a results file and reads it back")]
     NotRegular(String),
-    /// A results file named by a symbolic link whose target does not exist.
-    #[error(
-        "{file} is a symbolic link to {}, which does not exist; `work` does not create a file \
-         through a link (name the file itself, or remove the link)",
-        .target.display()
-    )]
-    DanglingLink {
-        /// The results file as named.
-        file: String,
-        /// Where the link points.
-        target: std::path::PathBuf,
-    },
     /// A results file without write permission in its mode.
     #[error(
         "{file} is read-only (mode {mode:04o}); `work` does not write to it (make it writable, \

@@ -242,49 +242,6 @@ fn lock(file: &File, name: &str) -> Result<(), DeepError> {
     Ok(())
 }
 
-/// Why [`open_or_create`] failed.
-enum Opened {
-    /// The name is a symbolic link to nothing.
-    Dangling(std::path::PathBuf),
-    /// The system refused.
-    Io(std::io::Error),
-}
-
-/// Opens the results file `path` to read and append, following links to an existing file, or
-/// creates it, never through a link: a dangling link planted at the name would otherwise have
-/// the results written wherever it points.
-fn open_or_create(path: &Path) -> Result<File, Opened> {
-    let open = |create: bool| {
-        let mut options = OpenOptions::new();
-        options.read(true).append(true);
-        let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
-        if create {
-            options.create_new(true);
-            flags |= libc::O_NOFOLLOW;
-        }
-        options.custom_flags(flags).open(path)
-    };
-    // Created meanwhile by another run: opened as it is (the lock then decides).
-    for _ in 0..3 {
-        match open(false) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            other => return other.map_err(Opened::Io),
-        }
-        match open(true) {
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
-                if link && !path.exists() {
-                    return Err(Opened::Dangling(
-                        std::fs::read_link(path).unwrap_or_default(),
-                    ));
-                }
-            }
-            other => return other.map_err(Opened::Io),
-        }
-    }
-    open(false).map_err(Opened::Io)
-}
-
 impl ResultsWriter {
     /// Opens `path` for `header`: creates it with the header, or resumes it when it holds
     /// results of the same plan, shard and settings (a cut-short last line is removed).
@@ -310,14 +267,13 @@ impl ResultsWriter {
                 return Err(DeepReason::ReadOnly { file: name, mode }.into());
             }
         }
-        let file = open_or_create(path).map_err(|e| match e {
-            Opened::Dangling(target) => DeepReason::DanglingLink {
-                file: name.clone(),
-                target,
-            }
-            .into(),
-            Opened::Io(e) => cannot(e),
-        })?;
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(path)
+            .map_err(cannot)?;
         if !file.metadata().map_err(cannot)?.is_file() {
             return Err(DeepReason::NotRegular(name).into());
         }
