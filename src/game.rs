@@ -313,9 +313,7 @@ fn replay(
     (plies, None)
 }
 
-/// Replays the selected game of a record from `start`. Detecting the notation, a coordinate
-/// reading stops at a `;` comment that is a Game Courier placement (`g4-f6; N*b2`): it would
-/// read another game than the record's.
+/// Replays the selected game of a record from `start`.
 ///
 /// # Errors
 /// A [`RecordError`] with the ply, line and column of the first move that cannot be read or is
@@ -396,32 +394,7 @@ pub fn read_game(text: &str, start: &Position, options: &ReadOptions) -> Result<
             });
             continue;
         }
-        let (mut plies, mut stop) = replay(start, notation, &game, options);
-        // Detecting, a coordinate reading that takes a Game Courier placement for a comment
-        // (`g4-f6; N*b2`) stops at the ply the placement belongs to: the record is Game
-        // Courier's, and read so it may be another game.
-        if options.notation.is_none()
-            && notation == Notation::Coordinate
-            && let Some(comment) = record::coordinate::placement_in_comment(text)
-        {
-            let ply = game
-                .moves
-                .iter()
-                .filter(|m| m.at() < (comment.line, comment.column))
-                .count()
-                .max(1);
-            if plies.len() >= ply {
-                plies.truncate(ply - 1);
-                let reason = RecordReason::PlacementInComment(comment.text.trim_end().to_string());
-                stop = Some((
-                    RecordError {
-                        ply: Some(ply),
-                        ..RecordError::at(comment.line, comment.column, reason)
-                    },
-                    false,
-                ));
-            }
-        }
+        let (plies, stop) = replay(start, notation, &game, options);
         match stop {
             None => {
                 attempts.push(Attempt {
@@ -559,7 +532,8 @@ fn placed(text: &str, notation: Notation, mut e: RecordError) -> (RecordError, u
     (e, before)
 }
 
-/// Refuses a record that two notations read to different games.
+/// Refuses a record that two notations read to different games (an unlabelled Game Courier
+/// turn `g4-f6; N*b2` is `g4f6` in coordinate notation, where `;` starts a comment).
 fn disagree(first: &Game, notation: Notation, plies: &[Ply]) -> Result<(), RecordError> {
     let differ = first
         .plies
@@ -634,42 +608,23 @@ mod tests {
     }
 
     #[test]
-    fn a_placement_after_a_semicolon_is_read_as_game_courier() {
+    fn two_readings_of_one_record_are_refused() {
         let rules = variants::rules("cerimon").expect("variant");
         let pos = parse_position(rules, "4k3/8/8/8/6N1/8/8/4K3[N] w - - 0 1").expect("fen");
-        // `;` starts a comment in coordinate notation, which would read `g4f6` without the
-        // resurrection; detecting, the record is Game Courier's.
-        let game = read_game("1. g4-f6; N*h2", &pos, &ReadOptions::default()).expect("read");
-        assert_eq!(game.notation, Notation::GameCourier);
-        assert_eq!(texts(&game), ["g4f6,N@h2"]);
-        let coordinate = &game.attempts[0];
-        assert_eq!(
-            (coordinate.notation, coordinate.read),
-            (Notation::Coordinate, 0)
-        );
-        let said = coordinate.error.as_ref().expect("stopped").to_string();
+        // `;` ends a coordinate move: `g4f6` without the resurrection.
+        let e = read_game("1. g4-f6; N*h2", &pos, &ReadOptions::default()).expect_err("two");
+        assert_eq!((e.ply, e.column), (Some(1), 4), "{e}");
         assert!(
-            said.contains("`; N*h2` is a Game Courier placement"),
-            "{said}"
+            e.to_string()
+                .contains("here coordinate reads g4f6 and game-courier reads g4f6,N@h2"),
+            "{e}"
         );
-        // Given, coordinate notation reads it as a comment.
         let opts = ReadOptions {
-            notation: Some(Notation::Coordinate),
+            notation: Some(Notation::GameCourier),
             ..ReadOptions::default()
         };
         let game = read_game("1. g4-f6; N*h2", &pos, &opts).expect("given notation");
-        assert_eq!(texts(&game), ["g4f6"]);
-        // Ply 5 moves onto the resurrected Knight's square: only the reading that dropped the
-        // Knight replays the whole record, and it is not taken; Game Courier's error is told.
-        let record = "1. g4-f6; N*h2\n1... e8-e7\n2. f6-g4\n2... e7-e6\n3. g4-h2\n";
-        let e = read_game(record, &pos, &ReadOptions::default()).expect_err("illegal");
-        assert_eq!((e.ply, e.line), (Some(5), 5), "{e}");
-        let said = e.to_string();
-        assert!(
-            said.contains("read as game-courier, the notation that got furthest"),
-            "{said}"
-        );
-        assert!(said.contains("coordinate stopped at ply 1"), "{said}");
+        assert_eq!(texts(&game), ["g4f6,N@h2"]);
     }
 
     #[test]

@@ -536,39 +536,3 @@ fn game_index_0_is_refused_as_games_count_from_1() {
         text(&o.stderr)
     );
 }
-
-#[test]
-fn a_game_courier_placement_is_not_dropped_as_a_coordinate_comment() {
-    // A Cerimon log whose Knight is resurrected on b2 at ply 7 (`; N*b2`, no piece label on
-    // the move). Read as coordinate text, `;` starts a comment: the Knight was dropped, b2 left
-    // empty, ply 9 `c1-b2` legal, and the game printed with exit 0.
-    let dir = scratch("placement-comment");
-    let path = dir.join("cerimon.txt");
-    let record = "1. b2-c4\n1... g7-f5\n2. c4-d6\n2... e7-d6\n3. h2-g4\n3... f5-d4\n\
-                  4. g4-f6; N*b2\n4... d8-f6\n5. c1-b2\n";
-    std::fs::write(&path, record).expect("record");
-    let path = path.to_str().expect("utf-8");
-    let o = cvperft(&["game", "-v", "cerimon", path]);
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
-    assert!(
-        err.contains("line 9, column 4: ply 9 `c1-b2`: illegal"),
-        "{err}"
-    );
-    assert!(err.contains("[read as game-courier"), "{err}");
-    assert!(err.contains("coordinate stopped at ply 7"), "{err}");
-    // Without the last move, the Knight stands on b2.
-    std::fs::write(path, record.replace("5. c1-b2\n", "")).expect("record");
-    let o = cvperft(&["game", "-v", "cerimon", path]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("g4f6,N@b2"), "{}", text(&o.stdout));
-    assert!(
-        text(&o.stderr).contains("read as game-courier"),
-        "{}",
-        text(&o.stderr)
-    );
-    // Asked for, coordinate notation reads `;` as a comment.
-    let o = cvperft(&["game", "-v", "cerimon", "--notation", "coordinate", path]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(!text(&o.stdout).contains("N@b2"), "{}", text(&o.stdout));
-}

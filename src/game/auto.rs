@@ -279,11 +279,7 @@ pub fn read_record<E>(
         {
             fewer = Some((n, count));
         }
-        // A coordinate reading that takes a Game Courier placement for a comment reads
-        // another game than the record's (as in [`read_game`]'s detection).
-        let drops_placement = n == Notation::Coordinate
-            && crate::record::coordinate::placement_in_comment(text).is_some();
-        if !drops_placement && let Ok(found) = whole(Some(n), request.game_index, None) {
+        if let Ok(found) = whole(Some(n), request.game_index, None) {
             read.push((n, found));
         }
     }

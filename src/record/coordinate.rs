@@ -40,27 +40,6 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     }])
 }
 
-/// The first `;` comment of a coordinate record that opens with a Game Courier placement
-/// (`N*b2`: a letter or two, `*`, a square), placed at its `;`. `--notation auto` does not
-/// read such a record as coordinate text, which would drop the placement.
-pub(crate) fn placement_in_comment(text: &str) -> Option<super::Word> {
-    let lexed = lex(text, COMMENTS, &[]).ok()?;
-    lexed.semicolon_comments.into_iter().find(|c| {
-        let first = c.text.split_whitespace().next().unwrap_or("");
-        let first = first.trim_end_matches(';');
-        let Some((label, square)) = first.split_once('*') else {
-            return false;
-        };
-        let file = square.chars().next();
-        let rank = &square[file.map_or(0, char::len_utf8)..];
-        (1..=2).contains(&label.len())
-            && label.chars().all(|c| c.is_ascii_alphabetic())
-            && file.is_some_and(|f| f.is_ascii_lowercase())
-            && (1..=2).contains(&rank.len())
-            && rank.chars().all(|c| c.is_ascii_digit())
-    })
-}
-
 /// Our move text for one word of a record, or `None` when the word holds no move (a move
 /// number, a result).
 pub fn move_of_word(word: &str) -> Option<String> {
