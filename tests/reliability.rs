@@ -1042,7 +1042,7 @@ fn an_engine_that_hangs_after_a_few_answers_each_time_is_given_up_on() {
     // Every process answers three questions and hangs on the fourth: the answers of a
     // restarted process do not end the run of time-outs until it answers more than the one
     // before it did. Asked on, it would cost a second for every fourth of the suite's checks.
-    check_breaker(&hangs_after(&dir, 3), 12);
+    check_breaker(&hangs_after(&dir, 3), 24);
 }
 
 /// The ids of the processes whose parent is `pid`.

@@ -8,11 +8,12 @@
 //! [`EngineErrorKind::Stopped`] (a suite run reports those checks as skipped, with the reason),
 //! and [`Engine::stopped`] tells the caller, which exits 1. An answer of any other kind, right
 //! or wrong, resets the count, except the early answers of a UCI engine restarted after a
-//! failure: its process must answer more questions than the process that failed did (at least
-//! two, and [`RESTART_PROOF_CAP`] are always enough). An engine that hangs after its first, or
-//! its k-th, answer would otherwise alternate between k answers and a time-out for ever; one
-//! that hangs on a few positions only is still asked the rest. A pool of engine processes runs
-//! one session per process.
+//! failure: its process must answer two questions, and when the failed question was no deeper
+//! than one the failed process had answered (a hang, not slowness), more questions than that
+//! process did ([`RESTART_PROOF_CAP`] are always enough). An engine that hangs after its
+//! first, or its k-th, answer would otherwise alternate between k answers and a time-out for
+//! ever; one that hangs on a few positions only, or is too slow for the deepest questions, is
+//! still asked the rest. A pool of engine processes runs one session per process.
 
 use super::{Deadline, Divide, Engine, EngineError, EngineErrorKind, Query};
 use std::time::Duration;
@@ -33,6 +34,8 @@ pub struct EngineSession {
     failures: usize,
     /// Answers a restarted process must have given to end the run of failures.
     proof: usize,
+    /// The deepest question the current process has answered.
+    deepest: Option<u32>,
     stopped: Option<String>,
 }
 
@@ -46,11 +49,19 @@ impl EngineSession {
             failure_limit,
             failures: 0,
             proof: 0,
+            deepest: None,
             stopped: None,
         }
     }
 
-    fn record(&mut self, result: &Result<Divide, EngineError>) {
+    fn record(&mut self, depth: u32, result: &Result<Divide, EngineError>) {
+        if result.is_ok() {
+            // A first answer is a new process's (a UCI engine restarted after a failure).
+            self.deepest = match self.inner.process_answers() {
+                Some(1) => Some(depth),
+                _ => Some(self.deepest.map_or(depth, |d| d.max(depth))),
+            };
+        }
         match result {
             // The early answers of a process restarted after a failure prove little (an engine
             // that hangs after its k-th answer would answer k times, hang, answer k times...):
@@ -61,10 +72,19 @@ impl EngineSession {
             Err(e) if is_failure(&e.kind) => {
                 self.failures += 1;
                 // After a failure the engine tells how many questions the failed process had
-                // answered (`None` for engines that start a process per question).
+                // answered (`None` for engines that start a process per question). A question
+                // deeper than any that process answered may just be too slow for the timeout
+                // (an engine that answers depths 1-3 of every case in time and not depth 4):
+                // two answers then end the run. One no deeper than an answered one is a hang.
                 if let Some(answered) = self.inner.process_answers() {
-                    self.proof = (answered + 1).clamp(2, RESTART_PROOF_CAP);
+                    let harder = answered == 0 || self.deepest.is_none_or(|d| depth > d);
+                    self.proof = if harder {
+                        2
+                    } else {
+                        (answered + 1).clamp(2, RESTART_PROOF_CAP)
+                    };
                 }
+                self.deepest = None;
                 if self.failure_limit > 0 && self.failures >= self.failure_limit {
                     self.stopped = Some(format!(
                         "the last {} questions timed out or crashed; the last: {}",
@@ -104,7 +124,7 @@ impl Engine for EngineSession {
         let result = self
             .inner
             .divide_by(query, deadline.min(Deadline::after(self.timeout)));
-        self.record(&result);
+        self.record(query.depth, &result);
         result
     }
 
@@ -292,6 +312,51 @@ mod tests {
         }
         // An engine that hangs only now and then is asked on: one time-out in nine at most.
         assert_eq!(asked_before_stop(super::RESTART_PROOF_CAP), None);
+    }
+
+    /// A process that answers questions of depth 1 to 3 and times out at depth 4; the next
+    /// question starts a new process.
+    struct TooSlowAtFour {
+        answers: usize,
+        failed: bool,
+    }
+
+    impl Engine for TooSlowAtFour {
+        fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
+            if self.failed {
+                self.failed = false;
+                self.answers = 0;
+            }
+            if query.depth >= 4 {
+                self.failed = true;
+                return Err(EngineError::new("slow", Some(query), timeout()));
+            }
+            self.answers += 1;
+            Ok(Divide::default())
+        }
+        fn process_answers(&self) -> Option<usize> {
+            Some(self.answers)
+        }
+        fn name(&self) -> String {
+            "slow".into()
+        }
+    }
+
+    #[test]
+    fn an_engine_too_slow_for_the_deepest_questions_is_asked_the_rest() {
+        // Cases asked at depths 1 to 4 in turn, as `check` asks them: three answers and a
+        // time-out each, a time-out on a question deeper than any the process answered.
+        let engine = TooSlowAtFour {
+            answers: 0,
+            failed: false,
+        };
+        let mut session = EngineSession::new(Box::new(engine), Duration::from_secs(1), 3);
+        for case in 0..50 {
+            for depth in 1..=4 {
+                let _ = session.divide(&Query::new("fen", &[], depth));
+                assert_eq!(session.stopped(), None, "case {case}, depth {depth}");
+            }
+        }
     }
 
     #[test]
