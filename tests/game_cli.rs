@@ -536,3 +536,37 @@ fn game_index_0_is_refused_as_games_count_from_1() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn a_game_courier_placement_read_as_a_coordinate_comment_is_said() {
+    // A Cerimon log whose Knight is resurrected on b2 at ply 7 (`; N*b2`, no piece label on
+    // the move). Coordinate text, tried first, reads `;` as a comment and replays the whole
+    // record (Game Courier's reading stops at ply 9, `c1-b2` onto the Knight): the Knight is
+    // dropped, and nothing said so.
+    let dir = scratch("placement-comment");
+    let path = dir.join("cerimon.txt");
+    let record = "1. b2-c4\n1... g7-f5\n2. c4-d6\n2... e7-d6\n3. h2-g4\n3... f5-d4\n\
+                  4. g4-f6; N*b2\n4... d8-f6\n5. c1-b2\n";
+    std::fs::write(&path, record).expect("record");
+    let path = path.to_str().expect("utf-8");
+    let o = cvperft(&["game", "-v", "cerimon", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("read as coordinate (--notation auto"), "{err}");
+    assert!(
+        err.contains(
+            "; `; N*b2` at line 7, column 9 is read as a comment, as coordinate notation reads \
+             `;` (give --notation game-courier to read it as a placement)"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // As asked, Game Courier's reading puts the Knight on b2, and `c1-b2` is refused.
+    let o = cvperft(&["game", "-v", "cerimon", "--notation", "game-courier", path]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stderr).contains("ply 9 `c1-b2`: illegal"),
+        "{}",
+        text(&o.stderr)
+    );
+}

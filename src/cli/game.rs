@@ -116,7 +116,20 @@ impl RecordArgs {
         };
         match read_record(&source.text, &source.name, &request, rules_for) {
             Ok(read) => {
-                let note = read.note(&source.name);
+                let mut note = read.note(&source.name);
+                // Detected as coordinate text, a `;` comment that is a Game Courier placement
+                // was dropped: said, with how to read it as one.
+                if let Some(note) = note.as_mut()
+                    && read.game.notation == Notation::Coordinate
+                    && let Some((line, column, comment)) =
+                        cvperft::record::coordinate::placement_in_comment(&source.text)
+                {
+                    note.push_str(&format!(
+                        "; `; {comment}` at line {line}, column {column} is read as a comment, as \
+                         coordinate notation reads `;` (give --notation game-courier to read it \
+                         as a placement)"
+                    ));
+                }
                 Ok((read.game, read.start_fen, note))
             }
             Err(ReadRecordError::Rules(e)) => Err(e),

@@ -40,6 +40,32 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     }])
 }
 
+/// The first `;` comment of a coordinate record that opens with a Game Courier placement
+/// (`N*b2`: a letter or two, `*`, a square): its line, its column (of the `;`) and its text
+/// after the `;`. Read as a comment, as coordinate notation reads `;`, the placement is
+/// dropped: `--notation auto` says so when it reads such a record as coordinate text.
+pub fn placement_in_comment(text: &str) -> Option<(usize, usize, String)> {
+    let lexed = lex(text, COMMENTS, &[]).ok()?;
+    let comment = lexed.semicolon_comments.into_iter().find(|c| {
+        let first = c.text.split_whitespace().next().unwrap_or("");
+        let Some((label, square)) = first.trim_end_matches(';').split_once('*') else {
+            return false;
+        };
+        let file = square.chars().next();
+        let rank = &square[file.map_or(0, char::len_utf8)..];
+        (1..=2).contains(&label.len())
+            && label.chars().all(|c| c.is_ascii_alphabetic())
+            && file.is_some_and(|f| f.is_ascii_lowercase())
+            && (1..=2).contains(&rank.len())
+            && rank.chars().all(|c| c.is_ascii_digit())
+    })?;
+    Some((
+        comment.line,
+        comment.column,
+        comment.text.trim().to_string(),
+    ))
+}
+
 /// Our move text for one word of a record, or `None` when the word holds no move (a move
 /// number, a result).
 pub fn move_of_word(word: &str) -> Option<String> {

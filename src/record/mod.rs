@@ -635,6 +635,8 @@ pub(crate) struct Lexed {
     pub words: Vec<Word>,
     /// Tag pairs with the index they start at.
     pub tags: Vec<(usize, Tag)>,
+    /// The `;` comments, each placed at its `;`, their text after it.
+    pub semicolon_comments: Vec<Word>,
 }
 
 /// Blanks comments and tag pairs out of `text` and splits the rest into words.
@@ -645,6 +647,7 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     // Characters of `own` that belong to the word they stand in (`e8(Q)`).
     let mut glued: Vec<bool> = Vec::with_capacity(chars.len());
     let mut tags = Vec::new();
+    let mut semicolon_comments = Vec::new();
     let positions = places(&chars, cr_alone);
     let unclosed = |i: usize, reason: RecordReason| {
         let (line, column) = positions[i];
@@ -663,8 +666,17 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
         let end = if comments.braces && c == '{' {
             let close = (i..chars.len()).find(|&j| chars[j] == '}');
             close.ok_or_else(|| unclosed(i, RecordReason::UnclosedComment))? + 1
-        } else if (comments.semicolon && c == ';')
-            || (comments.slashes && c == '/' && chars.get(i + 1) == Some(&'/'))
+        } else if comments.semicolon && c == ';' {
+            let end = to_line_end(i);
+            let (line, column) = positions[i];
+            semicolon_comments.push(Word {
+                text: chars[i + 1..end].iter().collect(),
+                line,
+                column,
+                index: i,
+            });
+            end
+        } else if (comments.slashes && c == '/' && chars.get(i + 1) == Some(&'/'))
             || (comments.percent && c == '%' && positions[i].1 == 1)
         {
             to_line_end(i)
@@ -746,7 +758,11 @@ pub(crate) fn lex(text: &str, comments: Comments, own: &[char]) -> Result<Lexed,
     if let Some(w) = current {
         words.push(w);
     }
-    Ok(Lexed { words, tags })
+    Ok(Lexed {
+        words,
+        tags,
+        semicolon_comments,
+    })
 }
 
 /// The line and column (1-based, as an editor shows them) of each of `chars`, and after the

@@ -86,6 +86,7 @@ pub fn games(text: &str) -> Result<Vec<GameText>, RecordError> {
     let games = split_games(Lexed {
         words,
         tags: lexed.tags,
+        semicolon_comments: Vec::new(),
     })?;
     games
         .into_iter()
