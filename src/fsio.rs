@@ -1024,14 +1024,23 @@ pub fn standard_stream(meta: &Metadata) -> Option<&'static str> {
         return None;
     }
     use std::os::fd::AsFd;
-    // Standard error first: a file both streams go to must not get the refusal either.
-    if stream_is(std::io::stderr().as_fd(), meta) {
-        Some("standard error")
-    } else if stream_is(std::io::stdout().as_fd(), meta) {
+    if stream_is(std::io::stdout().as_fd(), meta) {
         Some("standard output")
+    } else if stream_is(std::io::stderr().as_fd(), meta) {
+        Some("standard error")
     } else {
         None
     }
+}
+
+/// Whether standard error is written to the regular file `path`, named by its own name (not
+/// as `/dev/stderr` and the like, [`names_a_stream`]): a refusal of that file as an output must
+/// not be written into it (`work --output r.jsonl 2>>r.jsonl`).
+pub fn is_standard_error_by_name(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    std::fs::metadata(path).is_ok_and(|meta| {
+        meta.is_file() && stream_is(std::io::stderr().as_fd(), &meta) && !names_a_stream(path)
+    })
 }
 
 /// Whether `path` names a descriptor rather than a file: `/dev/stdout`, `/dev/stderr`,

@@ -1576,9 +1576,24 @@ fn a_results_file_or_plan_that_standard_error_appends_to_keeps_its_bytes() {
         .output()
         .expect("runs");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let runs: [&[&str]; 2] = [
+    let report = dir.join("report.json");
+    std::fs::write(&report, "{}\n").expect("report");
+    let report = report.to_str().expect("utf-8");
+    let chess = root().join("suites/chess.yaml");
+    let chess = chess.to_str().expect("utf-8");
+    let runs: [&[&str]; 3] = [
         &["work", plan, "--shard", "1/1", "-q", "--output", results],
         &["plan", "2", "--split", "1", "--output", plan],
+        &[
+            "check",
+            chess,
+            "--max-nodes",
+            "100",
+            "--format",
+            "json",
+            "--output",
+            report,
+        ],
     ];
     for args in runs {
         let target = args[args.len() - 1];
@@ -1608,6 +1623,15 @@ fn a_results_file_or_plan_that_standard_error_appends_to_keeps_its_bytes() {
         }
     }
     // The results still resume and merge.
+    let o = command(&["work", plan, "--shard", "1/1", "-q", "--output", results])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("0 counted now, 20 before"),
+        "{}",
+        stdout(&o)
+    );
     let o = command(&["merge", plan, results]).output().expect("runs");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

@@ -184,14 +184,10 @@ impl std::fmt::Display for OutputIsStandardError {
 }
 impl std::error::Error for OutputIsStandardError {}
 
-/// Whether `e` refuses an output file because standard error is written to it.
+/// Whether `e` refuses an output file, named by its own name, that standard error is written
+/// to.
 fn refuses_standard_error(e: &anyhow::Error) -> bool {
-    use cvperft::fsio::{FileError, FileReason};
-    e.chain().any(|c| {
-        c.is::<OutputIsStandardError>()
-            || c.downcast_ref::<FileError>()
-                .is_some_and(|f| f.reason == FileReason::OutputIsStream("standard error"))
-    })
+    e.chain().any(|c| c.is::<OutputIsStandardError>())
 }
 
 /// Prints `cvperft: LINE` on standard output, for a message that standard error must not get;

@@ -65,8 +65,8 @@ impl Sink<'_> {
             .collect();
         let refused = |e: fsio::FileError| -> anyhow::Error {
             let message = format!("--output {e}");
-            if e.reason == fsio::FileReason::OutputIsStream("standard error")
-                && !fsio::names_a_stream(path)
+            if matches!(e.reason, fsio::FileReason::OutputIsStream(_))
+                && fsio::is_standard_error_by_name(path)
             {
                 super::OutputIsStandardError(message).into()
             } else {

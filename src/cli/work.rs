@@ -115,13 +115,11 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
             "--output {}: is {name}; give the results file a name of its own",
             path.display()
         );
-        return Err(
-            if name == "standard error" && !cvperft::fsio::names_a_stream(&path) {
-                super::OutputIsStandardError(message).into()
-            } else {
-                Failure::input(message).into()
-            },
-        );
+        return Err(if cvperft::fsio::is_standard_error_by_name(&path) {
+            super::OutputIsStandardError(message).into()
+        } else {
+            Failure::input(message).into()
+        });
     }
     let (writer, done) = ResultsWriter::open(&path, &header).map_err(input)?;
     let mine = shard_units(&plan, k, n);
