@@ -561,6 +561,17 @@ fn a_game_courier_placement_read_as_a_coordinate_comment_is_said() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+    // In a variant without hands nothing is ever placed: a comment that looks like a
+    // placement is a comment.
+    let chess = dir.join("chess.txt");
+    std::fs::write(&chess, "1. e2e4 e7e5 ; Q*h5 next?\n2. g1f3 b8c6\n").expect("record");
+    let o = cvperft(&["game", chess.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        !text(&o.stderr).contains("read as a comment"),
+        "{}",
+        text(&o.stderr)
+    );
     // As asked, Game Courier's reading puts the Knight on b2, and `c1-b2` is refused.
     let o = cvperft(&["game", "-v", "cerimon", "--notation", "game-courier", path]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));

@@ -119,8 +119,10 @@ impl RecordArgs {
                 let mut note = read.note(&source.name);
                 // Detected as coordinate text, a `;` comment that is a Game Courier placement
                 // was dropped: said, with how to read it as one.
+                // (Only in a variant with hands: elsewhere nothing is ever placed.)
                 if let Some(note) = note.as_mut()
                     && read.game.notation == Notation::Coordinate
+                    && read.game.start.variant().spec.hand != cvperft::variant::HandKind::None
                     && let Some((line, column, comment)) =
                         cvperft::record::coordinate::placement_in_comment(&source.text)
                 {
