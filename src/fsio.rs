@@ -735,11 +735,11 @@ impl TempFile {
             })
     }
 
-    /// Forgets the file, which now bears `target`'s name, and makes that name durable (a
-    /// directory that cannot be synced is not an error).
+    /// Forgets the file, which now bears `target`'s name (the rename, [`cleanup::renaming`],
+    /// took it off the clean-up list), and makes that name durable (a directory that cannot
+    /// be synced is not an error).
     fn settle(mut self, target: &Path) -> Result<(), FileError> {
         self.armed = false;
-        cleanup::untrack_file(&self.path);
         if let Ok(dir) = File::open(split(target)?.0) {
             let _ = dir.sync_all();
         }
@@ -1007,12 +1007,13 @@ pub enum OutputTarget {
 /// Whether the standard stream `fd` is open on the file `meta` describes (a closed stream is
 /// open on none).
 fn stream_is(fd: std::os::fd::BorrowedFd<'_>, meta: &Metadata) -> bool {
+    stream_meta(fd).is_some_and(|m| (m.dev(), m.ino()) == (meta.dev(), meta.ino()))
+}
+
+/// What the standard stream `fd` is open on (`None` when it is closed).
+fn stream_meta(fd: std::os::fd::BorrowedFd<'_>) -> Option<Metadata> {
     // The descriptor duplicated to read its metadata.
-    let identity = || {
-        let meta = File::from(fd.try_clone_to_owned().ok()?).metadata().ok()?;
-        Some((meta.dev(), meta.ino()))
-    };
-    identity() == Some((meta.dev(), meta.ino()))
+    File::from(fd.try_clone_to_owned().ok()?).metadata().ok()
 }
 
 /// Which standard stream, `"standard output"` or `"standard error"`, is open on the regular
@@ -1072,11 +1073,7 @@ pub fn names_a_stream(path: &Path) -> bool {
 /// Whether standard output and standard error are open on one file (`>>log 2>&1`).
 pub fn stdout_is_stderr() -> bool {
     use std::os::fd::AsFd;
-    std::io::stderr()
-        .as_fd()
-        .try_clone_to_owned()
-        .ok()
-        .and_then(|fd| File::from(fd).metadata().ok())
+    stream_meta(std::io::stderr().as_fd())
         .is_some_and(|meta| stream_is(std::io::stdout().as_fd(), &meta))
 }
 

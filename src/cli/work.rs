@@ -264,7 +264,5 @@ pub fn run(args: WorkArgs, out: &mut impl Write) -> Result<()> {
 /// The path as a summary line shows it: line breaks and what would act on a terminal escaped
 /// (`--output $'a\nb\e[31m.jsonl'` was written raw), as in messages.
 fn display(path: &Path) -> String {
-    let text = path.display().to_string();
-    let one_line = text.replace('\n', "\\n").replace('\r', "\\r");
-    cvperft::report::printable(&one_line).into_owned()
+    cvperft::report::one_line(&path.display().to_string()).into_owned()
 }

@@ -259,23 +259,33 @@ mod tests {
         assert_eq!(session.stopped(), None);
     }
 
-    /// A process that answers `k` questions and then times out; the next question starts a
-    /// new process, as a UCI engine does after a failure.
-    struct HangsAfter {
-        k: usize,
+    /// A UCI-like engine whose process times out when `fails(answers so far, depth)` says so;
+    /// the next question starts a new process, as a UCI engine does after a failure.
+    struct Restarting {
+        fails: Box<dyn Fn(usize, u32) -> bool + Send>,
         answers: usize,
         failed: bool,
     }
 
-    impl Engine for HangsAfter {
+    impl Restarting {
+        fn new(fails: impl Fn(usize, u32) -> bool + Send + 'static) -> Restarting {
+            Restarting {
+                fails: Box::new(fails),
+                answers: 0,
+                failed: false,
+            }
+        }
+    }
+
+    impl Engine for Restarting {
         fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
             if self.failed {
                 self.failed = false;
                 self.answers = 0;
             }
-            if self.answers == self.k {
+            if (self.fails)(self.answers, query.depth) {
                 self.failed = true;
-                return Err(EngineError::new("hangs-after", Some(query), timeout()));
+                return Err(EngineError::new("restarting", Some(query), timeout()));
             }
             self.answers += 1;
             Ok(Divide::default())
@@ -284,18 +294,15 @@ mod tests {
             Some(self.answers)
         }
         fn name(&self) -> String {
-            "hangs-after".into()
+            "restarting".into()
         }
     }
 
     /// How many questions a session over an engine hanging after `k` answers is asked before
     /// it stops (`None`: not within 200).
     fn asked_before_stop(k: usize) -> Option<usize> {
-        let engine = HangsAfter {
-            k,
-            answers: 0,
-            failed: false,
-        };
+        // Each process answers `k` questions and hangs on the next.
+        let engine = Restarting::new(move |answers, _| answers == k);
         let mut session = EngineSession::new(Box::new(engine), Duration::from_secs(1), 3);
         let q = Query::new("fen", &[], 1);
         (1..=200).find(|_| {
@@ -314,42 +321,12 @@ mod tests {
         assert_eq!(asked_before_stop(super::RESTART_PROOF_CAP), None);
     }
 
-    /// A process that answers questions of depth 1 to 3 and times out at depth 4; the next
-    /// question starts a new process.
-    struct TooSlowAtFour {
-        answers: usize,
-        failed: bool,
-    }
-
-    impl Engine for TooSlowAtFour {
-        fn divide(&mut self, query: &Query) -> Result<Divide, EngineError> {
-            if self.failed {
-                self.failed = false;
-                self.answers = 0;
-            }
-            if query.depth >= 4 {
-                self.failed = true;
-                return Err(EngineError::new("slow", Some(query), timeout()));
-            }
-            self.answers += 1;
-            Ok(Divide::default())
-        }
-        fn process_answers(&self) -> Option<usize> {
-            Some(self.answers)
-        }
-        fn name(&self) -> String {
-            "slow".into()
-        }
-    }
-
     #[test]
     fn an_engine_too_slow_for_the_deepest_questions_is_asked_the_rest() {
         // Cases asked at depths 1 to 4 in turn, as `check` asks them: three answers and a
         // time-out each, a time-out on a question deeper than any the process answered.
-        let engine = TooSlowAtFour {
-            answers: 0,
-            failed: false,
-        };
+        // Every process answers depths 1 to 3 and times out at depth 4.
+        let engine = Restarting::new(|_, depth| depth >= 4);
         let mut session = EngineSession::new(Box::new(engine), Duration::from_secs(1), 3);
         for case in 0..50 {
             for depth in 1..=4 {

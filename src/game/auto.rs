@@ -164,7 +164,7 @@ impl<E: fmt::Display> fmt::Display for ReadRecordError<E> {
             ReadRecordError::Record { name, error } => write!(f, "{name}, {error}"),
             ReadRecordError::FenNotGiven { name, tag } => {
                 // On one line, as a record error quotes the record.
-                let value = crate::record::one_line(&tag.value);
+                let value = crate::report::one_line(&tag.value);
                 write!(
                     f,
                     "{name}, line {}, column {}: the record's [FEN \"{value}\"] is not the --fen \

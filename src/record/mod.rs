@@ -92,19 +92,8 @@ impl fmt::Display for RecordError {
                 tried.others.join(", ")
             )?;
         }
-        f.write_str(&one_line(&out))
+        f.write_str(&crate::report::one_line(&out))
     }
-}
-
-/// `text` on one line: its line breaks written `\n` and `\r` (as messages write them), and what
-/// else would act on a terminal escaped by [`printable`](crate::report::printable), so that
-/// text quoted from a record cannot break a message over lines.
-pub(crate) fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains(['\n', '\r']) {
-        return crate::report::printable(text);
-    }
-    let breaks = text.replace('\n', "\\n").replace('\r', "\\r");
-    std::borrow::Cow::Owned(crate::report::printable(&breaks).into_owned())
 }
 
 impl std::error::Error for RecordError {}

@@ -66,6 +66,17 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` on one line: its line breaks written `\n` and `\r` (as messages write them), and what
+/// else would act on a terminal escaped by [`printable`], so that text quoted from a record or
+/// a file name cannot break a message or a summary line over lines.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\n', '\r']) {
+        return printable(text);
+    }
+    let breaks = text.replace('\n', "\\n").replace('\r', "\\r");
+    Cow::Owned(printable(&breaks).into_owned())
+}
+
 /// Longest word kept whole in a [`message_line`]; longer ones keep their start and end.
 pub const MAX_WORD: usize = 160;
 /// Longest [`message_line`]; the rest is cut.
@@ -77,8 +88,7 @@ pub const MAX_LINE: usize = 2000;
 /// characters cut to its first 100 and last 40 characters around `...(N characters)...` (a
 /// 120 kB move token echoed stays readable), and the whole cut to [`MAX_LINE`] characters.
 pub fn message_line(line: &str) -> String {
-    let one_line = line.replace('\n', "\\n").replace('\r', "\\r");
-    let text = printable(&one_line);
+    let text = one_line(line);
     let mut out = String::with_capacity(text.len().min(MAX_LINE + 64));
     let mut rest = &*text;
     while !rest.is_empty() {
