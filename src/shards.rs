@@ -75,10 +75,25 @@ impl<'de> Deserialize<'de> for Count {
                     .map_err(|_| E::custom(format_args!("a count of {v} is negative")))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Count, E> {
-                Err(E::custom(format_args!(
-                    "a count of {v} is not a whole number below 2^64 (write a larger count as a \
-                     string of decimal digits)"
-                )))
+                // JSON gives a float for a number with a point or an exponent, and for a
+                // whole number of 2^64 or more; `380.0` was said to be "380, not a whole number".
+                if !v.is_finite() || v.fract() != 0.0 {
+                    Err(E::custom(format_args!(
+                        "a count of {v} is not a whole number"
+                    )))
+                } else if v < 0.0 {
+                    Err(E::custom(format_args!("a count of {v} is negative")))
+                } else if v >= 18_446_744_073_709_551_616.0 {
+                    Err(E::custom(format_args!(
+                        "a count of {v:e} is 2^64 or more as a JSON number (write a larger count \
+                         as a string of decimal digits)"
+                    )))
+                } else {
+                    Err(E::custom(format_args!(
+                        "a count with a decimal point or an exponent (of value {v}): write a \
+                         count in decimal digits alone"
+                    )))
+                }
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Count, E> {
                 if v.is_empty() || v.len() > 39 || !v.bytes().all(|b| b.is_ascii_digit()) {

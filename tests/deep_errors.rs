@@ -260,6 +260,26 @@ fn result_files_are_refused_naming_file_line_and_field() {
         ),
         "r1: line 3: unit 0 is given twice (also on line 2)"
     );
+    // A unit marked verified in a file counted without --verify (or not marked in one counted
+    // with it) was accepted, and `merge` reported it among the verified units.
+    assert_eq!(
+        merged(
+            &d,
+            &plan,
+            &[format!(
+                "{h}\n{}",
+                "{\"unit\":0,\"count\":\"1\",\"verified\":true}\n"
+            )]
+        ),
+        "r1: line 2: field `verified`: unit 0 is marked verified, but the header says `verify`: \
+         false (`work --verify` marks every unit it writes, `work` without it none)"
+    );
+    let verifying = with(&h, "verify", serde_json::Value::Bool(true));
+    assert_eq!(
+        merged(&d, &plan, &[format!("{verifying}\n{}", unit(0, "1"))]),
+        "r1: line 2: field `verified`: unit 0 is not marked verified, but the header says \
+         `verify`: true (`work --verify` marks every unit it writes, `work` without it none)"
+    );
     assert_eq!(
         merged(&d, &plan, &[String::new()]),
         "r1: no results header (an empty or unfinished file)"

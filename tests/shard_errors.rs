@@ -218,3 +218,51 @@ fn paths_are_listed_again() {
         "the shards' counts add up to more than 2^128"
     );
 }
+
+#[test]
+fn a_count_written_as_a_float_is_refused_for_what_it_is() {
+    let read = |text: &str| {
+        serde_json::from_str::<Count>(text)
+            .map_err(|e| e.to_string())
+            .map(|c| c.0)
+    };
+    assert_eq!(read("380"), Ok(380));
+    assert_eq!(read("\"380\""), Ok(380));
+    // `380.0` was refused as "a count of 380 is not a whole number below 2^64".
+    assert_eq!(
+        read("380.0"),
+        Err(
+            "a count with a decimal point or an exponent (of value 380): write a count in \
+             decimal digits alone at line 1 column 5"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        read("3.8e2"),
+        Err(
+            "a count with a decimal point or an exponent (of value 380): write a count in \
+             decimal digits alone at line 1 column 5"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        read("380.5"),
+        Err("a count of 380.5 is not a whole number at line 1 column 5".to_string())
+    );
+    assert_eq!(
+        read("-0.5"),
+        Err("a count of -0.5 is not a whole number at line 1 column 4".to_string())
+    );
+    assert_eq!(
+        read("-2.0"),
+        Err("a count of -2 is negative at line 1 column 4".to_string())
+    );
+    assert_eq!(
+        read("18446744073709551616"),
+        Err(
+            "a count of 1.8446744073709552e19 is 2^64 or more as a JSON number (write a larger \
+             count as a string of decimal digits) at line 1 column 20"
+                .to_string()
+        )
+    );
+}

@@ -221,6 +221,19 @@ pub enum DeepReason {
         /// The line that gave it first.
         line: usize,
     },
+    /// A unit's `verified` that contradicts the header's `verify`: `work --verify` marks every
+    /// unit it writes, a run without it none, so a mixed file was edited or joined from two.
+    #[error(
+        "field `verified`: unit {unit} is {}marked verified, but the header says `verify`: {verify} \
+         (`work --verify` marks every unit it writes, `work` without it none)",
+        if *.verify { "not " } else { "" }
+    )]
+    VerifiedAgainstHeader {
+        /// The unit.
+        unit: usize,
+        /// The header's `verify`.
+        verify: bool,
+    },
     /// A result file that is a FIFO, a device or anything but a regular file.
     #[error("{0} is not a regular file: `work` appends to a results file and reads it back")]
     NotRegular(String),

@@ -179,6 +179,18 @@ pub fn read(path: &Path, expected: Option<Expected>) -> Result<ReadResults, Deep
                 },
             ));
         }
+        if let Some(header) = &out.header
+            && header.verify != unit.verified
+        {
+            return Err(DeepError::at(
+                &name,
+                line_no,
+                DeepReason::VerifiedAgainstHeader {
+                    unit: unit.unit,
+                    verify: header.verify,
+                },
+            ));
+        }
         if let Some(before) = out.units.get(&unit.unit) {
             return Err(DeepError::at(
                 &name,
