@@ -75,25 +75,21 @@ impl<'de> Deserialize<'de> for Count {
                     .map_err(|_| E::custom(format_args!("a count of {v} is negative")))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Count, E> {
-                // JSON gives a float for a number with a point or an exponent, and for a
-                // whole number of 2^64 or more; `380.0` was said to be "380, not a whole number".
-                if !v.is_finite() || v.fract() != 0.0 {
-                    Err(E::custom(format_args!(
-                        "a count of {v} is not a whole number"
-                    )))
-                } else if v < 0.0 {
-                    Err(E::custom(format_args!("a count of {v} is negative")))
+                // JSON gives a float for a number with a point or an exponent, for a whole
+                // number of 2^64 or more, and for `-0`; `380.0` was said to be "380, not a whole
+                // number". The value is not quoted: a float prints rounded, or as 300 digits.
+                let reason = if v.fract() != 0.0 {
+                    "a count that is not a whole number"
+                } else if v.is_sign_negative() {
+                    "a count with a minus sign"
                 } else if v >= 18_446_744_073_709_551_616.0 {
-                    Err(E::custom(format_args!(
-                        "a count of {v:e} is 2^64 or more as a JSON number (write a larger count \
-                         as a string of decimal digits)"
-                    )))
+                    "a count of 2^64 or more as a JSON number (write a count below 2^128 as a \
+                     string of decimal digits)"
                 } else {
-                    Err(E::custom(format_args!(
-                        "a count with a decimal point or an exponent (of value {v}): write a \
-                         count in decimal digits alone"
-                    )))
-                }
+                    "a count with a decimal point or an exponent: write a count in decimal \
+                     digits alone"
+                };
+                Err(E::custom(reason))
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Count, E> {
                 if v.is_empty() || v.len() > 39 || !v.bytes().all(|b| b.is_ascii_digit()) {
