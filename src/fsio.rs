@@ -180,23 +180,23 @@ pub enum FileReason {
         /// The system's message.
         error: String,
     },
-    /// The report would overwrite an input of the run.
-    #[error("is an input of this run; writing the report there would destroy it")]
+    /// The output (a report, an export, a plan) would overwrite an input of the run.
+    #[error("is an input of this run; writing the output there would destroy it")]
     OutputIsInput,
-    /// The report path is the regular file standard output or standard error is written to.
+    /// The output path is the regular file standard output or standard error is written to.
     #[error(
-        "is {0}, a file that the report would replace, losing what it held (leave out --output \
-         to write to standard output, or give the report a file of its own)"
+        "is {0}, a file that the output would replace, losing what it held (leave out --output \
+         to write to standard output, or give the output a file of its own)"
     )]
     OutputIsStream(&'static str),
-    /// The report path is a directory.
-    #[error("is a directory; give a file name for the report")]
+    /// The output path is a directory.
+    #[error("is a directory; give the name of a file")]
     OutputDirectory,
-    /// The report path does not exist and ends in `/`: only a directory can be named so.
-    #[error("ends in `/`, which only a directory can; give a file name for the report")]
+    /// The output path does not exist and ends in `/`: only a directory can be named so.
+    #[error("ends in `/`, which only a directory can; give the name of a file")]
     OutputTrailingSlash,
-    /// The report path does not exist and ends in `/.`: only a directory can be named so.
-    #[error("ends in `/.`, which only a directory can; give a file name for the report")]
+    /// The output path does not exist and ends in `/.`: only a directory can be named so.
+    #[error("ends in `/.`, which only a directory can; give the name of a file")]
     OutputDotEnd,
     /// Another process holds a lock on the file (a `work` appending to it).
     #[error(
@@ -205,7 +205,7 @@ pub enum FileReason {
     )]
     OutputLocked,
     /// The report path is a socket.
-    #[error("is a socket; cvperft does not write reports to sockets")]
+    #[error("is a socket; cvperft does not write to sockets")]
     OutputSocket,
     /// Nobody opened the FIFO for reading.
     #[error("is a FIFO that no process opened for reading within {0} s")]
@@ -1297,19 +1297,19 @@ mod tests {
             ),
             (
                 FileReason::OutputIsInput,
-                "is an input of this run; writing the report there would destroy it",
+                "is an input of this run; writing the output there would destroy it",
             ),
             (
                 FileReason::OutputDirectory,
-                "is a directory; give a file name for the report",
+                "is a directory; give the name of a file",
             ),
             (
                 FileReason::OutputTrailingSlash,
-                "ends in `/`, which only a directory can; give a file name for the report",
+                "ends in `/`, which only a directory can; give the name of a file",
             ),
             (
                 FileReason::OutputDotEnd,
-                "ends in `/.`, which only a directory can; give a file name for the report",
+                "ends in `/.`, which only a directory can; give the name of a file",
             ),
             (
                 FileReason::OutputLocked,
@@ -1318,7 +1318,7 @@ mod tests {
             ),
             (
                 FileReason::OutputSocket,
-                "is a socket; cvperft does not write reports to sockets",
+                "is a socket; cvperft does not write to sockets",
             ),
             (
                 FileReason::FifoNoReader(10),

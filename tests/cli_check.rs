@@ -580,29 +580,34 @@ fn output_to_an_unwritable_place_exits_2_and_leaves_nothing() {
     assert_eq!(
         stderr(&o),
         format!(
-            "cvperft: --output {target}: ends in `/`, which only a directory can; give a file \
-             name for the report\n"
+            "cvperft: --output {target}: ends in `/`, which only a directory can; give the name \
+             of a file\n"
         )
     );
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
     // So is one ending in `/.`: its temporary file was written beside `report`, in `dir`, and
     // the rename over `report/.` failed once every check had run (also for plan and export).
-    let target = format!("{}/.", dir.join("report").display());
-    for args in [
-        &["check", "--output", &target, "fixtures/suites/slow.yaml"][..],
-        &["export", "--format", "epd", "--output", &target],
-        &["plan", "2", "--split", "1", "--output", &target],
+    // And a directory, which the message called a place for "the report" for a plan and an
+    // export too.
+    let dot_end = format!("{}/.", dir.join("report").display());
+    let directory = dir.display().to_string();
+    for (target, reason) in [
+        (&dot_end, "ends in `/.`, which only a directory can"),
+        (&directory, "is a directory"),
     ] {
-        let o = cvperft(args);
-        assert_eq!(code(&o), 2);
-        assert_eq!(
-            stderr(&o),
-            format!(
-                "cvperft: --output {target}: ends in `/.`, which only a directory can; give a \
-                 file name for the report\n"
-            )
-        );
+        for args in [
+            &["check", "--output", target, "fixtures/suites/slow.yaml"][..],
+            &["export", "--format", "epd", "--output", target],
+            &["plan", "2", "--split", "1", "--output", target],
+        ] {
+            let o = cvperft(args);
+            assert_eq!(code(&o), 2);
+            assert_eq!(
+                stderr(&o),
+                format!("cvperft: --output {target}: {reason}; give the name of a file\n")
+            );
+        }
     }
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
