@@ -177,13 +177,20 @@ pub fn run_perft(args: PerftArgs, out: &mut impl Write) -> Result<()> {
             Some(s) => shard::parse_shard(s)?,
             None => (1, 1),
         };
-        if shard.1 > 1 && args.split.is_none() {
-            // Without a split the tree is one path: shard 1 would count all of it and every
-            // other shard nothing, which a farm of N machines would not expect.
+        if shard.1 > 1 && args.split.unwrap_or(0) == 0 {
+            // Without a split (or split at ply 0) the tree is one path: shard 1 would count all
+            // of it and every other shard nothing (printing 0 with exit 0), which a farm of N
+            // machines would not expect.
             return Err(Failure::input(format!(
-                "--shard {}/{} needs --split K (the ply whose paths are dealt out, e.g. --split 2): \
-                 without it the tree is one path and shard 1 counts all of it",
-                shard.0, shard.1
+                "--shard {}/{} needs --split K of 1 or more (the ply whose paths are dealt out, \
+                 e.g. --split 2): {}, the tree is one path and shard 1 counts all of it",
+                shard.0,
+                shard.1,
+                if args.split.is_some() {
+                    "split at ply 0"
+                } else {
+                    "without it"
+                }
             ))
             .into());
         }
