@@ -204,7 +204,7 @@ pub enum FileReason {
          would lose what that process writes, so nothing was written"
     )]
     OutputLocked,
-    /// The report path is a socket.
+    /// The output path is a socket.
     #[error("is a socket; cvperft does not write to sockets")]
     OutputSocket,
     /// Nobody opened the FIFO for reading.
