@@ -7,11 +7,16 @@
 //! format. [`merge`] sums the reports of one run and refuses anything that would make the sum
 //! wrong:
 //!
-//! - files of different runs, a shard given twice, a shard missing;
+//! - files of different runs (named by the first field that differs; options are compared
+//!   with their defaults filled in, so `game-end=rules` spelled out is the run without it), a
+//!   shard given twice, a shard missing;
 //! - a shard whose entries are not exactly its share of the indices, in order, or whose counts
 //!   do not add up to its `nodes`;
 //! - an entry whose path is not the split's path of that index: the split is listed again from
-//!   the recorded root (stopping as soon as it has more paths than the reports say);
+//!   the recorded root (stopping as soon as it has more paths than the reports say), and
+//!   where the split is one ply or none above the leaves each count is checked at its path
+//!   too (perft 0 or 1 costs nothing beside the listing: a report whose `depth` was edited
+//!   passed before);
 //! - sums beyond 128 bits (counts are summed in `u128` with overflow checks: chess perft 14 is
 //!   above 2^64 already).
 //!
@@ -342,6 +347,25 @@ pub enum ShardReason {
         /// The split's path.
         listed: String,
     },
+    /// An entry one ply or none above the leaves whose count is not that perft, which the
+    /// listing of the split gives at no cost (a report with a wrong `depth` passed before).
+    #[error(
+        "the entry with index {index} (path {}) has count {given}, but perft {remaining} there \
+         is {counted}",
+        echo(.path)
+    )]
+    CountDiffers {
+        /// The index.
+        index: usize,
+        /// The entry's path.
+        path: String,
+        /// The entry's count.
+        given: u128,
+        /// Plies from the path to the leaves.
+        remaining: u32,
+        /// perft(remaining) at the path.
+        counted: u64,
+    },
     /// A split with another number of paths than the reports say.
     #[error(
         "the reports say the split has {paths_total} paths, but listing it again gives {}",
@@ -365,16 +389,16 @@ pub enum ShardReason {
     /// A report of another format.
     #[error("format {} is not {FORMAT}", echo(.0))]
     Format(String),
-    /// Reports of two runs.
-    #[error(
-        "{report} is from a different run than {first} (variant, options, FEN, moves, depth, \
-         split or shard count differ)"
-    )]
+    /// Reports of two runs, with the first field that differs (options compared with their
+    /// defaults filled in: `game-end=rules` spelled out is the run that leaves it out).
+    #[error("{report} is from a different run than {first}: its {what}")]
     DifferentRun {
         /// The report that differs.
         report: String,
         /// The first report.
         first: String,
+        /// What differs: `FEN is X, FIRST's Y`.
+        what: String,
     },
     /// One shard given twice.
     #[error("shard {shard} is given twice: {first} and {second}")]
@@ -631,16 +655,7 @@ pub fn root_position(report: &ShardReport) -> Result<Position, ShardError> {
         }
         .into());
     }
-    let mut rules = variants::rules(&report.variant)
-        .ok_or_else(|| ShardReason::UnknownVariant(report.variant.clone()))?;
-    for option in &report.options {
-        let (name, value) = option
-            .split_once('=')
-            .ok_or_else(|| ShardReason::OptionNotNameValue(option.clone()))?;
-        rules
-            .set(name.trim(), value.trim())
-            .map_err(ShardReason::Option)?;
-    }
+    let rules = rules_of(report)?;
     let pos = parse_position(rules, &report.fen).map_err(|e| ShardReason::Fen(Box::new(e)))?;
     if report.moves.split_whitespace().count() > crate::suite::load::MAX_MOVES {
         return Err(ShardReason::TooManyMoves.into());
@@ -648,26 +663,29 @@ pub fn root_position(report: &ShardReport) -> Result<Position, ShardError> {
     Ok(play_moves(&pos, &report.moves).map_err(|e| ShardReason::Moves(Box::new(e)))?)
 }
 
-/// Lists the paths of `split` plies from `pos` again and checks each against `path_of(index)`
-/// (the path a report gives for that index), and that there are exactly `paths_total`. Stops
-/// as soon as a path differs or the split has more paths than that.
+/// Lists the paths of `split` plies from `pos` again and checks each against `entry_of(index)`
+/// (the report that gives that index, and its path and count), and that there are exactly
+/// `paths_total`. With `remaining` (the depth below the split) 0 or 1, each count is checked too:
+/// perft 0 or 1 at the path costs nothing beside the listing. Stops as soon as something
+/// differs or the split has more paths than that.
 ///
 /// # Errors
-/// The first path that differs (`path_of` names its report), or a different number of paths.
+/// The first path or count that differs (naming its report), or a different number of paths.
 pub fn verify_split<'a>(
     pos: &Position,
     split: u32,
+    remaining: u32,
     paths_total: usize,
-    mut path_of: impl FnMut(usize) -> (&'a str, &'a str),
+    mut entry_of: impl FnMut(usize) -> (&'a str, &'a str, u128),
 ) -> Result<(), ShardError> {
     let mut index = 0usize;
     let mut problem = None;
-    for_each_path(pos, split, &mut |path, _| {
+    for_each_path(pos, split, &mut |path, at| {
         if index >= paths_total {
             index += 1;
             return false;
         }
-        let (name, given) = path_of(index);
+        let (name, given, count) = entry_of(index);
         let text = path.join(" ");
         if text != given {
             problem = Some(
@@ -679,6 +697,22 @@ pub fn verify_split<'a>(
                 .of(name),
             );
             return false;
+        }
+        if remaining <= 1 {
+            let counted = crate::perft::perft(at, remaining);
+            if u128::from(counted) != count {
+                problem = Some(
+                    ShardReason::CountDiffers {
+                        index,
+                        path: text,
+                        given: count,
+                        remaining,
+                        counted,
+                    }
+                    .of(name),
+                );
+                return false;
+            }
         }
         index += 1;
         true
@@ -727,6 +761,76 @@ fn ranges(numbers: &[usize]) -> String {
     text
 }
 
+/// The first field in which `report` is of another run than `first` (each with its options,
+/// every default filled in): the field's name, the report's value and the first's.
+fn run_difference(
+    (first, ours): (&ShardReport, &Pairs),
+    (report, theirs): (&ShardReport, &Pairs),
+) -> Option<(&'static str, String, String)> {
+    let text = |t: &str| echo(t).to_string();
+    let moves = |r: &ShardReport| {
+        if r.moves.trim().is_empty() {
+            "none".to_string()
+        } else {
+            text(&r.moves)
+        }
+    };
+    let number = |n: u64| n.to_string();
+    let (a, b) = (report, first);
+    if a.variant != b.variant {
+        Some(("variant is", text(&a.variant), text(&b.variant)))
+    } else if theirs != ours {
+        Some(("options are", pairs_text(theirs), pairs_text(ours)))
+    } else if a.fen != b.fen {
+        Some(("FEN is", text(&a.fen), text(&b.fen)))
+    } else if a.moves != b.moves {
+        Some(("moves are", moves(a), moves(b)))
+    } else if a.depth != b.depth {
+        Some(("depth is", number(a.depth.into()), number(b.depth.into())))
+    } else if a.split != b.split {
+        Some(("split is", number(a.split.into()), number(b.split.into())))
+    } else if a.shards != b.shards {
+        Some(("shard count is", a.shards.to_string(), b.shards.to_string()))
+    } else if a.paths_total != b.paths_total {
+        Some((
+            "paths_total is",
+            a.paths_total.to_string(),
+            b.paths_total.to_string(),
+        ))
+    } else {
+        None
+    }
+}
+
+/// Every option of a variant's rules with its value.
+type Pairs = Vec<(&'static str, &'static str)>;
+
+/// The rules a report names: its variant with its options set.
+fn rules_of(report: &ShardReport) -> Result<crate::variant::Rules, ShardError> {
+    let mut rules = variants::rules(&report.variant)
+        .ok_or_else(|| ShardReason::UnknownVariant(report.variant.clone()))?;
+    for option in &report.options {
+        let (name, value) = option
+            .split_once('=')
+            .ok_or_else(|| ShardReason::OptionNotNameValue(option.clone()))?;
+        rules
+            .set(name.trim(), value.trim())
+            .map_err(ShardReason::Option)?;
+    }
+    Ok(rules)
+}
+
+/// Every option of the report's rules with its value, defaults included.
+fn option_pairs(report: &ShardReport) -> Result<Pairs, ShardError> {
+    Ok(rules_of(report)?.option_pairs())
+}
+
+/// `name=value, ...`.
+fn pairs_text(pairs: &[(&str, &str)]) -> String {
+    let text: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    format!("`{}`", text.join(", "))
+}
+
 /// Sums the shard reports of one run (each with a name for messages), after every check in the
 /// module's documentation.
 ///
@@ -741,22 +845,19 @@ pub fn merge(reports: &[(String, ShardReport)]) -> Result<u128, ShardError> {
         return Err(ShardReason::TooManyToMerge { shards: n }.of(first_name));
     }
     let mut by_shard: Vec<Option<usize>> = Vec::new();
+    let mut first_pairs = None;
     for (i, (name, report)) in reports.iter().enumerate() {
         if report.format != FORMAT {
             return Err(ShardReason::Format(report.format.clone()).of(name));
         }
-        let same = first.variant == report.variant
-            && first.options == report.options
-            && first.fen == report.fen
-            && first.moves == report.moves
-            && first.depth == report.depth
-            && first.split == report.split
-            && first.shards == report.shards
-            && first.paths_total == report.paths_total;
-        if !same {
+        let pairs = option_pairs(report).map_err(|e| e.reason.of(name))?;
+        let first_pairs = first_pairs.get_or_insert_with(|| pairs.clone());
+        if let Some((field, theirs, ours)) = run_difference((first, first_pairs), (report, &pairs))
+        {
             return Err(ShardReason::DifferentRun {
                 report: name.clone(),
                 first: first_name.clone(),
+                what: format!("{field} {theirs}, {first_name}'s {ours}"),
             }
             .into());
         }
@@ -780,9 +881,11 @@ pub fn merge(reports: &[(String, ShardReport)]) -> Result<u128, ShardError> {
         return Err(ShardReason::Missing { missing, shards: n }.into());
     }
     let root = root_position(first).map_err(|e| e.reason.of(first_name))?;
-    verify_split(&root, first.split, first.paths_total, |index| {
+    let remaining = first.depth - first.split;
+    verify_split(&root, first.split, remaining, first.paths_total, |index| {
         let (name, report) = &reports[by_shard[index % n].unwrap_or(0)];
-        (name.as_str(), report.entries[index / n].path.as_str())
+        let entry = &report.entries[index / n];
+        (name.as_str(), entry.path.as_str(), entry.count.0)
     })?;
     checked_sum(by_shard.iter().flatten().map(|&i| reports[i].1.nodes.0))
         .ok_or_else(|| ShardReason::TotalOverflow.into())

@@ -148,13 +148,42 @@ fn a_set_of_reports_is_refused_with_the_report_named() {
         merged(&reports),
         "b: format `cvperft-shard-0` is not cvperft-shard-1"
     );
+    // The field that differs is named (the message listed seven that might).
+    type Edit = fn(&mut ShardReport);
+    let edits: [(Edit, &str); 5] = [
+        (
+            |r| r.fen = "x".into(),
+            "b is from a different run than a: its FEN is `x`, a's \
+             `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK…` (56 characters)",
+        ),
+        (
+            |r| r.depth = 3,
+            "b is from a different run than a: its depth is 3, a's 2",
+        ),
+        (
+            |r| r.moves = "e2e4".into(),
+            "b is from a different run than a: its moves are `e2e4`, a's none",
+        ),
+        (
+            |r| r.options = vec!["game-end=movegen".into()],
+            "b is from a different run than a: its options are `game-end=movegen`, a's \
+             `game-end=rules`",
+        ),
+        (
+            |r| r.options = vec!["no-such=1".into()],
+            "b: variant chess has no option `no-such` (options: game-end)",
+        ),
+    ];
+    for (edit, expected) in edits {
+        let mut reports = pair();
+        edit(&mut reports[1].1);
+        assert_eq!(merged(&reports), expected);
+    }
+    // A default spelled out is the same run: shards with and without `game-end=rules` merged
+    // no more.
     let mut reports = pair();
-    reports[1].1.fen = "x".into();
-    assert_eq!(
-        merged(&reports),
-        "b is from a different run than a (variant, options, FEN, moves, depth, split or shard \
-         count differ)"
-    );
+    reports[1].1.options = vec!["game-end=rules".into()];
+    assert_eq!(merge(&reports), Ok(400));
     let mut reports = pair();
     reports[1] = ("c".to_string(), reports[0].1.clone());
     assert_eq!(merged(&reports), "shard 1 is given twice: a and c");
@@ -208,9 +237,15 @@ fn paths_are_listed_again() {
         merged(&reports),
         "the reports say the split has 22 paths, but listing it again gives 20"
     );
-    let mut reports = pair();
+    // Two plies above the leaves, where the counts are not listed again (one ply above, each
+    // count is checked against the number of replies).
+    let mut reports = vec![
+        ("a".to_string(), shard(3, 1, 1, 2).expect("shard 1")),
+        ("b".to_string(), shard(3, 1, 2, 2).expect("shard 2")),
+    ];
     for (_, r) in &mut reports {
-        r.entries[0].count = Count(u128::MAX - 180);
+        let rest = r.nodes.0 - r.entries[0].count.0;
+        r.entries[0].count = Count(u128::MAX - rest);
         r.nodes = Count(u128::MAX);
     }
     assert_eq!(
@@ -259,4 +294,36 @@ fn a_count_written_as_a_float_is_refused_for_what_it_is() {
         read("-1"),
         Err("a count of -1 is negative at line 1 column 2".to_string())
     );
+}
+
+#[test]
+fn counts_one_ply_or_none_above_the_leaves_are_checked_against_the_listing() {
+    // A report whose `depth` was edited from 3 to 1 or 2 kept its depth-3 counts and merged to
+    // 8902 as if it were perft 1 (split 1, so each count must be 1) or perft 2 (each count the
+    // number of replies).
+    for (depth, counted) in [(1, 1), (2, 20)] {
+        let mut reports = vec![
+            ("a".to_string(), shard(3, 1, 1, 2).expect("shard 1")),
+            ("b".to_string(), shard(3, 1, 2, 2).expect("shard 2")),
+        ];
+        for (_, r) in &mut reports {
+            r.depth = depth;
+        }
+        assert_eq!(
+            merged(&reports),
+            format!(
+                "a: the entry with index 0 (path `a2a3`) has count 380, but perft {} there is \
+                 {counted}",
+                depth - 1
+            )
+        );
+    }
+    // The honest reports of such splits still merge.
+    for (depth, split, total) in [(2, 2, 400), (3, 2, 8902), (1, 1, 20)] {
+        let reports = vec![
+            ("a".to_string(), shard(depth, split, 1, 2).expect("shard 1")),
+            ("b".to_string(), shard(depth, split, 2, 2).expect("shard 2")),
+        ];
+        assert_eq!(merge(&reports), Ok(total), "depth {depth} split {split}");
+    }
 }
