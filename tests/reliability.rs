@@ -918,6 +918,36 @@ fn a_closed_pipe_leaves_the_exit_status_to_the_whole_run() {
 }
 
 #[test]
+fn an_export_whose_reader_left_says_it_is_incomplete() {
+    // The export is the whole product: it said "exported 1458 JSON Lines objects" with exit 0
+    // when `| head -c 10` had taken the first bytes and the rest was discarded.
+    for format in ["jsonl", "epd", "perft"] {
+        let o = run_reader_gone(&["export", "--format", format]);
+        assert_eq!(o.status.code(), Some(2), "{format}: {}", stderr(&o));
+        let said = stderr(&o);
+        assert!(
+            said.starts_with("cvperft: export: standard output was closed by its reader with ")
+                && said.ends_with("bytes written to it; the export is incomplete\n")
+                && said.lines().count() == 1,
+            "{format}: {said}"
+        );
+    }
+    // Written to a file, it is whole whatever standard output's reader does.
+    let dir = scratch("export-reader-gone");
+    let file = dir.join("all.epd");
+    let o = run_reader_gone(&[
+        "export",
+        "--format",
+        "epd",
+        "--output",
+        file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("exported"), "{}", stderr(&o));
+    assert!(std::fs::metadata(&file).expect("written").len() > 1000);
+}
+
+#[test]
 fn long_tokens_are_cut_in_messages() {
     let token = "e".repeat(120_000);
     let o = run(&["perft", "1", "--moves", &token]);

@@ -12,7 +12,6 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use cvperft::conformance::plan_checks;
 use cvperft::export::{ExportFormat, export_planned};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Export formats on the command line.
@@ -50,7 +49,7 @@ pub struct ExportArgs {
 /// # Errors
 /// A [`Failure`] with code 2 for bad arguments, unreadable suites, a selection with nothing to
 /// export or an output that cannot be written.
-pub fn run(args: ExportArgs, stdout: &mut impl Write) -> Result<()> {
+pub fn run(args: ExportArgs, stdout: &mut super::output::Stdout) -> Result<()> {
     let selection = args.selection.validated()?;
     let format = match args.format {
         FormatArg::Epd => ExportFormat::Epd,
@@ -59,7 +58,7 @@ pub fn run(args: ExportArgs, stdout: &mut impl Write) -> Result<()> {
     };
     let suites = load_suites_or_built_in(&args.paths)?;
     // Before any work: the output may not overwrite a suite read, a directory or a socket.
-    let mut sink = Sink::open(args.output.as_deref(), &suites, stdout)?;
+    let mut sink = Sink::open(args.output.as_deref(), &suites, &mut *stdout)?;
     let planned = plan_checks(&suites, &selection).map_err(refused)?;
     let exported = export_planned(&suites, &planned, format).context("export")?;
     if exported.summary.items == 0 && selection.shard.is_none() {
@@ -74,6 +73,16 @@ pub fn run(args: ExportArgs, stdout: &mut impl Write) -> Result<()> {
         return Err(sink.failed(e));
     }
     sink.commit()?;
+    // The export is the whole product: a reader that left early (`| head`) did not get it,
+    // and the summary would have said every item was exported, with exit 0.
+    if let Some(given) = stdout.reader_left_after() {
+        return Err(Failure::input(format!(
+            "export: standard output was closed by its reader with {given} of {} bytes \
+             written to it; the export is incomplete",
+            exported.text.len()
+        ))
+        .into());
+    }
     super::say(&exported.summary.line(format));
     Ok(())
 }

@@ -8,7 +8,6 @@ use cvperft::echo::echo;
 use cvperft::position::Position;
 use cvperft::request::{MovesError, PositionRequest, RequestError};
 use cvperft::variant::Rules;
-use std::io::Write;
 use std::process::ExitCode;
 
 mod add_case;
@@ -404,7 +403,7 @@ pub(crate) fn check_threads(threads: usize) -> Result<()> {
     Ok(())
 }
 
-fn dispatch(command: Command, out: &mut impl Write) -> Result<()> {
+fn dispatch(command: Command, out: &mut output::Stdout) -> Result<()> {
     match command {
         Command::Variants => variants::run(out),
         Command::Perft(args) => perft::run_perft(args, out),

@@ -14,6 +14,8 @@ use std::io::{StderrLock, StdoutLock, Write};
 pub struct Stdout {
     inner: StdoutLock<'static>,
     closed: bool,
+    /// Bytes the reader was given (up to the write that found it gone).
+    written: u64,
 }
 
 impl Stdout {
@@ -22,7 +24,14 @@ impl Stdout {
         Stdout {
             inner: std::io::stdout().lock(),
             closed: false,
+            written: 0,
         }
+    }
+
+    /// The bytes written before the reader left, if it has: for a command whose output is
+    /// its whole product (`export`), which must not say it wrote what was discarded.
+    pub fn reader_left_after(&self) -> Option<u64> {
+        self.closed.then_some(self.written)
     }
 
     /// `result`, or `gone` once a write found the reader gone (from then on nothing is written);
@@ -49,6 +58,9 @@ impl Write for Stdout {
             return Ok(buf.len());
         }
         let result = self.inner.write(buf);
+        if let Ok(n) = result {
+            self.written += n as u64;
+        }
         self.note(result, buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
