@@ -173,6 +173,18 @@ fn a_partial_divide_fails_naming_the_moves_it_lacks_and_those_not_legal() {
     let out = stdout(&o);
     assert!(out.contains("FAIL  chess::partial-divide::start"), "{out}");
     assert!(out.contains(&format!("at: {file}:8")), "{out}");
+    // A line break in the path reads `\n`, as in messages (it was `\u{a}` here alone).
+    let odd = scratch("path-with-a-line-break").join("a\nb");
+    std::fs::create_dir_all(&odd).expect("directory");
+    let moved = odd.join("partial.yaml");
+    std::fs::copy(file, &moved).expect("copied");
+    let o = cvperft(&["check", moved.to_str().expect("utf-8")]);
+    let shown = moved.display().to_string().replace('\n', "\\n");
+    assert!(
+        stdout(&o).contains(&format!("at: {shown}:8\n")),
+        "{}",
+        stdout(&o)
+    );
     assert!(
         out.contains(&format!("legal, not listed: {}", not_listed.join(" "))),
         "{out}"

@@ -125,7 +125,8 @@ pub fn check_detail(result: &CheckResult, colour: bool, indent: usize) -> String
         line(format!("reproduce: {}", printable(cmd)));
     }
     let file = result.file.display().to_string();
-    line(format!("at: {}:{}", printable(&file), result.line));
+    // A line break in the path is `\n`, as in messages (`printable` alone wrote `\u{a}`).
+    line(format!("at: {}:{}", super::one_line(&file), result.line));
     out
 }
 
