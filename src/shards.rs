@@ -325,6 +325,9 @@ pub enum ShardReason {
     /// An option the variant refuses.
     #[error("{0}")]
     Option(OptionError),
+    /// One option with two values (`perft -o` refuses it; the last one won here), each echoed.
+    #[error("option {} is given twice, as {} and as {}", .0.0, .0.1, .0.2)]
+    OptionTwice(Box<(String, String, String)>),
     /// A root FEN that does not read.
     #[error("{}", .0.named())]
     Fen(Box<PositionTextError>),
@@ -768,23 +771,20 @@ fn run_difference(
     (report, theirs): (&ShardReport, &Pairs),
 ) -> Option<(&'static str, String, String)> {
     let text = |t: &str| echo(t).to_string();
-    let moves = |r: &ShardReport| {
-        if r.moves.trim().is_empty() {
-            "none".to_string()
-        } else {
-            text(&r.moves)
-        }
-    };
+    // Words: `e2e4  e7e5` and ` e2e4 e7e5` are the same moves (and no moves is `""` or `" "`).
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let number = |n: u64| n.to_string();
     let (a, b) = (report, first);
     if a.variant != b.variant {
         Some(("variant is", text(&a.variant), text(&b.variant)))
     } else if theirs != ours {
         Some(("options are", pairs_text(theirs), pairs_text(ours)))
-    } else if a.fen != b.fen {
-        Some(("FEN is", text(&a.fen), text(&b.fen)))
-    } else if a.moves != b.moves {
-        Some(("moves are", moves(a), moves(b)))
+    } else if words(&a.fen) != words(&b.fen) {
+        let (x, y) = where_they_differ(&words(&a.fen), &words(&b.fen));
+        Some(("FEN is", x, y))
+    } else if words(&a.moves) != words(&b.moves) {
+        let (x, y) = where_they_differ(&words(&a.moves), &words(&b.moves));
+        Some(("moves are", x, y))
     } else if a.depth != b.depth {
         Some(("depth is", number(a.depth.into()), number(b.depth.into())))
     } else if a.split != b.split {
@@ -802,6 +802,33 @@ fn run_difference(
     }
 }
 
+/// Two texts that differ, each echoed whole when short, else from a little before the first
+/// character where they differ (a FEN cut to its first 40 characters showed two equal texts).
+fn where_they_differ(a: &str, b: &str) -> (String, String) {
+    const WHOLE: usize = 40;
+    let shown = |t: &str| {
+        if t.is_empty() {
+            "none".to_string()
+        } else {
+            echo(t).to_string()
+        }
+    };
+    if a.chars().count() <= WHOLE && b.chars().count() <= WHOLE {
+        return (shown(a), shown(b));
+    }
+    let same = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let from = same.saturating_sub(8);
+    let part = |t: &str| {
+        let tail: String = t.chars().skip(from).collect();
+        if from == 0 || tail.is_empty() {
+            shown(&tail)
+        } else {
+            format!("{} from character {}", echo(&format!("…{tail}")), from + 1)
+        }
+    };
+    (part(a), part(b))
+}
+
 /// Every option of a variant's rules with its value.
 type Pairs = Vec<(&'static str, &'static str)>;
 
@@ -809,13 +836,24 @@ type Pairs = Vec<(&'static str, &'static str)>;
 fn rules_of(report: &ShardReport) -> Result<crate::variant::Rules, ShardError> {
     let mut rules = variants::rules(&report.variant)
         .ok_or_else(|| ShardReason::UnknownVariant(report.variant.clone()))?;
+    let mut given: Vec<(&str, &str)> = Vec::with_capacity(report.options.len());
     for option in &report.options {
         let (name, value) = option
             .split_once('=')
             .ok_or_else(|| ShardReason::OptionNotNameValue(option.clone()))?;
-        rules
-            .set(name.trim(), value.trim())
-            .map_err(ShardReason::Option)?;
+        let (name, value) = (name.trim(), value.trim());
+        if let Some(&(_, first)) = given.iter().find(|(n, _)| *n == name)
+            && first != value
+        {
+            return Err(ShardReason::OptionTwice(Box::new((
+                echo(name).to_string(),
+                echo(first).to_string(),
+                echo(value).to_string(),
+            )))
+            .into());
+        }
+        given.push((name, value));
+        rules.set(name, value).map_err(ShardReason::Option)?;
     }
     Ok(rules)
 }

@@ -150,7 +150,7 @@ fn a_set_of_reports_is_refused_with_the_report_named() {
     );
     // The field that differs is named (the message listed seven that might).
     type Edit = fn(&mut ShardReport);
-    let edits: [(Edit, &str); 5] = [
+    let edits: [(Edit, &str); 7] = [
         (
             |r| r.fen = "x".into(),
             "b is from a different run than a: its FEN is `x`, a's \
@@ -173,6 +173,17 @@ fn a_set_of_reports_is_refused_with_the_report_named() {
             |r| r.options = vec!["no-such=1".into()],
             "b: variant chess has no option `no-such` (options: game-end)",
         ),
+        // The last value won, where `perft -o` refuses two.
+        (
+            |r| r.options = vec!["game-end=movegen".into(), "game-end=rules".into()],
+            "b: option `game-end` is given twice, as `movegen` and as `rules`",
+        ),
+        // A FEN differing past its 40th character: both were shown cut to the same 40.
+        (
+            |r| r.fen = r.fen.replace(" 0 1", " 0 2"),
+            "b is from a different run than a: its FEN is `…Qkq - 0 2` from character 48, a's \
+             `…Qkq - 0 1` from character 48",
+        ),
     ];
     for (edit, expected) in edits {
         let mut reports = pair();
@@ -183,6 +194,10 @@ fn a_set_of_reports_is_refused_with_the_report_named() {
     // no more.
     let mut reports = pair();
     reports[1].1.options = vec!["game-end=rules".into()];
+    assert_eq!(merge(&reports), Ok(400));
+    // No moves written `" "` are no moves (they were "different runs", both shown as none).
+    let mut reports = pair();
+    reports[1].1.moves = " ".into();
     assert_eq!(merge(&reports), Ok(400));
     let mut reports = pair();
     reports[1] = ("c".to_string(), reports[0].1.clone());
