@@ -2018,6 +2018,17 @@ fn suites_whose_check_names_would_clash_are_refused() {
     std::fs::rename(b.join("chess.yaml"), b.join("chess-copy.yaml")).expect("rename");
     let o = check(&a, &b);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A line break in the first one's folder reads `\n`, as in every message (was `\u{a}`).
+    let odd = dir.join("a\nb");
+    std::fs::create_dir_all(&odd).expect("dir");
+    std::fs::copy(root().join("suites/chess.yaml"), odd.join("chess.yaml")).expect("copy");
+    let o = check(&odd, &a);
+    let shown = odd
+        .join("chess.yaml")
+        .display()
+        .to_string()
+        .replace('\n', "\\n");
+    assert_refused(&o, &format!("`chess::chess` is also the name of `{shown}`"));
 }
 
 #[test]

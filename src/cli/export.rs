@@ -77,8 +77,8 @@ pub fn run(args: ExportArgs, stdout: &mut super::output::Stdout) -> Result<()> {
     // and the summary would have said every item was exported, with exit 0.
     if let Some(given) = stdout.reader_left_after() {
         return Err(Failure::input(format!(
-            "export: standard output was closed by its reader with {given} of {} bytes \
-             written to it; the export is incomplete",
+            "export: standard output was closed by its reader with at most {given} of {} \
+             bytes written to it; the export is incomplete",
             exported.text.len()
         ))
         .into());

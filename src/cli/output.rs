@@ -14,7 +14,8 @@ use std::io::{StderrLock, StdoutLock, Write};
 pub struct Stdout {
     inner: StdoutLock<'static>,
     closed: bool,
-    /// Bytes the reader was given (up to the write that found it gone).
+    /// Bytes standard output took (up to the write that found the reader gone): an upper
+    /// bound of what the reader could have had, as the last of them may have been buffered.
     written: u64,
 }
 

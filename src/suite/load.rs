@@ -135,7 +135,7 @@ pub enum LoadReason {
         "`{name}` is also the name of `{}`, loaded first: every check name \
          (`<variant>::<file-stem>::<case-id>::<check>`) would be the same in both suites; rename \
          one of the files or check them in separate runs",
-        crate::report::printable(&.first.display().to_string())
+        crate::report::one_line(&.first.display().to_string())
     )]
     SameName {
         /// The name both have.
