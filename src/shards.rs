@@ -29,7 +29,6 @@ use crate::notation::{PlyError, PositionTextError, parse_position, play_moves};
 use crate::perft::{PerftConfig, for_each_path, perft_with};
 use crate::position::Position;
 use crate::variant::OptionError;
-use crate::variants;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -773,7 +772,6 @@ fn run_difference(
     let text = |t: &str| echo(t).to_string();
     // Words: `e2e4  e7e5` and ` e2e4 e7e5` are the same moves (and no moves is `""` or `" "`).
     let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    let number = |n: u64| n.to_string();
     let (a, b) = (report, first);
     if a.variant != b.variant {
         Some(("variant is", text(&a.variant), text(&b.variant)))
@@ -786,9 +784,9 @@ fn run_difference(
         let (x, y) = where_they_differ(&words(&a.moves), &words(&b.moves));
         Some(("moves are", x, y))
     } else if a.depth != b.depth {
-        Some(("depth is", number(a.depth.into()), number(b.depth.into())))
+        Some(("depth is", a.depth.to_string(), b.depth.to_string()))
     } else if a.split != b.split {
-        Some(("split is", number(a.split.into()), number(b.split.into())))
+        Some(("split is", a.split.to_string(), b.split.to_string()))
     } else if a.shards != b.shards {
         Some(("shard count is", a.shards.to_string(), b.shards.to_string()))
     } else if a.paths_total != b.paths_total {
@@ -832,30 +830,26 @@ fn where_they_differ(a: &str, b: &str) -> (String, String) {
 /// Every option of a variant's rules with its value.
 type Pairs = Vec<(&'static str, &'static str)>;
 
-/// The rules a report names: its variant with its options set.
+/// The rules a report names: its variant with its options set, read as `perft -o` reads them
+/// ([`crate::request::rules_with_options`]: one option given two values is refused).
 fn rules_of(report: &ShardReport) -> Result<crate::variant::Rules, ShardError> {
-    let mut rules = variants::rules(&report.variant)
-        .ok_or_else(|| ShardReason::UnknownVariant(report.variant.clone()))?;
-    let mut given: Vec<(&str, &str)> = Vec::with_capacity(report.options.len());
-    for option in &report.options {
-        let (name, value) = option
-            .split_once('=')
-            .ok_or_else(|| ShardReason::OptionNotNameValue(option.clone()))?;
-        let (name, value) = (name.trim(), value.trim());
-        if let Some(&(_, first)) = given.iter().find(|(n, _)| *n == name)
-            && first != value
-        {
-            return Err(ShardReason::OptionTwice(Box::new((
-                echo(name).to_string(),
-                echo(first).to_string(),
-                echo(value).to_string(),
-            )))
-            .into());
+    use crate::request::RulesError;
+    crate::request::rules_with_options(&report.variant, &report.options).map_err(|e| {
+        match e {
+            RulesError::UnknownVariant(variant) => ShardReason::UnknownVariant(variant),
+            RulesError::NotNameValue(option) => ShardReason::OptionNotNameValue(option),
+            RulesError::Option(e) => ShardReason::Option(e),
+            RulesError::Conflicting(given) => {
+                let (name, first, other) = *given;
+                ShardReason::OptionTwice(Box::new((
+                    echo(&name).to_string(),
+                    echo(&first).to_string(),
+                    echo(&other).to_string(),
+                )))
+            }
         }
-        given.push((name, value));
-        rules.set(name, value).map_err(ShardReason::Option)?;
-    }
-    Ok(rules)
+        .into()
+    })
 }
 
 /// Every option of the report's rules with its value, defaults included.
